@@ -1,0 +1,305 @@
+/* cli.c - option parsing, messages, tables and output closing shared by the
+ * rft-* programs. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rft.h"
+
+const char *prog = "rft";
+const char *cli_usage_text = "";
+
+void cli_init(int argc, char **argv, const char *usage)
+{
+    const char *slash = strrchr(argv[0], '/');
+    prog = slash ? slash + 1 : argv[0];
+    cli_usage_text = usage;
+    /* A parent that ignores SIGPIPE passes that on through exec; we want to
+     * end quietly when the reader of our output goes away. */
+    signal(SIGPIPE, SIG_DFL);
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage, stdout);
+            exit(cli_close_stdout());
+        }
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("%s (rftrace) %s\n", prog, RFT_VERSION);
+            exit(cli_close_stdout());
+        }
+    }
+}
+
+static void vmsg(const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void warnx(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(fmt, ap);
+    va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(fmt, ap);
+    va_end(ap);
+    exit(1);
+}
+
+void usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(fmt, ap);
+    va_end(ap);
+    /* the first line of the usage text is the synopsis */
+    const char *nl = strchr(cli_usage_text, '\n');
+    int n = nl ? (int)(nl - cli_usage_text) : (int)strlen(cli_usage_text);
+    fprintf(stderr, "%.*s\nTry '%s --help'.\n", n, cli_usage_text, prog);
+    exit(2);
+}
+
+uint64_t cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi)
+{
+    char *end;
+    errno = 0;
+    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+        usage_error("%s: '%s' is not a number", opt, s ? s : "");
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end)
+        usage_error("%s: '%s' is not a number", opt, s);
+    if (v < lo || v > hi)
+        usage_error("%s: %llu is out of range %llu..%llu", opt, v,
+                    (unsigned long long)lo, (unsigned long long)hi);
+    return v;
+}
+
+double cli_double(const char *opt, const char *s, double lo, double hi)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v))
+        usage_error("%s: '%s' is not a number", opt, s);
+    if (v < lo || v > hi)
+        usage_error("%s: %g is out of range %g..%g", opt, v, lo, hi);
+    return v;
+}
+
+enum cli_fmt cli_format(const char *s)
+{
+    if (strcmp(s, "table") == 0) return FMT_TABLE;
+    if (strcmp(s, "tsv") == 0) return FMT_TSV;
+    if (strcmp(s, "csv") == 0) return FMT_CSV;
+    if (strcmp(s, "json") == 0) return FMT_JSON;
+    usage_error("--format: '%s' is not one of table, tsv, csv, json", s);
+}
+
+int cli_close_stdout(void)
+{
+    /* fflush and ferror catch a full disk; fclose catches the rest */
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        if (e == EPIPE)
+            raise(SIGPIPE);
+        fprintf(stderr, "%s: standard output: %s\n", prog, strerror(e));
+        return 1;
+    }
+    return 0;
+}
+
+void cli_epipe(int err)
+{
+    if (err == RFT_EPIPE) {
+        signal(SIGPIPE, SIG_DFL);
+        raise(SIGPIPE);
+        _exit(141);
+    }
+}
+
+/* ---- tables ---------------------------------------------------------------- */
+struct cli_table {
+    enum cli_fmt fmt;
+    FILE *out;
+    int ncols, col;
+    const char *const *names;
+    /* FMT_TABLE: buffered cells; right-aligned when numeric */
+    char **cells;
+    unsigned char *numeric;
+    size_t ncells, cap;
+};
+
+cli_table *table_new(enum cli_fmt f, FILE *out, int ncols, const char *const *names)
+{
+    cli_table *t = calloc(1, sizeof *t);
+    if (!t)
+        die("out of memory");
+    t->fmt = f;
+    t->out = out;
+    t->ncols = ncols;
+    t->names = names;
+    if (f == FMT_TSV || f == FMT_CSV) {
+        for (int i = 0; i < ncols; i++)
+            fprintf(out, "%s%s", i ? (f == FMT_CSV ? "," : "\t") : "", names[i]);
+        fputc('\n', out);
+    }
+    return t;
+}
+
+static void put_csv(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void put_json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void cell(cli_table *t, const char *s, int numeric)
+{
+    switch (t->fmt) {
+    case FMT_TABLE:
+        if (t->ncells == t->cap) {
+            t->cap = t->cap ? 2 * t->cap : 64;
+            t->cells = realloc(t->cells, t->cap * sizeof *t->cells);
+            t->numeric = realloc(t->numeric, t->cap);
+            if (!t->cells || !t->numeric)
+                die("out of memory");
+        }
+        t->numeric[t->ncells] = (unsigned char)numeric;
+        if (!(t->cells[t->ncells++] = strdup(s)))
+            die("out of memory");
+        break;
+    case FMT_TSV:
+        fprintf(t->out, "%s%s", t->col ? "\t" : "", s);
+        break;
+    case FMT_CSV:
+        if (t->col)
+            fputc(',', t->out);
+        put_csv(t->out, s);
+        break;
+    case FMT_JSON:
+        fputs(t->col ? ", " : "{", t->out);
+        put_json_str(t->out, t->names[t->col]);
+        fputs(": ", t->out);
+        if (numeric)
+            fputs(s, t->out);
+        else
+            put_json_str(t->out, s);
+        break;
+    }
+    t->col++;
+}
+
+void table_str(cli_table *t, const char *s) { cell(t, s, 0); }
+
+void table_u64(cli_table *t, uint64_t v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+    cell(t, b, 1);
+}
+
+void table_i64(cli_table *t, int64_t v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%lld", (long long)v);
+    cell(t, b, 1);
+}
+
+void table_dbl(cli_table *t, double v, int decimals)
+{
+    char b[64];
+    if (!isfinite(v)) {
+        cell(t, t->fmt == FMT_JSON ? "null" : "nan", 1);
+        return;
+    }
+    snprintf(b, sizeof b, "%.*f", decimals, v);
+    cell(t, b, 1);
+}
+
+void table_end_row(cli_table *t)
+{
+    if (t->fmt == FMT_JSON)
+        fputs("}\n", t->out);
+    else if (t->fmt != FMT_TABLE)
+        fputc('\n', t->out);
+    t->col = 0;
+}
+
+void table_free(cli_table *t)
+{
+    if (!t)
+        return;
+    if (t->fmt == FMT_TABLE) {
+        size_t *w = calloc((size_t)t->ncols, sizeof *w);
+        if (!w)
+            die("out of memory");
+        for (int c = 0; c < t->ncols; c++)
+            w[c] = strlen(t->names[c]);
+        for (size_t i = 0; i < t->ncells; i++) {
+            size_t l = strlen(t->cells[i]);
+            if (l > w[i % t->ncols])
+                w[i % t->ncols] = l;
+        }
+        for (int c = 0; c < t->ncols; c++)
+            fprintf(t->out, "%s%-*s", c ? "  " : "", c == t->ncols - 1 ? 0 : (int)w[c],
+                    t->names[c]);
+        fputc('\n', t->out);
+        for (size_t i = 0; i < t->ncells; i++) {
+            int c = (int)(i % t->ncols);
+            int last = c == t->ncols - 1;
+            if (t->numeric[i])
+                fprintf(t->out, "%s%*s", c ? "  " : "", (int)w[c], t->cells[i]);
+            else
+                fprintf(t->out, "%s%-*s", c ? "  " : "", last ? 0 : (int)w[c], t->cells[i]);
+            if (last)
+                fputc('\n', t->out);
+            free(t->cells[i]);
+        }
+        free(w);
+        free(t->cells);
+        free(t->numeric);
+    }
+    free(t);
+}

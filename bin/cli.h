@@ -1,0 +1,53 @@
+/* cli.h - helpers shared by the rft-* programs (not part of librft: these
+ * print and exit, the library never does). */
+#ifndef RFT_CLI_H
+#define RFT_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdnoreturn.h>
+
+extern const char *prog;        /* program name for messages */
+
+/* Call first in main(): sets prog, restores default SIGPIPE (a parent may
+ * have ignored it: we must die quietly when our reader goes away), and
+ * handles --help/--version when they are argv[1] (prints the usage text). */
+void cli_init(int argc, char **argv, const char *usage);
+
+/* "prog: fmt\n" on stderr (stdout flushed first).  die: exit 1. */
+void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* usage error: "prog: msg" then "usage: ..." first line, exit 2 */
+noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse an unsigned decimal (or 0x hex) number in [lo, hi] for option opt;
+ * a usage error otherwise. */
+uint64_t cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi);
+double cli_double(const char *opt, const char *s, double lo, double hi);
+
+/* Output format for tables: human (aligned), tsv, csv, json (JSON lines). */
+enum cli_fmt { FMT_TABLE, FMT_TSV, FMT_CSV, FMT_JSON };
+enum cli_fmt cli_format(const char *s);
+
+/* Flush and close stdout; a failure (e.g. /dev/full) is an error: exit 1.
+ * EPIPE dies quietly by SIGPIPE.  Call before returning from main(). */
+int cli_close_stdout(void);
+
+/* Die quietly if err is RFT_EPIPE (reader of our output went away). */
+void cli_epipe(int err);
+
+extern const char *cli_usage_text;
+
+/* Tables for people and scripts.  Cells are added left to right; numeric
+ * cells stay unquoted in JSON.  FMT_TABLE buffers rows to align columns,
+ * the others stream.  table_free prints what is buffered. */
+typedef struct cli_table cli_table;
+cli_table *table_new(enum cli_fmt f, FILE *out, int ncols, const char *const *names);
+void table_str(cli_table *t, const char *s);
+void table_u64(cli_table *t, uint64_t v);
+void table_i64(cli_table *t, int64_t v);
+void table_dbl(cli_table *t, double v, int decimals);
+void table_end_row(cli_table *t);
+void table_free(cli_table *t);
+
+#endif

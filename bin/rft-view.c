@@ -1,0 +1,355 @@
+/* rft-view - an rft stream as text, TSV, CSV or JSON lines; its header;
+ * its statistics; filtered by kind, slice, kernel, wavefront and cycles. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "rft.h"
+
+static const char usage[] =
+    "usage: rft-view [-H] [--stats] [--format text|tsv|csv|json] [--kind LIST]\n"
+    "                [--slice CU:SIMD] [--kernel NAME|INDEX] [--wf ID] [--cycles FROM:TO] [FILE]\n"
+    "Print an rft stream (rft(5)) in the canonical text grammar of rft-decode(1).\n";
+
+static struct {
+    unsigned kinds;                 /* bit per kind letter to show */
+    int slice_set, kernel_set, wf_set;
+    uint16_t cu, simd;
+    uint32_t wf;
+    const char *kernel_name;
+    uint32_t kernel_idx;
+    uint64_t c_from, c_to;
+} f = {.c_to = UINT64_MAX};
+
+static char **knames;
+static uint32_t nk, kcap;
+
+static void note_kernel(const rft_kernel *k)
+{
+    if (k->index >= kcap) {
+        uint32_t cap = kcap ? kcap : 16;
+        while (cap <= k->index)
+            cap *= 2;
+        if (cap > 1u << 24 || !(knames = realloc(knames, cap * sizeof *knames)))
+            die("too many kernels");
+        memset(knames + kcap, 0, (cap - kcap) * sizeof *knames);
+        kcap = cap;
+    }
+    free(knames[k->index]);
+    if (!(knames[k->index] = strndup(k->name, k->name_len)))
+        die("out of memory");
+    if (k->index >= nk)
+        nk = k->index + 1;
+}
+
+static const char kind_letters[] = "EKBEWR"; /* index = kind; 0 (end) unused */
+
+static unsigned parse_kinds(const char *s)
+{
+    unsigned m = 0;
+    for (const char *p = s; *p; p++) {
+        const char *q = strchr("KBWRE", *p);
+        if (*p == ',')
+            continue;
+        if (!q)
+            usage_error("--kind: '%c' is not one of K, B, W, R, E", *p);
+        m |= 1u << (q - "KBWRE");
+    }
+    return m;
+}
+
+static unsigned kind_bit(int kind)
+{
+    switch (kind) {
+    case RFT_KERNEL: return 1u << 0;
+    case RFT_WFBEGIN: return 1u << 1;
+    case RFT_WRITE: return 1u << 2;
+    case RFT_READ: return 1u << 3;
+    case RFT_WFEND: return 1u << 4;
+    default: return 0;
+    }
+}
+
+/* The slice/wavefront of a record; 0 for kernels and unknown kinds. */
+static int rec_wf(const rft_rec *r, uint16_t *cu, uint16_t *simd, uint32_t *wf)
+{
+    switch (r->kind) {
+    case RFT_WFBEGIN: *cu = r->u.begin.cu; *simd = r->u.begin.simd; *wf = r->u.begin.wf; return 1;
+    case RFT_WFEND: *cu = r->u.end.cu; *simd = r->u.end.simd; *wf = r->u.end.wf; return 1;
+    case RFT_WRITE: *cu = r->w.cu; *simd = r->w.simd; *wf = r->w.wf; return 1;
+    case RFT_READ: *cu = r->u.read.cu; *simd = r->u.read.simd; *wf = r->u.read.wf; return 1;
+    default: return 0;
+    }
+}
+
+static int kernel_matches(uint32_t k)
+{
+    if (f.kernel_name)
+        return k < nk && knames[k] && strcmp(knames[k], f.kernel_name) == 0;
+    return k == f.kernel_idx;
+}
+
+static void json(const rft_geom *g, const rft_rec *r, char *line)
+{
+    uint16_t cu, simd;
+    uint32_t wf;
+    char *p = line;
+    p += sprintf(p, "{\"kind\": \"%c\"", r->kind <= RFT_READ ? kind_letters[r->kind] : '?');
+    if (r->kind == RFT_KERNEL) {
+        p += sprintf(p, ", \"cycle\": %llu, \"index\": %u, \"name\": \"",
+                     (unsigned long long)r->u.kernel.cycle, r->u.kernel.index);
+        for (uint16_t i = 0; i < r->u.kernel.name_len; i++) {
+            unsigned char c = (unsigned char)r->u.kernel.name[i];
+            p += c == '"' || c == '\\' ? sprintf(p, "\\%c", c)
+                 : c < 0x20            ? sprintf(p, "\\u%04x", c)
+                                       : sprintf(p, "%c", c);
+        }
+        p += sprintf(p, "\"");
+    } else if (rec_wf(r, &cu, &simd, &wf)) {
+        p += sprintf(p, ", \"cycle\": %llu, \"cu\": %u, \"simd\": %u, \"wf\": %u",
+                     (unsigned long long)rft_rec_cycle(r), cu, simd, wf);
+    }
+    if (r->kind == RFT_WFBEGIN) {
+        const rft_wfbegin *b = &r->u.begin;
+        p += sprintf(p, ", \"nvgprs\": %u", b->nregs);
+        if (b->kernel != RFT_NO_KERNEL)
+            p += sprintf(p, ", \"kernel\": %u", b->kernel);
+        if (b->wg != RFT_NO_WG)
+            p += sprintf(p, ", \"wg\": %u", b->wg);
+    } else if (r->kind == RFT_READ) {
+        p += sprintf(p, ", \"vreg\": %u", r->u.read.vreg);
+        if (r->u.read.phys != RFT_NO_PHYS)
+            p += sprintf(p, ", \"phys\": %u", r->u.read.phys);
+    } else if (r->kind == RFT_WRITE) {
+        const rft_write *w = &r->w;
+        p += sprintf(p, ", \"vreg\": %u, \"mask\": \"", w->vreg);
+        for (int i = (int)((g->lanes + 3) / 4) - 1; i >= 0; i--)
+            p += sprintf(p, "%x", (w->mask[i / 2] >> (4 * (i & 1))) & 15);
+        p += sprintf(p, "\", \"values\": [");
+        for (uint32_t i = 0; i < g->lanes; i++)
+            p += sprintf(p, "%s%u", i ? ", " : "", w->val[i]);
+        p += sprintf(p, "]");
+        if (w->phys != RFT_NO_PHYS)
+            p += sprintf(p, ", \"phys\": %u", w->phys);
+        if (w->cls)
+            p += sprintf(p, ", \"class\": \"%s\", \"bs\": %u, \"c0\": %u, \"de\": %u, \"db\": %u",
+                         rft_class_name(w->cls), w->bs, w->c0, w->de, w->db);
+        if (w->wc)
+            p += sprintf(p, ", \"wc\": \"%s\"", rft_wc_name(w->wc));
+        if (w->flags)
+            p += sprintf(p, ", \"firstblock\": %d, \"divergent\": %d, \"mov\": %d, \"wakeup\": %d",
+                         !!(w->flags & RFT_WF_FIRSTBLOCK), !!(w->flags & RFT_WF_DIVERGENT),
+                         !!(w->flags & RFT_WF_MOV), !!(w->flags & RFT_WF_WAKEUP));
+        if (w->on_bits != RFT_NO_GATE)
+            p += sprintf(p, ", \"on_bits\": %u", w->on_bits);
+    } else if (r->kind > RFT_READ) {
+        p += sprintf(p, ", \"type\": %d, \"bytes\": %u", r->kind, r->len);
+    }
+    strcpy(p, "}");
+}
+
+static void print_header(const rft_header *h, enum cli_fmt fmt)
+{
+    static const char *const cols[] = {"key", "value"};
+    cli_table *t = table_new(fmt, stdout, 2, cols);
+    char b[64];
+    table_str(t, "format"); snprintf(b, sizeof b, "%u.%u", h->major, h->minor); table_str(t, b); table_end_row(t);
+    table_str(t, "producer"); table_str(t, h->producer); table_end_row(t);
+    table_str(t, "version"); table_str(t, h->version); table_end_row(t);
+    table_str(t, "lanes"); table_u64(t, h->geom.lanes); table_end_row(t);
+    table_str(t, "entries"); table_u64(t, h->geom.entries); table_end_row(t);
+    table_str(t, "block_lanes"); table_u64(t, h->geom.block_lanes); table_end_row(t);
+    table_str(t, "lane_bits"); table_u64(t, h->geom.lane_bits); table_end_row(t);
+    for (int i = 0; i < h->nmeta; i++) {
+        table_str(t, h->meta[i].key);
+        table_str(t, h->meta[i].val);
+        table_end_row(t);
+    }
+    table_free(t);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"header", no_argument, 0, 'H'},      {"stats", no_argument, 0, 's'},
+        {"format", required_argument, 0, 'f'}, {"kind", required_argument, 0, 'k'},
+        {"slice", required_argument, 0, 'S'}, {"kernel", required_argument, 0, 'K'},
+        {"wf", required_argument, 0, 'w'},    {"cycles", required_argument, 0, 'c'},
+        {0, 0, 0, 0}};
+    int header_only = 0, stats = 0;
+    const char *fmt_name = NULL;
+    cli_init(argc, argv, usage);
+    f.kinds = 0x1f;
+    int c;
+    while ((c = getopt_long(argc, argv, "Hsf:", opts, NULL)) != -1) {
+        char *colon;
+        switch (c) {
+        case 'H': header_only = 1; break;
+        case 's': stats = 1; break;
+        case 'f': fmt_name = optarg; break;
+        case 'k': f.kinds = parse_kinds(optarg); break;
+        case 'S':
+            if (!(colon = strchr(optarg, ':')))
+                usage_error("--slice: '%s' is not CU:SIMD", optarg);
+            *colon = 0;
+            f.cu = (uint16_t)cli_uint("--slice", optarg, 0, 65535);
+            f.simd = (uint16_t)cli_uint("--slice", colon + 1, 0, 65535);
+            f.slice_set = 1;
+            break;
+        case 'K': {
+            char *end;
+            unsigned long v = strtoul(optarg, &end, 10);
+            f.kernel_set = 1;
+            if (*optarg && !*end && v < RFT_NO_KERNEL)
+                f.kernel_idx = (uint32_t)v;
+            else
+                f.kernel_name = optarg;
+            break;
+        }
+        case 'w': f.wf = (uint32_t)cli_uint("--wf", optarg, 0, 0xfffffffeu); f.wf_set = 1; break;
+        case 'c':
+            if (!(colon = strchr(optarg, ':')))
+                usage_error("--cycles: '%s' is not FROM:TO", optarg);
+            *colon = 0;
+            if (*optarg)
+                f.c_from = cli_uint("--cycles", optarg, 0, UINT64_MAX);
+            if (colon[1])
+                f.c_to = cli_uint("--cycles", colon + 1, 0, UINT64_MAX);
+            break;
+        default: usage_error("unknown option");
+        }
+    }
+    if (argc - optind > 1)
+        usage_error("one input at most");
+    const char *input = optind < argc ? argv[optind] : "-";
+    enum cli_fmt fmt = FMT_TSV;
+    char sep = '\t';
+    int as_json = 0;
+    if (fmt_name && strcmp(fmt_name, "text") != 0) {
+        fmt = cli_format(fmt_name);
+        sep = fmt == FMT_CSV ? ',' : '\t';
+        as_json = fmt == FMT_JSON;
+    }
+    if ((stats || header_only) && (!fmt_name || strcmp(fmt_name, "text") == 0))
+        fmt = FMT_TABLE;
+
+    char err[320];
+    rft_reader *r = rft_reader_open(input, err, sizeof err);
+    if (!r)
+        die("%s: %s", input, err);
+    const rft_header *h = rft_reader_header(r);
+    if (header_only) {
+        print_header(h, fmt);
+        rft_reader_close(r);
+        return cli_close_stdout();
+    }
+
+    rft_map wfk, slices;                    /* wavefront -> kernel; slices seen */
+    if (rft_map_init(&wfk, 64) || rft_map_init(&slices, 64))
+        die("out of memory");
+    uint64_t per_kind[7] = {0}, wavefronts = 0, first = 0, last = 0, annotated = 0, shown = 0;
+    int any = 0;
+    char *line = malloc(RFT_TEXT_MAX + 64 * RFT_MAX_LANES);
+    if (!line)
+        die("out of memory");
+    rft_rec rec;
+    int e;
+    while ((e = rft_read(r, &rec)) == 0) {
+        uint16_t cu = 0, simd = 0;
+        uint32_t wf = 0, kernel = RFT_NO_KERNEL;
+        int has_wf = rec_wf(&rec, &cu, &simd, &wf);
+        uint64_t cyc = rft_rec_cycle(&rec);
+        if (rec.kind == RFT_KERNEL)
+            note_kernel(&rec.u.kernel);
+        if (rec.kind == RFT_WFBEGIN) {
+            kernel = rec.u.begin.kernel;
+            wavefronts++;
+            if (rft_map_put(&wfk, rft_wf_key(cu, simd, wf), kernel))
+                die("out of memory");
+        } else if (has_wf) {
+            uint64_t *k = rft_map_get(&wfk, rft_wf_key(cu, simd, wf));
+            kernel = k ? (uint32_t)*k : RFT_NO_KERNEL;
+            if (rec.kind == RFT_WFEND)
+                rft_map_del(&wfk, rft_wf_key(cu, simd, wf));
+        } else if (rec.kind == RFT_KERNEL) {
+            kernel = rec.u.kernel.index;
+        }
+        /* filters */
+        if (rec.kind <= RFT_READ && !(kind_bit(rec.kind) & f.kinds))
+            continue;
+        if (rec.kind > RFT_READ && f.kinds != 0x1f)
+            continue;
+        if (rec.kind <= RFT_READ && (cyc < f.c_from || cyc > f.c_to))
+            continue;
+        if ((f.slice_set || f.wf_set) && !has_wf)
+            continue;
+        if (f.slice_set && (cu != f.cu || simd != f.simd))
+            continue;
+        if (f.wf_set && wf != f.wf)
+            continue;
+        if (f.kernel_set && !kernel_matches(kernel))
+            continue;
+        if (stats) {
+            per_kind[rec.kind <= RFT_READ ? rec.kind : 6]++;
+            if (has_wf && !rft_map_get(&slices, rft_slice_key(cu, simd)) &&
+                rft_map_put(&slices, rft_slice_key(cu, simd), 1))
+                die("out of memory");
+            if (rec.kind == RFT_WRITE && (rec.w.cls || rec.w.phys != RFT_NO_PHYS))
+                annotated++;
+            if (rec.kind <= RFT_READ) {
+                if (!any)
+                    first = cyc;
+                last = cyc;
+                any = 1;
+            }
+            continue;
+        }
+        size_t n;
+        if (as_json) {
+            json(&h->geom, &rec, line);
+            n = strlen(line);
+        } else {
+            n = rft_text_format(&h->geom, &rec, (const char *const *)knames, nk, sep, line);
+            if (n == 0)
+                continue;
+        }
+        line[n++] = '\n';
+        fwrite(line, 1, n, stdout);
+        shown++;
+    }
+    if (e != RFT_EOF) {
+        fflush(stdout);
+        die("%s: %s", input, rft_reader_error(r));
+    }
+    if (stats) {
+        static const char *const cols[] = {"statistic", "value"};
+        cli_table *t = table_new(fmt, stdout, 2, cols);
+        static const char *const names[] = {"end", "kernels", "wavefronts", "wavefront_ends",
+                                            "writes", "reads", "other_records"};
+        uint64_t total = 0;
+        for (int i = 1; i < 7; i++) {
+            table_str(t, names[i]);
+            table_u64(t, per_kind[i]);
+            table_end_row(t);
+            total += per_kind[i];
+        }
+        (void)wavefronts;
+        table_str(t, "records"); table_u64(t, total); table_end_row(t);
+        table_str(t, "slices"); table_u64(t, slices.count); table_end_row(t);
+        table_str(t, "annotated_writes"); table_u64(t, annotated); table_end_row(t);
+        table_str(t, "first_cycle"); table_u64(t, first); table_end_row(t);
+        table_str(t, "last_cycle"); table_u64(t, last); table_end_row(t);
+        table_str(t, "cycle_span"); table_u64(t, any ? last - first : 0); table_end_row(t);
+        table_free(t);
+    }
+    (void)shown;
+    rft_map_free(&wfk);
+    rft_map_free(&slices);
+    rft_reader_close(r);
+    for (uint32_t i = 0; i < kcap; i++)
+        free(knames[i]);
+    free(knames);
+    free(line);
+    return cli_close_stdout();
+}

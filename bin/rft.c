@@ -1,0 +1,112 @@
+/* rft - front end: `rft CMD ARGS` runs rft-CMD found first beside this
+ * program, then on PATH (as git runs git-CMD); `rft help` lists commands. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "rft.h"
+
+static const char usage[] =
+    "usage: rft <command> [ARGS...] | rft help\n"
+    "Run rft-<command>; see rft(1) and each command's man page.\n";
+
+/* one line per command known to this version; others found are listed too */
+static const char *const known[][2] = {
+    {"decode", "text or CSV register-write trace to an rft stream"},
+    {"view", "rft stream to text, TSV, CSV or JSON; header, statistics, filters"},
+    {"synth", "seeded synthetic GPU kernel workloads"},
+    {"classify", "register value patterns: RC/DC-Patch compression, WC, speculation"},
+    {"alloc", "place wavefront windows in the register file (first-fit, RAR, ARGO)"},
+    {"gate", "power state of entries from register contents (RC, WC)"},
+    {"duty", "per-cell duty cycles: time at 0, at 1 and switched off"},
+    {"merge", "add duty maps and counters of several streams"},
+    {"vth", "duty-cycle summaries and threshold-voltage shift (NBTI)"},
+    {"faultmap", "undervolting fault maps of the register file"},
+    {"dcpatch", "DC-Patch: compression-aware patching of a faulty register file"},
+    {"energy", "energy and performance cost of every scheme"},
+};
+
+static char self_dir[PATH_MAX];
+
+static void find_self(const char *argv0)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n > 0)
+        buf[n] = 0;
+    else
+        snprintf(buf, sizeof buf, "%s", argv0);
+    char *slash = strrchr(buf, '/');
+    if (slash) {
+        *slash = 0;
+        snprintf(self_dir, sizeof self_dir, "%s", buf);
+    }
+}
+
+static int exists_beside(const char *name)
+{
+    char p[PATH_MAX + 64];
+    snprintf(p, sizeof p, "%s/rft-%s", self_dir, name);
+    return self_dir[0] && access(p, X_OK) == 0;
+}
+
+static int list(void)
+{
+    printf("usage: rft <command> [ARGS...]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (exists_beside(known[i][0]))
+            printf("  %-10s %s\n", known[i][0], known[i][1]);
+    /* commands beside us that this table does not know */
+    DIR *d = self_dir[0] ? opendir(self_dir) : NULL;
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strncmp(e->d_name, "rft-", 4) != 0 || strchr(e->d_name, '.'))
+            continue;
+        int found = 0;
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+            found |= strcmp(e->d_name + 4, known[i][0]) == 0;
+        if (!found && exists_beside(e->d_name + 4))
+            printf("  %-10s\n", e->d_name + 4);
+    }
+    if (d)
+        closedir(d);
+    printf("\nSee 'man rft-<command>' or 'rft <command> --help'.\n");
+    return cli_close_stdout();
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argc > 1 ? 2 : argc, argv, usage);
+    find_self(argv[0]);
+    if (argc < 2)
+        usage_error("no command");
+    if (strcmp(argv[1], "help") == 0 && argc == 2)
+        return list();
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "help") == 0) {
+        /* rft help CMD = rft CMD --help */
+        cmd = argv[2];
+        argv[2] = "--help";
+        argv++;
+        argc--;
+    }
+    if (strchr(cmd, '/') || *cmd == '-')
+        usage_error("'%s' is not a command", cmd);
+    char name[PATH_MAX];
+    snprintf(name, sizeof name, "rft-%s", cmd);
+    argv[1] = name;
+    if (exists_beside(cmd)) {
+        char path[2 * PATH_MAX + 8];
+        snprintf(path, sizeof path, "%s/%s", self_dir, name);
+        execv(path, argv + 1);
+    } else {
+        execvp(name, argv + 1);
+    }
+    if (errno == ENOENT)
+        usage_error("'%s' is not an rft command; see 'rft help'", cmd);
+    die("%s: %s", name, strerror(errno));
+}

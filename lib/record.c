@@ -1,0 +1,786 @@
+/* record.c - the rft stream: header, length-prefixed records, end record.
+ * Layout in rft(5).  A reader has three outcomes per call, as htslib's
+ * bam_read1: a record, the clean end (the end record, count checked), or a
+ * specific error (truncated, corrupt, invalid). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "endian.h"
+#include "rft.h"
+
+#define FRAME_HDR 5u            /* u8 kind + u32 payload length */
+#define READ_CHUNK (1u << 20)
+
+/* ---- geometry and header ---------------------------------------------------- */
+void rft_geom_default(rft_geom *g)
+{
+    g->lanes = 64;
+    g->entries = 256;
+    g->block_lanes = 16;
+    g->lane_bits = 32;
+}
+
+int rft_geom_check(const rft_geom *g, const char **why)
+{
+    if (g->lanes < 1 || g->lanes > RFT_MAX_LANES)
+        *why = "lanes per register out of range 1..1024";
+    else if (g->entries < 1 || g->entries > RFT_MAX_ENTRIES)
+        *why = "entries per slice out of range 1..65535";
+    else if (g->block_lanes < 1 || g->block_lanes > g->lanes || g->lanes % g->block_lanes)
+        *why = "lanes per block must divide lanes per register";
+    else if (g->lane_bits != 32)
+        *why = "bits per lane must be 32";
+    else
+        return 0;
+    return RFT_EFORMAT;
+}
+
+void rft_header_init(rft_header *h, const char *producer)
+{
+    memset(h, 0, sizeof *h);
+    h->major = RFT_FORMAT_MAJOR;
+    h->minor = RFT_FORMAT_MINOR;
+    rft_geom_default(&h->geom);
+    snprintf(h->producer, sizeof h->producer, "%s", producer);
+    snprintf(h->version, sizeof h->version, "%s", RFT_VERSION);
+}
+
+int rft_header_set(rft_header *h, const char *key, const char *val)
+{
+    if (strlen(key) > RFT_MAX_STR || strlen(val) > RFT_MAX_STR || !*key)
+        return RFT_EFORMAT;
+    for (int i = 0; i < h->nmeta; i++)
+        if (strcmp(h->meta[i].key, key) == 0) {
+            char *v = strdup(val);
+            if (!v)
+                return RFT_EMEM;
+            free(h->meta[i].val);
+            h->meta[i].val = v;
+            return 0;
+        }
+    if (h->nmeta == RFT_MAX_META)
+        return RFT_EFORMAT;
+    char *k = strdup(key), *v = strdup(val);
+    if (!k || !v) {
+        free(k);
+        free(v);
+        return RFT_EMEM;
+    }
+    h->meta[h->nmeta].key = k;
+    h->meta[h->nmeta++].val = v;
+    return 0;
+}
+
+const char *rft_header_get(const rft_header *h, const char *key)
+{
+    for (int i = 0; i < h->nmeta; i++)
+        if (strcmp(h->meta[i].key, key) == 0)
+            return h->meta[i].val;
+    return NULL;
+}
+
+int rft_header_copy(rft_header *dst, const rft_header *src)
+{
+    dst->geom = src->geom;
+    for (int i = 0; i < src->nmeta; i++) {
+        int e = rft_header_set(dst, src->meta[i].key, src->meta[i].val);
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
+void rft_header_free(rft_header *h)
+{
+    for (int i = 0; i < h->nmeta; i++) {
+        free(h->meta[i].key);
+        free(h->meta[i].val);
+    }
+    h->nmeta = 0;
+}
+
+/* ---- names ------------------------------------------------------------------ */
+const char *rft_class_name(int c)
+{
+    static const char *n[] = {"none", "constant", "single-delta", "double-delta", "other"};
+    return c >= 0 && c <= RFT_CLS_OTHER ? n[c] : "?";
+}
+
+const char *rft_wc_name(int c)
+{
+    static const char *n[] = {"none", "base", "delta1", "delta2", "uncompressed"};
+    return c >= 0 && c <= RFT_WC_UNCOMP ? n[c] : "?";
+}
+
+const char *rft_kind_name(int k)
+{
+    static const char *n[] = {"end", "kernel", "begin", "end-wf", "write", "read"};
+    return k >= 0 && k <= RFT_READ ? n[k] : "unknown";
+}
+
+/* ---- reader ------------------------------------------------------------------ */
+struct rft_reader {
+    rft_in *in;
+    rft_header h;
+    uint8_t *buf;
+    size_t cap, start, end;
+    int in_eof;
+    uint64_t count;
+    int done;
+    char err[320];
+};
+
+static int rerr(rft_reader *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int rerr(rft_reader *r, int code, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(r->err, sizeof r->err, "record %llu: ", (unsigned long long)r->count + 1);
+    va_start(ap, fmt);
+    vsnprintf(r->err + n, sizeof r->err - (size_t)n, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+/* Make at least need bytes available at buf+start.  0, or RFT_ETRUNC when
+ * the input ends first (have tells how much there was), or an error. */
+static int fill(rft_reader *r, size_t need)
+{
+    while (r->end - r->start < need) {
+        if (r->in_eof)
+            return RFT_ETRUNC;
+        if (r->start > 0) {
+            memmove(r->buf, r->buf + r->start, r->end - r->start);
+            r->end -= r->start;
+            r->start = 0;
+        }
+        if (r->cap - r->end < READ_CHUNK / 2 || r->cap < need) {
+            size_t ncap = r->cap;
+            while (ncap < need + READ_CHUNK)
+                ncap *= 2;
+            uint8_t *nb = realloc(r->buf, ncap);
+            if (!nb)
+                return RFT_EMEM;
+            r->buf = nb;
+            r->cap = ncap;
+        }
+        long n = rft_in_read(r->in, r->buf + r->end, r->cap - r->end);
+        if (n < 0)
+            return (int)n;
+        if (n == 0)
+            r->in_eof = 1;
+        r->end += (size_t)n;
+    }
+    return 0;
+}
+
+static int take_str(const uint8_t **p, const uint8_t *e, char **out)
+{
+    if (e - *p < 2)
+        return -1;
+    uint16_t n = ld16(*p);
+    if (n > RFT_MAX_STR || e - *p - 2 < n)
+        return -1;
+    *out = malloc((size_t)n + 1);
+    if (!*out)
+        return -1;
+    memcpy(*out, *p + 2, n);
+    (*out)[n] = 0;
+    *p += 2 + n;
+    return 0;
+}
+
+static int parse_header(rft_reader *r, char *err, size_t errlen)
+{
+    int e = fill(r, 12);
+    if (e == RFT_ETRUNC) {
+        snprintf(err, errlen, r->end == 0 ? "empty stream (no header)" : "truncated header");
+        return e;
+    }
+    if (e) {
+        snprintf(err, errlen, "%s", e == RFT_EMEM ? "out of memory" : rft_in_error(r->in));
+        return e;
+    }
+    const uint8_t *p = r->buf;
+    if (memcmp(p, RFT_MAGIC, 4) != 0) {
+        snprintf(err, errlen, "not an rft stream (bad magic)");
+        return RFT_EFORMAT;
+    }
+    r->h.major = p[4];
+    r->h.minor = p[5];
+    if (r->h.major != RFT_FORMAT_MAJOR) {
+        snprintf(err, errlen, "unsupported format version %u.%u (this reader knows %d.x)",
+                 r->h.major, r->h.minor, RFT_FORMAT_MAJOR);
+        return RFT_EFORMAT;
+    }
+    if (ld16(p + 6) != RFT_BOM) {
+        snprintf(err, errlen, "bad byte-order mark");
+        return RFT_EFORMAT;
+    }
+    uint32_t hlen = ld32(p + 8);
+    if (hlen > (1u << 24) || hlen < 20) {
+        snprintf(err, errlen, "header length %u out of range", hlen);
+        return RFT_EFORMAT;
+    }
+    if ((e = fill(r, 12 + (size_t)hlen))) {
+        snprintf(err, errlen, e == RFT_ETRUNC ? "truncated header" : "%s", rft_in_error(r->in));
+        return e;
+    }
+    p = r->buf + 12;
+    const uint8_t *end = p + hlen;
+    r->h.geom.lanes = ld32(p);
+    r->h.geom.entries = ld32(p + 4);
+    r->h.geom.block_lanes = ld32(p + 8);
+    r->h.geom.lane_bits = ld32(p + 12);
+    p += 16;
+    const char *why;
+    if (rft_geom_check(&r->h.geom, &why)) {
+        snprintf(err, errlen, "header: %s", why);
+        return RFT_EFORMAT;
+    }
+    char *prod = NULL, *ver = NULL;
+    if (take_str(&p, end, &prod) || take_str(&p, end, &ver) || end - p < 2) {
+        free(prod);
+        free(ver);
+        snprintf(err, errlen, "header: malformed producer/version");
+        return RFT_EFORMAT;
+    }
+    snprintf(r->h.producer, sizeof r->h.producer, "%s", prod);
+    snprintf(r->h.version, sizeof r->h.version, "%s", ver);
+    free(prod);
+    free(ver);
+    unsigned nmeta = ld16(p);
+    p += 2;
+    if (nmeta > RFT_MAX_META) {
+        snprintf(err, errlen, "header: %u metadata pairs (at most %d)", nmeta, RFT_MAX_META);
+        return RFT_EFORMAT;
+    }
+    for (unsigned i = 0; i < nmeta; i++) {
+        char *k = NULL, *v = NULL;
+        if (take_str(&p, end, &k) || take_str(&p, end, &v)) {
+            free(k);
+            free(v);
+            snprintf(err, errlen, "header: malformed metadata pair %u", i + 1);
+            return RFT_EFORMAT;
+        }
+        r->h.meta[r->h.nmeta].key = k;
+        r->h.meta[r->h.nmeta++].val = v;
+    }
+    if (p != end) {
+        snprintf(err, errlen, "header: %zu unexpected bytes", (size_t)(end - p));
+        return RFT_EFORMAT;
+    }
+    r->start = 12 + hlen;
+    return 0;
+}
+
+rft_reader *rft_reader_open(const char *path, char *err, size_t errlen)
+{
+    rft_reader *r = calloc(1, sizeof *r);
+    if (!r || !(r->buf = malloc(2 * READ_CHUNK))) {
+        free(r);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    r->cap = 2 * READ_CHUNK;
+    if (!(r->in = rft_in_open(path, RFT_IN_ZSTD, err, errlen))) {
+        rft_reader_close(r);
+        return NULL;
+    }
+    if (parse_header(r, err, errlen)) {
+        rft_reader_close(r);
+        return NULL;
+    }
+    return r;
+}
+
+const rft_header *rft_reader_header(const rft_reader *r) { return &r->h; }
+uint64_t rft_reader_count(const rft_reader *r) { return r->count; }
+uint64_t rft_reader_bytes(const rft_reader *r) { return rft_in_bytes(r->in); }
+const char *rft_reader_error(const rft_reader *r) { return r->err; }
+
+/* Largest payload each known kind may have. */
+static uint32_t max_len(const rft_reader *r, int kind)
+{
+    switch (kind) {
+    case RFT_END: return 8;
+    case RFT_KERNEL: return RFT_KERNEL_FIXED + RFT_MAX_STR;
+    case RFT_WFBEGIN: return RFT_WFBEGIN_LEN;
+    case RFT_WFEND: return RFT_WFEND_LEN;
+    case RFT_WRITE: return rft_write_len(&r->h.geom);
+    case RFT_READ: return RFT_READ_LEN;
+    default: return RFT_MAX_RECORD;
+    }
+}
+
+static void decode_write(const rft_geom *g, const uint8_t *p, rft_write *w)
+{
+    w->cycle = ld64(p);
+    w->cu = ld16(p + 8);
+    w->simd = ld16(p + 10);
+    w->wf = ld32(p + 12);
+    w->vreg = ld16(p + 16);
+    w->phys = ld16(p + 18);
+    w->cls = p[20];
+    w->bs = p[21];
+    w->wc = p[22];
+    w->flags = p[23];
+    w->c0 = ld32(p + 24);
+    w->de = ld32(p + 28);
+    w->db = ld32(p + 32);
+    w->on_bits = ld32(p + 36);
+    uint32_t mb = rft_mask_bytes(g);
+    memcpy(w->mask, p + RFT_WRITE_FIXED, mb);
+    const uint8_t *v = p + RFT_WRITE_FIXED + mb;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(w->val, v, 4u * g->lanes);
+#else
+    for (uint32_t i = 0; i < g->lanes; i++)
+        w->val[i] = ld32(v + 4 * i);
+#endif
+}
+
+int rft_read(rft_reader *r, rft_rec *rec)
+{
+    if (r->done)
+        return RFT_EOF;
+    int e = fill(r, FRAME_HDR);
+    if (e == RFT_ETRUNC)
+        return rerr(r, e, r->end == r->start ? "stream ends without an end record (truncated)"
+                                            : "truncated record header");
+    if (e)
+        return rerr(r, e, "%s", e == RFT_EMEM ? "out of memory" : rft_in_error(r->in));
+    const uint8_t *p = r->buf + r->start;
+    int kind = p[0];
+    uint32_t len = ld32(p + 1);
+    uint32_t lim = max_len(r, kind);
+    if (len > lim)
+        return rerr(r, RFT_EFORMAT, "%s record of %u bytes (at most %u)", rft_kind_name(kind),
+                    len, lim);
+    if ((e = fill(r, FRAME_HDR + (size_t)len)))
+        return rerr(r, e, "%s", e == RFT_ETRUNC ? "stream ends inside a record (truncated)"
+                                 : e == RFT_EMEM ? "out of memory" : rft_in_error(r->in));
+    p = r->buf + r->start + FRAME_HDR;
+    rec->kind = kind;
+    rec->raw = p;
+    rec->len = len;
+    /* every known kind has an exact (or, for kernels, a minimum) length */
+    uint32_t want = kind == RFT_KERNEL ? RFT_KERNEL_FIXED : lim;
+    if (kind <= RFT_READ && (kind == RFT_KERNEL ? len < want : len != want))
+        return rerr(r, RFT_EFORMAT, "%s record of %u bytes (expected %u)", rft_kind_name(kind),
+                    len, want);
+    switch (kind) {
+    case RFT_END: {
+        uint64_t n = ld64(p);
+        if (n != r->count)
+            return rerr(r, RFT_EFORMAT, "end record counts %llu records, stream has %llu",
+                        (unsigned long long)n, (unsigned long long)r->count);
+        r->start += FRAME_HDR + len;
+        /* nothing may follow the end record */
+        if (fill(r, 1) != RFT_ETRUNC)
+            return rerr(r, RFT_EFORMAT, "data after the end record");
+        r->done = 1;
+        return RFT_EOF;
+    }
+    case RFT_KERNEL:
+        rec->u.kernel.cycle = ld64(p);
+        rec->u.kernel.index = ld32(p + 8);
+        rec->u.kernel.flags = p[12];
+        rec->u.kernel.name_len = ld16(p + 13);
+        rec->u.kernel.name = (const char *)p + RFT_KERNEL_FIXED;
+        if (RFT_KERNEL_FIXED + rec->u.kernel.name_len != len)
+            return rerr(r, RFT_EFORMAT, "kernel name length does not match the record length");
+        break;
+    case RFT_WFBEGIN:
+        rec->u.begin.cycle = ld64(p);
+        rec->u.begin.cu = ld16(p + 8);
+        rec->u.begin.simd = ld16(p + 10);
+        rec->u.begin.wf = ld32(p + 12);
+        rec->u.begin.nregs = ld16(p + 16);
+        rec->u.begin.flags = p[18];
+        rec->u.begin.wg = ld32(p + 19);
+        rec->u.begin.kernel = ld32(p + 23);
+        break;
+    case RFT_WFEND:
+        rec->u.end.cycle = ld64(p);
+        rec->u.end.cu = ld16(p + 8);
+        rec->u.end.simd = ld16(p + 10);
+        rec->u.end.wf = ld32(p + 12);
+        break;
+    case RFT_WRITE:
+        decode_write(&r->h.geom, p, &rec->w);
+        break;
+    case RFT_READ:
+        rec->u.read.cycle = ld64(p);
+        rec->u.read.cu = ld16(p + 8);
+        rec->u.read.simd = ld16(p + 10);
+        rec->u.read.wf = ld32(p + 12);
+        rec->u.read.vreg = ld16(p + 16);
+        rec->u.read.phys = ld16(p + 18);
+        break;
+    default:
+        break;
+    }
+    r->start += FRAME_HDR + len;
+    r->count++;
+    return 0;
+}
+
+void rft_reader_close(rft_reader *r)
+{
+    if (!r)
+        return;
+    rft_in_close(r->in);
+    rft_header_free(&r->h);
+    free(r->buf);
+    free(r);
+}
+
+/* ---- writer ------------------------------------------------------------------ */
+#define WBUF (256u << 10)
+
+struct rft_writer {
+    int fd;
+    char *path, *tmp;         /* -o file and its temporary name */
+    ZSTD_CCtx *cctx;
+    uint8_t *buf;             /* raw records waiting for compression */
+    size_t len, cap;
+    uint8_t *zbuf;
+    size_t zcap;
+    int flush_each;
+    int failed;
+    uint64_t count;
+    rft_geom geom;
+    char err[320];
+};
+
+static int werr(rft_writer *w, int code, const char *msg)
+{
+    if (!w->failed) {
+        w->failed = code;
+        snprintf(w->err, sizeof w->err, "%s", msg);
+    }
+    return w->failed;
+}
+
+static int write_all(rft_writer *w, const uint8_t *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t m = write(w->fd, p, n);
+        if (m < 0) {
+            if (errno == EINTR)
+                continue;
+            return werr(w, errno == EPIPE ? RFT_EPIPE : RFT_EIO, strerror(errno));
+        }
+        p += m;
+        n -= (size_t)m;
+    }
+    return 0;
+}
+
+/* Compress everything buffered; end the frame when mode is ZSTD_e_end. */
+static int compress(rft_writer *w, ZSTD_EndDirective mode)
+{
+    ZSTD_inBuffer in = {w->buf, w->len, 0};
+    size_t left;
+    do {
+        ZSTD_outBuffer out = {w->zbuf, w->zcap, 0};
+        left = ZSTD_compressStream2(w->cctx, &out, &in, mode);
+        if (ZSTD_isError(left))
+            return werr(w, RFT_EZSTD, ZSTD_getErrorName(left));
+        if (out.pos && write_all(w, w->zbuf, out.pos))
+            return w->failed;
+    } while (mode == ZSTD_e_continue ? in.pos < in.size : left != 0);
+    w->len = 0;
+    return 0;
+}
+
+/* Room for n more bytes in the raw buffer. */
+static uint8_t *room(rft_writer *w, size_t n)
+{
+    if (w->failed)
+        return NULL;
+    if (w->len + n > w->cap) {
+        if (compress(w, w->flush_each ? ZSTD_e_flush : ZSTD_e_continue))
+            return NULL;
+        if (n > w->cap) {
+            uint8_t *nb = realloc(w->buf, n);
+            if (!nb) {
+                werr(w, RFT_EMEM, "out of memory");
+                return NULL;
+            }
+            w->buf = nb;
+            w->cap = n;
+        }
+    }
+    uint8_t *p = w->buf + w->len;
+    w->len += n;
+    return p;
+}
+
+static int put_header(rft_writer *w, const rft_header *h)
+{
+    size_t hlen = 16 + 2 + strlen(h->producer) + 2 + strlen(h->version) + 2;
+    for (int i = 0; i < h->nmeta; i++)
+        hlen += 4 + strlen(h->meta[i].key) + strlen(h->meta[i].val);
+    uint8_t *p = room(w, 12 + hlen);
+    if (!p)
+        return w->failed;
+    memcpy(p, RFT_MAGIC, 4);
+    p[4] = RFT_FORMAT_MAJOR;
+    p[5] = RFT_FORMAT_MINOR;
+    st16(p + 6, RFT_BOM);
+    st32(p + 8, (uint32_t)hlen);
+    st32(p + 12, h->geom.lanes);
+    st32(p + 16, h->geom.entries);
+    st32(p + 20, h->geom.block_lanes);
+    st32(p + 24, h->geom.lane_bits);
+    p += 28;
+    const char *strs[2] = {h->producer, h->version};
+    for (int i = 0; i < 2 + 2 * h->nmeta; i++) {
+        if (i == 2) {
+            st16(p, (uint16_t)h->nmeta);
+            p += 2;
+        }
+        const char *s = i < 2 ? strs[i] : (i % 2 ? h->meta[(i - 2) / 2].val : h->meta[(i - 2) / 2].key);
+        size_t n = strlen(s);
+        st16(p, (uint16_t)n);
+        memcpy(p + 2, s, n);
+        p += 2 + n;
+    }
+    if (h->nmeta == 0) {
+        st16(p, 0);
+    }
+    return 0;
+}
+
+rft_writer *rft_writer_open(const char *path, const rft_header *h, const rft_writer_opts *o,
+                            char *err, size_t errlen)
+{
+    const char *why;
+    if (rft_geom_check(&h->geom, &why)) {
+        snprintf(err, errlen, "%s", why);
+        return NULL;
+    }
+    rft_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    w->fd = -1;
+    w->geom = h->geom;
+    w->cap = WBUF;
+    w->zcap = ZSTD_CStreamOutSize();
+    w->buf = malloc(w->cap);
+    w->zbuf = malloc(w->zcap);
+    w->cctx = ZSTD_createCCtx();
+    if (!w->buf || !w->zbuf || !w->cctx) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    int level = o ? o->level : RFT_DEFAULT_LEVEL;
+    w->flush_each = o ? o->flush_each : 0;
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1))) {
+        snprintf(err, errlen, "zstd level %d not supported", level);
+        goto fail;
+    }
+    if (strcmp(path, "-") == 0) {
+        w->fd = STDOUT_FILENO;
+    } else {
+        size_t n = strlen(path) + 16;
+        w->path = strdup(path);
+        w->tmp = malloc(n);
+        if (!w->path || !w->tmp) {
+            snprintf(err, errlen, "out of memory");
+            goto fail;
+        }
+        snprintf(w->tmp, n, "%s.tmpXXXXXX", path);
+        if ((w->fd = mkstemp(w->tmp)) < 0) {
+            snprintf(err, errlen, "%s", strerror(errno));
+            free(w->tmp);
+            w->tmp = NULL;
+            goto fail;
+        }
+    }
+    if (put_header(w, h)) {
+        snprintf(err, errlen, "%s", w->err);
+        goto fail;
+    }
+    return w;
+fail:
+    rft_writer_close(w, 0, NULL, 0);
+    return NULL;
+}
+
+static uint8_t *frame(rft_writer *w, int kind, uint32_t len)
+{
+    uint8_t *p = room(w, FRAME_HDR + len);
+    if (!p)
+        return NULL;
+    p[0] = (uint8_t)kind;
+    st32(p + 1, len);
+    if (kind != RFT_END)
+        w->count++;
+    return p + FRAME_HDR;
+}
+
+int rft_write_raw(rft_writer *w, int kind, const void *payload, uint32_t len)
+{
+    if (len > RFT_MAX_RECORD)
+        return werr(w, RFT_EFORMAT, "record too long");
+    uint8_t *p = frame(w, kind, len);
+    if (!p)
+        return w->failed;
+    memcpy(p, payload, len);
+    return 0;
+}
+
+int rft_write_kernel(rft_writer *w, const rft_kernel *k)
+{
+    uint16_t n = k->name_len > RFT_MAX_STR ? RFT_MAX_STR : k->name_len;
+    uint8_t *p = frame(w, RFT_KERNEL, RFT_KERNEL_FIXED + n);
+    if (!p)
+        return w->failed;
+    st64(p, k->cycle);
+    st32(p + 8, k->index);
+    p[12] = k->flags;
+    st16(p + 13, n);
+    memcpy(p + RFT_KERNEL_FIXED, k->name, n);
+    return 0;
+}
+
+int rft_write_begin(rft_writer *w, const rft_wfbegin *b)
+{
+    uint8_t *p = frame(w, RFT_WFBEGIN, RFT_WFBEGIN_LEN);
+    if (!p)
+        return w->failed;
+    st64(p, b->cycle);
+    st16(p + 8, b->cu);
+    st16(p + 10, b->simd);
+    st32(p + 12, b->wf);
+    st16(p + 16, b->nregs);
+    p[18] = b->flags;
+    st32(p + 19, b->wg);
+    st32(p + 23, b->kernel);
+    return 0;
+}
+
+int rft_write_end(rft_writer *w, const rft_wfend *e)
+{
+    uint8_t *p = frame(w, RFT_WFEND, RFT_WFEND_LEN);
+    if (!p)
+        return w->failed;
+    st64(p, e->cycle);
+    st16(p + 8, e->cu);
+    st16(p + 10, e->simd);
+    st32(p + 12, e->wf);
+    return 0;
+}
+
+int rft_write_write(rft_writer *w, const rft_write *x)
+{
+    uint32_t mb = rft_mask_bytes(&w->geom);
+    uint8_t *p = frame(w, RFT_WRITE, rft_write_len(&w->geom));
+    if (!p)
+        return w->failed;
+    st64(p, x->cycle);
+    st16(p + 8, x->cu);
+    st16(p + 10, x->simd);
+    st32(p + 12, x->wf);
+    st16(p + 16, x->vreg);
+    st16(p + 18, x->phys);
+    p[20] = x->cls;
+    p[21] = x->bs;
+    p[22] = x->wc;
+    p[23] = x->flags;
+    st32(p + 24, x->c0);
+    st32(p + 28, x->de);
+    st32(p + 32, x->db);
+    st32(p + 36, x->on_bits);
+    memcpy(p + RFT_WRITE_FIXED, x->mask, mb);
+    uint8_t *v = p + RFT_WRITE_FIXED + mb;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(v, x->val, 4u * w->geom.lanes);
+#else
+    for (uint32_t i = 0; i < w->geom.lanes; i++)
+        st32(v + 4 * i, x->val[i]);
+#endif
+    return 0;
+}
+
+int rft_write_regread(rft_writer *w, const rft_regread *x)
+{
+    uint8_t *p = frame(w, RFT_READ, RFT_READ_LEN);
+    if (!p)
+        return w->failed;
+    st64(p, x->cycle);
+    st16(p + 8, x->cu);
+    st16(p + 10, x->simd);
+    st32(p + 12, x->wf);
+    st16(p + 16, x->vreg);
+    st16(p + 18, x->phys);
+    return 0;
+}
+
+int rft_write_rec(rft_writer *w, const rft_rec *r)
+{
+    switch (r->kind) {
+    case RFT_KERNEL: return rft_write_kernel(w, &r->u.kernel);
+    case RFT_WFBEGIN: return rft_write_begin(w, &r->u.begin);
+    case RFT_WFEND: return rft_write_end(w, &r->u.end);
+    case RFT_WRITE: return rft_write_write(w, &r->w);
+    case RFT_READ: return rft_write_regread(w, &r->u.read);
+    case RFT_END: return werr(w, RFT_EFORMAT, "end record written by hand");
+    default: return rft_write_raw(w, r->kind, r->raw, r->len);
+    }
+}
+
+int rft_writer_flush(rft_writer *w)
+{
+    return w->failed ? w->failed : compress(w, ZSTD_e_flush);
+}
+
+uint64_t rft_writer_count(const rft_writer *w) { return w->count; }
+const char *rft_writer_error(const rft_writer *w) { return w->err; }
+
+int rft_writer_close(rft_writer *w, int complete, char *err, size_t errlen)
+{
+    if (!w)
+        return 0;
+    if (complete && !w->failed) {
+        uint8_t *p = frame(w, RFT_END, 8);
+        if (p)
+            st64(p, w->count);
+    }
+    /* an incomplete stream still ends its zstd frame cleanly: what is
+     * missing is the end record, which every reader checks for */
+    if (w->cctx && w->buf && w->fd >= 0 && w->failed != RFT_EPIPE && w->failed != RFT_EIO)
+        compress(w, ZSTD_e_end);
+    if (w->tmp) {
+        if (fsync(w->fd) != 0 && !w->failed)
+            werr(w, RFT_EIO, strerror(errno));
+        if (close(w->fd) != 0 && !w->failed)
+            werr(w, RFT_EIO, strerror(errno));
+        if (complete && !w->failed) {
+            if (rename(w->tmp, w->path) != 0)
+                werr(w, RFT_EIO, strerror(errno));
+        } else {
+            unlink(w->tmp);
+        }
+    }
+    int ret = w->failed;
+    if (ret && err)
+        snprintf(err, errlen, "%s", w->err);
+    ZSTD_freeCCtx(w->cctx);
+    free(w->buf);
+    free(w->zbuf);
+    free(w->path);
+    free(w->tmp);
+    free(w);
+    return ret;
+}

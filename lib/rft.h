@@ -1,0 +1,323 @@
+/* rft.h - public API of librft, the rftrace record-stream library.
+ *
+ * A stream is a sequence of standard zstd frames whose content is a header,
+ * typed length-prefixed records and an end record carrying the record count.
+ * The byte layout is specified in rft(5); this header is the C view of it.
+ *
+ * Conventions: the library never prints and never exits.  Functions return 0
+ * (or a positive value where documented) on success and a negative RFT_E*
+ * code on failure; rft_reader_error()/rft_writer_error() then give a one-line
+ * message that already names the place ("record 12: ...").
+ */
+#ifndef RFT_H
+#define RFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RFT_VERSION "0.1.0"
+
+/* ---- format constants (rft(5)) ------------------------------------------ */
+#define RFT_MAGIC "RFTS"          /* 4 bytes at offset 0 of the content */
+#define RFT_FORMAT_MAJOR 1        /* readers refuse another major */
+#define RFT_FORMAT_MINOR 0        /* readers accept any minor */
+#define RFT_BOM 0x0102u           /* stored LE: bytes 02 01 */
+
+#define RFT_MAX_LANES 1024        /* geometry caps: anything above is absurd */
+#define RFT_MAX_ENTRIES 65535
+#define RFT_MAX_RECORD (16u << 20) /* no record payload may exceed 16 MiB */
+#define RFT_MAX_META 256          /* metadata pairs in a header */
+#define RFT_MAX_STR 4095          /* longest string (name, key, value) */
+
+/* Record kinds.  Kinds a program does not know are passed through. */
+enum rft_kind {
+    RFT_END = 0x00,     /* u64 number of records before it */
+    RFT_KERNEL = 0x01,  /* kernel begins */
+    RFT_WFBEGIN = 0x02, /* wavefront begins on a slice */
+    RFT_WFEND = 0x03,   /* wavefront ends */
+    RFT_WRITE = 0x04,   /* vector register write: all lanes after the write */
+    RFT_READ = 0x05,    /* vector register read */
+};
+
+/* Write classification (rft-classify), stored in rft_write.cls. */
+enum rft_class {
+    RFT_CLS_NONE = 0,   /* not classified */
+    RFT_CLS_CONST = 1,  /* De = Db = 0 */
+    RFT_CLS_SINGLE = 2, /* Db = BS * De, De != 0 */
+    RFT_CLS_DOUBLE = 3, /* any other fitting De, Db */
+    RFT_CLS_OTHER = 4,  /* not compressible */
+};
+
+/* Warped-Compression (BDI) class, stored in rft_write.wc. */
+enum rft_wc {
+    RFT_WC_NONE = 0,   /* not classified */
+    RFT_WC_BASE = 1,   /* all deltas zero: only the base is kept */
+    RFT_WC_DELTA1 = 2, /* deltas fit one signed byte */
+    RFT_WC_DELTA2 = 3, /* deltas fit two signed bytes */
+    RFT_WC_UNCOMP = 4, /* uncompressed */
+};
+
+/* rft_write.flags */
+#define RFT_WF_FIRSTBLOCK 0x01 /* the first block alone fits the pattern */
+#define RFT_WF_DIVERGENT 0x02  /* exec mask is not the wavefront's full mask */
+#define RFT_WF_MOV 0x04        /* divergent write to a compressed register */
+#define RFT_WF_WAKEUP 0x08     /* the write woke a switched-off entry */
+
+/* rft_wfbegin.flags and rft_kernel.flags (how the text named things) */
+#define RFT_KF_IMPLICIT 0x01   /* kernel record derived from a B line */
+#define RFT_BF_KERNEL 0x01     /* the B line named its kernel */
+#define RFT_BF_WG 0x02         /* the B line gave its work-group */
+
+#define RFT_NO_PHYS 0xFFFFu        /* no physical entry assigned yet */
+#define RFT_NO_GATE 0xFFFFFFFFu    /* no power-state annotation */
+#define RFT_NO_KERNEL 0xFFFFFFFFu
+#define RFT_NO_WG 0xFFFFFFFFu
+
+/* ---- error codes ---------------------------------------------------------- */
+enum rft_err {
+    RFT_EOF = -1,       /* clean end: the end record was read */
+    RFT_EIO = -2,       /* read/write failure of the underlying file */
+    RFT_EZSTD = -3,     /* corrupt zstd frame */
+    RFT_ETRUNC = -4,    /* stream ends inside a record or before the end record */
+    RFT_EFORMAT = -5,   /* invalid content: magic, version, lengths, geometry */
+    RFT_EMEM = -6,      /* out of memory */
+    RFT_EPIPE = -7,     /* the reader of our output went away */
+};
+
+/* ---- geometry and header ---------------------------------------------------- */
+typedef struct rft_geom {
+    uint32_t lanes;       /* lanes (components) per register, default 64 */
+    uint32_t entries;     /* entries (physical registers) per slice, 256 */
+    uint32_t block_lanes; /* lanes per block (subwavefront), 16 */
+    uint32_t lane_bits;   /* bits per lane, 32 (the only value supported) */
+} rft_geom;
+
+void rft_geom_default(rft_geom *g);
+/* 0 if g is usable, else a negative code and a message in *why */
+int rft_geom_check(const rft_geom *g, const char **why);
+static inline uint32_t rft_mask_bytes(const rft_geom *g) { return (g->lanes + 7) / 8; }
+
+typedef struct rft_meta {
+    char *key;
+    char *val;
+} rft_meta;
+
+typedef struct rft_header {
+    uint16_t major, minor;
+    rft_geom geom;
+    char producer[64];  /* program that wrote this stream */
+    char version[32];   /* its version */
+    int nmeta;
+    rft_meta meta[RFT_MAX_META];
+} rft_header;
+
+void rft_header_init(rft_header *h, const char *producer);
+/* Copy src's geometry and metadata into dst, keeping dst's producer. */
+int rft_header_copy(rft_header *dst, const rft_header *src);
+/* Set (replace or append) a metadata pair; returns RFT_EFORMAT if full or too long. */
+int rft_header_set(rft_header *h, const char *key, const char *val);
+const char *rft_header_get(const rft_header *h, const char *key);
+void rft_header_free(rft_header *h);
+
+/* ---- records -------------------------------------------------------------- */
+typedef struct rft_kernel {
+    uint64_t cycle;
+    uint32_t index;     /* 0, 1, ... in order of appearance */
+    uint8_t flags;      /* RFT_KF_* */
+    const char *name;   /* not NUL-terminated in the buffer: use name_len */
+    uint16_t name_len;
+} rft_kernel;
+
+typedef struct rft_wfbegin {
+    uint64_t cycle;
+    uint16_t cu, simd;
+    uint32_t wf;
+    uint16_t nregs;     /* window size N */
+    uint8_t flags;      /* RFT_BF_* */
+    uint32_t wg;        /* work-group id or RFT_NO_WG */
+    uint32_t kernel;    /* kernel index or RFT_NO_KERNEL */
+} rft_wfbegin;
+
+typedef struct rft_wfend {
+    uint64_t cycle;
+    uint16_t cu, simd;
+    uint32_t wf;
+} rft_wfend;
+
+typedef struct rft_write {
+    uint64_t cycle;
+    uint16_t cu, simd;
+    uint32_t wf;
+    uint16_t vreg;
+    uint16_t phys;      /* physical entry, RFT_NO_PHYS until rft-alloc */
+    uint8_t cls;        /* enum rft_class */
+    uint8_t bs;         /* block size of the classification, 0 if none */
+    uint8_t wc;         /* enum rft_wc */
+    uint8_t flags;      /* RFT_WF_* */
+    uint32_t c0, de, db;
+    uint32_t on_bits;   /* bits of the entry left powered, RFT_NO_GATE if ungated */
+    uint8_t mask[RFT_MAX_LANES / 8];  /* exec mask, bit i of byte i/8 = lane i */
+    uint32_t val[RFT_MAX_LANES];      /* lane values after the write */
+} rft_write;
+
+typedef struct rft_read {
+    uint64_t cycle;
+    uint16_t cu, simd;
+    uint32_t wf;
+    uint16_t vreg;
+    uint16_t phys;
+} rft_regread;
+
+/* A decoded record.  For known kinds the matching member is filled; for
+ * every kind raw/len hold the payload bytes (valid until the next read). */
+typedef struct rft_rec {
+    int kind;
+    const uint8_t *raw;
+    uint32_t len;
+    union {
+        rft_kernel kernel;
+        rft_wfbegin begin;
+        rft_wfend end;
+        rft_regread read;
+    } u;
+    rft_write w;        /* outside the union: large, reused */
+} rft_rec;
+
+static inline uint64_t rft_rec_cycle(const rft_rec *r)
+{
+    switch (r->kind) {
+    case RFT_KERNEL: return r->u.kernel.cycle;
+    case RFT_WFBEGIN: return r->u.begin.cycle;
+    case RFT_WFEND: return r->u.end.cycle;
+    case RFT_WRITE: return r->w.cycle;
+    case RFT_READ: return r->u.read.cycle;
+    default: return 0;
+    }
+}
+
+/* Fixed payload sizes of the known kinds. */
+#define RFT_WRITE_FIXED 40u     /* bytes before the exec mask */
+#define RFT_READ_LEN 20u
+#define RFT_WFEND_LEN 16u
+#define RFT_WFBEGIN_LEN 27u
+#define RFT_KERNEL_FIXED 15u    /* bytes before the name */
+static inline uint32_t rft_write_len(const rft_geom *g)
+{
+    return RFT_WRITE_FIXED + rft_mask_bytes(g) + 4u * g->lanes;
+}
+
+static inline int rft_lane_active(const rft_write *w, unsigned i)
+{
+    return (w->mask[i >> 3] >> (i & 7)) & 1;
+}
+
+/* ---- reading -------------------------------------------------------------- */
+typedef struct rft_reader rft_reader;
+
+/* Open path ("-" = stdin) and read its header.  On failure returns NULL and,
+ * if err is given, a message in err (size errlen). */
+rft_reader *rft_reader_open(const char *path, char *err, size_t errlen);
+const rft_header *rft_reader_header(const rft_reader *r);
+/* 0 and a record in *rec; RFT_EOF at the end record; else an error. */
+int rft_read(rft_reader *r, rft_rec *rec);
+uint64_t rft_reader_count(const rft_reader *r); /* records read so far */
+uint64_t rft_reader_bytes(const rft_reader *r); /* compressed bytes consumed */
+const char *rft_reader_error(const rft_reader *r);
+void rft_reader_close(rft_reader *r);
+
+/* ---- writing -------------------------------------------------------------- */
+typedef struct rft_writer rft_writer;
+
+typedef struct rft_writer_opts {
+    int level;          /* zstd level, default RFT_DEFAULT_LEVEL */
+    int flush_each;     /* flush the zstd frame after every record batch (live pipes) */
+} rft_writer_opts;
+#define RFT_DEFAULT_LEVEL 1
+
+/* Open path ("-" = stdout; a file is written under a temporary name and
+ * renamed by rft_writer_close on success) and write the header. */
+rft_writer *rft_writer_open(const char *path, const rft_header *h,
+                            const rft_writer_opts *o, char *err, size_t errlen);
+int rft_write_rec(rft_writer *w, const rft_rec *rec);  /* known kinds re-encoded, others raw */
+int rft_write_raw(rft_writer *w, int kind, const void *payload, uint32_t len);
+int rft_write_kernel(rft_writer *w, const rft_kernel *k);
+int rft_write_begin(rft_writer *w, const rft_wfbegin *b);
+int rft_write_end(rft_writer *w, const rft_wfend *e);
+int rft_write_write(rft_writer *w, const rft_write *x);
+int rft_write_regread(rft_writer *w, const rft_regread *x);
+/* Flush buffered data through zstd to the file (for live pipelines). */
+int rft_writer_flush(rft_writer *w);
+/* complete=1: write the end record, end the frame, close (rename an -o file).
+ * complete=0: the run failed: end the frame WITHOUT an end record so that no
+ * later stage takes the stream as complete; a temporary file is removed.
+ * Frees w.  Returns 0 or the first error met while writing or closing, with
+ * its message in err (if given). */
+int rft_writer_close(rft_writer *w, int complete, char *err, size_t errlen);
+uint64_t rft_writer_count(const rft_writer *w);
+const char *rft_writer_error(const rft_writer *w);
+
+/* ---- byte streams (any file, plain or zstd) -------------------------------- */
+typedef struct rft_in rft_in;
+enum { RFT_IN_AUTO = 0, RFT_IN_ZSTD = 1 };
+/* Open path ("-" = stdin).  RFT_IN_AUTO decompresses when the content starts
+ * with a zstd frame magic and passes plain bytes through otherwise. */
+rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen);
+/* >0 bytes read, 0 at a clean end, <0 an error (a truncated zstd frame is
+ * RFT_ETRUNC, a corrupt one RFT_EZSTD); message in rft_in_error(). */
+long rft_in_read(rft_in *in, void *buf, size_t n);
+int rft_in_is_zstd(const rft_in *in);
+uint64_t rft_in_bytes(const rft_in *in);   /* bytes consumed from the file */
+const char *rft_in_error(const rft_in *in);
+void rft_in_close(rft_in *in);
+
+/* ---- a small hash map (u64 -> u64) for per-wavefront and per-slice state --- */
+typedef struct rft_map {
+    uint64_t *keys, *vals;   /* key UINT64_MAX is reserved (empty slot) */
+    size_t mask, count;
+} rft_map;
+int rft_map_init(rft_map *m, size_t expected);
+uint64_t *rft_map_get(const rft_map *m, uint64_t key);  /* NULL if absent */
+int rft_map_put(rft_map *m, uint64_t key, uint64_t val);
+int rft_map_del(rft_map *m, uint64_t key);              /* 1 if it was there */
+void rft_map_free(rft_map *m);
+/* key of a wavefront on a slice */
+static inline uint64_t rft_wf_key(uint16_t cu, uint16_t simd, uint32_t wf)
+{
+    return (uint64_t)cu << 48 | (uint64_t)simd << 32 | wf;
+}
+static inline uint32_t rft_slice_key(uint16_t cu, uint16_t simd) { return (uint32_t)cu << 16 | simd; }
+
+/* ---- the canonical text grammar (rft-decode(1), rft-view(1)) ---------------- */
+/* Decoder state: kernels seen, wavefronts running, last cycle. */
+typedef struct rft_textdec {
+    rft_geom geom;
+    uint64_t last_cycle;
+    rft_map wfs;            /* wf key -> nregs | kernel << 16 */
+    char **knames;          /* kernel index -> name */
+    uint32_t nk, kcap, cur_kernel;
+    rft_rec rec[2];         /* what the last line produced */
+    char why[256];          /* what is wrong with the last line */
+} rft_textdec;
+int rft_textdec_init(rft_textdec *d, const rft_geom *g);
+/* Decode one line split into nf fields (f[i], not NUL-terminated, length
+ * fl[i]).  Returns the number of records now in d->rec (0..2: a B line that
+ * names a new kernel yields an implicit kernel record first), or a negative
+ * code with the reason in d->why. */
+int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t *fl);
+void rft_textdec_free(rft_textdec *d);
+
+/* Format a record as one canonical text line (no newline) into buf, fields
+ * separated by sep; knames resolves kernel indexes for B lines.  Returns the
+ * length, or 0 for records without a text form (implicit kernels, unknown
+ * kinds).  buf must hold RFT_TEXT_MAX bytes. */
+#define RFT_TEXT_MAX (RFT_MAX_LANES * 9 + 2 * RFT_MAX_STR + 512)
+size_t rft_text_format(const rft_geom *g, const rft_rec *r, const char *const *knames,
+                       uint32_t nk, char sep, char *buf);
+
+/* ---- little helpers shared by programs ------------------------------------ */
+const char *rft_class_name(int cls);   /* "constant", "single-delta", ... */
+const char *rft_wc_name(int wc);       /* "base", "delta1", ... */
+const char *rft_kind_name(int kind);   /* "kernel", "begin", ... */
+
+#endif
