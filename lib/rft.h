@@ -38,6 +38,11 @@ enum rft_kind {
     RFT_WFEND = 0x03,   /* wavefront ends */
     RFT_WRITE = 0x04,   /* vector register write: all lanes after the write */
     RFT_READ = 0x05,    /* vector register read */
+    /* kinds added by analysis stages (layouts in rft(5)) */
+    RFT_DUTY = 0x10,     /* rft-duty: duty map of one entry of a slice */
+    RFT_COUNTERS = 0x11, /* any stage: named event counters (rft_counters) */
+    RFT_FAULTMAP = 0x12, /* rft-faultmap: faulty blocks of a slice */
+    RFT_ALLOC = 0x13,    /* rft-alloc: a window placed in or freed from a slice */
 };
 
 /* Write classification (rft-classify), stored in rft_write.cls. */
@@ -314,6 +319,26 @@ void rft_textdec_free(rft_textdec *d);
 #define RFT_TEXT_MAX (RFT_MAX_LANES * 9 + 2 * RFT_MAX_STR + 512)
 size_t rft_text_format(const rft_geom *g, const rft_rec *r, const char *const *knames,
                        uint32_t nk, char sep, char *buf);
+
+/* ---- counters records ---------------------------------------------------------
+ * A counters record carries named u64 counters of one stage for one scope:
+ *   str stage, str scope, u16 n, n x (str name, u64 value)
+ * (str = u16 length + bytes).  Scope is "total", "slice CU:SIMD" or
+ * "kernel NAME"; rft-merge adds the values of equal (stage, scope, name). */
+#define RFT_MAX_COUNTERS 256
+typedef struct rft_counters {
+    char stage[64];
+    char scope[256];
+    int n;
+    char name[RFT_MAX_COUNTERS][64];
+    uint64_t value[RFT_MAX_COUNTERS];
+} rft_counters;
+/* Add v to counter name (created at the end if absent); RFT_EFORMAT if full. */
+int rft_counters_add(rft_counters *c, const char *name, uint64_t v);
+uint64_t rft_counters_get(const rft_counters *c, const char *name); /* 0 if absent */
+int rft_write_counters(rft_writer *w, const rft_counters *c);
+/* Parse a RFT_COUNTERS payload; RFT_EFORMAT if malformed. */
+int rft_counters_parse(const uint8_t *p, uint32_t len, rft_counters *c);
 
 /* ---- little helpers shared by programs ------------------------------------ */
 const char *rft_class_name(int cls);   /* "constant", "single-delta", ... */

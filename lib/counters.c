@@ -1,0 +1,83 @@
+/* counters.c - the counters record: named u64 event counts of one stage for
+ * one scope, which rft-merge adds and rft-energy prices. */
+#include <string.h>
+
+#include "endian.h"
+#include "rft.h"
+
+int rft_counters_add(rft_counters *c, const char *name, uint64_t v)
+{
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->name[i], name) == 0) {
+            c->value[i] += v;
+            return 0;
+        }
+    if (c->n == RFT_MAX_COUNTERS || strlen(name) >= sizeof c->name[0])
+        return RFT_EFORMAT;
+    snprintf(c->name[c->n], sizeof c->name[0], "%s", name);
+    c->value[c->n++] = v;
+    return 0;
+}
+
+uint64_t rft_counters_get(const rft_counters *c, const char *name)
+{
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->name[i], name) == 0)
+            return c->value[i];
+    return 0;
+}
+
+static uint8_t *put_s(uint8_t *p, const char *s)
+{
+    size_t n = strlen(s);
+    st16(p, (uint16_t)n);
+    memcpy(p + 2, s, n);
+    return p + 2 + n;
+}
+
+int rft_write_counters(rft_writer *w, const rft_counters *c)
+{
+    uint8_t buf[2 + 64 + 2 + 256 + 2 + RFT_MAX_COUNTERS * (2 + 64 + 8)];
+    uint8_t *p = put_s(buf, c->stage);
+    p = put_s(p, c->scope);
+    st16(p, (uint16_t)c->n);
+    p += 2;
+    for (int i = 0; i < c->n; i++) {
+        p = put_s(p, c->name[i]);
+        st64(p, c->value[i]);
+        p += 8;
+    }
+    return rft_write_raw(w, RFT_COUNTERS, buf, (uint32_t)(p - buf));
+}
+
+static int get_s(const uint8_t **p, const uint8_t *end, char *out, size_t cap)
+{
+    if (end - *p < 2)
+        return -1;
+    size_t n = ld16(*p);
+    if (n >= cap || (size_t)(end - *p - 2) < n)
+        return -1;
+    memcpy(out, *p + 2, n);
+    out[n] = 0;
+    *p += 2 + n;
+    return 0;
+}
+
+int rft_counters_parse(const uint8_t *p, uint32_t len, rft_counters *c)
+{
+    const uint8_t *end = p + len;
+    if (get_s(&p, end, c->stage, sizeof c->stage) || get_s(&p, end, c->scope, sizeof c->scope) ||
+        end - p < 2)
+        return RFT_EFORMAT;
+    c->n = ld16(p);
+    p += 2;
+    if (c->n > RFT_MAX_COUNTERS)
+        return RFT_EFORMAT;
+    for (int i = 0; i < c->n; i++) {
+        if (get_s(&p, end, c->name[i], sizeof c->name[i]) || end - p < 8)
+            return RFT_EFORMAT;
+        c->value[i] = ld64(p);
+        p += 8;
+    }
+    return p == end ? 0 : RFT_EFORMAT;
+}

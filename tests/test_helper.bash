@@ -1,0 +1,19 @@
+# Shared by every tests/*.bats: programs from this tree, bats-assert, and
+# small helpers.  Tests must not depend on ../shared.
+bats_require_minimum_version 1.5.0
+TOP="$(cd "$(dirname "${BATS_TEST_FILENAME}")/.." && pwd)"
+PATH="$TOP/bin:$PATH"
+FIX="$TOP/tests/fixtures"
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+export LC_ALL=C
+
+# 64 lane values "b + i*de" as 8-digit hex, tab-separated (for W lines)
+lanes_linear() {
+    local b=$1 de=$2 n=${3:-64} i out=""
+    for ((i = 0; i < n; i++)); do out+=$(printf '\t%08x' $(( (b + i * de) & 0xffffffff ))); done
+    printf '%s' "${out:1}"
+}
+
+# run a pipeline with pipefail
+pipe() { bash -c "set -o pipefail; $1"; }
