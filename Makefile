@@ -37,11 +37,17 @@ $(DEPS_STAMP):
 	fi; touch $@
 deps: $(DEPS_STAMP)
 
-lib/%.o: lib/%.c lib/*.h $(DEPS_STAMP)
+# Rebuild everything when the flags change (e.g. `make check SAN=1` after a
+# plain build), so a sanitizer run never links stale objects.
+FLAGS_STAMP = .flags-$(shell echo '$(CC) $(CFLAGS) $(LDFLAGS)' | cksum | cut -d' ' -f1)
+$(FLAGS_STAMP):
+	@rm -f .flags-*; touch $@
+
+lib/%.o: lib/%.c lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
 lib/librft.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
-bin/cli.o: bin/cli.c bin/cli.h lib/rft.h $(DEPS_STAMP)
+bin/cli.o: bin/cli.c bin/cli.h lib/rft.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -Ilib -c -o $@ $<
 bin/%: bin/%.c bin/cli.o lib/librft.a lib/*.h bin/cli.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< bin/cli.o lib/librft.a $(LDFLAGS) $(LDLIBS)
@@ -71,4 +77,4 @@ install: all
 	install -m 644 $(MAN5) $(DESTDIR)$(PREFIX)/share/man/man5/
 
 clean:
-	rm -f lib/*.o bin/*.o lib/librft.a lib/rft.pc $(PROGS) $(UNITS)
+	rm -f lib/*.o bin/*.o lib/librft.a lib/rft.pc .flags-* $(PROGS) $(UNITS)

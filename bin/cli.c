@@ -88,6 +88,18 @@ uint64_t cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi)
     return v;
 }
 
+int64_t cli_int(const char *opt, const char *s, int64_t lo, int64_t hi)
+{
+    char *end;
+    errno = 0;
+    long long v = s && *s && *s != ' ' ? strtoll(s, &end, 10) : 0;
+    if (!s || !*s || *s == ' ' || errno || *end)
+        usage_error("%s: '%s' is not a number", opt, s ? s : "");
+    if (v < lo || v > hi)
+        usage_error("%s: %lld is out of range %lld..%lld", opt, v, (long long)lo, (long long)hi);
+    return v;
+}
+
 double cli_double(const char *opt, const char *s, double lo, double hi)
 {
     char *end;

@@ -23,6 +23,7 @@ noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1,
 /* Parse an unsigned decimal (or 0x hex) number in [lo, hi] for option opt;
  * a usage error otherwise. */
 uint64_t cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi);
+int64_t cli_int(const char *opt, const char *s, int64_t lo, int64_t hi);
 double cli_double(const char *opt, const char *s, double lo, double hi);
 
 /* Output format for tables: human (aligned), tsv, csv, json (JSON lines). */

@@ -199,7 +199,7 @@ int main(int argc, char **argv)
         case 'L': g.h.geom.lanes = (uint32_t)cli_uint("--lanes", optarg, 1, RFT_MAX_LANES); break;
         case 'N': g.h.geom.entries = (uint32_t)cli_uint("--entries", optarg, 1, RFT_MAX_ENTRIES); break;
         case 'B': g.h.geom.block_lanes = (uint32_t)cli_uint("--block-lanes", optarg, 1, RFT_MAX_LANES); break;
-        case 'l': g.wo.level = (int)cli_uint("--level", optarg, 0, 19); break;
+        case 'l': g.wo.level = (int)cli_int("--level", optarg, -7, 19); break;
         case 'F': g.flush = 1; break;
         default: usage_error("unknown option");
         }

@@ -149,6 +149,30 @@ static void json(const rft_geom *g, const rft_rec *r, char *line)
     strcpy(p, "}");
 }
 
+static void extra_record(const rft_rec *r, int as_json, char sep)
+{
+    static rft_counters c;
+    if (r->kind != RFT_COUNTERS || rft_counters_parse(r->raw, r->len, &c)) {
+        if (as_json)
+            printf("{\"kind\": \"0x%02x\", \"bytes\": %u}\n", r->kind, r->len);
+        else
+            printf("# record kind 0x%02x%c%u bytes\n", r->kind, sep, r->len);
+        return;
+    }
+    if (as_json) {
+        printf("{\"kind\": \"counters\", \"stage\": \"%s\", \"scope\": \"%s\", \"counters\": {",
+               c.stage, c.scope);
+        for (int i = 0; i < c.n; i++)
+            printf("%s\"%s\": %llu", i ? ", " : "", c.name[i], (unsigned long long)c.value[i]);
+        printf("}}\n");
+        return;
+    }
+    printf("# counters%cstage=%s%cscope=%s", sep, c.stage, sep, c.scope);
+    for (int i = 0; i < c.n; i++)
+        printf("%c%s=%llu", sep, c.name[i], (unsigned long long)c.value[i]);
+    putchar('\n');
+}
+
 static void print_header(const rft_header *h, enum cli_fmt fmt)
 {
     static const char *const cols[] = {"key", "value"};
@@ -306,6 +330,11 @@ int main(int argc, char **argv)
             continue;
         }
         size_t n;
+        if (rec.kind > RFT_READ) {
+            /* records of analysis stages: counters in full, others by size */
+            extra_record(&rec, as_json, sep);
+            continue;
+        }
         if (as_json) {
             json(&h->geom, &rec, line);
             n = strlen(line);

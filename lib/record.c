@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -606,6 +607,10 @@ rft_writer *rft_writer_open(const char *path, const rft_header *h, const rft_wri
             w->tmp = NULL;
             goto fail;
         }
+        /* mkstemp makes the file 0600; give it the mode open(2) would */
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(w->fd, 0666 & ~mask);
     }
     if (put_header(w, h)) {
         snprintf(err, errlen, "%s", w->err);
