@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -23,6 +24,7 @@ void cli_init(int argc, char **argv, const char *usage)
     /* A parent that ignores SIGPIPE passes that on through exec; we want to
      * end quietly when the reader of our output goes away. */
     signal(SIGPIPE, SIG_DFL);
+    opterr = 0; /* one message of ours, not getopt's too */
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage, stdout);
@@ -71,6 +73,14 @@ void usage_error(const char *fmt, ...)
     int n = nl ? (int)(nl - cli_usage_text) : (int)strlen(cli_usage_text);
     fprintf(stderr, "%.*s\nTry '%s --help'.\n", n, cli_usage_text, prog);
     exit(2);
+}
+
+void cli_bad_option(char **argv)
+{
+    const char *arg = argv[optind - 1];
+    if (optopt && arg[0] == '-' && arg[1] != '-' && arg[1] != optopt)
+        usage_error("unknown option '-%c'", optopt);
+    usage_error("unknown option or missing argument: '%s'", arg);
 }
 
 uint64_t cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi)
@@ -143,6 +153,7 @@ void cli_epipe(int err)
 {
     if (err == RFT_EPIPE) {
         signal(SIGPIPE, SIG_DFL);
+    opterr = 0; /* one message of ours, not getopt's too */
         raise(SIGPIPE);
         _exit(141);
     }

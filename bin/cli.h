@@ -20,6 +20,10 @@ noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* usage error: "prog: msg" then "usage: ..." first line, exit 2 */
 noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* getopt_long returned '?' (cli_init sets opterr = 0): a usage error naming
+ * the offending argument. */
+noreturn void cli_bad_option(char **argv);
+
 /* Parse an unsigned decimal (or 0x hex) number in [lo, hi] for option opt;
  * a usage error otherwise. */
 uint64_t cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi);

@@ -46,7 +46,7 @@ static void start_output(void)
 {
     char err[256];
     if (!(g.w = rft_writer_open(g.output, &g.h, &g.wo, err, sizeof err)))
-        die("%s: %s", g.output, err);
+        die("%s: %s", strcmp(g.output, "-") ? g.output : "standard output", err);
     g.header_done = 1;
 }
 
@@ -55,7 +55,7 @@ static void put(const rft_rec *r)
     int e = rft_write_rec(g.w, r);
     if (e) {
         cli_epipe(e);
-        die("%s: %s", g.output, rft_writer_error(g.w));
+        die("%s: %s", strcmp(g.output, "-") ? g.output : "standard output", rft_writer_error(g.w));
     }
 }
 
@@ -201,7 +201,7 @@ int main(int argc, char **argv)
         case 'B': g.h.geom.block_lanes = (uint32_t)cli_uint("--block-lanes", optarg, 1, RFT_MAX_LANES); break;
         case 'l': g.wo.level = (int)cli_int("--level", optarg, -7, 19); break;
         case 'F': g.flush = 1; break;
-        default: usage_error("unknown option");
+        default: cli_bad_option(argv);
         }
     }
     if (argc - optind > 1)
@@ -255,7 +255,7 @@ int main(int argc, char **argv)
             fail_line("line longer than 1 MiB");
         }
         if (g.flush && g.w && rft_writer_flush(g.w))
-            die("%s: %s", g.output, rft_writer_error(g.w));
+            die("%s: %s", strcmp(g.output, "-") ? g.output : "standard output", rft_writer_error(g.w));
     }
     if (!g.header_done)
         start_output();
@@ -265,7 +265,7 @@ int main(int argc, char **argv)
     int e = rft_writer_close(g.w, 1, err, sizeof err);
     if (e) {
         cli_epipe(e);
-        die("%s: %s", g.output, err);
+        die("%s: %s", strcmp(g.output, "-") ? g.output : "standard output", err);
     }
     rft_in_close(g.in);
     rft_textdec_free(&g.d);

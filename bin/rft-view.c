@@ -181,10 +181,15 @@ static void print_header(const rft_header *h, enum cli_fmt fmt)
     table_str(t, "format"); snprintf(b, sizeof b, "%u.%u", h->major, h->minor); table_str(t, b); table_end_row(t);
     table_str(t, "producer"); table_str(t, h->producer); table_end_row(t);
     table_str(t, "version"); table_str(t, h->version); table_end_row(t);
-    table_str(t, "lanes"); table_u64(t, h->geom.lanes); table_end_row(t);
-    table_str(t, "entries"); table_u64(t, h->geom.entries); table_end_row(t);
-    table_str(t, "block_lanes"); table_u64(t, h->geom.block_lanes); table_end_row(t);
-    table_str(t, "lane_bits"); table_u64(t, h->geom.lane_bits); table_end_row(t);
+    /* values are strings here: numbers and names share the column */
+    const char *gk[] = {"lanes", "entries", "block_lanes", "lane_bits"};
+    const uint32_t gv[] = {h->geom.lanes, h->geom.entries, h->geom.block_lanes, h->geom.lane_bits};
+    for (int i = 0; i < 4; i++) {
+        snprintf(b, sizeof b, "%u", gv[i]);
+        table_str(t, gk[i]);
+        table_str(t, b);
+        table_end_row(t);
+    }
     for (int i = 0; i < h->nmeta; i++) {
         table_str(t, h->meta[i].key);
         table_str(t, h->meta[i].val);
@@ -241,7 +246,7 @@ int main(int argc, char **argv)
             if (colon[1])
                 f.c_to = cli_uint("--cycles", colon + 1, 0, UINT64_MAX);
             break;
-        default: usage_error("unknown option");
+        default: cli_bad_option(argv);
         }
     }
     if (argc - optind > 1)

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -453,6 +454,7 @@ struct rft_writer {
     uint8_t *zbuf;
     size_t zcap;
     int flush_each;
+    int own_fd;               /* fd opened here without a temporary name */
     int failed;
     uint64_t count;
     rft_geom geom;
@@ -590,8 +592,16 @@ rft_writer *rft_writer_open(const char *path, const rft_header *h, const rft_wri
         snprintf(err, errlen, "zstd level %d not supported", level);
         goto fail;
     }
+    struct stat st;
     if (strcmp(path, "-") == 0) {
         w->fd = STDOUT_FILENO;
+    } else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* a device or fifo (/dev/null, /dev/full): write to it directly */
+        if ((w->fd = open(path, O_WRONLY)) < 0) {
+            snprintf(err, errlen, "%s", strerror(errno));
+            goto fail;
+        }
+        w->own_fd = 1;
     } else {
         size_t n = strlen(path) + 16;
         w->path = strdup(path);
@@ -766,9 +776,9 @@ int rft_writer_close(rft_writer *w, int complete, char *err, size_t errlen)
      * missing is the end record, which every reader checks for */
     if (w->cctx && w->buf && w->fd >= 0 && w->failed != RFT_EPIPE && w->failed != RFT_EIO)
         compress(w, ZSTD_e_end);
+    if (w->own_fd && close(w->fd) != 0 && !w->failed)
+        werr(w, RFT_EIO, strerror(errno));
     if (w->tmp) {
-        if (fsync(w->fd) != 0 && !w->failed)
-            werr(w, RFT_EIO, strerror(errno));
         if (close(w->fd) != 0 && !w->failed)
             werr(w, RFT_EIO, strerror(errno));
         if (complete && !w->failed) {
