@@ -427,6 +427,9 @@ int rft_read(rft_reader *r, rft_rec *rec)
     default:
         break;
     }
+    /* wavefront id 0xFFFFFFFF is reserved (hash maps use it as "empty") */
+    if (kind >= RFT_WFBEGIN && kind <= RFT_READ && ld32(p + 12) == 0xFFFFFFFFu)
+        return rerr(r, RFT_EFORMAT, "reserved wavefront id 4294967295");
     r->start += FRAME_HDR + len;
     r->count++;
     return 0;

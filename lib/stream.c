@@ -115,11 +115,14 @@ long rft_in_read(rft_in *in, void *buf, size_t n)
             in->zin.size = m;
             in->zin.pos = 0;
         }
-        size_t prev_out = out.pos;
+        size_t prev_out = out.pos, prev_in = in->zin.pos;
         size_t ret = ZSTD_decompressStream(in->dctx, &out, &in->zin);
         if (ZSTD_isError(ret))
             return fail(in, RFT_EZSTD, "corrupt zstd data: %s", ZSTD_getErrorName(ret));
-        in->last_ret = ret;
+        /* a call that moved nothing only returns the next frame's size hint:
+         * the frame state is what the last productive call said */
+        if (in->zin.pos != prev_in || out.pos != prev_out)
+            in->last_ret = ret;
         if (in->eof && in->zin.pos == in->zin.size && out.pos == prev_out)
             break;
     }
