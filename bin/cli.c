@@ -89,7 +89,9 @@ uint64_t cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi)
     errno = 0;
     if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
         usage_error("%s: '%s' is not a number", opt, s ? s : "");
-    unsigned long long v = strtoull(s, &end, 0);
+    /* decimal, or hex with 0x; never octal */
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    unsigned long long v = strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
     if (errno || *end)
         usage_error("%s: '%s' is not a number", opt, s);
     if (v < lo || v > hi)
@@ -153,7 +155,6 @@ void cli_epipe(int err)
 {
     if (err == RFT_EPIPE) {
         signal(SIGPIPE, SIG_DFL);
-    opterr = 0; /* one message of ours, not getopt's too */
         raise(SIGPIPE);
         _exit(141);
     }

@@ -215,7 +215,7 @@ int main(int argc, char **argv)
         die("%s: %s", g.input, err);
     rft_header_set(&g.h, "source", strcmp(g.input, "-") ? g.input : "stdin");
     rft_header_set(&g.h, "decoder", g.csv ? "csv" : "text");
-    if (rft_textdec_init(&g.d, &g.h.geom) || (g.csv && csv_init(&g.cp, CSV_APPEND_NULL) != 0))
+    if (rft_textdec_init(&g.d, &g.h.geom) || (g.csv && csv_init(&g.cp, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI) != 0))
         die("out of memory");
     if (g.csv)
         csv_set_delim(&g.cp, ',');
@@ -240,6 +240,8 @@ int main(int argc, char **argv)
                 break;
             size_t end = nl ? (size_t)(nl - buf) : len;
             g.line++;
+            if (end - pos > MAX_LINE)
+                fail_line("line longer than 1 MiB");
             if (g.csv)
                 csv_line(buf + pos, end - pos);
             else
@@ -257,6 +259,9 @@ int main(int argc, char **argv)
         if (g.flush && g.w && rft_writer_flush(g.w))
             die("%s: %s", strcmp(g.output, "-") ? g.output : "standard output", rft_writer_error(g.w));
     }
+    /* an unterminated quoted field at the end is an error, not a lost row */
+    if (g.csv && csv_fini(&g.cp, csv_field, csv_row, NULL) != 0)
+        fail_line(csv_strerror(csv_error(&g.cp)));
     if (!g.header_done)
         start_output();
     if (g.late_meta)

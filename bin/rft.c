@@ -86,25 +86,27 @@ int main(int argc, char **argv)
         usage_error("no command");
     if (strcmp(argv[1], "help") == 0 && argc == 2)
         return list();
+    /* exec rft-CMD with our remaining arguments; rft help CMD = rft-CMD --help */
     const char *cmd = argv[1];
+    char name[PATH_MAX];
+    char *help_args[3] = {name, "--help", NULL};
+    char **args = argv + 1;
     if (strcmp(cmd, "help") == 0) {
-        /* rft help CMD = rft CMD --help */
+        if (argc != 3)
+            usage_error("rft help takes one command at most");
         cmd = argv[2];
-        argv[2] = "--help";
-        argv++;
-        argc--;
+        args = help_args;
     }
     if (strchr(cmd, '/') || *cmd == '-')
         usage_error("'%s' is not a command", cmd);
-    char name[PATH_MAX];
     snprintf(name, sizeof name, "rft-%s", cmd);
-    argv[1] = name;
+    args[0] = name;
     if (exists_beside(cmd)) {
         char path[2 * PATH_MAX + 8];
         snprintf(path, sizeof path, "%s/%s", self_dir, name);
-        execv(path, argv + 1);
+        execv(path, args);
     } else {
-        execvp(name, argv + 1);
+        execvp(name, args);
     }
     if (errno == ENOENT)
         usage_error("'%s' is not an rft command; see 'rft help'", cmd);

@@ -382,9 +382,12 @@ int rft_read(rft_reader *r, rft_rec *rec)
             return rerr(r, RFT_EFORMAT, "end record counts %llu records, stream has %llu",
                         (unsigned long long)n, (unsigned long long)r->count);
         r->start += FRAME_HDR + len;
-        /* nothing may follow the end record */
-        if (fill(r, 1) != RFT_ETRUNC)
+        /* nothing may follow the end record, and its frame must be whole */
+        e = fill(r, 1);
+        if (e == 0)
             return rerr(r, RFT_EFORMAT, "data after the end record");
+        if (e != RFT_ETRUNC)
+            return rerr(r, e, "%s", e == RFT_EMEM ? "out of memory" : rft_in_error(r->in));
         r->done = 1;
         return RFT_EOF;
     }

@@ -2,6 +2,8 @@
  * content is a zstd frame.  Truncated and corrupt frames are told apart
  * from a clean end, as zstd's streaming examples do. */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -9,7 +11,7 @@
 #include "rft.h"
 
 struct rft_in {
-    FILE *f;
+    int fd;                /* read(2), not stdio: a live pipe yields what it has */
     int is_zstd;
     ZSTD_DCtx *dctx;
     ZSTD_inBuffer zin;
@@ -24,6 +26,15 @@ struct rft_in {
     char err[256];
 };
 
+static ssize_t read_some(int fd, void *buf, size_t n)
+{
+    ssize_t m;
+    do
+        m = read(fd, buf, n);
+    while (m < 0 && errno == EINTR);
+    return m;
+}
+
 static long fail(rft_in *in, int code, const char *fmt, const char *detail)
 {
     snprintf(in->err, sizeof in->err, fmt, detail);
@@ -37,9 +48,10 @@ rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    in->fd = -1;
     if (strcmp(path, "-") == 0) {
-        in->f = stdin;
-    } else if (!(in->f = fopen(path, "rb"))) {
+        in->fd = STDIN_FILENO;
+    } else if ((in->fd = open(path, O_RDONLY)) < 0) {
         snprintf(err, errlen, "%s", strerror(errno));
         free(in);
         return NULL;
@@ -52,11 +64,17 @@ rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen)
         return NULL;
     }
     /* peek at the first 4 bytes to tell zstd from plain content */
-    size_t n = fread(in->inbuf, 1, 4, in->f);
-    if (ferror(in->f)) {
-        snprintf(err, errlen, "%s", strerror(errno));
-        rft_in_close(in);
-        return NULL;
+    size_t n = 0;
+    while (n < 4) {
+        ssize_t m = read_some(in->fd, in->inbuf + n, 4 - n);
+        if (m < 0) {
+            snprintf(err, errlen, "%s", strerror(errno));
+            rft_in_close(in);
+            return NULL;
+        }
+        if (m == 0)
+            break;
+        n += (size_t)m;
     }
     static const unsigned char zmagic[4] = {0x28, 0xB5, 0x2F, 0xFD};
     in->is_zstd = n == 4 && memcmp(in->inbuf, zmagic, 4) == 0;
@@ -89,12 +107,12 @@ long rft_in_read(rft_in *in, void *buf, size_t n)
         size_t got = 0;
         while (in->peekpos < in->npeek && got < n)
             ((unsigned char *)buf)[got++] = in->peek[in->peekpos++];
-        if (got < n) {
-            size_t m = fread((unsigned char *)buf + got, 1, n - got, in->f);
-            if (m == 0 && ferror(in->f))
+        if (got == 0) {
+            ssize_t m = read_some(in->fd, buf, n);
+            if (m < 0)
                 return fail(in, RFT_EIO, "read error: %s", strerror(errno));
-            in->consumed += m;
-            got += m;
+            in->consumed += (size_t)m;
+            got = (size_t)m;
         }
         return (long)got;
     }
@@ -103,10 +121,11 @@ long rft_in_read(rft_in *in, void *buf, size_t n)
         if (in->zin.pos == in->zin.size) {
             if (in->eof)
                 break;
-            size_t m = fread(in->inbuf, 1, in->incap, in->f);
+            ssize_t r = read_some(in->fd, in->inbuf, in->incap);
+            if (r < 0)
+                return fail(in, RFT_EIO, "read error: %s", strerror(errno));
+            size_t m = (size_t)r;
             if (m == 0) {
-                if (ferror(in->f))
-                    return fail(in, RFT_EIO, "read error: %s", strerror(errno));
                 in->eof = 1;
                 /* zstd may still hold decoded bytes to flush */
             }
@@ -127,7 +146,7 @@ long rft_in_read(rft_in *in, void *buf, size_t n)
             break;
     }
     if (out.pos == 0 && in->eof && in->last_ret != 0)
-        return fail(in, RFT_ETRUNC, "%s", "truncated zstd frame");
+        return fail(in, RFT_EZSTD, "%s", "truncated zstd frame");
     return (long)out.pos;
 }
 
@@ -139,8 +158,8 @@ void rft_in_close(rft_in *in)
 {
     if (!in)
         return;
-    if (in->f && in->f != stdin)
-        fclose(in->f);
+    if (in->fd > STDIN_FILENO)
+        close(in->fd);
     ZSTD_freeDCtx(in->dctx);
     free(in->inbuf);
     free(in);

@@ -192,7 +192,7 @@ static int annotations(rft_textdec *d, rft_rec *r, int nf, const char *const *f,
         } else if (eq(k, kn, "flags")) {
             for (size_t a = 0; a < vn;) {
                 size_t b = a;
-                while (b < vn && v[b] != ',')
+                while (b < vn && v[b] != ',' && v[b] != '+')
                     b++;
                 if ((x = name_index(flag_names, 4, v + a, b - a)) < 0)
                     return bad(d, "unknown flag '%.*s'", TOK(v + a, b - a));
@@ -450,7 +450,7 @@ size_t rft_text_format(const rft_geom *g, const rft_rec *r, const char *const *k
         p = put_u64(p, b->nregs);
         if (b->flags & RFT_BF_KERNEL) {
             *p++ = sep;
-            p = b->kernel < nk ? put_str(p, knames[b->kernel]) : put_str(p, "?");
+            p = b->kernel < nk && knames[b->kernel] ? put_str(p, knames[b->kernel]) : put_str(p, "?");
             if (b->flags & RFT_BF_WG) {
                 *p++ = sep;
                 p = put_u64(p, b->wg);
@@ -510,12 +510,12 @@ size_t rft_text_format(const rft_geom *g, const rft_rec *r, const char *const *k
         if (w->flags) {
             *p++ = sep;
             p = put_str(p, "flags=");
-            const char *comma = "";
+            const char *plus = "";
             for (int i = 0; i < 4; i++)
                 if (w->flags >> i & 1) {
-                    p = put_str(p, comma);
+                    p = put_str(p, plus);
                     p = put_str(p, flag_names[i]);
-                    comma = ",";
+                    plus = "+";
                 }
         }
         if (w->on_bits != RFT_NO_GATE) {

@@ -30,7 +30,7 @@ annotations() { rft-view --kind W "$1" | cut -f6,72-; }
 5	cls=const	bs=8	c0=00000020	de=00000000	db=00000000	wc=base	flags=fb
 6	cls=other	bs=8	c0=f4bea973	de=e8361226	db=e12497b1	wc=uncomp
 7	cls=other	bs=8	c0=00000000	de=00000001	db=00000008	wc=uncomp	flags=fb
-0	cls=single	bs=8	c0=00000000	de=00000001	db=00000008	wc=delta1	flags=fb,div,mov
+0	cls=single	bs=8	c0=00000000	de=00000001	db=00000008	wc=delta1	flags=fb+div+mov
 6	cls=other	bs=8	c0=f4bea973	de=e8361226	db=e12497b1	wc=uncomp	flags=div
 0	cls=single	bs=8	c0=00000000	de=00000001	db=00000008	wc=delta1	flags=fb
 EOF
