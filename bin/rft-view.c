@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "alloc.h"
 #include "rft.h"
 
 static const char usage[] =
@@ -152,6 +153,22 @@ static void json(const rft_geom *g, const rft_rec *r, char *line)
 static void extra_record(const rft_rec *r, int as_json, char sep)
 {
     static rft_counters c;
+    rft_alloc_rec a;
+    if (r->kind == RFT_ALLOC && rft_alloc_parse(r->raw, r->len, &a) == 0) {
+        if (as_json) {
+            printf("{\"kind\": \"alloc\", \"cycle\": %llu, \"cu\": %u, \"simd\": %u, "
+                   "\"wf\": %u, \"event\": \"%s\", \"base\": %u, \"n\": %u, \"rot\": %u, "
+                   "\"free\": %u, \"gated\": %d}\n",
+                   (unsigned long long)a.cycle, a.cu, a.simd, a.wf,
+                   a.event == RFT_ALLOC_EV_FREE ? "free" : "alloc", a.base, a.n, a.rot, a.nfree,
+                   a.flags & RFT_AF_GATED);
+        } else {
+            char buf[512];
+            size_t n = rft_alloc_format(&a, sep, buf);
+            printf("%.*s\n", (int)n, buf);
+        }
+        return;
+    }
     if (r->kind != RFT_COUNTERS || rft_counters_parse(r->raw, r->len, &c)) {
         if (as_json)
             printf("{\"kind\": \"0x%02x\", \"bytes\": %u}\n", r->kind, r->len);

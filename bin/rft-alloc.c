@@ -1,0 +1,448 @@
+/* rft-alloc - place every wavefront's register window in its slice (first-fit,
+ * RAR or ARGO), annotate each register write and read with its physical
+ * entry, and record every window placed or freed (RFT_ALLOC records). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "cli.h"
+#include "rft.h"
+
+static const char usage[] =
+    "usage: rft-alloc [-o FILE] [--level N] [--flush] [--scheme first-fit|rar|argo]\n"
+    "                 [--granularity wavefront|work-group] [--wrap ring|restart]\n"
+    "                 [--events[=FILE]] [--format table|tsv|csv|json] [FILE]\n"
+    "Place the register window of every wavefront in its slice and annotate the\n"
+    "register writes and reads of an rft stream (rft(5)) with their physical entries.\n";
+
+#define NONE UINT32_MAX
+
+typedef struct {            /* a slice seen in the stream */
+    uint16_t cu, simd;
+    rft_salloc a;
+    uint32_t *groups, ngroups, gcap;  /* live work-groups (work-group granularity) */
+} slice;
+
+typedef struct {            /* a window: of a live wavefront, or held by its work-group */
+    uint32_t slice, group, next, wf;
+    uint16_t base, n, rot;
+} wave;
+
+typedef struct {            /* a work-group instance on a slice */
+    uint32_t kernel, wg;
+    uint32_t live;          /* wavefronts that have not ended */
+    uint32_t first, last;   /* its windows, in placement order */
+} group;
+
+static struct {
+    const char *input, *output, *events;
+    int scheme, wrap, by_group;
+    enum cli_fmt fmt;
+    rft_writer_opts wo;
+    rft_writer *w;
+    rft_reader *r;
+    cli_table *t;
+    FILE *tf;
+    uint32_t entries;
+    rft_map slice_of, wave_of;      /* slice key -> slices[]; wavefront key -> waves[] */
+    slice *slices;
+    uint32_t nslices;
+    wave *waves;
+    uint32_t nwaves, wcap, wfree;   /* wfree: free list through wave.next */
+    group *groups;
+    uint32_t ngr, grcap, grfree;    /* grfree: free list through group.first */
+} g = {.input = "-", .scheme = RFT_ALLOC_FIRSTFIT, .by_group = -1, .fmt = FMT_TSV,
+       .wfree = NONE, .grfree = NONE};
+
+static void *xrealloc(void *p, size_t n)
+{
+    if (!(p = realloc(p, n ? n : 1)))
+        die("out of memory");
+    return p;
+}
+
+/* Bad input: the output ends without an end record, so no later stage
+ * takes it as complete. */
+static noreturn void fail_input(const char *msg)
+{
+    if (g.w)
+        rft_writer_close(g.w, 0, NULL, 0);
+    die("%s: %s", g.input, msg);
+}
+
+static noreturn void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static noreturn void fail(const char *fmt, ...)
+{
+    char msg[512];
+    int n = snprintf(msg, sizeof msg, "record %llu: ", (unsigned long long)rft_reader_count(g.r));
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    fail_input(msg);
+}
+
+static const char *oname(void) { return strcmp(g.output, "-") ? g.output : "standard output"; }
+
+static void put_check(int e)
+{
+    if (e) {
+        cli_epipe(e);
+        char err[320];
+        snprintf(err, sizeof err, "%s", rft_writer_error(g.w));
+        rft_writer_close(g.w, 0, NULL, 0);
+        die("%s: %s", oname(), err);
+    }
+}
+
+static slice *slice_get(uint16_t cu, uint16_t simd)
+{
+    uint64_t *v = rft_map_get(&g.slice_of, rft_slice_key(cu, simd));
+    if (v)
+        return &g.slices[*v];
+    if (g.nslices == 1u << 20)
+        fail("more than %u slices", 1u << 20);
+    g.slices = xrealloc(g.slices, (g.nslices + 1) * sizeof *g.slices);
+    slice *s = memset(&g.slices[g.nslices], 0, sizeof *s);
+    s->cu = cu;
+    s->simd = simd;
+    if (rft_salloc_init(&s->a, g.entries, g.scheme, g.wrap) ||
+        rft_map_put(&g.slice_of, rft_slice_key(cu, simd), g.nslices))
+        die("out of memory");
+    return &g.slices[g.nslices++];
+}
+
+static uint32_t wave_new(void)
+{
+    if (g.wfree != NONE) {
+        uint32_t i = g.wfree;
+        g.wfree = g.waves[i].next;
+        return i;
+    }
+    if (g.nwaves == g.wcap) {
+        g.wcap = g.wcap ? 2 * g.wcap : 64;
+        g.waves = xrealloc(g.waves, g.wcap * sizeof *g.waves);
+    }
+    return g.nwaves++;
+}
+
+static void wave_drop(uint32_t i)
+{
+    g.waves[i].next = g.wfree;
+    g.wfree = i;
+}
+
+/* The live work-group (kernel, wg) of slice s, created if absent. */
+static uint32_t group_get(slice *s, uint32_t kernel, uint32_t wg)
+{
+    if (wg != RFT_NO_WG)
+        for (uint32_t k = 0; k < s->ngroups; k++) {
+            group *gr = &g.groups[s->groups[k]];
+            if (gr->kernel == kernel && gr->wg == wg)
+                return s->groups[k];
+        }
+    uint32_t i;
+    if (g.grfree != NONE) {
+        i = g.grfree;
+        g.grfree = g.groups[i].first;
+    } else {
+        if (g.ngr == g.grcap) {
+            g.grcap = g.grcap ? 2 * g.grcap : 16;
+            g.groups = xrealloc(g.groups, g.grcap * sizeof *g.groups);
+        }
+        i = g.ngr++;
+    }
+    g.groups[i] = (group){kernel, wg, 0, NONE, NONE};
+    if (s->ngroups == s->gcap) {
+        s->gcap = s->gcap ? 2 * s->gcap : 8;
+        s->groups = xrealloc(s->groups, s->gcap * sizeof *s->groups);
+    }
+    s->groups[s->ngroups++] = i;
+    return i;
+}
+
+static void group_drop(slice *s, uint32_t i)
+{
+    for (uint32_t k = 0; k < s->ngroups; k++)
+        if (s->groups[k] == i) {
+            s->groups[k] = s->groups[--s->ngroups];
+            break;
+        }
+    g.groups[i].first = g.grfree;
+    g.grfree = i;
+}
+
+static void event(const slice *s, const wave *wv, uint64_t cycle, int ev)
+{
+    rft_alloc_rec a = {cycle, s->cu, s->simd, wv->wf, wv->base, wv->n, wv->rot,
+                       (uint16_t)s->a.nfree, (uint8_t)ev,
+                       g.scheme == RFT_ALLOC_ARGO ? RFT_AF_GATED : 0};
+    if (g.w)
+        put_check(rft_write_alloc(g.w, &a));
+    if (g.t) {
+        table_u64(g.t, a.cycle);
+        table_u64(g.t, a.cu);
+        table_u64(g.t, a.simd);
+        table_u64(g.t, a.wf);
+        table_str(g.t, ev == RFT_ALLOC_EV_ALLOC ? "alloc" : "free");
+        table_u64(g.t, a.base);
+        table_u64(g.t, a.n);
+        table_u64(g.t, a.rot);
+        table_u64(g.t, a.nfree);
+        table_u64(g.t, a.flags & RFT_AF_GATED);
+        table_end_row(g.t);
+    }
+}
+
+static void begin(const rft_wfbegin *b)
+{
+    uint64_t key = rft_wf_key(b->cu, b->simd, b->wf);
+    if (rft_map_get(&g.wave_of, key))
+        fail("wavefront %u begins again on slice (%u,%u) before its end", b->wf, b->cu, b->simd);
+    slice *s = slice_get(b->cu, b->simd);
+    uint32_t gi = NONE, hint = RFT_SALLOC_NO_HINT;
+    if (g.by_group) {
+        gi = group_get(s, b->kernel, b->wg);
+        if (g.groups[gi].last != NONE)
+            hint = (uint32_t)g.waves[g.groups[gi].last].base + g.waves[g.groups[gi].last].n;
+    }
+    uint16_t rot;
+    long base = rft_salloc_place(&s->a, b->nregs, hint, &rot);
+    if (base < 0)
+        fail("window of %u registers of wavefront %u does not fit in slice (%u,%u) at cycle %llu "
+             "(%u free entries, largest free run %u)", b->nregs, b->wf, b->cu, b->simd,
+             (unsigned long long)b->cycle, s->a.nfree, rft_salloc_largest(&s->a));
+    uint32_t i = wave_new();
+    wave *wv = &g.waves[i];
+    *wv = (wave){(uint32_t)(s - g.slices), gi, NONE, b->wf, (uint16_t)base, b->nregs, rot};
+    if (rft_map_put(&g.wave_of, key, i))
+        die("out of memory");
+    if (gi != NONE) {
+        group *gr = &g.groups[gi];
+        if (gr->last == NONE)
+            gr->first = i;
+        else
+            g.waves[gr->last].next = i;
+        gr->last = i;
+        gr->live++;
+    }
+    event(s, wv, b->cycle, RFT_ALLOC_EV_ALLOC);
+}
+
+static void release(slice *s, uint32_t i, uint64_t cycle)
+{
+    wave *wv = &g.waves[i];
+    rft_salloc_release(&s->a, wv->base, wv->n);
+    event(s, wv, cycle, RFT_ALLOC_EV_FREE);
+}
+
+/* The E record is already out: free its window, or its work-group's. */
+static void end(const rft_wfend *e, uint32_t i)
+{
+    wave *wv = &g.waves[i];
+    slice *s = &g.slices[wv->slice];
+    if (wv->group == NONE) {
+        release(s, i, e->cycle);
+        wave_drop(i);
+        return;
+    }
+    uint32_t gi = wv->group;
+    if (--g.groups[gi].live)
+        return;
+    for (uint32_t k = g.groups[gi].first, next; k != NONE; k = next) {
+        next = g.waves[k].next;
+        release(s, k, e->cycle);
+        wave_drop(k);
+    }
+    group_drop(s, gi);
+}
+
+/* The window of the wavefront a write or read names. */
+static const wave *window_of(uint16_t cu, uint16_t simd, uint32_t wf, uint16_t vreg, const char *what)
+{
+    uint64_t *v = rft_map_get(&g.wave_of, rft_wf_key(cu, simd, wf));
+    if (!v)
+        fail("%s of wavefront %u on slice (%u,%u), which has no window (no begin record)",
+             what, wf, cu, simd);
+    const wave *wv = &g.waves[*v];
+    if (vreg >= wv->n)
+        fail("%s of register v%u outside the window of %u registers of wavefront %u", what, vreg,
+             wv->n, wf);
+    return wv;
+}
+
+static uint16_t phys(const wave *wv, uint16_t vreg)
+{
+    return (uint16_t)rft_window_phys(g.entries, wv->base, wv->n, wv->rot, vreg);
+}
+
+static void run(void)
+{
+    char err[320];
+    if (!(g.r = rft_reader_open(g.input, err, sizeof err)))
+        die("%s: %s", g.input, err);
+    const rft_header *in = rft_reader_header(g.r);
+    g.entries = in->geom.entries;
+    char meta[96];
+    snprintf(meta, sizeof meta, "scheme=%s granularity=%s%s", rft_alloc_scheme_name(g.scheme),
+             g.by_group ? "work-group" : "wavefront",
+             g.scheme != RFT_ALLOC_ARGO ? "" : g.wrap == RFT_WRAP_RING ? " wrap=ring" : " wrap=restart");
+    if (g.output) {
+        rft_header h;
+        rft_header_init(&h, "rft-alloc");
+        if (rft_header_copy(&h, in))
+            die("out of memory");
+        const char *old = rft_header_get(in, "alloc");
+        if (old)
+            warnx("warning: %s: re-allocating a stream allocated with %s", g.input, old);
+        if (rft_header_set(&h, "alloc", meta))
+            die("%s: header metadata full", g.input);
+        if (!(g.w = rft_writer_open(g.output, &h, &g.wo, err, sizeof err)))
+            die("%s: %s", oname(), err);
+        rft_header_free(&h);
+    }
+    if (rft_map_init(&g.slice_of, 64) || rft_map_init(&g.wave_of, 256))
+        die("out of memory");
+
+    rft_rec *rec = xrealloc(NULL, sizeof *rec);
+    int e;
+    while ((e = rft_read(g.r, rec)) == 0) {
+        uint64_t *v;
+        const wave *wv;
+        switch (rec->kind) {
+        case RFT_WFBEGIN:
+            if (g.w)
+                put_check(rft_write_rec(g.w, rec));
+            begin(&rec->u.begin);
+            continue;
+        case RFT_WFEND: {
+            const rft_wfend *x = &rec->u.end;
+            uint64_t key = rft_wf_key(x->cu, x->simd, x->wf);
+            if (!(v = rft_map_get(&g.wave_of, key)))
+                fail("end of wavefront %u on slice (%u,%u), which has no window (no begin record)",
+                     x->wf, x->cu, x->simd);
+            uint32_t i = (uint32_t)*v;
+            rft_map_del(&g.wave_of, key);
+            if (g.w)
+                put_check(rft_write_rec(g.w, rec));
+            end(x, i);
+            continue;
+        }
+        case RFT_WRITE:
+            wv = window_of(rec->w.cu, rec->w.simd, rec->w.wf, rec->w.vreg, "write");
+            rec->w.phys = phys(wv, rec->w.vreg);
+            break;
+        case RFT_READ:
+            wv = window_of(rec->u.read.cu, rec->u.read.simd, rec->u.read.wf, rec->u.read.vreg, "read");
+            rec->u.read.phys = phys(wv, rec->u.read.vreg);
+            break;
+        case RFT_ALLOC:
+            continue;       /* an earlier placement: replaced by ours */
+        }
+        if (g.w)
+            put_check(rft_write_rec(g.w, rec));
+    }
+    if (e != RFT_EOF)
+        fail_input(rft_reader_error(g.r));
+    free(rec);
+    if (g.w) {
+        e = rft_writer_close(g.w, 1, err, sizeof err);
+        g.w = NULL;
+        cli_epipe(e);
+        if (e)
+            die("%s: %s", oname(), err);
+    }
+    rft_reader_close(g.r);
+    for (uint32_t i = 0; i < g.nslices; i++) {
+        rft_salloc_destroy(&g.slices[i].a);
+        free(g.slices[i].groups);
+    }
+    free(g.slices);
+    free(g.waves);
+    free(g.groups);
+    rft_map_free(&g.slice_of);
+    rft_map_free(&g.wave_of);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, 0, 'o'}, {"level", required_argument, 0, 'l'},
+        {"flush", no_argument, 0, 'F'},        {"scheme", required_argument, 0, 's'},
+        {"granularity", required_argument, 0, 'g'}, {"wrap", required_argument, 0, 'w'},
+        {"events", optional_argument, 0, 'e'}, {"format", required_argument, 0, 'f'},
+        {0, 0, 0, 0}};
+    int c, wrap_set = 0, fmt_set = 0;
+    cli_init(argc, argv, usage);
+    g.wo.level = RFT_DEFAULT_LEVEL;
+    while ((c = getopt_long(argc, argv, "o:f:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': g.output = optarg; break;
+        case 'l': g.wo.level = (int)cli_uint("--level", optarg, 1, 19); break;
+        case 'F': g.wo.flush_each = 1; break;
+        case 's':
+            if (strcmp(optarg, "first-fit") == 0)
+                g.scheme = RFT_ALLOC_FIRSTFIT;
+            else if (strcmp(optarg, "rar") == 0)
+                g.scheme = RFT_ALLOC_RAR;
+            else if (strcmp(optarg, "argo") == 0)
+                g.scheme = RFT_ALLOC_ARGO;
+            else
+                usage_error("--scheme: '%s' is not one of first-fit, rar, argo", optarg);
+            break;
+        case 'g':
+            if (strcmp(optarg, "wavefront") == 0)
+                g.by_group = 0;
+            else if (strcmp(optarg, "work-group") == 0)
+                g.by_group = 1;
+            else
+                usage_error("--granularity: '%s' is not wavefront or work-group", optarg);
+            break;
+        case 'w':
+            wrap_set = 1;
+            if (strcmp(optarg, "ring") == 0)
+                g.wrap = RFT_WRAP_RING;
+            else if (strcmp(optarg, "restart") == 0)
+                g.wrap = RFT_WRAP_RESTART;
+            else
+                usage_error("--wrap: '%s' is not ring or restart", optarg);
+            break;
+        case 'e': g.events = optarg ? optarg : "-"; break;
+        case 'f': fmt_set = 1; g.fmt = cli_format(optarg); break;
+        default: usage_error("unknown option");
+        }
+    }
+    if (argc - optind > 1)
+        usage_error("one input at most");
+    if (optind < argc)
+        g.input = argv[optind];
+    if (wrap_set && g.scheme != RFT_ALLOC_ARGO)
+        usage_error("--wrap applies to --scheme argo only");
+    if (fmt_set && !g.events)
+        usage_error("--format shapes the --events table");
+    if (g.by_group < 0)     /* seed 004 allocates per work-group, seed 002 per wavefront */
+        g.by_group = g.scheme == RFT_ALLOC_ARGO;
+    /* the stream goes to -o, or to stdout unless the events table does */
+    if (!g.output && !(g.events && strcmp(g.events, "-") == 0))
+        g.output = "-";
+    if (g.output && g.events && strcmp(g.output, "-") == 0 && strcmp(g.events, "-") == 0)
+        usage_error("the stream and the events table cannot both go to standard output");
+    if (g.events) {
+        static const char *const cols[] = {"cycle", "cu", "simd", "wf", "event", "base",
+                                           "n", "rot", "free", "gated"};
+        g.tf = stdout;
+        if (strcmp(g.events, "-") != 0 && !(g.tf = fopen(g.events, "w")))
+            die("%s: %s", g.events, strerror(errno));
+        g.t = table_new(g.fmt, g.tf, 10, cols);
+    }
+    run();
+    if (g.t) {
+        table_free(g.t);
+        if (g.tf != stdout && (fflush(g.tf) != 0 || ferror(g.tf) || fclose(g.tf) != 0))
+            die("%s: %s", g.events, strerror(errno));
+    }
+    return cli_close_stdout();
+}

@@ -1,0 +1,106 @@
+/* alloc.h - register windows in a slice: the RFT_ALLOC record (kind 0x13)
+ * and the slice allocators of rft-alloc(1): first-fit (seed 004 Fig. 5),
+ * RAR (seed 002 section 5.2) and ARGO (seed 004 Fig. 6).
+ *
+ * A window of n entries placed at base with rotation rot covers the entries
+ * (base + i) mod entries, 0 <= i < n, and maps logical register idx to
+ *     phys = (base + (rot + idx) mod n) mod entries
+ * (rot is 0 except under RAR; the outer mod matters only for ARGO windows
+ * that wrap past the last entry of the slice).
+ *
+ * Pure computation and record coding: no I/O, no global state.  The only
+ * allocation is the per-slice arrays made by rft_salloc_init.
+ */
+#ifndef RFT_ALLOC_H
+#define RFT_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rft.h"
+
+/* ---- the RFT_ALLOC record -------------------------------------------------
+ * Payload, little-endian, 26 bytes (a longer payload is accepted and the
+ * extra bytes ignored, for later minor versions):
+ *   0  u64 cycle   cycle of the B or E record it follows
+ *   8  u16 cu
+ *  10  u16 simd
+ *  12  u32 wf      wavefront owning the window
+ *  16  u16 base    first entry of the window
+ *  18  u16 n       window size (the B record's nregs)
+ *  20  u16 rot     RAR rotation s (0 unless --scheme rar)
+ *  22  u16 nfree   entries of the slice in no window after this event
+ *  24  u8  event   1 = window allocated, 2 = window freed
+ *  25  u8  flags   bit 0: entries in no window are power-gated from now on
+ */
+#define RFT_ALLOC_LEN 26u
+enum { RFT_ALLOC_EV_ALLOC = 1, RFT_ALLOC_EV_FREE = 2 };
+#define RFT_AF_GATED 0x01
+
+typedef struct rft_alloc_rec {
+    uint64_t cycle;
+    uint16_t cu, simd;
+    uint32_t wf;
+    uint16_t base, n, rot, nfree;
+    uint8_t event, flags;
+} rft_alloc_rec;
+
+/* buf must hold RFT_ALLOC_LEN bytes. */
+void rft_alloc_encode(uint8_t *buf, const rft_alloc_rec *a);
+int rft_write_alloc(rft_writer *w, const rft_alloc_rec *a);
+/* 0, or RFT_EFORMAT if the payload is short or names an unknown event. */
+int rft_alloc_parse(const uint8_t *p, uint32_t len, rft_alloc_rec *a);
+
+/* The record as one line for people, as rft-view(1) shows analysis
+ * records (no newline): "# alloc" then cycle=, slice=CU:SIMD, wf=,
+ * event=alloc|free, base=, n=, rot=, free=, gated=0|1, separated by sep.
+ * buf must hold RFT_ALLOC_TEXT_MAX bytes; returns the length. */
+#define RFT_ALLOC_TEXT_MAX 160
+size_t rft_alloc_format(const rft_alloc_rec *a, char sep, char *buf);
+
+/* Physical entry of logical register idx (< n) of a window. */
+static inline uint32_t rft_window_phys(uint32_t entries, uint32_t base, uint32_t n, uint32_t rot,
+                                       uint32_t idx)
+{
+    return (base + (rot + idx) % n) % entries;
+}
+
+/* ---- slice allocators ------------------------------------------------------ */
+enum rft_alloc_scheme {
+    RFT_ALLOC_FIRSTFIT = 1, /* lowest free base (seed 004 Fig. 5) */
+    RFT_ALLOC_RAR = 2,      /* first-fit, rotation s per (base, n) (seed 002 5.2) */
+    RFT_ALLOC_ARGO = 3,     /* next fit from a head that follows the last window (seed 004 Fig. 6) */
+};
+/* ARGO: how a window meets the last entry of the slice. */
+enum { RFT_WRAP_RING = 0,   /* windows wrap to entry 0 (the slice is a ring) */
+       RFT_WRAP_RESTART = 1 /* a window never wraps: the search goes on at entry 0 */ };
+
+typedef struct rft_salloc {
+    uint32_t entries;   /* entries in the slice */
+    int scheme, wrap;
+    uint32_t head;      /* ARGO: next allocation candidate */
+    uint32_t nfree;     /* entries in no window */
+    uint8_t *used;      /* entries[]: 1 if in a window */
+    uint16_t *rot;      /* entries[]: RAR rotation last used at this base */
+    uint16_t *rotn;     /* entries[]: size of the window last placed at this base, 0 = none */
+} rft_salloc;
+
+/* 0 or RFT_EMEM; entries in 1..RFT_MAX_ENTRIES. */
+int rft_salloc_init(rft_salloc *s, uint32_t entries, int scheme, int wrap);
+void rft_salloc_destroy(rft_salloc *s);
+
+#define RFT_SALLOC_NO_HINT UINT32_MAX
+/* Place a window of n entries.  If hint is a base where the window fits,
+ * it is taken (work-group contiguity); otherwise the scheme decides.
+ * Returns the base (and the rotation in *rot), or -1 if no run of n free
+ * entries exists.  A window of 0 entries is placed at the scheme's next
+ * base without taking any entry. */
+long rft_salloc_place(rft_salloc *s, uint32_t n, uint32_t hint, uint16_t *rot);
+/* Give back the window of n entries at base. */
+void rft_salloc_release(rft_salloc *s, uint32_t base, uint32_t n);
+/* Longest run of free entries a window could take (wrapping under ARGO ring). */
+uint32_t rft_salloc_largest(const rft_salloc *s);
+
+const char *rft_alloc_scheme_name(int scheme); /* "first-fit", "rar", "argo" */
+
+#endif
