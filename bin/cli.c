@@ -160,6 +160,85 @@ void cli_epipe(int err)
     }
 }
 
+/* ---- the stage's streams ---------------------------------------------------- */
+cli_stage stage;
+
+const char *stage_output_name(void)
+{
+    return stage.output && strcmp(stage.output, "-") ? stage.output : "standard output";
+}
+
+rft_reader *stage_open(const char *input)
+{
+    char err[320];
+    stage.input = input;
+    if (!(stage.r = rft_reader_open(input, err, sizeof err)))
+        die("%s: %s", input, err);
+    return stage.r;
+}
+
+rft_writer *stage_output(const char *output, const rft_header *h, const rft_writer_opts *o)
+{
+    char err[320];
+    stage.output = output;
+    if (!(stage.w = rft_writer_open(output, h, o, err, sizeof err)))
+        die("%s: %s", stage_output_name(), err);
+    return stage.w;
+}
+
+static noreturn void abandon(const char *name, const char *msg)
+{
+    if (stage.w)
+        rft_writer_close(stage.w, 0, NULL, 0);
+    stage.w = NULL;
+    die("%s: %s", name, msg);
+}
+
+void stage_fail(const char *fmt, ...)
+{
+    char msg[640];
+    int n = 0;
+    if (stage.r)
+        n = snprintf(msg, sizeof msg, "record %llu: ",
+                     (unsigned long long)rft_reader_count(stage.r));
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    abandon(stage.input ? stage.input : "-", msg);
+}
+
+void stage_put(int e)
+{
+    if (!e)
+        return;
+    cli_epipe(e);
+    char err[320];
+    snprintf(err, sizeof err, "%s", rft_writer_error(stage.w));
+    abandon(stage_output_name(), err);
+}
+
+void stage_read_end(int e)
+{
+    if (e != RFT_EOF)
+        abandon(stage.input, rft_reader_error(stage.r));
+}
+
+void stage_close(void)
+{
+    char err[320];
+    if (stage.w) {
+        int e = rft_writer_close(stage.w, 1, err, sizeof err);
+        stage.w = NULL;
+        if (e) {
+            cli_epipe(e);
+            die("%s: %s", stage_output_name(), err);
+        }
+    }
+    rft_reader_close(stage.r);
+    stage.r = NULL;
+}
+
 /* ---- tables ---------------------------------------------------------------- */
 struct cli_table {
     enum cli_fmt fmt;

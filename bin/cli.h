@@ -43,6 +43,32 @@ void cli_epipe(int err);
 
 extern const char *cli_usage_text;
 
+/* The one input and one output stream of a stage.  Every failure path
+ * closes the output without its end record, so no later stage takes a
+ * partial stream as complete. */
+#include "rft.h"
+typedef struct cli_stage {
+    const char *input, *output;     /* as given: "-" for stdin/stdout */
+    rft_reader *r;
+    rft_writer *w;
+} cli_stage;
+extern cli_stage stage;
+
+/* Open the input stream (die with "INPUT: why" on failure). */
+rft_reader *stage_open(const char *input);
+/* Open the output stream with header h (die on failure). */
+rft_writer *stage_output(const char *output, const rft_header *h, const rft_writer_opts *o);
+/* Bad data: "INPUT: record N: what" (N = the record just read), exit 1. */
+noreturn void stage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Check the result of a write call: quiet end on EPIPE, else "OUTPUT: why". */
+void stage_put(int e);
+/* After the read loop: e must be RFT_EOF, else the reader's message. */
+void stage_read_end(int e);
+/* Write the end record and close both streams; die on failure. */
+void stage_close(void);
+/* "standard output" or the -o name, for messages */
+const char *stage_output_name(void);
+
 /* Tables for people and scripts.  Cells are added left to right; numeric
  * cells stay unquoted in JSON.  FMT_TABLE buffers rows to align columns,
  * the others stream.  table_free prints what is buffered. */

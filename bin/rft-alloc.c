@@ -64,47 +64,13 @@ static void *xrealloc(void *p, size_t n)
     return p;
 }
 
-/* Bad input: the output ends without an end record, so no later stage
- * takes it as complete. */
-static noreturn void fail_input(const char *msg)
-{
-    if (g.w)
-        rft_writer_close(g.w, 0, NULL, 0);
-    die("%s: %s", g.input, msg);
-}
-
-static noreturn void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static noreturn void fail(const char *fmt, ...)
-{
-    char msg[512];
-    int n = snprintf(msg, sizeof msg, "record %llu: ", (unsigned long long)rft_reader_count(g.r));
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-    va_end(ap);
-    fail_input(msg);
-}
-
-static const char *oname(void) { return strcmp(g.output, "-") ? g.output : "standard output"; }
-
-static void put_check(int e)
-{
-    if (e) {
-        cli_epipe(e);
-        char err[320];
-        snprintf(err, sizeof err, "%s", rft_writer_error(g.w));
-        rft_writer_close(g.w, 0, NULL, 0);
-        die("%s: %s", oname(), err);
-    }
-}
-
 static slice *slice_get(uint16_t cu, uint16_t simd)
 {
     uint64_t *v = rft_map_get(&g.slice_of, rft_slice_key(cu, simd));
     if (v)
         return &g.slices[*v];
     if (g.nslices == 1u << 20)
-        fail("more than %u slices", 1u << 20);
+        stage_fail("more than %u slices", 1u << 20);
     g.slices = xrealloc(g.slices, (g.nslices + 1) * sizeof *g.slices);
     slice *s = memset(&g.slices[g.nslices], 0, sizeof *s);
     s->cu = cu;
@@ -181,7 +147,7 @@ static void event(const slice *s, const wave *wv, uint64_t cycle, int ev)
                        (uint16_t)s->a.nfree, (uint8_t)ev,
                        g.scheme == RFT_ALLOC_ARGO ? RFT_AF_GATED : 0};
     if (g.w)
-        put_check(rft_write_alloc(g.w, &a));
+        stage_put(rft_write_alloc(g.w, &a));
     if (g.t) {
         table_u64(g.t, a.cycle);
         table_u64(g.t, a.cu);
@@ -201,7 +167,7 @@ static void begin(const rft_wfbegin *b)
 {
     uint64_t key = rft_wf_key(b->cu, b->simd, b->wf);
     if (rft_map_get(&g.wave_of, key))
-        fail("wavefront %u begins again on slice (%u,%u) before its end", b->wf, b->cu, b->simd);
+        stage_fail("wavefront %u begins again on slice (%u,%u) before its end", b->wf, b->cu, b->simd);
     slice *s = slice_get(b->cu, b->simd);
     uint32_t gi = NONE, hint = RFT_SALLOC_NO_HINT;
     if (g.by_group) {
@@ -212,7 +178,7 @@ static void begin(const rft_wfbegin *b)
     uint16_t rot;
     long base = rft_salloc_place(&s->a, b->nregs, hint, &rot);
     if (base < 0)
-        fail("window of %u registers of wavefront %u does not fit in slice (%u,%u) at cycle %llu "
+        stage_fail("window of %u registers of wavefront %u does not fit in slice (%u,%u) at cycle %llu "
              "(%u free entries, largest free run %u)", b->nregs, b->wf, b->cu, b->simd,
              (unsigned long long)b->cycle, s->a.nfree, rft_salloc_largest(&s->a));
     uint32_t i = wave_new();
@@ -265,11 +231,11 @@ static const wave *window_of(uint16_t cu, uint16_t simd, uint32_t wf, uint16_t v
 {
     uint64_t *v = rft_map_get(&g.wave_of, rft_wf_key(cu, simd, wf));
     if (!v)
-        fail("%s of wavefront %u on slice (%u,%u), which has no window (no begin record)",
+        stage_fail("%s of wavefront %u on slice (%u,%u), which has no window (no begin record)",
              what, wf, cu, simd);
     const wave *wv = &g.waves[*v];
     if (vreg >= wv->n)
-        fail("%s of register v%u outside the window of %u registers of wavefront %u", what, vreg,
+        stage_fail("%s of register v%u outside the window of %u registers of wavefront %u", what, vreg,
              wv->n, wf);
     return wv;
 }
@@ -281,9 +247,7 @@ static uint16_t phys(const wave *wv, uint16_t vreg)
 
 static void run(void)
 {
-    char err[320];
-    if (!(g.r = rft_reader_open(g.input, err, sizeof err)))
-        die("%s: %s", g.input, err);
+    g.r = stage_open(g.input);
     const rft_header *in = rft_reader_header(g.r);
     g.entries = in->geom.entries;
     char meta[96];
@@ -300,8 +264,7 @@ static void run(void)
             warnx("warning: %s: re-allocating a stream allocated with %s", g.input, old);
         if (rft_header_set(&h, "alloc", meta))
             die("%s: header metadata full", g.input);
-        if (!(g.w = rft_writer_open(g.output, &h, &g.wo, err, sizeof err)))
-            die("%s: %s", oname(), err);
+        g.w = stage_output(g.output, &h, &g.wo);
         rft_header_free(&h);
     }
     if (rft_map_init(&g.slice_of, 64) || rft_map_init(&g.wave_of, 256))
@@ -315,19 +278,19 @@ static void run(void)
         switch (rec->kind) {
         case RFT_WFBEGIN:
             if (g.w)
-                put_check(rft_write_rec(g.w, rec));
+                stage_put(rft_write_rec(g.w, rec));
             begin(&rec->u.begin);
             continue;
         case RFT_WFEND: {
             const rft_wfend *x = &rec->u.end;
             uint64_t key = rft_wf_key(x->cu, x->simd, x->wf);
             if (!(v = rft_map_get(&g.wave_of, key)))
-                fail("end of wavefront %u on slice (%u,%u), which has no window (no begin record)",
+                stage_fail("end of wavefront %u on slice (%u,%u), which has no window (no begin record)",
                      x->wf, x->cu, x->simd);
             uint32_t i = (uint32_t)*v;
             rft_map_del(&g.wave_of, key);
             if (g.w)
-                put_check(rft_write_rec(g.w, rec));
+                stage_put(rft_write_rec(g.w, rec));
             end(x, i);
             continue;
         }
@@ -343,19 +306,12 @@ static void run(void)
             continue;       /* an earlier placement: replaced by ours */
         }
         if (g.w)
-            put_check(rft_write_rec(g.w, rec));
+            stage_put(rft_write_rec(g.w, rec));
     }
-    if (e != RFT_EOF)
-        fail_input(rft_reader_error(g.r));
+    stage_read_end(e);
     free(rec);
-    if (g.w) {
-        e = rft_writer_close(g.w, 1, err, sizeof err);
-        g.w = NULL;
-        cli_epipe(e);
-        if (e)
-            die("%s: %s", oname(), err);
-    }
-    rft_reader_close(g.r);
+    stage_close();
+    g.w = NULL;
     for (uint32_t i = 0; i < g.nslices; i++) {
         rft_salloc_destroy(&g.slices[i].a);
         free(g.slices[i].groups);

@@ -81,13 +81,6 @@ static void *grow(void *p, unsigned *n, unsigned want, size_t sz, int fill)
     return p;
 }
 
-static noreturn void fail(const char *name, const char *what)
-{
-    if (g.w)
-        rft_writer_close(g.w, 0, NULL, 0);  /* no end record: the stream reads as failed */
-    die("%s: %s", name, what);
-}
-
 static unsigned group_of(const char *name, size_t len)
 {
     for (unsigned i = 0; i < g.ngroups; i++)
@@ -104,7 +97,7 @@ static unsigned group_of(const char *name, size_t len)
 static void on_kernel(const rft_kernel *k)
 {
     if (k->index >= 1u << 24)
-        fail(g.input, "too many kernels");
+        stage_fail("too many kernels");
     g.kgroup = grow(g.kgroup, &g.nk, k->index + 1, sizeof *g.kgroup, 0xff);  /* ~0u: unseen */
     g.cur_group = g.kgroup[k->index] = group_of(k->name, k->name_len);
 }
@@ -222,12 +215,10 @@ static void cover(const rft_write *w)
  * classification, with the annotated stream written out if wanted. */
 static void run(const char *path, int classifying, int stream)
 {
-    char err[320];
     if (g.spool_fd >= 0 && lseek(g.spool_fd, 0, SEEK_SET) < 0)
         die("%s: %s", g.input, strerror(errno));
-    rft_reader *r = rft_reader_open(path, err, sizeof err);
-    if (!r)
-        die("%s: %s", g.input, err);
+    rft_reader *r = stage_open(path);
+    stage.input = g.input;  /* messages name what the user gave, not the spool */
     const rft_header *in = rft_reader_header(r);
     g.geom = in->geom;
     g.nk = 0;
@@ -254,8 +245,7 @@ static void run(const char *path, int classifying, int stream)
         rft_header_init(&h, "rft-classify");
         if (rft_header_copy(&h, in) || rft_header_set(&h, "classify", meta))
             die("%s: cannot copy the header", g.input);
-        if (!(g.w = rft_writer_open(g.output, &h, &g.wo, err, sizeof err)))
-            die("%s: %s", g.output, err);
+        g.w = stage_output(g.output, &h, &g.wo);
         rft_header_free(&h);
     }
     rft_rec *rec = xrealloc(NULL, sizeof *rec);
@@ -271,22 +261,13 @@ static void run(const char *path, int classifying, int stream)
         case RFT_WFEND: wave_end(&rec->u.end); break;
         case RFT_WRITE: classifying ? classify(&rec->w) : cover(&rec->w); break;
         }
-        if (g.w && (e = rft_write_rec(g.w, rec)) != 0) {
-            cli_epipe(e);
-            fail(g.output, rft_writer_error(g.w));
-        }
+        if (g.w)
+            stage_put(rft_write_rec(g.w, rec));
     }
-    if (e != RFT_EOF)
-        fail(g.input, rft_reader_error(r));
-    rft_reader_close(r);
+    stage_read_end(e);
     free(rec);
-    if (g.w) {
-        e = rft_writer_close(g.w, 1, err, sizeof err);
-        g.w = NULL;
-        cli_epipe(e);
-        if (e)
-            die("%s: %s", g.output, err);
-    }
+    stage_close();
+    g.w = NULL;
 }
 
 /* --bs auto reads the input twice: stdin goes to an unlinked temporary file. */

@@ -61,45 +61,13 @@ static void *xrealloc(void *p, size_t n)
     return p;
 }
 
-static noreturn void fail_input(const char *msg)
-{
-    if (g.w)
-        rft_writer_close(g.w, 0, NULL, 0);  /* no end record: the stream reads as failed */
-    die("%s: %s", g.input, msg);
-}
-
-static noreturn void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static noreturn void fail(const char *fmt, ...)
-{
-    char msg[512];
-    int n = snprintf(msg, sizeof msg, "record %llu: ", (unsigned long long)rft_reader_count(g.r));
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-    va_end(ap);
-    fail_input(msg);
-}
-
-static const char *oname(void) { return strcmp(g.output, "-") ? g.output : "standard output"; }
-
-static void put_check(int e)
-{
-    if (e) {
-        cli_epipe(e);
-        char err[320];
-        snprintf(err, sizeof err, "%s", rft_writer_error(g.w));
-        rft_writer_close(g.w, 0, NULL, 0);
-        die("%s: %s", oname(), err);
-    }
-}
-
 static slice *slice_get(uint16_t cu, uint16_t simd)
 {
     uint64_t *v = rft_map_get(&g.slice_of, rft_slice_key(cu, simd));
     if (v)
         return &g.slices[*v];
     if (g.nslices == 1u << 20)
-        fail("more than %u slices", 1u << 20);
+        stage_fail("more than %u slices", 1u << 20);
     g.slices = xrealloc(g.slices, (g.nslices + 1) * sizeof *g.slices);
     slice *s = memset(&g.slices[g.nslices], 0, sizeof *s);
     s->cu = cu;
@@ -317,9 +285,9 @@ static void gate_read(slice *s, const rft_regread *r)
 static slice *slice_for(uint16_t cu, uint16_t simd, uint16_t phys)
 {
     if (phys == RFT_NO_PHYS)
-        fail("no physical entries: run rft-alloc first");
+        stage_fail("no physical entries: run rft-alloc first");
     if (phys >= g.geom.entries)
-        fail("physical entry %u outside the slice of %u entries", phys, g.geom.entries);
+        stage_fail("physical entry %u outside the slice of %u entries", phys, g.geom.entries);
     return slice_get(cu, simd);
 }
 
@@ -345,14 +313,12 @@ static void report(cli_table *t, const char *scope, const uint64_t *n)
         }
     }
     if (g.w)
-        put_check(rft_write_counters(g.w, &c));
+        stage_put(rft_write_counters(g.w, &c));
 }
 
 static void run(FILE *out)
 {
-    char err[320];
-    if (!(g.r = rft_reader_open(g.input, err, sizeof err)))
-        die("%s: %s", g.input, err);
+    g.r = stage_open(g.input);
     const rft_header *in = rft_reader_header(g.r);
     g.geom = in->geom;
     g.full = 32 * g.geom.lanes;
@@ -376,8 +342,7 @@ static void run(FILE *out)
             warnx("warning: %s: gating again a stream gated with %s", g.input, old);
         if (rft_header_set(&h, "gate", meta))
             die("%s: header metadata full", g.input);
-        if (!(g.w = rft_writer_open(g.output, &h, &g.wo, err, sizeof err)))
-            die("%s: %s", oname(), err);
+        g.w = stage_output(g.output, &h, &g.wo);
         rft_header_free(&h);
     }
     if (rft_map_init(&g.slice_of, 64) || rft_map_init(&g.wave_of, 256))
@@ -408,10 +373,9 @@ static void run(FILE *out)
         }
         }
         if (g.w)
-            put_check(rft_write_rec(g.w, rec));
+            stage_put(rft_write_rec(g.w, rec));
     }
-    if (e != RFT_EOF)
-        fail_input(rft_reader_error(g.r));
+    stage_read_end(e);
     free(rec);
 
     static const char *const cols[] = {"scope", "counter", "value"};
@@ -433,14 +397,8 @@ static void run(FILE *out)
         warnx("warning: %s: %llu writes were gated by their rft-classify annotation; "
               "--bs, --deltas and --max-delta applied to the others only",
               g.input, (unsigned long long)g.annotated);
-    if (g.w) {
-        e = rft_writer_close(g.w, 1, err, sizeof err);
-        g.w = NULL;
-        cli_epipe(e);
-        if (e)
-            die("%s: %s", oname(), err);
-    }
-    rft_reader_close(g.r);
+    stage_close();
+    g.w = NULL;
     free(g.slices);
     free(g.masks);
     free(g.wfree);
