@@ -75,6 +75,8 @@ install: all
 	install -m 644 lib/rft.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(MAN5) $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -d $(DESTDIR)$(PREFIX)/share/rftrace/params
+	install -m 644 params/*.conf $(DESTDIR)$(PREFIX)/share/rftrace/params/
 
 clean:
 	rm -f lib/*.o bin/*.o lib/librft.a lib/rft.pc .flags-* $(PROGS) $(UNITS)

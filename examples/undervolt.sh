@@ -1,0 +1,84 @@
+#!/bin/sh
+# undervolt.sh - the undervolting study of seed 001 (DC-Patch) on a trace:
+# DC-Patch under the common, clustered and dispersed fault scenarios, where
+# its writes go (Fig. 5), its mispredictions (Fig. 6) and spills (V-A2),
+# then its energy against Conv (nominal Vdd) and Smooth (600 mV), split as
+# Fig. 8, with the cycles it adds.  Every step is an ordinary pipeline you
+# can copy:
+#
+#   rft-decode TRACE -o t.rft
+#   rft-faultmap --scenario common --seed 1 t.rft | rft-dcpatch -o common.rft
+#   (the same for clustered and dispersed)
+#   rft-energy common.rft clustered.rft dispersed.rft
+#
+# usage: undervolt.sh [-S SEED] [-k DIR] TRACE [rft-energy options...]
+#   TRACE   canonical text (plain or .zst, rft-decode(1)) or an rft stream
+#   -S      seed of the fault maps (default 1)
+#   -k DIR  keep the DC-Patch streams in DIR (common.rft, clustered.rft, ...)
+set -eu
+
+usage="usage: undervolt.sh [-S SEED] [-k DIR] TRACE [rft-energy options...]"
+seed=1
+keep=""
+while getopts S:k: opt; do
+    case $opt in
+    S) seed=$OPTARG ;;
+    k) keep=$OPTARG ;;
+    *) echo "$usage" >&2; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+if [ $# -lt 1 ]; then
+    echo "$usage" >&2
+    exit 2
+fi
+trace=$1
+shift
+
+tmp=${TMPDIR:-/tmp}/rft-undervolt.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT INT TERM
+out=${keep:-$tmp}
+mkdir -p "$out"
+
+# decode once (an rft stream is used as it is)
+if [ "$(head -c 4 "$trace" | od -An -tx1 | tr -d ' ')" = 28b52ffd ] &&
+    rft-view -H "$trace" >/dev/null 2>&1; then
+    src=$trace
+else
+    rft-decode -o "$tmp/trace.rft" "$trace"
+    src=$tmp/trace.rft
+fi
+
+# the three scenarios in parallel; the summary of each beside its stream
+scenarios="common clustered dispersed"
+for s in $scenarios; do
+    rft-faultmap --scenario "$s" --seed "$seed" "$src" |
+        rft-dcpatch --summary="$tmp/$s.tsv" --format tsv -o "$out/$s.rft" &
+done
+wait
+for s in $scenarios; do
+    if [ ! -s "$out/$s.rft" ] || [ ! -s "$tmp/$s.tsv" ]; then
+        echo "undervolt.sh: DC-Patch under $s failed" >&2
+        exit 1
+    fi
+done
+
+echo "== $(basename "$trace"): DC-Patch writes (seed 001 Fig. 5, 6; V-A2), fault map seed $seed"
+{
+    printf 'scenario\t'
+    head -n 1 "$tmp/common.tsv" | cut -f2-
+    for s in $scenarios; do
+        printf '%s\t' "$s"
+        awk -F '\t' '$1 == "total"' "$tmp/$s.tsv" | cut -f2-
+    done
+} | awk -F '\t' '   # align the columns
+    { for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
+      if (NF > n) n = NF }
+    END { for (r = 1; r <= NR; r++) { l = ""
+            for (i = 1; i < n; i++) l = l sprintf("%-" w[i] "s  ", c[r, i])
+            print l c[r, n] } }' 
+
+echo
+echo "== energy against Conv and Smooth (seed 001 Fig. 8, V-B; slowdown: Fig. 7)"
+rft-energy "$@" "$out/common.rft" "$out/clustered.rft" "$out/dispersed.rft"

@@ -1,0 +1,150 @@
+/* dcpatch.h - the DC-Patch mechanism of one register-file slice (seed 001
+ * section IV): a Patching Table (PT) row per register of every window and a
+ * Patching Selection Unit (PSU) over the entries x blocks of the slice,
+ * preset with the faulty blocks of a fault map.
+ *
+ * Pure computation: no I/O, no allocation after rft_dcp_init, O(1) per write
+ * apart from the PSU searches, which are find-first-set over 64-bit words
+ * with a summary word per 64 words (a 256 x 4 slice: one summary word).
+ *
+ * Rows: the PT has one row per slice entry, arranged in windows placed
+ * first-fit as the register base table places them (seed 001 II-A): row =
+ * window base + register index.  A row's natural entry (the one a
+ * conventional register file would use) is the row number; Fig. 3 of the
+ * seed classifies those.
+ */
+#ifndef RFT_DCPATCH_H
+#define RFT_DCPATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "faultmap.h"
+
+typedef struct rft_dcp_opts {
+    int pick_high;      /* encoders pick the highest free index (default 0: lowest) */
+    int share_reliable; /* compressed registers share reliable entries, up to one per
+                         * block (default 1); 0: a compressed register in a reliable
+                         * entry holds the whole entry */
+    int release_first;  /* release the old patch before the search (default 0: the
+                         * preventive search runs while the old patch is held; the
+                         * register falls back to its own place if it fits) */
+} rft_dcp_opts;
+void rft_dcp_opts_default(rft_dcp_opts *o);
+
+/* Where a write went (seed 001 Fig. 5). */
+enum rft_dcp_place {
+    RFT_DCP_NORMAL = 0,   /* no new patch */
+    RFT_DCP_FAULTY = 1,   /* new patch: a block of a faulty entry */
+    RFT_DCP_RELIABLE = 2, /* new patch: a reliable entry (whole, or one block) */
+    RFT_DCP_LDS = 3,      /* the register is (or stays) spilled to the LDS */
+};
+
+/* What a read touched. */
+enum rft_dcp_read {
+    RFT_DCP_R_UNWRITTEN = 0, /* no patch: the register was never written */
+    RFT_DCP_R_COMP = 1,      /* one block, through a Dec unit */
+    RFT_DCP_R_UNC = 2,       /* every block */
+    RFT_DCP_R_LDS = 3,       /* an extra LDS load */
+};
+
+/* PT row flags */
+#define RFT_DCP_WINDOW 0x01   /* the row belongs to a live window */
+#define RFT_DCP_VALID 0x02    /* v: the register has a patch */
+#define RFT_DCP_COMP 0x04     /* c: its content is compressed */
+#define RFT_DCP_SPILLED 0x08  /* m: it lives in the LDS spill partition */
+
+typedef struct rft_dcp_row {
+    uint16_t entry, block;    /* patch (block: compressed registers only) */
+    uint8_t flags;
+} rft_dcp_row;
+
+/* Occupancy categories, counted in entries (SPILLED: in registers). */
+enum {
+    RFT_DCP_CONV_REL_COMP,   /* natural entry reliable, content compressed (Fig. 3) */
+    RFT_DCP_CONV_REL_UNC,    /* natural entry reliable, uncompressed */
+    RFT_DCP_CONV_FLT_COMP,   /* natural entry faulty, compressed */
+    RFT_DCP_CONV_FLT_UNC,    /* natural entry faulty, uncompressed */
+    RFT_DCP_CONV_UNWRITTEN,  /* in a window, not written yet */
+    RFT_DCP_USED_REL_UNC,    /* reliable entries holding an uncompressed register */
+    RFT_DCP_USED_REL_COMP,   /* reliable entries holding compressed registers */
+    RFT_DCP_USED_FLT_COMP,   /* faulty entries holding compressed registers */
+    RFT_DCP_SPILLED_REGS,    /* registers in the LDS */
+    RFT_DCP_NCAT
+};
+
+/* Time integrals of the categories: on every change by d at cycle t,
+ * cur += d and sdt += d * t (mod 2^64).  The integral up to T >= every t is
+ * cur * T - sdt (exact: it fits in 64 bits, so the modular sum gives it). */
+typedef struct rft_dcp_acc {
+    int64_t cur[RFT_DCP_NCAT];
+    uint64_t sdt[RFT_DCP_NCAT];
+} rft_dcp_acc;
+static inline uint64_t rft_dcp_integral(const rft_dcp_acc *a, int cat, uint64_t T)
+{
+    return (uint64_t)a->cur[cat] * T - a->sdt[cat];
+}
+
+/* What a write did, beyond its place. */
+typedef struct rft_dcp_event {
+    int place;            /* enum rft_dcp_place */
+    uint8_t first;        /* first write of the register (v was 0) */
+    uint8_t change;       /* the compression state changed */
+    uint8_t from_lds;     /* a spilled register came back into the slice */
+    uint8_t spill;        /* the register went to the LDS (it was not there) */
+    uint8_t released;     /* an old slice patch was released */
+    uint8_t searches;     /* PSU encoder activations (2 on first and spilled writes) */
+    uint16_t entry, block;/* the patch now (place != RFT_DCP_LDS) */
+} rft_dcp_event;
+
+typedef struct rft_dcp_slice {
+    uint32_t entries, blocks, nblk;
+    rft_dcp_opts o;
+    uint8_t *ent_faulty;      /* entry has more faulty bits than ECP repairs */
+    uint8_t *blk_bad;         /* block cannot hold data */
+    uint16_t *ent_used;       /* compressed registers in the entry, or RFT_DCP_UNC */
+    uint64_t *free_flt, *sum_flt;   /* blocks: free reliable block of a faulty entry */
+    uint64_t *free_part, *sum_part; /* blocks: free block of a shared reliable entry */
+    uint64_t *free_ent, *sum_ent;   /* entries: wholly free reliable entry */
+    uint32_t wblk, went, sblk, sent; /* words in the bitmaps and their summaries */
+    rft_dcp_row *pt;          /* one row per entry */
+    uint32_t *tag;            /* per row: the caller's tag of its window (a wavefront) */
+    uint32_t *owner;          /* scratch for rft_dcp_check */
+    uint32_t live_rows;       /* rows in live windows */
+    rft_dcp_acc acc;          /* the slice's integrals */
+    /* set for the duration of a call */
+    uint64_t t;
+    rft_dcp_acc *x;
+} rft_dcp_slice;
+#define RFT_DCP_UNC 0xFFFFu
+
+/* Set up a slice for map m (its geometry is the slice's).  RFT_EMEM. */
+int rft_dcp_init(rft_dcp_slice *s, const rft_faultmap *m, const rft_dcp_opts *o);
+void rft_dcp_free(rft_dcp_slice *s);
+
+/* A window of n rows for a wavefront (tag): first-fit.  Returns the base
+ * row, or -1 if no n consecutive rows are free. */
+int rft_dcp_begin(rft_dcp_slice *s, uint32_t n, uint32_t tag, uint64_t t, rft_dcp_acc *x);
+/* The wavefront of the window [base, base+n) ends: every patch is released.
+ * Returns the number of registers that had a patch (PT rows invalidated). */
+uint32_t rft_dcp_end(rft_dcp_slice *s, uint32_t base, uint32_t n, uint64_t t, rft_dcp_acc *x);
+/* A write of row with compressed (1) or uncompressed (0) content. */
+void rft_dcp_write(rft_dcp_slice *s, uint32_t row, int compressed, uint64_t t, rft_dcp_acc *x,
+                   rft_dcp_event *ev);
+/* A read of row: enum rft_dcp_read. */
+static inline int rft_dcp_read(const rft_dcp_slice *s, uint32_t row)
+{
+    uint8_t f = s->pt[row].flags;
+    if (!(f & RFT_DCP_VALID))
+        return RFT_DCP_R_UNWRITTEN;
+    if (f & RFT_DCP_SPILLED)
+        return RFT_DCP_R_LDS;
+    return f & RFT_DCP_COMP ? RFT_DCP_R_COMP : RFT_DCP_R_UNC;
+}
+
+/* Check the invariants: no two live registers share a block, none sits on a
+ * faulty block, uncompressed registers hold whole reliable entries, and the
+ * PSU bitmaps agree with the PT.  0, or -1 with a message in why. */
+int rft_dcp_check(rft_dcp_slice *s, char *why, size_t whylen);
+
+#endif

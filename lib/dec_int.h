@@ -1,0 +1,105 @@
+/* dec_int.h - what the decoder modules (dec_*.c) share; not public. */
+#ifndef RFT_DEC_INT_H
+#define RFT_DEC_INT_H
+
+#include <stdarg.h>
+
+#include "decoders.h"
+
+/* event counters of a run (rft_dec_counters) */
+enum dec_counter {
+    DC_LINES, DC_INSTS, DC_WAVES, DC_WRITES, DC_READS, DC_FLOAT_LANES, DC_INEXACT_LANES,
+    DC_DOUBLE_LANES, DC_IGNORED, DC_UNATTRIBUTED, DC_PRESETS, DC_UNRECOVERED, DC_UNTRACED,
+    DC_NO_END, DC_UNPLACED, DC_N
+};
+
+/* A running wavefront (warp) and the content of its registers. */
+typedef struct dec_wave {
+    uint64_t key;          /* the format's identity of the wavefront */
+    uint32_t wf;           /* its id in the stream */
+    uint16_t cu, simd, nregs;
+    uint32_t kernel, wg;
+    uint32_t *vals;        /* nregs x lanes, lane-major per register (NULL in a pre-scan) */
+    uint8_t *bits;         /* per register flags of the format (nvbit: write pending) */
+    uint32_t id;           /* the format's own number (m2s wavefront id, gem5 slot) */
+    int64_t base;          /* gem5: physical index of virtual register 0, -1 unknown */
+    uint8_t barrier;       /* m2s: waiting at a barrier */
+} dec_wave;
+
+struct dec_ops {
+    int (*init)(rft_dec *d);
+    int (*line)(rft_dec *d, char *s, size_t n);
+    int (*finish)(rft_dec *d);
+    void (*describe)(const rft_dec *d, void (*f)(void *, const char *, const char *), void *ctx);
+    void (*free)(rft_dec *d);
+    int needs_regs;        /* window sizes come from a pre-scan unless given */
+};
+
+struct rft_dec {
+    int fmt;
+    rft_dec_opts o;
+    const struct dec_ops *ops;
+    void *priv;
+    rft_dec_emit emit;
+    void *ctx;
+    char why[256];
+    rft_rec rec;
+    uint64_t line;          /* lines seen (1-based number of the current one) */
+    uint64_t last_cycle;
+    char **knames;          /* kernels by index */
+    uint16_t *kmax;         /* highest register named + 1, per kernel */
+    uint32_t nk, kcap;
+    rft_map wmap;           /* key -> index in waves */
+    dec_wave **waves;
+    uint32_t nwaves, wcap;
+    uint32_t next_wf;
+    uint16_t next_nregs;
+    int no_prescan;          /* the input gives every window itself */     /* window of the next wavefront to begin, 0: the kernel's */
+    uint64_t c[DC_N];
+};
+
+int dec_bad(rft_dec *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* a token in messages: at most 24 bytes of it */
+#define DEC_TOK(s, n) (int)((n) > 24 ? 24 : (n)), (s)
+
+/* kernels: add one (emitting its K record at cycle); returns its index or <0 */
+int dec_kernel(rft_dec *d, uint64_t cycle, const char *name, size_t len);
+/* note that kernel k names register reg (for the pre-scan); check it fits the
+ * window nregs of a wavefront (when not pre-scanning) */
+int dec_reg(rft_dec *d, uint32_t kernel, uint32_t reg, const dec_wave *w, const char *tok,
+            size_t toklen);
+/* window size of kernel k */
+uint16_t dec_nregs(const rft_dec *d, uint32_t k);
+
+/* wavefronts */
+dec_wave *dec_wave_get(rft_dec *d, uint64_t key);
+/* create, assign the next stream id, emit B (nregs from dec_nregs) */
+dec_wave *dec_wave_begin(rft_dec *d, uint64_t key, uint64_t cycle, uint16_t cu, uint16_t simd,
+                         uint32_t kernel, uint32_t wg, int *err);
+int dec_wave_end(rft_dec *d, dec_wave *w, uint64_t cycle);
+/* end every running wavefront (in stream-id order) */
+int dec_end_all(rft_dec *d, uint64_t cycle);
+
+/* records: a write of register vreg with the lanes in mask set to val[lane]
+ * (other lanes keep their content); phys may be RFT_NO_PHYS */
+int dec_write(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys,
+              const uint8_t *mask, const uint32_t *val);
+/* the same when val holds every lane's content after the write (mask only says
+ * which lanes the instruction ran on) */
+int dec_write_all(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys,
+                  const uint8_t *mask, const uint32_t *val);
+int dec_read(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys);
+
+/* numbers */
+int dec_u64(const char *s, size_t n, uint64_t *v);       /* decimal digits only */
+int dec_hex32(const char *s, size_t n, uint32_t *v);     /* hex, optional 0x */
+/* a printed 32-bit value: 0x hex, decimal (negative: two's complement), or
+ * %g float with or without a trailing 'f'; *exact = 0 when a float's bits
+ * cannot be told for sure (counted by the caller).  Returns 0 or -1. */
+int dec_value32(const char *s, size_t n, uint32_t *v, int *isfloat, int *exact);
+/* a %g double ("%lgf"): the two halves; exact as above */
+int dec_value64(const char *s, size_t n, uint64_t *v, int *exact);
+
+extern const struct dec_ops dec_m2s_ops, dec_gem5_ops, dec_nvbit_ops, dec_colmap_ops;
+
+#endif

@@ -1,0 +1,806 @@
+/* dec_m2s.c - Multi2Sim 4.x/5.x Southern Islands `--si-debug-isa` logs.
+ *
+ * The log (src/arch/southern-islands/emu/wavefront.c and machine.c of
+ * Multi2Sim) is a sequence of blocks, one per instruction a wavefront runs:
+ *
+ *    <blank>
+ *     v_add_i32     v1, vcc, v1, v2          // 00000030: 4A020501
+ *    t0: V1<=(0) (0 + 0) vcc<=(0) t1: V1<=(1) (1 + 0) vcc<=(0) ...
+ *
+ * an instruction line (the disassembly and "// ADDRESS: ENCODING"), then
+ * what it changed: "tN: VR<=(value)" per work-item for vector registers,
+ * "wfN: ..." or bare "S3<=(...)" for scalar ones.  A value is printed as
+ * 0x hex, %u, %d or %gf and may be followed by detail in parentheses; a
+ * load prints "(address)(value)" or "(address)(value,%gf)".  An ND-Range
+ * starts with an "Initialization Summary" block.  Work-item tN is the N-th
+ * work-item of the ND-Range, so its wavefront and lane follow from the
+ * work-group size.  The log has no time and no placement: the issue model
+ * and the work-group mapping of rft-decode(1) supply them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dec_int.h"
+
+#define MAXP 16        /* registers one instruction may write */
+#define MAXOPS 32      /* vector registers an instruction may name */
+
+typedef struct {
+    uint32_t tid, reg;
+    uint32_t val, hi;   /* hi: upper half of a 64-bit write */
+    uint8_t wide;
+} item;
+
+typedef struct {
+    /* ND-Range */
+    int in_summary;
+    int have_ndr;
+    uint32_t ndr, kernel;
+    uint64_t clock;
+    uint32_t wgsize, wpwg;      /* work-items per work-group, wavefronts per work-group */
+    uint8_t *ended;             /* bit per wavefront id of the ND-Range */
+    size_t ended_bytes;
+    uint32_t *run;              /* running wavefront ids, ascending */
+    uint32_t nrun, runcap;
+    int64_t cur;                /* wavefront of the last instruction, -1 none */
+    uint64_t wf_base, wf_top;   /* stream id of this ND-Range's wavefront 0; next free id */
+    /* the current instruction */
+    int have_inst;
+    uint64_t inst_cycle;
+    char mnem[48];
+    int vector, endpgm, barrier, to_sgpr, had_t;
+    uint16_t src[MAXOPS];
+    int nsrc;
+    int64_t wid;                /* wavefront it belongs to, -1 not known yet */
+    uint16_t preg[MAXP];
+    uint8_t *pmask;             /* MAXP x mask bytes */
+    uint32_t *pval;             /* MAXP x lanes */
+    int np;
+    /* a result line being parsed */
+    item *items;
+    uint32_t nitems, itemcap;
+} m2s;
+
+static int local_given(const rft_dec *d) { return d->o.local[0] != 0; }
+
+static int init(rft_dec *d)
+{
+    m2s *m = calloc(1, sizeof *m);
+    if (!m)
+        return RFT_EMEM;
+    d->priv = m;
+    uint32_t lanes = d->o.geom.lanes;
+    uint64_t ws = local_given(d) ? (uint64_t)d->o.local[0] * (d->o.local[1] ? d->o.local[1] : 1) *
+                                       (d->o.local[2] ? d->o.local[2] : 1)
+                                 : lanes;
+    if (ws == 0 || ws > 1u << 20)
+        return dec_bad(d, "work-group size %llu out of range", (unsigned long long)ws);
+    m->wgsize = (uint32_t)ws;
+    m->wpwg = (m->wgsize + lanes - 1) / lanes;
+    m->cur = -1;
+    m->wid = -1;
+    m->pmask = calloc(MAXP, RFT_MAX_LANES / 8);
+    m->pval = calloc((size_t)MAXP * lanes, sizeof *m->pval);
+    m->itemcap = 4096;
+    m->items = malloc(m->itemcap * sizeof *m->items);
+    if (!m->pmask || !m->pval || !m->items)
+        return RFT_EMEM;
+    return 0;
+}
+
+static void mfree(rft_dec *d)
+{
+    m2s *m = d->priv;
+    if (!m)
+        return;
+    free(m->ended);
+    free(m->run);
+    free(m->pmask);
+    free(m->pval);
+    free(m->items);
+    free(m);
+}
+
+static uint64_t key_of(const m2s *m, uint32_t wid) { return (uint64_t)m->ndr << 36 | wid; }
+
+/* ---- running wavefronts of the ND-Range -------------------------------------------- */
+static int run_add(m2s *m, uint32_t wid)
+{
+    if (m->nrun == m->runcap) {
+        uint32_t cap = m->runcap ? 2 * m->runcap : 64;
+        uint32_t *r = realloc(m->run, cap * sizeof *r);
+        if (!r)
+            return RFT_EMEM;
+        m->run = r;
+        m->runcap = cap;
+    }
+    uint32_t i = m->nrun;
+    while (i > 0 && m->run[i - 1] > wid) {
+        m->run[i] = m->run[i - 1];
+        i--;
+    }
+    m->run[i] = wid;
+    m->nrun++;
+    return 0;
+}
+
+static void run_del(m2s *m, uint32_t wid)
+{
+    for (uint32_t i = 0; i < m->nrun; i++)
+        if (m->run[i] == wid) {
+            memmove(m->run + i, m->run + i + 1, (m->nrun - i - 1) * sizeof *m->run);
+            m->nrun--;
+            return;
+        }
+}
+
+static int is_ended(const m2s *m, uint32_t wid)
+{
+    return (size_t)wid / 8 < m->ended_bytes && (m->ended[wid / 8] >> (wid & 7) & 1);
+}
+
+static int set_ended(m2s *m, uint32_t wid)
+{
+    if ((size_t)wid / 8 >= m->ended_bytes) {
+        size_t n = m->ended_bytes ? m->ended_bytes : 64;
+        while (n <= (size_t)wid / 8)
+            n *= 2;
+        uint8_t *e = realloc(m->ended, n);
+        if (!e)
+            return RFT_EMEM;
+        memset(e + m->ended_bytes, 0, n - m->ended_bytes);
+        m->ended = e;
+        m->ended_bytes = n;
+    }
+    m->ended[wid / 8] |= (uint8_t)(1u << (wid & 7));
+    return 0;
+}
+
+/* The wavefront an instruction that named none belongs to: Multi2Sim runs the
+ * wavefronts of its running work-groups round robin, one instruction each,
+ * skipping those waiting at a barrier; with one wavefront running this is
+ * that wavefront. */
+static int64_t predict(rft_dec *d, m2s *m)
+{
+    if (m->nrun == 0)
+        return -1;
+    uint32_t start = 0;
+    if (m->cur >= 0) {
+        while (start < m->nrun && m->run[start] <= (uint32_t)m->cur)
+            start++;
+    }
+    for (uint32_t k = 0; k < m->nrun; k++) {
+        uint32_t wid = m->run[(start + k) % m->nrun];
+        dec_wave *w = dec_wave_get(d, key_of(m, wid));
+        if (w && !w->barrier)
+            return wid;
+    }
+    return m->run[start % m->nrun];
+}
+
+/* ---- ND-Ranges --------------------------------------------------------------------- */
+static int end_ndrange(rft_dec *d, m2s *m)
+{
+    if (!m->have_ndr)
+        return 0;
+    d->c[DC_NO_END] += m->nrun;
+    int e = dec_end_all(d, m->clock);
+    m->nrun = 0;
+    m->cur = -1;
+    if (m->ended)
+        memset(m->ended, 0, m->ended_bytes);
+    m->have_ndr = 0;
+    return e;
+}
+
+static int begin_ndrange(rft_dec *d, m2s *m)
+{
+    char name[64];
+    const char *kn = d->o.kernel;
+    if (!kn) {
+        snprintf(name, sizeof name, "ndrange%u", d->nk);
+        kn = name;
+    }
+    int k = dec_kernel(d, m->clock, kn, strlen(kn));
+    if (k < 0)
+        return k;
+    m->ndr = (uint32_t)k;
+    m->kernel = (uint32_t)k;
+    m->have_ndr = 1;
+    m->wf_base = m->wf_top;     /* Multi2Sim's ids restart: keep the stream's unique */
+    uint16_t n = dec_nregs(d, m->kernel);
+    if (!d->o.prescan && (n == 0 || n > d->o.geom.entries))
+        return dec_bad(d, "kernel %s: a window of %u registers does not fit a slice of %u entries",
+                       kn, n, d->o.geom.entries);
+    return 0;
+}
+
+/* ---- the current instruction --------------------------------------------------------- */
+static void reset_inst(m2s *m)
+{
+    m->have_inst = 0;
+    m->np = 0;
+    m->nsrc = 0;
+    m->wid = -1;
+    m->had_t = 0;
+}
+
+static int begin_wave(rft_dec *d, m2s *m, uint32_t wid, uint64_t cycle, dec_wave **out)
+{
+    uint32_t wg = wid / m->wpwg;
+    uint16_t cu = (uint16_t)(wg % d->o.cus), simd = (uint16_t)(wg / d->o.cus % d->o.simds);
+    int e;
+    if (m->wf_base + wid > 0xfffffffeu)
+        return dec_bad(d, "more than 4294967294 wavefronts");
+    d->next_wf = (uint32_t)(m->wf_base + wid);
+    dec_wave *w = dec_wave_begin(d, key_of(m, wid), cycle, cu, simd, m->kernel, wg, &e);
+    if (!w)
+        return e;
+    w->id = wid;
+    if (m->wf_base + wid + 1 > m->wf_top)
+        m->wf_top = m->wf_base + wid + 1;
+    if ((e = run_add(m, wid)))
+        return e;
+    *out = w;
+    if (!local_given(d) || d->o.prescan)
+        return 0;
+    /* the simulator presets v0..v2 to the local work-item ids */
+    uint32_t lanes = d->o.geom.lanes, lx = d->o.local[0], ly = d->o.local[1] ? d->o.local[1] : 1;
+    uint8_t mask[RFT_MAX_LANES / 8];
+    uint32_t val[3][RFT_MAX_LANES];
+    memset(mask, 0, sizeof mask);
+    for (uint32_t i = 0; i < lanes; i++) {
+        uint32_t lid = (wid % m->wpwg) * lanes + i;
+        if (lid >= m->wgsize) {
+            val[0][i] = val[1][i] = val[2][i] = 0;
+            continue;
+        }
+        mask[i >> 3] |= (uint8_t)(1u << (i & 7));
+        val[0][i] = lid % lx;
+        val[1][i] = lid / lx % ly;
+        val[2][i] = lid / (lx * ly);
+    }
+    for (uint32_t r = 0; r < 3 && r < w->nregs; r++) {
+        d->c[DC_PRESETS]++;
+        if ((e = dec_write(d, w, cycle, r, RFT_NO_PHYS, mask, val[r])))
+            return e;
+    }
+    return 0;
+}
+
+static int flush_inst(rft_dec *d, m2s *m)
+{
+    if (!m->have_inst)
+        return 0;
+    int64_t wid = m->wid >= 0 ? m->wid : predict(d, m);
+    if (wid < 0) {
+        d->c[DC_UNATTRIBUTED]++;
+        reset_inst(m);
+        return 0;
+    }
+    uint64_t cycle = m->inst_cycle;
+    dec_wave *w = dec_wave_get(d, key_of(m, (uint32_t)wid));
+    int e;
+    if (!w && (e = begin_wave(d, m, (uint32_t)wid, cycle, &w)))
+        return e;
+    if (m->vector && m->had_t)
+        for (int i = 0; i < m->nsrc; i++)
+            if ((e = dec_read(d, w, cycle, m->src[i], RFT_NO_PHYS)))
+                return e;
+    uint32_t lanes = d->o.geom.lanes;
+    for (int i = 0; i < m->np; i++)
+        if ((e = dec_write(d, w, cycle, m->preg[i], RFT_NO_PHYS, m->pmask + i * (RFT_MAX_LANES / 8),
+                           m->pval + (size_t)i * lanes)))
+            return e;
+    if (m->barrier) {
+        w->barrier = 1;
+        uint32_t wg = (uint32_t)wid / m->wpwg, all = 1;
+        for (uint32_t i = 0; i < m->nrun; i++) {
+            dec_wave *o = dec_wave_get(d, key_of(m, m->run[i]));
+            if (o && m->run[i] / m->wpwg == wg && !o->barrier)
+                all = 0;
+        }
+        if (all)
+            for (uint32_t i = 0; i < m->nrun; i++) {
+                dec_wave *o = dec_wave_get(d, key_of(m, m->run[i]));
+                if (o && m->run[i] / m->wpwg == wg)
+                    o->barrier = 0;
+            }
+    }
+    m->cur = wid;
+    if (m->endpgm) {
+        run_del(m, (uint32_t)wid);
+        if ((e = set_ended(m, (uint32_t)wid)) || (e = dec_wave_end(d, w, cycle)))
+            return e;
+    }
+    reset_inst(m);
+    return 0;
+}
+
+/* ---- instruction lines -------------------------------------------------------------- */
+static int isal(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+static int isdig(int c) { return c >= '0' && c <= '9'; }
+
+static int is_inst_line(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i == 0 || i >= n || s[i] < 'a' || s[i] > 'z')
+        return 0;
+    for (size_t k = i; k + 12 <= n; k++)
+        if (s[k] == '/' && s[k + 1] == '/' && s[k + 2] == ' ') {
+            size_t j = k + 3;
+            for (int h = 0; h < 8; h++, j++)
+                if (j >= n || !(isdig(s[j]) || ((s[j] | 32) >= 'a' && (s[j] | 32) <= 'f')))
+                    return 0;
+            return j < n && s[j] == ':';
+        }
+    return 0;
+}
+
+static int add_src(rft_dec *d, m2s *m, uint32_t r, const char *tok, size_t tl)
+{
+    int e = dec_reg(d, m->kernel, r, NULL, tok, tl);
+    if (e)
+        return e;
+    if (!d->o.prescan && r >= dec_nregs(d, m->kernel))
+        return dec_bad(d, "register '%.*s' outside the window of %u registers of kernel %s",
+                       DEC_TOK(tok, tl), dec_nregs(d, m->kernel), d->knames[m->kernel]);
+    for (int i = 0; i < m->nsrc; i++)
+        if (m->src[i] == r)
+            return 0;
+    if (m->nsrc == MAXOPS)
+        return dec_bad(d, "instruction names more than %d vector registers", MAXOPS);
+    m->src[m->nsrc++] = (uint16_t)r;
+    return 0;
+}
+
+/* the vector registers an operand names: vN or v[A:B] (under modifiers) */
+static int operand_vregs(rft_dec *d, m2s *m, const char *s, size_t n, int use)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != 'v' || (i > 0 && isal(s[i - 1])))
+            continue;
+        size_t j = i + 1;
+        uint64_t a, b;
+        if (j < n && isdig(s[j])) {
+            while (j < n && isdig(s[j]))
+                j++;
+            if (j < n && isal(s[j]))
+                continue;
+            if (dec_u64(s + i + 1, j - i - 1, &a) || a > 65534)
+                return dec_bad(d, "bad register '%.*s'", DEC_TOK(s + i, j - i));
+            b = a;
+        } else if (j < n && s[j] == '[') {
+            size_t c = j + 1, e = c;
+            while (e < n && isdig(s[e]))
+                e++;
+            if (e == c || e >= n || s[e] != ':')
+                return dec_bad(d, "bad register range '%.*s'", DEC_TOK(s + i, n - i));
+            size_t f = e + 1, g = f;
+            while (g < n && isdig(s[g]))
+                g++;
+            if (g == f || g >= n || s[g] != ']' || dec_u64(s + c, e - c, &a) ||
+                dec_u64(s + f, g - f, &b) || b < a || b > 65534 || b - a >= MAXOPS)
+                return dec_bad(d, "bad register range '%.*s'", DEC_TOK(s + i, g + 1 - i));
+            j = g + 1;
+        } else {
+            continue;
+        }
+        for (uint64_t r = a; r <= b; r++) {
+            int e;
+            if (use)
+                e = add_src(d, m, (uint32_t)r, s + i, j - i);
+            else if ((e = dec_reg(d, m->kernel, (uint32_t)r, NULL, s + i, j - i)) == 0 &&
+                     !d->o.prescan && r >= dec_nregs(d, m->kernel))
+                e = dec_bad(d, "register '%.*s' outside the window of %u registers of kernel %s",
+                            DEC_TOK(s + i, j - i), dec_nregs(d, m->kernel), d->knames[m->kernel]);
+            if (e)
+                return e;
+        }
+        i = j - 1;
+    }
+    return 0;
+}
+
+static int has(const char *s, const char *lit) { return strstr(s, lit) != NULL; }
+static int pre(const char *s, const char *lit) { return strncmp(s, lit, strlen(lit)) == 0; }
+
+static int inst_line(rft_dec *d, m2s *m, const char *s, size_t n)
+{
+    int e;
+    if ((e = flush_inst(d, m)))
+        return e;
+    if (!m->have_ndr && (e = begin_ndrange(d, m)))
+        return e;
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    size_t a = i;
+    while (i < n && isal(s[i]))
+        i++;
+    if (i - a >= sizeof m->mnem)
+        return dec_bad(d, "instruction name '%.*s' too long", DEC_TOK(s + a, i - a));
+    memcpy(m->mnem, s + a, i - a);
+    m->mnem[i - a] = 0;
+    const char *cm = NULL;
+    for (size_t k = i; k + 1 < n; k++)
+        if (s[k] == '/' && s[k + 1] == '/') {
+            cm = s + k;
+            break;
+        }
+    size_t end = (size_t)(cm - s);
+    m->vector = !pre(m->mnem, "s_");
+    m->endpgm = strcmp(m->mnem, "s_endpgm") == 0;
+    m->barrier = strcmp(m->mnem, "s_barrier") == 0;
+    m->to_sgpr = pre(m->mnem, "v_readfirstlane") || pre(m->mnem, "v_readlane");
+    int op0_src = has(m->mnem, "_store") || pre(m->mnem, "ds_write") || pre(m->mnem, "exp") ||
+                  has(m->mnem, "atomic") || pre(m->mnem, "v_mac_") || pre(m->mnem, "v_fmac_");
+    m->nsrc = 0;
+    if (m->vector) {
+        /* operands split at commas outside brackets */
+        int k = 0, depth = 0;
+        size_t o = i;
+        for (size_t j = i; j <= end; j++) {
+            if (j < end && (s[j] == '[' || s[j] == '('))
+                depth++;
+            else if (j < end && (s[j] == ']' || s[j] == ')'))
+                depth -= depth > 0;
+            if (j == end || (s[j] == ',' && depth == 0)) {
+                if ((e = operand_vregs(d, m, s + o, j - o, k > 0 || op0_src)))
+                    return e;
+                k++;
+                o = j + 1;
+            }
+        }
+    }
+    m->have_inst = 1;
+    m->inst_cycle = m->clock;
+    m->clock += d->o.issue_cycles;
+    d->c[DC_INSTS]++;
+    return 0;
+}
+
+/* ---- result lines -------------------------------------------------------------------- */
+static int tid_place(const m2s *m, const rft_dec *d, uint32_t tid, uint32_t *wid, uint32_t *lane)
+{
+    uint32_t wg = tid / m->wgsize, lid = tid % m->wgsize, lanes = d->o.geom.lanes;
+    *wid = wg * m->wpwg + lid / lanes;
+    *lane = lid % lanes;
+    return 0;
+}
+
+/* one parenthesised group at s[*i] == '(': its content [*a, *b) */
+static int group(const char *s, size_t n, size_t *i, size_t *a, size_t *b)
+{
+    if (*i >= n || s[*i] != '(')
+        return -1;
+    int depth = 0;
+    for (size_t j = *i; j < n; j++) {
+        if (s[j] == '(')
+            depth++;
+        else if (s[j] == ')' && --depth == 0) {
+            *a = *i + 1;
+            *b = j;
+            *i = j + 1;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* a load's second group "(value)" or "(value,%gf)": a plain number first */
+static int load_group(const char *s, size_t a, size_t b, size_t *vb)
+{
+    size_t j = a + (a < b && s[a] == '-');
+    if (j >= b)
+        return 0;
+    if (s[j] == '0' && j + 1 < b && (s[j + 1] | 32) == 'x') {
+        j += 2;
+        while (j < b && (isdig(s[j]) || ((s[j] | 32) >= 'a' && (s[j] | 32) <= 'f')))
+            j++;
+    } else {
+        size_t k = j;
+        while (j < b && isdig(s[j]))
+            j++;
+        if (j == k)
+            return 0;
+    }
+    if (j == b || s[j] == ',') {
+        *vb = j;
+        return 1;
+    }
+    return 0;
+}
+
+static int value_tok(rft_dec *d, const char *s, size_t n, uint32_t *v, const char *reg, size_t rl)
+{
+    int isf, exact;
+    if (dec_value32(s, n, v, &isf, &exact))
+        return dec_bad(d, "bad value '(%.*s)' of %.*s", DEC_TOK(s, n), DEC_TOK(reg, rl));
+    d->c[DC_FLOAT_LANES] += isf;
+    d->c[DC_INEXACT_LANES] += isf && !exact;
+    return 0;
+}
+
+static int push_item(rft_dec *d, m2s *m, item it)
+{
+    if (m->nitems == m->itemcap) {
+        uint32_t cap = 2 * m->itemcap;
+        item *x = realloc(m->items, cap * sizeof *x);
+        if (!x)
+            return RFT_EMEM;
+        m->items = x;
+        m->itemcap = cap;
+    }
+    (void)d;
+    m->items[m->nitems++] = it;
+    return 0;
+}
+
+/* "tN: V5<=(...)..." items; the rest of the line is the simulator's detail */
+static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lwid, int *nt)
+{
+    int depth = 0;
+    m->nitems = 0;
+    for (size_t i = 0; i < n;) {
+        char c = s[i];
+        if (c == '(') {
+            depth++;
+            i++;
+            continue;
+        }
+        if (c == ')') {
+            depth -= depth > 0;
+            i++;
+            continue;
+        }
+        if (c != 't' || depth || (i > 0 && s[i - 1] != ' ' && s[i - 1] != ')' && s[i - 1] != '\t') ||
+            i + 1 >= n || !isdig(s[i + 1])) {
+            i++;
+            continue;
+        }
+        size_t a = i + 1, j = a;
+        while (j < n && isdig(s[j]))
+            j++;
+        if (j >= n || s[j] != ':') {
+            i = j;
+            continue;
+        }
+        uint64_t tid;
+        if (dec_u64(s + a, j - a, &tid) || tid > 0xffffffffu)
+            return dec_bad(d, "bad work-item '%.*s'", DEC_TOK(s + i, j + 1 - i));
+        (*nt)++;
+        uint32_t wid, lane;
+        tid_place(m, d, (uint32_t)tid, &wid, &lane);
+        if (*lwid < 0)
+            *lwid = wid;
+        else if (*lwid != wid)
+            return dec_bad(d, "work-item '%.*s' is in wavefront %u, not in wavefront %lld of the "
+                           "same instruction", DEC_TOK(s + i, j + 1 - i), wid, (long long)*lwid);
+        if (is_ended(m, wid))
+            return dec_bad(d, "work-item '%.*s' belongs to wavefront %u, which has ended",
+                           DEC_TOK(s + i, j + 1 - i), wid);
+        i = j + 1;
+        while (i < n && s[i] == ' ')
+            i++;
+        if (i >= n || s[i] != 'V')
+            continue;                       /* vcc<=, a store, ...: no vector register */
+        size_t r0 = i, r1;
+        uint64_t reg;
+        int wide = 0;
+        if (i + 1 < n && s[i + 1] == '[') {   /* V[5:+1]<=(%lgf) */
+            size_t k = i + 2;
+            while (k < n && isdig(s[k]))
+                k++;
+            if (k == i + 2 || k + 4 > n || memcmp(s + k, ":+1]", 4) != 0 ||
+                dec_u64(s + i + 2, k - i - 2, &reg))
+                return dec_bad(d, "bad register '%.*s'", DEC_TOK(s + i, n - i));
+            wide = 1;
+            r1 = k + 4;
+        } else {
+            size_t k = i + 1;
+            while (k < n && isdig(s[k]))
+                k++;
+            if (k == i + 1 || dec_u64(s + i + 1, k - i - 1, &reg))
+                return dec_bad(d, "bad register '%.*s'", DEC_TOK(s + i, k + 1 - i));
+            r1 = k;
+        }
+        if (reg > 65533)
+            return dec_bad(d, "bad register '%.*s'", DEC_TOK(s + r0, r1 - r0));
+        if (r1 + 2 >= n || s[r1] != '<' || s[r1 + 1] != '=')
+            return dec_bad(d, "'%.*s' is not a register write", DEC_TOK(s + r0, n - r0));
+        i = r1 + 2;
+        size_t va, vb;
+        if (group(s, n, &i, &va, &vb))
+            return dec_bad(d, "'%.*s' has no value in parentheses", DEC_TOK(s + r0, n - r0));
+        item it = {(uint32_t)tid, (uint32_t)reg, 0, 0, (uint8_t)wide};
+        if (wide) {
+            uint64_t v;
+            int exact;
+            if (dec_value64(s + va, vb - va, &v, &exact))
+                return dec_bad(d, "bad value '(%.*s)' of %.*s", DEC_TOK(s + va, vb - va),
+                               DEC_TOK(s + r0, r1 - r0));
+            d->c[DC_DOUBLE_LANES]++;
+            d->c[DC_INEXACT_LANES] += !exact;
+            it.val = (uint32_t)v;
+            it.hi = (uint32_t)(v >> 32);
+        } else {
+            size_t la, lb, lv, save = i;
+            /* "(address)(value[,%gf])": a load; else the first group is the value */
+            if (i < n && s[i] == '(' && group(s, n, &i, &la, &lb) == 0 && load_group(s, la, lb, &lv)) {
+                if (value_tok(d, s + la, lv - la, &it.val, s + r0, r1 - r0))
+                    return RFT_EFORMAT;
+            } else {
+                i = save;
+                if (value_tok(d, s + va, vb - va, &it.val, s + r0, r1 - r0))
+                    return RFT_EFORMAT;
+            }
+        }
+        if (m->to_sgpr)
+            continue;                       /* v_readfirstlane: "V" is a scalar register */
+        int e = push_item(d, m, it);
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
+static int find_p(m2s *m, uint32_t reg)
+{
+    for (int i = 0; i < m->np; i++)
+        if (m->preg[i] == reg)
+            return i;
+    if (m->np == MAXP)
+        return -1;
+    m->preg[m->np] = (uint16_t)reg;
+    memset(m->pmask + m->np * (RFT_MAX_LANES / 8), 0, RFT_MAX_LANES / 8);
+    return m->np++;
+}
+
+static int result_line(rft_dec *d, m2s *m, const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    const char *p = s + i;
+    size_t pn = n - i;
+    /* "Group 3 wavefront 12 reached barrier (...)", "Group 3 completed barrier" */
+    if (pn > 6 && memcmp(p, "Group ", 6) == 0) {
+        const char *w = strstr(p, " wavefront ");
+        if (w && (size_t)(w - p) < pn) {
+            uint64_t wid;
+            size_t a = (size_t)(w - s) + 11, b = a;
+            while (b < n && isdig(s[b]))
+                b++;
+            if (dec_u64(s + a, b - a, &wid) || wid > 0xfffffffeu)
+                return dec_bad(d, "bad wavefront '%.*s'", DEC_TOK(s + a, b - a + 1));
+            if (m->have_inst && m->wid < 0)
+                m->wid = (int64_t)wid;
+        }
+        return 0;
+    }
+    if (!m->have_inst)
+        return dec_bad(d, "a result line without an instruction before it: '%.*s'", DEC_TOK(p, pn));
+    int64_t lwid = m->wid;
+    if (pn > 2 && p[0] == 'w' && p[1] == 'f' && isdig(p[2])) {   /* wfN: scalar results */
+        size_t b = 2;
+        while (b < pn && isdig(p[b]))
+            b++;
+        uint64_t wid;
+        if (b >= pn || p[b] != ':' || dec_u64(p + 2, b - 2, &wid) || wid > 0xfffffffeu)
+            return dec_bad(d, "bad wavefront '%.*s'", DEC_TOK(p, b + 1));
+        if (lwid < 0)
+            lwid = (int64_t)wid;
+        else if (lwid != (int64_t)wid)
+            return dec_bad(d, "'%.*s' names wavefront %llu in an instruction of wavefront %lld",
+                           DEC_TOK(p, b + 1), (unsigned long long)wid, (long long)lwid);
+        m->wid = lwid;
+        return 0;
+    }
+    /* what else the simulator prints after an instruction */
+    static const char *const known[] = {"scc<=", "vcc<=", "exec", "SCC", "VCC", "EXEC", "M0",
+                                        "m0", "GDS", "DS[", "LDS", "wf_id", NULL};
+    int ok = (p[0] == 't' || p[0] == 'S') && pn > 1 && (isdig(p[1]) || p[1] == '[');
+    for (int k = 0; known[k] && !ok; k++)
+        ok = pn >= strlen(known[k]) && memcmp(p, known[k], strlen(known[k])) == 0;
+    if (!ok)
+        return dec_bad(d, "line fits no grammar of a Multi2Sim log: '%.*s'", DEC_TOK(p, pn));
+    int nt = 0;
+    int e = result_items(d, m, s, n, &lwid, &nt);
+    if (e)
+        return e;
+    m->had_t |= nt > 0;
+    m->wid = lwid;
+    /* every item is valid: apply them */
+    uint32_t lanes = d->o.geom.lanes;
+    uint16_t nregs = dec_nregs(d, m->kernel);
+    for (uint32_t k = 0; k < m->nitems; k++) {
+        item *it = &m->items[k];
+        uint32_t wid, lane;
+        tid_place(m, d, it->tid, &wid, &lane);
+        for (int h = 0; h <= it->wide; h++) {
+            uint32_t reg = it->reg + (uint32_t)h;
+            char tok[24];
+            snprintf(tok, sizeof tok, "V%u", reg);
+            if ((e = dec_reg(d, m->kernel, reg, NULL, tok, strlen(tok))))
+                return e;
+            if (!d->o.prescan && reg >= nregs)
+                return dec_bad(d, "register 'V%u' outside the window of %u registers of kernel %s",
+                               reg, nregs, d->knames[m->kernel]);
+            int pi = find_p(m, reg);
+            if (pi < 0)
+                return dec_bad(d, "instruction writes more than %d registers", MAXP);
+            m->pmask[pi * (RFT_MAX_LANES / 8) + lane / 8] |= (uint8_t)(1u << (lane & 7));
+            m->pval[(size_t)pi * lanes + lane] = h ? it->hi : it->val;
+        }
+    }
+    return 0;
+}
+
+/* ---- lines ------------------------------------------------------------------------- */
+static int contains(const char *s, size_t n, const char *lit)
+{
+    size_t l = strlen(lit);
+    for (size_t i = 0; i + l <= n; i++)
+        if (s[i] == lit[0] && memcmp(s + i, lit, l) == 0)
+            return 1;
+    return 0;
+}
+
+static int line(rft_dec *d, char *s, size_t n)
+{
+    m2s *m = d->priv;
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i == n)
+        return 0;
+    if (contains(s, n, "Initialization Summary")) {
+        int e;
+        if ((e = flush_inst(d, m)) || (e = end_ndrange(d, m)))
+            return e;
+        m->in_summary = 1;
+        return begin_ndrange(d, m);
+    }
+    if (m->in_summary) {
+        size_t k = i;
+        while (k < n && s[k] == '=')
+            k++;
+        if (k == n && n - i >= 8)
+            m->in_summary = 0;
+        d->c[DC_IGNORED]++;
+        return 0;
+    }
+    if (is_inst_line(s, n))
+        return inst_line(d, m, s, n);
+    return result_line(d, m, s, n);
+}
+
+static int finish(rft_dec *d)
+{
+    m2s *m = d->priv;
+    int e = flush_inst(d, m);
+    return e ? e : end_ndrange(d, m);
+}
+
+static void describe(const rft_dec *d, void (*f)(void *, const char *, const char *), void *ctx)
+{
+    const m2s *m = d->priv;
+    char b[256];
+    snprintf(b, sizeof b, "one instruction every %u cycles, in log order", d->o.issue_cycles);
+    f(ctx, "issue_model", b);
+    snprintf(b, sizeof b, "work-group g on CU g mod %u, SIMD (g div %u) mod %u", d->o.cus, d->o.cus,
+             d->o.simds);
+    f(ctx, "slice_mapping", b);
+    if (local_given(d))
+        snprintf(b, sizeof b, "%u,%u,%u", d->o.local[0], d->o.local[1] ? d->o.local[1] : 1,
+                 d->o.local[2] ? d->o.local[2] : 1);
+    else
+        snprintf(b, sizeof b, "%u (one wavefront; not given)", m->wgsize);
+    f(ctx, "local_size", b);
+}
+
+const struct dec_ops dec_m2s_ops = {init, line, finish, describe, mfree, 1};

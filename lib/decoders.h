@@ -1,0 +1,94 @@
+/* decoders.h - rft-decode's readers of simulator logs (rft-decode(1)).
+ *
+ * Each format is one module (dec_m2s.c, dec_gem5.c, dec_nvbit.c,
+ * dec_colmap.c) behind this interface: rft_dec_new() with the geometry and
+ * the options, then every line of the input in order through rft_dec_line(),
+ * then rft_dec_finish() at the end of the input.  Records go out through the
+ * emit callback as soon as they are known; the decoders keep only the state
+ * of the wavefronts that are running, so memory does not grow with the input.
+ *
+ * Like the rest of librft the decoders never print and never exit: a line that
+ * does not fit the grammar makes rft_dec_line() return RFT_EFORMAT with the
+ * reason (naming the offending token) in rft_dec_why(); the decoder's state is
+ * then as if the line had not been there, so a caller may skip it and go on.
+ */
+#ifndef RFT_DECODERS_H
+#define RFT_DECODERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rft.h"
+
+enum rft_fmt {
+    RFT_FMT_NONE = -1,
+    RFT_FMT_TEXT = 0,   /* the canonical grammar (lib/text.c, not through this interface) */
+    RFT_FMT_CSV,        /* the canonical grammar in CSV (idem) */
+    RFT_FMT_M2S,        /* Multi2Sim 4.x/5.x Southern Islands --si-debug-isa */
+    RFT_FMT_GEM5,       /* gem5 AMD GPU, --debug-flags=GPUVRF,GPUExec */
+    RFT_FMT_NVBIT,      /* NVBit record_reg_vals */
+    RFT_FMT_COLUMNS,    /* CSV/TSV with a column map */
+};
+
+/* "text", "csv", "m2s", ...; NULL for an unknown value */
+const char *rft_fmt_name(int fmt);
+/* the format named s, or RFT_FMT_NONE */
+int rft_fmt_parse(const char *s);
+
+/* Guess the format from the start of an input (len bytes, any number of
+ * lines; the last may be cut).  Returns the format, RFT_FMT_TEXT when
+ * nothing else fits.  *line (if given) gets the line number that decided
+ * (0 when nothing decided). */
+int rft_fmt_detect(const char *buf, size_t len, uint64_t *line);
+
+typedef struct rft_dec_opts {
+    rft_geom geom;
+    uint32_t cus, simds;        /* slice mapping (m2s, nvbit): CUs and SIMDs per CU */
+    uint32_t issue_cycles;      /* issue model (m2s, nvbit): cycles per instruction */
+    uint32_t nvgprs;            /* window size for every kernel; 0 = from the input */
+    uint32_t local[3];          /* m2s work-group shape; local[0] == 0: not given */
+    uint64_t ticks_per_cycle;   /* gem5: ticks per GPU cycle */
+    const char *kernel;         /* kernel name where the log has none (m2s, gem5, columns) */
+    const char *columns;        /* columns: NAME=INDEX,... ; NULL = header row */
+    int radix;                  /* columns: 0 auto, 16 hex, 10 decimal */
+    /* Filled by a pre-scan (rft_dec_kernel_regs of a first pass): the window
+     * size of kernel i is nregs[i]; kernels beyond n take the last value. */
+    const uint16_t *nregs;
+    uint32_t n_nregs;
+    int prescan;                /* this is the pre-scan: no window sizes known yet */
+} rft_dec_opts;
+
+/* Defaults: GCN geometry, 10 CUs x 4 SIMDs (an HD 7770), 4 cycles an
+ * instruction, 1000 ticks a cycle (gem5's 1 ps ticks at 1 GHz). */
+void rft_dec_opts_default(rft_dec_opts *o);
+
+/* Receives each record; a non-zero return stops decoding and is returned by
+ * the rft_dec_* call that emitted (callers usually exit instead). */
+typedef int (*rft_dec_emit)(void *ctx, const rft_rec *r);
+
+typedef struct rft_dec rft_dec;
+
+/* NULL on failure with a message in err (bad options, out of memory). */
+rft_dec *rft_dec_new(int fmt, const rft_dec_opts *o, rft_dec_emit emit, void *ctx, char *err,
+                     size_t errlen);
+/* One line without its newline (a trailing CR is ignored); the decoder may
+ * modify the bytes.  0, RFT_EFORMAT (see rft_dec_why), RFT_EMEM, or the
+ * emit callback's non-zero value. */
+int rft_dec_line(rft_dec *d, char *line, size_t len);
+/* End of input: complete the last instruction, end running wavefronts. */
+int rft_dec_finish(rft_dec *d);
+const char *rft_dec_why(const rft_dec *d);
+/* Whether window sizes must come from a pre-scan (none in the options and
+ * none in the input's own grammar). */
+int rft_dec_needs_prescan(const rft_dec *d);
+/* After a pre-scan: highest register named per kernel, plus one (at least 1). */
+uint32_t rft_dec_kernel_regs(const rft_dec *d, uint16_t *nregs, uint32_t max);
+/* The event counters of the run so far (stage "rft-decode", scope "total"). */
+void rft_dec_counters(const rft_dec *d, rft_counters *c);
+/* Header metadata describing the decoding (models and mappings used):
+ * call f(ctx, key, value) for each. */
+void rft_dec_describe(const rft_dec *d, void (*f)(void *ctx, const char *k, const char *v),
+                      void *ctx);
+void rft_dec_free(rft_dec *d);
+
+#endif

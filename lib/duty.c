@@ -1,0 +1,908 @@
+/* duty.c - duty maps: the RFT_DUTY record, the accounting engine of
+ * rft-duty(1) and the statistics of rft-vth(1).
+ *
+ * Accounting.  Per entry we keep its content (only the powered bits: the
+ * others hold nothing), the number of powered low-order bits `on`, and the
+ * clock since which both hold.  When either changes, the elapsed time goes
+ * to the bits that were '1' and, if some bits were off, to the off time of
+ * that power state.  Time at '1' lives in bit-sliced counters: plane k holds
+ * bit k of the counters of 64 cells per word, so adding t to every cell
+ * that held '1' is a ripple-carry add of the constant t over the planes, a
+ * few word operations per 64 cells, never a loop over bits.  The planes are
+ * also the record's encoding of time at '1', so emitting a record copies
+ * them.  Switched-off time depends only on `on`, a prefix length, and is
+ * kept per distinct value of `on`.  Time at '0' is what remains:
+ * t0 = cycles - t1 - toff, exactly. */
+#include "duty.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "endian.h"
+
+/* ---- the record -------------------------------------------------------------- */
+const char *rft_span_name(int span)
+{
+    switch (span) {
+    case RFT_SPAN_STREAM: return "stream";
+    case RFT_SPAN_SLICE: return "slice";
+    case RFT_SPAN_BUSY: return "busy";
+    default: return "?";
+    }
+}
+
+int rft_span_parse(const char *s)
+{
+    for (int i = RFT_SPAN_STREAM; i <= RFT_SPAN_BUSY; i++)
+        if (strcmp(s, rft_span_name(i)) == 0)
+            return i;
+    return 0;
+}
+
+uint32_t rft_duty_max_len(uint32_t bits)
+{
+    return RFT_DUTY_FIXED + 64u * (bits / 8) + 10u * bits;
+}
+
+static void put_fixed(const rft_duty_rec *d, uint8_t *buf, unsigned planes, unsigned runs)
+{
+    buf[0] = RFT_DUTY_VERSION;
+    buf[1] = d->span;
+    buf[2] = d->flags;
+    buf[3] = (uint8_t)planes;
+    st16(buf + 4, d->cu);
+    st16(buf + 6, d->simd);
+    st16(buf + 8, d->entry);
+    st16(buf + 10, d->entries);
+    st16(buf + 12, d->lanes);
+    st16(buf + 14, (uint16_t)runs);
+    st64(buf + 16, d->first);
+    st64(buf + 24, d->last);
+    st64(buf + 32, d->cycles);
+}
+
+uint32_t rft_duty_encode(const rft_duty_rec *d, uint8_t *buf)
+{
+    uint64_t all = 0;
+    for (uint32_t b = 0; b < d->bits; b++)
+        all |= d->t1[b];
+    unsigned planes = all ? 64u - (unsigned)__builtin_clzll(all) : 0;
+    uint32_t row = d->bits / 8;
+    uint8_t *p = buf + RFT_DUTY_FIXED;
+    for (unsigned k = 0; k < planes; k++, p += row)
+        for (uint32_t j = 0; j < row; j++) {
+            const uint64_t *t = d->t1 + 8u * j;
+            unsigned x = 0;
+            for (unsigned i = 0; i < 8; i++)
+                x |= (unsigned)((t[i] >> k) & 1) << i;
+            p[j] = (uint8_t)x;
+        }
+    unsigned runs = 0;
+    for (uint32_t i = 0; i < d->bits; runs++) {
+        uint32_t j = i + 1;
+        while (j < d->bits && d->toff[j] == d->toff[i])
+            j++;
+        st16(p, (uint16_t)(j - i));
+        st64(p + 2, d->toff[i]);
+        p += 10;
+        i = j;
+    }
+    put_fixed(d, buf, planes, runs);
+    return (uint32_t)(p - buf);
+}
+
+int rft_duty_parse(const uint8_t *p, uint32_t len, rft_duty_rec *d, const char **why)
+{
+    if (len < RFT_DUTY_FIXED)
+        return *why = "duty record shorter than its fixed part", RFT_EFORMAT;
+    if (p[0] != RFT_DUTY_VERSION)
+        return *why = "duty record of an unknown version", RFT_EFORMAT;
+    d->span = p[1];
+    d->flags = p[2];
+    unsigned planes = p[3], runs = ld16(p + 14);
+    d->cu = ld16(p + 4);
+    d->simd = ld16(p + 6);
+    d->entry = ld16(p + 8);
+    d->entries = ld16(p + 10);
+    d->lanes = ld16(p + 12);
+    d->first = ld64(p + 16);
+    d->last = ld64(p + 24);
+    d->cycles = ld64(p + 32);
+    if (d->span < RFT_SPAN_STREAM || d->span > RFT_SPAN_BUSY)
+        return *why = "duty record with an unknown span", RFT_EFORMAT;
+    if (d->lanes == 0 || d->lanes > RFT_MAX_LANES || d->entries == 0 || d->entry >= d->entries)
+        return *why = "duty record with an impossible geometry", RFT_EFORMAT;
+    if (d->first > d->last)
+        return *why = "duty record whose window ends before it starts", RFT_EFORMAT;
+    d->bits = 32u * d->lanes;
+    uint32_t row = d->bits / 8;
+    if (planes > 64 || (uint64_t)len != RFT_DUTY_FIXED + (uint64_t)planes * row + 10ull * runs)
+        return *why = "duty record of the wrong length", RFT_EFORMAT;
+    memset(d->t1, 0, d->bits * sizeof *d->t1);
+    p += RFT_DUTY_FIXED;
+    for (unsigned k = 0; k < planes; k++, p += row)
+        for (uint32_t j = 0; j < row; j++)
+            for (unsigned x = p[j]; x; x &= x - 1)
+                d->t1[8u * j + (unsigned)__builtin_ctz(x)] |= 1ull << k;
+    uint32_t b = 0;
+    for (unsigned r = 0; r < runs; r++, p += 10) {
+        uint32_t n = ld16(p);
+        uint64_t v = ld64(p + 2);
+        if (n == 0 || n > d->bits - b || v > d->cycles)
+            return *why = "malformed runs in a duty record", RFT_EFORMAT;
+        while (n--)
+            d->toff[b++] = v;
+    }
+    if (b != d->bits)
+        return *why = "malformed runs in a duty record", RFT_EFORMAT;
+    for (b = 0; b < d->bits; b++)
+        if (d->t1[b] > d->cycles - d->toff[b])
+            return *why = "duty record with more time than its window", RFT_EFORMAT;
+    return 0;
+}
+
+int rft_duty_add(rft_duty_rec *a, const rft_duty_rec *b, const char **why)
+{
+    if (a->lanes != b->lanes || a->entries != b->entries)
+        return *why = "different geometry", RFT_EFORMAT;
+    if (a->span != b->span || (a->flags & RFT_DUTY_SEMANTICS) != (b->flags & RFT_DUTY_SEMANTICS))
+        return *why = "different window semantics", RFT_EFORMAT;
+    if (a->cycles > UINT64_MAX - b->cycles)
+        return *why = "cycle counts overflow", RFT_EFORMAT;
+    for (uint32_t i = 0; i < a->bits; i++) {
+        a->t1[i] += b->t1[i];
+        a->toff[i] += b->toff[i];
+    }
+    a->cycles += b->cycles;
+    a->first = a->first < b->first ? a->first : b->first;
+    a->last = a->last > b->last ? a->last : b->last;
+    a->flags = (uint8_t)((a->flags & b->flags & RFT_DUTY_UNUSED) |
+                         ((a->flags | b->flags) & ~RFT_DUTY_UNUSED));
+    return 0;
+}
+
+/* ---- the engine ------------------------------------------------------------------ */
+#define PLANES 32           /* the counters hold up to 2^32 - 1 cycles ... */
+#define LOW 16              /* ... planes LOW.. are allocated when needed */
+#define BATCH 8             /* intervals added to the planes together */
+#define VW 2                /* words per vector operation: rows are padded */
+
+struct part {               /* time spent with `on` powered bits (on < bits) */
+    uint32_t on;
+    uint64_t t;
+};
+
+/* Per entry, in rows of pw words: the content now (in the slice's array of
+ * contents, dense so that writes find it in cache) and, in a block of the
+ * slice's arena, BATCH contents held before it (waiting to be added to the
+ * counters, for rt[] cycles each) and the LOW low planes of the counters. */
+typedef struct ent {
+    uint64_t last;          /* clock since which content and power state hold */
+    uint64_t acc;           /* time added to the counters since they were emptied */
+    uint64_t *hi;           /* planes LOW..PLANES-1 */
+    uint64_t *t1;           /* per-bit time at '1' moved out of full planes (rare) */
+    struct part *part;
+    uint64_t rt[BATCH];
+    uint32_t nring;         /* contents waiting */
+    uint32_t on;            /* powered low-order bits */
+    uint32_t npart, cpart;
+    uint8_t born;           /* allocated or written in the window */
+    uint8_t nz;             /* the content now has a '1' */
+} ent;
+
+typedef struct slice {
+    uint16_t cu, simd;
+    uint64_t first, last;   /* cycles of its first and last event */
+    uint64_t start, end;    /* clock at the window's start and end */
+    uint64_t live, busy_acc, busy_since;
+    int gated;              /* ARGO: unallocated entries are switched off */
+    void *mem;              /* the arena as allocated ... */
+    uint64_t *arena;        /* ... and aligned: entries blocks of blk words */
+    uint64_t *now;          /* entries x pw words: the contents now */
+    ent *e;
+} slice;
+
+struct rft_duty {
+    rft_duty_opts o;
+    uint32_t lanes, entries, bits, words, pw;  /* pw: words padded to VW */
+    size_t blk;             /* words per entry block */
+    slice **s;
+    size_t ns, cs;
+    rft_map idx;            /* slice key -> index in s */
+    slice *direct[1024];    /* cu < 128, simd < 8: no hashing */
+    int any;
+    uint64_t sfirst, slast; /* first and last cycle of the stream */
+    int finished;
+    uint64_t *tmp1, *tmp2;  /* bits values, for the rare records built by value */
+    char err[256];
+};
+
+static inline uint64_t *now_of(const rft_duty *d, const slice *s, uint32_t k)
+{
+    return s->now + (size_t)k * d->pw;
+}
+/* the entry's block, from its content now */
+static inline uint64_t *blk_of(const rft_duty *d, const slice *s, const uint64_t *now)
+{
+    return s->arena + (size_t)(now - s->now) / d->pw * d->blk;
+}
+static inline uint64_t *pend_of(const rft_duty *d, uint64_t *blk, uint32_t i)
+{
+    return blk + (size_t)i * d->pw;
+}
+static inline uint64_t *plane_of(const rft_duty *d, const ent *e, uint64_t *blk, unsigned k)
+{
+    return k < LOW ? blk + (size_t)(BATCH + k) * d->pw : e->hi + (size_t)(k - LOW) * d->pw;
+}
+
+static int fail(rft_duty *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(rft_duty *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->err, sizeof d->err, fmt, ap);
+    va_end(ap);
+    return RFT_EFORMAT;
+}
+
+static int oom(rft_duty *d)
+{
+    snprintf(d->err, sizeof d->err, "out of memory");
+    return RFT_EMEM;
+}
+
+const char *rft_duty_error(const rft_duty *d) { return d->err; }
+
+rft_duty *rft_duty_new(const rft_geom *g, const rft_duty_opts *o)
+{
+    rft_duty *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->o = *o;
+    d->lanes = g->lanes;
+    d->entries = g->entries;
+    d->bits = 32u * g->lanes;
+    d->words = (g->lanes + 1) / 2;
+    d->pw = (d->words + VW - 1) / VW * VW;
+    d->blk = (size_t)(BATCH + LOW) * d->pw;
+
+    d->tmp1 = malloc((size_t)d->pw * 64 * sizeof *d->tmp1);
+    d->tmp2 = malloc((size_t)d->pw * 64 * sizeof *d->tmp2);
+    if (!d->tmp1 || !d->tmp2 || rft_map_init(&d->idx, 64)) {
+        free(d->tmp1);
+        free(d->tmp2);
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void rft_duty_free(rft_duty *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->ns; i++) {
+        slice *s = d->s[i];
+        for (uint32_t k = 0; k < d->entries; k++) {
+            free(s->e[k].hi);
+            free(s->e[k].t1);
+            free(s->e[k].part);
+        }
+        free(s->e);
+        free(s->mem);
+        free(s->now);
+        free(s);
+    }
+    free(d->s);
+    free(d->tmp1);
+    free(d->tmp2);
+    rft_map_free(&d->idx);
+    free(d);
+}
+
+static uint64_t clock_of(const rft_duty *d, const slice *s, uint64_t cyc)
+{
+    switch (d->o.span) {
+    case RFT_SPAN_BUSY:
+        return s->busy_acc + (s->live ? cyc - s->busy_since : 0);
+    case RFT_SPAN_STREAM:
+        if (d->o.window_set)
+            return cyc < d->o.from ? d->o.from : cyc > d->o.to ? d->o.to : cyc;
+        return cyc;
+    default:
+        return cyc;
+    }
+}
+
+static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
+{
+    if (d->ns == d->cs) {
+        size_t cap = d->cs ? 2 * d->cs : 16;
+        slice **n = realloc(d->s, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        d->s = n;
+        d->cs = cap;
+    }
+    /* calloc: a large block comes as fresh zero pages, paid for when touched */
+    slice *s = calloc(1, sizeof *s);
+    if (!s || !(s->mem = calloc(d->entries * d->blk * sizeof(uint64_t) + 64, 1)) ||
+        !(s->now = calloc((size_t)d->entries * d->pw, sizeof *s->now)) ||
+        !(s->e = calloc(d->entries, sizeof *s->e)) ||
+        rft_map_put(&d->idx, rft_slice_key(cu, simd), d->ns)) {
+        if (s) {
+            free(s->mem);
+            free(s->now);
+            free(s->e);
+        }
+        free(s);
+        return NULL;
+    }
+    s->arena = (uint64_t *)(void *)(((uintptr_t)s->mem + 63) & ~(uintptr_t)63);
+    s->cu = cu;
+    s->simd = simd;
+    s->first = s->last = cyc;
+    s->start = d->o.span == RFT_SPAN_STREAM ? (d->o.window_set ? d->o.from : d->sfirst)
+               : d->o.span == RFT_SPAN_SLICE ? cyc
+                                             : 0;
+    for (uint32_t k = 0; k < d->entries; k++) {
+        s->e[k].last = s->start;
+        s->e[k].on = d->bits;
+    }
+    d->s[d->ns++] = s;
+    return s;
+}
+
+static inline slice *find_slice(const rft_duty *d, uint16_t cu, uint16_t simd)
+{
+    if (cu < 128 && simd < 8)
+        return d->direct[(unsigned)cu << 3 | simd];
+    uint64_t *v = rft_map_get(&d->idx, rft_slice_key(cu, simd));
+    return v ? d->s[*v] : NULL;
+}
+
+static slice *get_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
+{
+    slice *s = find_slice(d, cu, simd);
+    if (!s && (s = new_slice(d, cu, simd, cyc)) && cu < 128 && simd < 8)
+        d->direct[(unsigned)cu << 3 | simd] = s;
+    return s;
+}
+
+static int add_part(ent *e, uint32_t on, uint64_t t)
+{
+    if (t == 0)
+        return 0;
+    for (uint32_t i = 0; i < e->npart; i++)
+        if (e->part[i].on == on) {
+            e->part[i].t += t;
+            return 0;
+        }
+    if (e->npart == e->cpart) {
+        uint32_t cap = e->cpart ? 2 * e->cpart : 2;
+        struct part *n = realloc(e->part, cap * sizeof *n);
+        if (!n)
+            return RFT_EMEM;
+        e->part = n;
+        e->cpart = cap;
+    }
+    e->part[e->npart++] = (struct part){on, t};
+    return 0;
+}
+
+/* Add the planes into out[] (bits values). */
+static void planes_to_values(const rft_duty *d, const ent *e, uint64_t *blk, uint64_t *out)
+{
+    for (unsigned k = 0; k < PLANES && (k < LOW || e->hi); k++) {
+        const uint64_t *p = plane_of(d, e, blk, k);
+        for (uint32_t w = 0; w < d->words; w++)
+            for (uint64_t x = p[w]; x; x &= x - 1)
+                out[64u * w + (unsigned)__builtin_ctzll(x)] += 1ull << k;
+    }
+}
+
+/* Add the waiting contents into the bit-sliced counters: for each plane a
+ * ripple-carry add of each one's duration, masked by the content, two words
+ * per operation (SSE2, NEON).  Batching keeps a plane in cache while all
+ * of them go through it; one leaves once its duration has no more bits and
+ * its carries are gone. */
+static void flush(const rft_duty *d, ent *e, uint64_t *blk)
+{
+    typedef uint64_t vec __attribute__((vector_size(16)));
+    uint32_t nv = d->pw / 2, n = e->nring;
+    if (!n)
+        return;
+    e->nring = 0;
+    vec carry[BATCH][RFT_MAX_LANES / 4];
+    uint8_t live[BATCH] = {0};
+    for (unsigned k = 0; k < PLANES; k++) {
+        vec *p = (vec *)(void *)plane_of(d, e, blk, k);
+        int more = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const vec *m = (const vec *)(const void *)pend_of(d, blk, i);
+            int tk = (e->rt[i] >> k) & 1;
+            vec *cy = carry[i], any = {0};
+            if (!tk && !live[i])
+                continue;
+            if (!live[i]) {             /* add m at this plane */
+                for (uint32_t v = 0; v < nv; v++) {
+                    vec a = p[v], b = m[v];
+                    p[v] = a ^ b;
+                    cy[v] = a & b;
+                    any |= cy[v];
+                }
+            } else if (!tk) {           /* carries only */
+                for (uint32_t v = 0; v < nv; v++) {
+                    vec a = p[v], c = cy[v];
+                    p[v] = a ^ c;
+                    cy[v] = a & c;
+                    any |= cy[v];
+                }
+            } else {                    /* m and the carries */
+                for (uint32_t v = 0; v < nv; v++) {
+                    vec a = p[v], b = m[v], c = cy[v], x = a ^ b;
+                    p[v] = x ^ c;
+                    cy[v] = (a & b) | (x & c);
+                    any |= cy[v];
+                }
+            }
+            live[i] = (any[0] | any[1]) != 0;
+            more |= live[i];
+        }
+        for (uint32_t i = 0; i < n && !more; i++)
+            more = e->rt[i] >> k >> 1 != 0;
+        if (!more)
+            break;
+    }
+}
+
+/* Planes full: move them into the per-bit counts (once per 2^32 cycles). */
+static int drain(const rft_duty *d, ent *e, uint64_t *blk)
+{
+    if (!e->t1 && !(e->t1 = calloc((size_t)d->pw * 64, sizeof *e->t1)))
+        return RFT_EMEM;
+    planes_to_values(d, e, blk, e->t1);
+    memset(plane_of(d, e, blk, 0), 0, (size_t)LOW * d->pw * sizeof *blk);
+    if (e->hi)
+        memset(e->hi, 0, (size_t)(PLANES - LOW) * d->pw * sizeof *blk);
+    e->acc = 0;
+    return 0;
+}
+
+/* Account the time since e->last, with the content and power state held. */
+static int account(const rft_duty *d, const slice *s, ent *e, uint64_t *now, uint64_t c)
+{
+    uint64_t t = c - e->last;
+    if (!t)
+        return 0;
+    e->last = c;
+    if (e->on < d->bits && add_part(e, e->on, t))
+        return RFT_EMEM;
+    if (!e->nz)
+        return 0;
+    uint64_t *blk = blk_of(d, s, now);
+    if (e->acc + t > 0xffffffffu) {
+        flush(d, e, blk);
+        if (drain(d, e, blk))
+            return RFT_EMEM;
+        if (t > 0xffffffffu) {  /* a gap of more than 2^32 cycles */
+            for (uint32_t w = 0; w < d->words; w++)
+                for (uint64_t x = now[w]; x; x &= x - 1)
+                    e->t1[64u * w + (unsigned)__builtin_ctzll(x)] += t;
+            return 0;
+        }
+    }
+    e->acc += t;
+    if (e->acc >> LOW && !e->hi) {
+        size_t n = (size_t)(PLANES - LOW) * d->pw * sizeof *now;
+        if (!(e->hi = aligned_alloc(64, n)))
+            return RFT_EMEM;
+        memset(e->hi, 0, n);
+    }
+    memcpy(pend_of(d, blk, e->nring), now, d->pw * sizeof *now);
+    e->rt[e->nring++] = t;
+    if (e->nring == BATCH)
+        flush(d, e, blk);
+    return 0;
+}
+
+/* First allocation or write of an entry: before it the entry was on holding
+ * zeros, or off when the slice gates unallocated entries (ARGO). */
+static int birth(slice *s, ent *e, uint64_t c)
+{
+    e->born = 1;
+    if (s->gated) {
+        if (add_part(e, 0, c - e->last))
+            return RFT_EMEM;
+        e->last = c;
+    }
+    return 0;
+}
+
+static inline uint64_t word_mask(uint32_t on, uint32_t w)
+{
+    uint32_t lo = 64u * w;
+    if (on >= lo + 64)
+        return ~0ull;
+    if (on <= lo)
+        return 0;
+    return (1ull << (on - lo)) - 1;
+}
+
+static inline uint64_t lane_pair(const rft_duty *d, const rft_write *w, uint32_t k, uint32_t on)
+{
+    uint32_t l = 2 * k;
+    uint64_t x = w->val[l] | (l + 1 < d->lanes ? (uint64_t)w->val[l + 1] << 32 : 0);
+    return on == d->bits ? x : x & word_mask(on, k);
+}
+
+static int do_write(rft_duty *d, slice *s, const rft_write *w, uint64_t c)
+{
+    if (w->phys == RFT_NO_PHYS)
+        return fail(d, "no physical entries: run rft-alloc first");
+    if (w->phys >= d->entries)
+        return fail(d, "physical entry %u out of range (slice has %u entries)", w->phys, d->entries);
+    ent *e = &s->e[w->phys];
+    uint64_t *now = now_of(d, s, w->phys);
+    if (!e->born && birth(s, e, c))
+        return oom(d);
+    uint32_t on = w->on_bits == RFT_NO_GATE || w->on_bits > d->bits ? d->bits : w->on_bits;
+    uint64_t diff = on != e->on, nz = 0;
+    for (uint32_t k = 0; k < d->words; k++) {
+        uint64_t x = lane_pair(d, w, k, on);
+        diff |= x ^ now[k];
+        nz |= x;
+    }
+    if (!diff)                  /* nothing changes: the interval goes on */
+        return 0;
+    if (account(d, s, e, now, c))
+        return oom(d);
+    for (uint32_t k = 0; k < d->words; k++)
+        now[k] = lane_pair(d, w, k, on);
+    e->nz = nz != 0;
+    e->on = on;
+    return 0;
+}
+
+static int do_alloc(rft_duty *d, const rft_rec *r)
+{
+    rft_alloc_rec a;
+    if (rft_alloc_parse(r->raw, r->len, &a))
+        return fail(d, "malformed allocation record");
+    if (!d->any)
+        d->sfirst = a.cycle;
+    d->any = 1;
+    if (a.cycle > d->slast)
+        d->slast = a.cycle;
+    slice *s = get_slice(d, a.cu, a.simd, a.cycle);
+    if (!s)
+        return oom(d);
+    if (a.cycle < s->last)
+        return fail(d, "cycle %llu goes back in time on slice %u:%u (last %llu)",
+                    (unsigned long long)a.cycle, a.cu, a.simd, (unsigned long long)s->last);
+    s->last = a.cycle;
+    if (a.base >= d->entries || a.n > d->entries)
+        return fail(d, "window of wavefront %u (base %u, %u entries) does not fit in slice %u:%u",
+                    a.wf, a.base, a.n, a.cu, a.simd);
+    s->gated = a.flags & RFT_AF_GATED;
+    uint64_t c = clock_of(d, s, a.cycle);
+    for (uint32_t i = 0; i < a.n; i++) {
+        uint32_t k = (a.base + i) % d->entries;
+        ent *e = &s->e[k];
+        if (!e->born && birth(s, e, c))
+            return oom(d);
+        uint32_t on = a.event == RFT_ALLOC_EV_ALLOC ? d->bits : 0;  /* woken, or freed */
+        if (!s->gated || on == e->on)
+            continue;
+        uint64_t *now = now_of(d, s, k);
+        if (account(d, s, e, now, c))
+            return oom(d);
+        memset(now, 0, d->pw * sizeof *now);        /* the content is lost */
+        e->nz = 0;
+        e->on = on;
+    }
+    return 0;
+}
+
+int rft_duty_feed(rft_duty *d, const rft_rec *r)
+{
+    uint16_t cu, simd;
+    switch (r->kind) {
+    case RFT_WFBEGIN: cu = r->u.begin.cu; simd = r->u.begin.simd; break;
+    case RFT_WFEND: cu = r->u.end.cu; simd = r->u.end.simd; break;
+    case RFT_WRITE: cu = r->w.cu; simd = r->w.simd; break;
+    case RFT_READ: cu = r->u.read.cu; simd = r->u.read.simd; break;
+    case RFT_KERNEL: cu = simd = 0; break;
+    case RFT_ALLOC: return do_alloc(d, r);
+    default: return 1;
+    }
+    uint64_t cyc = rft_rec_cycle(r);
+    if (!d->any)
+        d->sfirst = cyc;
+    d->any = 1;
+    if (cyc > d->slast)
+        d->slast = cyc;
+    if (r->kind == RFT_KERNEL)
+        return 0;
+    slice *s = get_slice(d, cu, simd, cyc);
+    if (!s)
+        return oom(d);
+    if (cyc < s->last)
+        return fail(d, "cycle %llu goes back in time on slice %u:%u (last %llu)",
+                    (unsigned long long)cyc, cu, simd, (unsigned long long)s->last);
+    s->last = cyc;
+    switch (r->kind) {
+    case RFT_WFBEGIN:
+        if (s->live++ == 0)
+            s->busy_since = cyc;
+        return 0;
+    case RFT_WFEND:
+        if (s->live && --s->live == 0)
+            s->busy_acc += cyc - s->busy_since;
+        return 0;
+    case RFT_WRITE:
+        return do_write(d, s, &r->w, clock_of(d, s, cyc));
+    default:
+        return 0;
+    }
+}
+
+static int cmp_slice(const void *a, const void *b)
+{
+    const slice *x = *(slice *const *)a, *y = *(slice *const *)b;
+    uint32_t kx = rft_slice_key(x->cu, x->simd), ky = rft_slice_key(y->cu, y->simd);
+    return kx < ky ? -1 : kx > ky;
+}
+
+static int cmp_part(const void *a, const void *b)
+{
+    const struct part *x = a, *y = b;
+    return x->on < y->on ? -1 : x->on > y->on;
+}
+
+int rft_duty_finish(rft_duty *d)
+{
+    if (d->finished)
+        return 0;
+    d->finished = 1;
+    qsort(d->s, d->ns, sizeof *d->s, cmp_slice);
+    for (size_t i = 0; i < d->ns; i++) {
+        slice *s = d->s[i];
+        uint64_t end = d->o.span == RFT_SPAN_STREAM ? (d->o.window_set ? d->o.to : d->slast)
+                                                    : clock_of(d, s, s->last);
+        s->end = end;
+        for (uint32_t k = 0; k < d->entries; k++) {
+            ent *e = &s->e[k];
+            if (!e->born) {     /* never allocated: off, or on holding zeros */
+                if (!d->o.unused_on && add_part(e, 0, end - e->last))
+                    return oom(d);
+                e->last = end;
+            } else {
+                uint64_t *now = now_of(d, s, k);
+                if (account(d, s, e, now, end))
+                    return oom(d);
+                flush(d, e, blk_of(d, s, now));
+            }
+            if (e->npart > 1)
+                qsort(e->part, e->npart, sizeof *e->part, cmp_part);
+        }
+    }
+    return 0;
+}
+
+size_t rft_duty_count(const rft_duty *d) { return d->ns * d->entries; }
+
+uint32_t rft_duty_emit(const rft_duty *d, size_t i, uint8_t *buf)
+{
+    const slice *s = d->s[i / d->entries];
+    uint32_t k = (uint32_t)(i % d->entries);
+    const ent *e = &s->e[k];
+    uint64_t *blk = blk_of(d, s, now_of(d, s, k));
+    rft_duty_rec r;
+    r.span = (uint8_t)d->o.span;
+    r.flags = (uint8_t)((e->born ? 0 : RFT_DUTY_UNUSED) |
+                        (d->o.span == RFT_SPAN_STREAM && d->o.window_set ? RFT_DUTY_WINDOW : 0) |
+                        (d->o.unused_on ? RFT_DUTY_UNUSED_ON : 0));
+    r.cu = s->cu;
+    r.simd = s->simd;
+    r.entry = (uint16_t)k;
+    r.entries = (uint16_t)d->entries;
+    r.lanes = (uint16_t)d->lanes;
+    if (d->o.span == RFT_SPAN_STREAM) {
+        r.first = d->o.window_set ? d->o.from : d->sfirst;
+        r.last = d->o.window_set ? d->o.to : d->slast;
+    } else {
+        r.first = s->first;
+        r.last = s->last;
+    }
+    r.cycles = s->end - s->start;
+    r.bits = d->bits;
+    if (e->t1) {                /* planes drained on the way: encode by value */
+        r.t1 = d->tmp1;
+        r.toff = d->tmp2;
+        memcpy(r.t1, e->t1, d->bits * sizeof *r.t1);
+        planes_to_values(d, e, blk, r.t1);
+        uint64_t acc = 0;
+        for (uint32_t b = 0, p = 0; b < d->bits; b++) {
+            while (p < e->npart && e->part[p].on <= b)
+                acc += e->part[p++].t;
+            r.toff[b] = acc;
+        }
+        return rft_duty_encode(&r, buf);
+    }
+    /* the planes are the encoding: copy the nonzero ones */
+    unsigned planes = 0;
+    uint32_t row = d->bits / 8;
+    for (unsigned p = 0; e->born && p < PLANES && (p < LOW || e->hi); p++) {
+        const uint64_t *x = plane_of(d, e, blk, p);
+        uint64_t any = 0;
+        for (uint32_t w = 0; w < d->words; w++)
+            any |= x[w];
+        if (any)
+            planes = p + 1;
+    }
+    uint8_t *o = buf + RFT_DUTY_FIXED;
+    for (unsigned p = 0; p < planes; p++, o += row) {
+        const uint64_t *x = plane_of(d, e, blk, p);
+        for (uint32_t w = 0; w < row / 8; w++)
+            st64(o + 8 * w, x[w]);
+        if (row % 8)            /* an odd number of lanes: half a word */
+            st32(o + row - 4, (uint32_t)x[row / 8]);
+    }
+    /* off time by powered prefix: runs start at each distinct `on` */
+    unsigned runs = 0;
+    uint64_t acc = 0;
+    uint32_t from = 0, p = 0;
+    while (p < e->npart && e->part[p].on == 0)
+        acc += e->part[p++].t;
+    while (from < d->bits) {
+        uint32_t to = p < e->npart ? e->part[p].on : d->bits;
+        st16(o, (uint16_t)(to - from));
+        st64(o + 2, acc);
+        o += 10;
+        runs++;
+        from = to;
+        while (p < e->npart && e->part[p].on == to)
+            acc += e->part[p++].t;
+    }
+    put_fixed(&r, buf, planes, runs);
+    return (uint32_t)(o - buf);
+}
+
+/* ---- statistics ------------------------------------------------------------------- */
+static void cell(rft_duty_cell *c, const rft_duty_rec *d, uint32_t b, uint64_t t0)
+{
+    *c = (rft_duty_cell){d->cu, d->simd, d->entry, b, t0, d->t1[b], d->toff[b], d->cycles};
+}
+
+static void mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    *lo = mid << 32 | (p00 & 0xffffffffu);
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/* a/b > c/dd exactly (fractions of windows; an empty window is 0) */
+static int frac_gt(uint64_t a, uint64_t b, uint64_t c, uint64_t dd)
+{
+    if (!b)
+        return 0;
+    if (!dd)
+        return a > 0;
+    uint64_t h1, l1, h2, l2;
+    mul64(a, dd, &h1, &l1);
+    mul64(c, b, &h2, &l2);
+    return h1 > h2 || (h1 == h2 && l1 > l2);
+}
+
+int rft_duty_stats_add(rft_duty_stats *s, const rft_duty_rec *d)
+{
+    if (s->bits && (s->bits != d->bits || s->span != d->span))
+        return RFT_EFORMAT;
+    if (!s->records || s->last_cu != d->cu || s->last_simd != d->simd)
+        s->slices++;
+    s->last_cu = d->cu;
+    s->last_simd = d->simd;
+    if (!s->bits || d->first < s->first)
+        s->first = d->first;
+    if (!s->bits || d->last > s->last)
+        s->last = d->last;
+    if (!s->bits || d->cycles < s->cyc_min)
+        s->cyc_min = d->cycles;
+    if (!s->bits || d->cycles > s->cyc_max)
+        s->cyc_max = d->cycles;
+    s->bits = d->bits;
+    s->span = d->span;
+    s->records++;
+    int used = !(d->flags & RFT_DUTY_UNUSED);
+    s->used += used;
+    int avg = used || s->include_unused;
+    s->avg_n += avg;
+    rft_duty_cell *r0 = NULL, *r1 = NULL;
+    if (s->reg0 && d->entry < s->nreg) {
+        r0 = &s->reg0[d->entry];
+        r1 = &s->reg1[d->entry];
+        s->reg_used[d->entry] |= (uint8_t)used;
+    }
+    double inv = d->cycles ? 1.0 / (double)d->cycles : 0.0;
+    for (uint32_t b = 0; b < d->bits; b++) {
+        uint64_t t1 = d->t1[b], toff = d->toff[b], t0 = d->cycles - t1 - toff;
+        if (avg) {
+            double f0 = (double)t0 * inv, f1 = (double)t1 * inv, fo = (double)toff * inv;
+            s->s0 += f0;
+            s->s1 += f1;
+            s->soff += fo;
+            if (s->bit0) {
+                s->bit0[b] += f0;
+                s->bit1[b] += f1;
+                s->bitoff[b] += fo;
+            }
+        }
+        if (!s->have_max || frac_gt(t0, d->cycles, s->max0.t0, s->max0.cycles))
+            cell(&s->max0, d, b, t0);
+        if (!s->have_max || frac_gt(t1, d->cycles, s->max1.t1, s->max1.cycles))
+            cell(&s->max1, d, b, t0);
+        s->have_max = 1;
+        if (r0) {
+            if (!r0->cycles || frac_gt(t0, d->cycles, r0->t0, r0->cycles))
+                cell(r0, d, b, t0);
+            if (!r1->cycles || frac_gt(t1, d->cycles, r1->t1, r1->cycles))
+                cell(r1, d, b, t0);
+        }
+    }
+    return 0;
+}
+
+/* ---- counters ----------------------------------------------------------------------- */
+int rft_counter_set_add(rft_counter_set *s, const rft_counters *c)
+{
+    rft_counters *t = NULL;
+    for (size_t i = 0; i < s->n && !t; i++)
+        if (strcmp(s->c[i]->stage, c->stage) == 0 && strcmp(s->c[i]->scope, c->scope) == 0)
+            t = s->c[i];
+    if (!t) {
+        if (s->n == s->cap) {
+            size_t cap = s->cap ? 2 * s->cap : 8;
+            rft_counters **n = realloc(s->c, cap * sizeof *n);
+            if (!n)
+                return RFT_EMEM;
+            s->c = n;
+            s->cap = cap;
+        }
+        if (!(t = calloc(1, sizeof *t)))
+            return RFT_EMEM;
+        memcpy(t->stage, c->stage, sizeof t->stage);
+        memcpy(t->scope, c->scope, sizeof t->scope);
+        s->c[s->n++] = t;
+    }
+    for (int i = 0; i < c->n; i++)
+        if (rft_counters_add(t, c->name[i], c->value[i]))
+            return RFT_EFORMAT;
+    return 0;
+}
+
+static int cmp_counters(const void *a, const void *b)
+{
+    const rft_counters *x = *(rft_counters *const *)a, *y = *(rft_counters *const *)b;
+    int c = strcmp(x->stage, y->stage);
+    return c ? c : strcmp(x->scope, y->scope);
+}
+
+void rft_counter_set_sort(rft_counter_set *s)
+{
+    if (s->n)
+        qsort(s->c, s->n, sizeof *s->c, cmp_counters);
+}
+
+void rft_counter_set_free(rft_counter_set *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->c[i]);
+    free(s->c);
+    s->c = NULL;
+    s->n = s->cap = 0;
+}

@@ -1,0 +1,123 @@
+/* duty.h - duty maps: for every cell (slice, entry, bit) of a register file
+ * the cycles spent holding '0', holding '1' and switched off (seed 002 §2.2,
+ * §6).  The RFT_DUTY record, the accounting engine behind rft-duty(1), and
+ * the statistics shared by rft-duty --summary and rft-vth(1).
+ *
+ * Computation only: no I/O, no printing; errors are negative RFT_E* codes
+ * with a message from rft_duty_error(). */
+#ifndef RFT_DUTY_H
+#define RFT_DUTY_H
+
+#include <stdint.h>
+
+#include "rft.h"
+
+/* ---- the RFT_DUTY record (layout in rft(5), man/rft5-duty.inc) ------------ */
+#define RFT_DUTY_VERSION 1
+#define RFT_DUTY_FIXED 40u          /* bytes before the bit planes of t1 */
+
+enum rft_span {                     /* which cycles a cell's time covers */
+    RFT_SPAN_STREAM = 1,            /* first to last cycle of the stream (or --window) */
+    RFT_SPAN_SLICE = 2,             /* the slice's first to its last event */
+    RFT_SPAN_BUSY = 3,              /* only cycles where the slice holds a wavefront */
+};
+
+/* rft_duty_rec.flags */
+#define RFT_DUTY_UNUSED 0x01        /* entry never allocated in the window */
+#define RFT_DUTY_WINDOW 0x02        /* the stream window was given (--window) */
+#define RFT_DUTY_UNUSED_ON 0x04     /* policy: never-allocated entries count as on */
+#define RFT_DUTY_SEMANTICS RFT_DUTY_UNUSED_ON   /* flags that must agree to add maps */
+
+typedef struct rft_duty_rec {       /* one entry of one slice */
+    uint8_t span;                   /* enum rft_span */
+    uint8_t flags;                  /* RFT_DUTY_* */
+    uint16_t cu, simd, entry;
+    uint16_t entries, lanes;        /* geometry: entries per slice, lanes per entry */
+    uint64_t first, last;           /* the window, in cycles */
+    uint64_t cycles;                /* time counted for every cell: t0 + t1 + toff */
+    uint32_t bits;                  /* 32 * lanes; bit b = lane b/32, bit b%32 */
+    uint64_t *t1, *toff;            /* bits values each; t0 = cycles - t1 - toff */
+} rft_duty_rec;
+
+/* Largest payload of a record with `bits` cells. */
+uint32_t rft_duty_max_len(uint32_t bits);
+/* Encode d into buf (rft_duty_max_len(d->bits) bytes); returns the length.
+ * The encoding is canonical: equal records give equal bytes. */
+uint32_t rft_duty_encode(const rft_duty_rec *d, uint8_t *buf);
+/* Parse a payload into d, whose t1/toff must hold RFT_MAX_LANES * 32 values.
+ * 0, or RFT_EFORMAT with a reason in *why. */
+int rft_duty_parse(const uint8_t *p, uint32_t len, rft_duty_rec *d, const char **why);
+/* Add b into a (same slice, entry, geometry, semantics); 0 or RFT_EFORMAT. */
+int rft_duty_add(rft_duty_rec *a, const rft_duty_rec *b, const char **why);
+const char *rft_span_name(int span);   /* "stream", "slice", "busy" */
+int rft_span_parse(const char *s);     /* enum rft_span, or 0 */
+
+/* ---- the accounting engine ------------------------------------------------------ */
+typedef struct rft_duty_opts {
+    int span;                       /* enum rft_span */
+    int unused_on;                  /* never-allocated entries: on holding zeros */
+    int window_set;                 /* stream span from..to instead of the stream's */
+    uint64_t from, to;
+} rft_duty_opts;
+
+typedef struct rft_duty rft_duty;
+rft_duty *rft_duty_new(const rft_geom *g, const rft_duty_opts *o);
+/* Feed the records of a stream in order.  Trace kinds and RFT_ALLOC change
+ * the map; anything else is ignored (return 1).  0 when used, <0 on bad data. */
+int rft_duty_feed(rft_duty *d, const rft_rec *r);
+/* End of the stream: close every window.  Then the records, sorted by slice
+ * (cu, simd) and entry: rft_duty_count() of them, the i-th encoded into buf
+ * (rft_duty_max_len(bits) bytes) by rft_duty_emit, which returns its length
+ * (the same bytes rft_duty_encode gives for the same values). */
+int rft_duty_finish(rft_duty *d);
+size_t rft_duty_count(const rft_duty *d);
+uint32_t rft_duty_emit(const rft_duty *d, size_t i, uint8_t *buf);
+const char *rft_duty_error(const rft_duty *d);
+void rft_duty_free(rft_duty *d);
+
+/* ---- statistics over records (rft-duty --summary, rft-vth) ------------------------ */
+typedef struct rft_duty_cell {      /* one cell and its breakdown */
+    uint16_t cu, simd, entry;
+    uint32_t bit;
+    uint64_t t0, t1, toff, cycles;
+} rft_duty_cell;
+
+typedef struct rft_duty_stats {
+    uint32_t bits;                  /* 0 until the first record */
+    int span;
+    int include_unused;             /* averages over never-allocated entries too */
+    uint64_t records, used;         /* entries seen, of which allocated */
+    uint64_t slices;                /* distinct slices seen (records arrive by slice) */
+    uint16_t last_cu, last_simd;
+    uint64_t first, last;           /* union of the windows */
+    uint64_t cyc_min, cyc_max;      /* shortest and longest window */
+    double avg_n;                   /* entries averaged */
+    double s0, s1, soff;            /* sums of per-cell duty fractions (averaged entries) */
+    rft_duty_cell max0, max1;       /* longest '0' and '1' duty among all cells */
+    int have_max;
+    /* optional (set the pointers to bits / entries sized arrays of zeros) */
+    double *bit0, *bit1, *bitoff;   /* per bit position: sums of fractions */
+    uint32_t nreg;                  /* entries per slice, for reg0/reg1 */
+    rft_duty_cell *reg0, *reg1;     /* per entry index: longest '0' / '1' cell */
+    uint8_t *reg_used;              /* per entry index: allocated in some slice */
+} rft_duty_stats;
+
+/* Account one record; RFT_EFORMAT if its geometry differs from earlier ones. */
+int rft_duty_stats_add(rft_duty_stats *s, const rft_duty_rec *d);
+static inline double rft_duty_frac(uint64_t t, uint64_t cycles)
+{
+    return cycles ? (double)t / (double)cycles : 0.0;
+}
+
+/* ---- a sorted set of counters records (rft-duty, rft-merge) --------------------- */
+typedef struct rft_counter_set {
+    rft_counters **c;
+    size_t n, cap;
+} rft_counter_set;
+/* Add c into the set: values of equal (stage, scope, name) are summed. */
+int rft_counter_set_add(rft_counter_set *s, const rft_counters *c);
+/* Sort by (stage, scope); then s->c[0..n-1] in order. */
+void rft_counter_set_sort(rft_counter_set *s);
+void rft_counter_set_free(rft_counter_set *s);
+
+#endif

@@ -1,0 +1,272 @@
+#!/usr/bin/env bats
+# rft-energy: the seed 002 schemes (baseline, WC, ARGO, RC+RAR) and the seed
+# 001 comparison (Conv, Smooth, DC-Patch) priced by hand on tiny traces run
+# through the real stages, with the shipped parameter files; labels, formats
+# and bad input.
+
+load test_helper
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+    E="$FIX/energy"
+}
+
+# The four seed 002 schemes over gate.txt (one slice, cycles 0 to 1000, 4
+# writes and 4 reads, two wavefronts of 2 registers one after the other).
+schemes() {
+    rft-decode "$E/gate.txt" -o t.rft
+    rft-alloc t.rft -o ff.rft
+    rft-gate --scheme wc ff.rft -o wc.rft
+    rft-alloc --scheme argo t.rft -o argo.rft
+    rft-alloc --scheme rar t.rft | rft-gate --scheme rc -o rcrar.rft
+}
+
+# DC-Patch over dcp.txt on 8-entry slices with map8.csv.
+dcpatch() {
+    rft-decode --entries 8 "$E/dcp.txt" | rft-faultmap --map "$E/map8.csv" | rft-dcpatch -o dcp.rft
+}
+
+# Hand computation, params/seed002-32nm.conf: 1 ns cycles, B = 4 blocks,
+# C = 1000 slice-cycles (span 1000, one slice), N = 256 x 2048 cells.
+#  baseline: leak 75.86 mW x 1000 ns = 75860 pJ; dynamic 4 reads x 4 x 295.86
+#    + 4 writes x 4 x 365.91 = 10588.32; total 86448.32 pJ
+#  wc (first-fit, rft-gate --scheme wc): entry 0 on 2048 bits over 0-100,
+#    536 (ids: delta1) over 100-500, 2048 over 500-800, 536 over 800-1000;
+#    entry 1 2048 over 0-1000; entries 2-255 never taken: off.
+#    P = 204800 + 214400 + 614400 + 107200 + 2048000 = 3188800, f = P / (N C)
+#    = 0.61 %; 1 wake-up: 10 cycles, C' = 1010.
+#    leak_slice 75.86 x f x 1010 = 466.00; leak_logic (7.01 + 2 x 8.03) x 1010
+#    = 23300.70; dyn_slice 12 x 295.86 + 12 x 365.91 = 7941.24 (4 blocks of
+#    each cancelled); dyn_logic 16 x 0.76 + 8 x 0.79 = 18.48; wakeup 232.88;
+#    total 31959.30
+#  argo (rft-alloc --scheme argo, no rft-gate): windows at 0-1 (0-600) and
+#    2-3 (700-1000), the rest off: P = 2048 x (2 x 600 + 2 x 300), f = 0.70 %;
+#    4 entries woken by placements: 4 x 232.88 = 931.52, no cycles;
+#    leak 75.86 x f x 1000 = 533.40; dynamic as the baseline; total 12053.24
+#  rc+rar (rar, rft-gate --scheme rc): wavefront 1 rotated (s = 1): v0 in
+#    entry 1.  Entry 0 on over 0-100 and 500-1000 (woken), entry 1 over
+#    0-800 (then compressed): P = 2048 x 1400, f = 0.55 %; 1 wake-up.
+#    leak 75.86 x f x 1010 = 419.03; leak_logic (8.46 + 2 x 8.00 + 0.13) x
+#    1010 = 24835.90; dyn_slice 10 x 295.86 + 16 x 365.91 = 8813.16;
+#    dyn_logic 10 x 1.10 + 10 x 0.96 + 4 x 1.25 + (2 + 1) x 66.49 = 225.07;
+#    wakeup 232.88; total 34525.94
+@test "seed 002: baseline, WC, ARGO and RC+RAR by hand, in nJ" {
+    schemes
+    run rft-energy --absolute -f tsv ff.rft wc.rft argo.rft rcrar.rft
+    assert_success
+    assert_output - <<'EOF'
+scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%
+baseline	100.00	75.860	0.000	10.588	0.000	0.000	86.448	86.448	0.00	0.00	0	0.000
+wc	0.61	0.466	23.301	7.941	0.018	0.233	31.959	31.959	63.03	99.39	10	1.000
+argo	0.70	0.533	0.000	10.588	0.000	0.932	12.053	12.053	86.06	99.30	0	0.000
+rc+rar	0.55	0.419	24.836	8.813	0.225	0.233	34.526	34.526	60.06	99.45	10	1.000
+EOF
+}
+
+@test "seed 002: the split of Fig. 21 in percent of the baseline" {
+    schemes
+    # e.g. wc: 466.00 / 86448.32 = 0.54 %, 31959.30 / 86448.32 = 36.97 %
+    run rft-energy -f tsv wc.rft argo.rft rcrar.rft
+    assert_success
+    assert_output - <<'EOF'
+scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%
+baseline	100.00	87.75	0.00	12.25	0.00	0.00	100.00	86.448	0.00	0.00	0	0.000
+wc	0.61	0.54	26.95	9.19	0.02	0.27	36.97	31.959	63.03	99.39	10	1.000
+argo	0.70	0.62	0.00	12.25	0.00	1.08	13.94	12.053	86.06	99.30	0	0.000
+rc+rar	0.55	0.48	28.73	10.19	0.26	0.27	39.94	34.526	60.06	99.45	10	1.000
+EOF
+}
+
+@test "seed 002: hidden added cycles, leaky switched-off cells, banks" {
+    schemes
+    # wc with perf.added_static=0: C' = 1000: leak_slice 75.86 x f x 1000 =
+    # 461.39, leak_logic 23.07 x 1000 = 23070
+    run rft-energy --set perf.added_static=0 --absolute -f tsv wc.rft
+    assert_success
+    assert_line --index 2 "wc	0.61	0.461	23.070	7.941	0.018	0.233	31.724	31.724	63.30	99.39	10	1.000"
+    # a switched-off cell keeping 10 % of its leakage: argo's share
+    # f + 0.1 (1 - f) = 0.1063281, x 75860 = 8066.05
+    run rft-energy --set slice.off_leak=0.1 --absolute -f tsv argo.rft
+    assert_success
+    assert_line --index 2 "argo	0.70	8.066	0.000	10.588	0.000	0.932	19.586	19.586	77.34	89.37	0	0.000"
+    # argo gated in banks of 4 entries: the window at 2-3 wakes entries 0-3
+    # (bank 0) again: P = 2048 x 4 x (600 + 300), 8 wake-ups
+    run rft-energy --set gating.bank_entries=4 --absolute -f tsv argo.rft
+    assert_success
+    assert_line --index 2 "argo	1.41	1.067	0.000	10.588	0.000	1.863	13.518	13.518	84.36	98.59	0	0.000"
+}
+
+@test "seed 002: labels name rows; a stream that is not the scheme asked for" {
+    schemes
+    run rft-energy -f tsv base=ff.rft WC=wc.rft rc+rar=rcrar.rft
+    assert_success
+    assert_equal "$(cut -f1 <<<"$output" | tr '\n' ' ')" "scheme base WC rc+rar "
+    run -1 rft-energy wc=rcrar.rft
+    assert_output "rft-energy: rcrar.rft: scheme wc asked for, but the stream is rc+rar (gate: scheme=rc bs=8 deltas=pow2 max-delta=64; alloc: scheme=rar granularity=wavefront)"
+    run -1 rft-energy ff.rft rc+rar=ff.rft
+    assert_output "rft-energy: ff.rft: scheme rc+rar asked for, but the stream has no counters of rft-gate (scope total): run rft-gate --scheme rc"
+    run -1 rft-energy argo=ff.rft
+    assert_output "rft-energy: ff.rft: scheme argo asked for, but the stream is baseline (gate: none; alloc: scheme=first-fit granularity=wavefront)"
+}
+
+# Hand computation, params/seed001-28nm.conf with 8 entries: C = 1000; the
+# counters of rft-dcpatch (shown by the first check): 3 reads, 10 writes,
+# block reads 1 + 4 + 1 (MOV), block writes 3 + 24 + 1 (misprediction) + 4
+# (MOV), Com 36 blocks, Dec 8, PT 14 reads and 18 writes, PSU 18 searches,
+# 1 LDS load and 1 store, 4 stall cycles, 1 MOV.
+#  conv: 58.58 x 1000 = 58580; 247.38 x 4 x 3 = 2968.56; 302.23 x 4 x 10 =
+#    12089.20; total 73637.76
+#  smooth (600 mV, from conv: x 0.5625 and x 0.75): 43935; 1669.82; 6800.18;
+#    total 52404.99
+#  dcpatch at common (419 mV): added 4 + 1 x 4 + 1 x 4 = 12, C' = 1012:
+#    static 30.79 x 1012 = 31159.48; read 84.38 x 6 = 506.28; write 97.68 x
+#    32 = 3125.76; comdec 0.72 x 36 + 0.62 x 8 + (6.67 + 2 x 7.14) x 1012 =
+#    21232.28; patching 0.54 x 14 + 0.50 x 18 + 0.22 x 18 + (0.41 + 15.41) x
+#    1012 = 16030.36; lds 4 x 247.38 + 4 x 302.23 = 2198.44; total 74252.60
+@test "seed 001: Conv, Smooth and DC-Patch by hand, in nJ" {
+    dcpatch
+    run pipe "rft-view dcp.rft | grep 'counters.*scope=total' | tr '\t' '\n' | grep -E '^(reads|writes|block_.*|com_unit_blocks|dec_unit_blocks|pt_.*|psu_searches|lds_loads|lds_stores|stall_cycles|mov_injected|slice_cycles)=' | tr '\n' ' '"
+    assert_output "writes=10 mov_injected=1 reads=3 block_reads_compressed=1 block_reads_uncompressed=4 block_reads_mov=1 block_writes_compressed=3 block_writes_uncompressed=24 block_writes_mispredicted=1 block_writes_mov=4 com_unit_blocks=36 dec_unit_blocks=8 pt_reads=14 pt_writes=18 psu_searches=18 lds_loads=1 lds_stores=1 stall_cycles=4 slice_cycles=1000 "
+    run rft-energy --set geometry.entries=8 --scenario common --absolute -f tsv dcp.rft
+    assert_success
+    assert_output - <<'EOF'
+scheme	vdd_mV	static	read	write	comdec	patching	lds	total	energy_nJ	vs_conv%	vs_smooth%	added_cycles	slowdown%
+conv	800	58.580	2.969	12.089	0.000	0.000	0.000	73.638	73.638	0.00	-40.52	0	0.000
+smooth	600	43.935	1.670	6.800	0.000	0.000	0.000	52.405	52.405	28.83	0.00	0	0.000
+dcpatch-common	419	31.159	0.506	3.126	21.232	16.030	2.198	74.253	74.253	-0.83	-41.69	12	1.200
+EOF
+}
+
+@test "seed 001: the split of Fig. 8, labels, derived values and notes" {
+    dcpatch
+    run rft-energy --set geometry.entries=8 --scenario dispersed -f csv disp=dcp.rft
+    assert_success
+    # dispersed (371 mV): 27.73 x 1012 = 28062.76; 68.25 x 6 = 409.50;
+    # 78.33 x 32 = 2506.56; the rest as common: total 70439.92 = 95.66 %
+    assert_line --index 3 "disp,371,38.11,0.56,3.40,28.83,21.77,2.99,95.66,70.440,4.34,-34.41,12,1.200"
+    run rft-energy --set geometry.entries=8 --scenario common dcp.rft
+    assert_success
+    assert_line "note: slice at smooth (600 mV): read 139.15 pJ, write 170.00 pJ, static 43.94 mW, from conv at 800 mV (dynamic energy ~ Vdd^2, static power ~ Vdd, seed 001 V-B)"
+    assert_line "note: LDS: a spilled register load 989.52 pJ, store 1208.92 pJ: 4 block accesses of the slice at conv (no LDS number in seed 001)"
+    assert_line "note: the streams do not state their clock (header key clock_mhz): 1000 MHz assumed"
+    assert_line --partial "parameters: "
+    assert_line --regexp "^dcpatch-common +419 +42.31 +0.69 +4.24 +28.83 +21.77 +2.99 +100.83 +74.253 +-0.83 +-41.69 +12 +1.200$"
+}
+
+@test "seed 001: the scenario comes from the fault maps' header" {
+    rft-decode "$E/dcp.txt" | rft-faultmap --scenario clustered --seed 3 | rft-dcpatch -o c.rft
+    # the header of a dcpatch stream chooses params/seed001-28nm.conf
+    run rft-energy -f tsv c.rft
+    assert_success
+    assert_line --index 3 --regexp "^dcpatch-clustered	497	"
+    dcpatch
+    run -1 rft-energy --set geometry.entries=8 dcp.rft
+    assert_output "rft-energy: dcp.rft: fault scenario 'csv:$E/map8.csv' has no slice point in $TOP/params/seed001-28nm.conf: give --scenario NAME"
+}
+
+@test "--show-params: every value with its source, derived ones too" {
+    run rft-energy --show-params --params seed001-28nm -f tsv
+    assert_success
+    assert_line --regexp "^slice\.conv\.read_pj	247\.38	$TOP/params/seed001-28nm\.conf: line [0-9]+$"
+    assert_line "slice.smooth.read_pj	139.1513	derived from slice.conv (dynamic ~ Vdd^2)"
+    assert_line "slice.smooth.static_mw	43.9350	derived from slice.conv (static ~ Vdd)"
+    assert_line "lds.load_pj	989.5200	derived: lds.blocks x slice point lds.point"
+    run rft-energy --show-params --params "$TOP/params/seed002-32nm.conf" --set wakeup.pj=200 -f tsv
+    assert_success
+    assert_line "wakeup.pj	200	--set"
+    assert_line --regexp "^slice\.leak_mw	75\.86	$TOP/params/seed002-32nm\.conf: line [0-9]+$"
+}
+
+@test "JSON lines and standard input" {
+    schemes
+    run pipe "rft-energy -f json - < wc.rft | python3 -c 'import json,sys; [print(json.loads(l)[\"scheme\"], json.loads(l)[\"saving%\"]) for l in sys.stdin]'"
+    assert_success
+    assert_output - <<'EOF'
+baseline 0.0
+wc 63.03
+EOF
+}
+
+@test "bad parameter files: one line naming the file, line and key" {
+    schemes
+    P="$TOP/params/seed002-32nm.conf"
+    grep -v '^wakeup.pj' "$P" > missing.conf
+    run -1 rft-energy --params ./missing.conf wc.rft
+    assert_output "rft-energy: ./missing.conf: missing key 'wakeup.pj'"
+    sed 's/^slice.leak_mw = 75.86/slice.leak_mw = -75.86/' "$P" > neg.conf
+    run -1 rft-energy --params ./neg.conf wc.rft
+    assert_output --regexp "^rft-energy: \./neg\.conf: line [0-9]+: slice\.leak_mw: '-75\.86' is negative$"
+    sed 's/^ctable.write_pj = 66.49/ctable.write_pj = 66,49/' "$P" > nan.conf
+    run -1 rft-energy --params ./nan.conf wc.rft
+    assert_output --regexp "^rft-energy: \./nan\.conf: line [0-9]+: ctable\.write_pj: '66,49' is not a number$"
+    { cat "$P"; echo "wakeup.pJ = 3"; } > typo.conf
+    run -1 rft-energy --params ./typo.conf wc.rft
+    assert_output --regexp "^rft-energy: \./typo\.conf: line [0-9]+: unknown key 'wakeup\.pJ' for model gating$"
+    run -1 rft-energy --set units.decomp=two wc.rft
+    assert_output "rft-energy: --set: units.decomp: 'two' is not a number"
+    run -1 rft-energy --params nonesuch wc.rft
+    assert_output --partial "rft-energy: nonesuch: no such parameter file (searched "
+}
+
+@test "streams that do not fit the parameters or each other" {
+    schemes
+    run -1 rft-energy --set geometry.entries=128 wc.rft
+    assert_output "rft-energy: wc.rft: geometry entries=256 differs from $TOP/params/seed002-32nm.conf (geometry.entries = 128)"
+    # a trace that states its clock
+    { echo "# clock_mhz=800"; grep -v '^#' "$E/gate.txt"; } | rft-decode | rft-alloc -o clk.rft
+    run -1 rft-energy clk.rft
+    assert_output "rft-energy: clk.rft: header clock_mhz=800 differs from $TOP/params/seed002-32nm.conf (clock_mhz = 1000)"
+    run rft-energy --set clock_mhz=800 -f tsv clk.rft
+    assert_success
+    # 800 MHz: 1.25 ns per cycle, the baseline leaks 75.86 x 1250 = 94825 pJ
+    run rft-energy --set clock_mhz=800 --absolute -f tsv clk.rft
+    assert_line --index 1 "baseline	100.00	94.825	0.000	10.588	0.000	0.000	105.413	105.413	0.00	0.00	0	0.000"
+    # another trace
+    head -n 12 "$E/gate.txt" | rft-decode | rft-alloc -o short.rft
+    run -1 rft-energy wc.rft short.rft
+    assert_output "rft-energy: wc.rft and short.rft are not the same trace (reads 4/3, writes 4/3, slice cycles 1000/600)"
+    # the undervolt model on a stream without rft-dcpatch counters
+    run -1 rft-energy --params seed001-28nm wc.rft
+    assert_output "rft-energy: wc.rft: no counters of stage rft-dcpatch (scope total): run rft-dcpatch first"
+}
+
+@test "corrupt and truncated input, a full disk, usage errors" {
+    schemes
+    head -c 200 wc.rft > cut.rft
+    run -1 rft-energy cut.rft
+    assert_output --partial "rft-energy: cut.rft: "
+    run -1 bash -c 'rft-energy wc.rft > /dev/full'
+    assert_output "rft-energy: standard output: No space left on device"
+    run -2 rft-energy
+    assert_line --index 0 "rft-energy: no input"
+    run -2 rft-energy --set nonsense wc.rft
+    assert_line --index 0 "rft-energy: --set: 'nonsense' is not KEY=VALUE"
+    run -2 rft-energy - -
+    assert_line --index 0 "rft-energy: standard input given twice"
+    run -2 rft-energy --bogus wc.rft
+    assert_line --index 0 --partial "rft-energy: unknown option"
+    run -2 rft-energy --scenario common wc.rft
+    assert_line --index 0 "rft-energy: --scenario applies to the undervolt model (seed 001) only"
+}
+
+@test "numbers do not depend on the locale" {
+    schemes
+    rft-energy -f tsv wc.rft > c.tsv
+    run env LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8 rft-energy -f tsv wc.rft
+    assert_success
+    assert_output "$(cat c.tsv)"
+}
+
+@test "examples/undervolt.sh: DC-Patch at three scenarios against Conv and Smooth" {
+    rft-synth --writes 3000 --seed 2 -o s.rft
+    run "$TOP/examples/undervolt.sh" -S 5 s.rft --absolute
+    assert_success
+    assert_line --index 0 "== s.rft: DC-Patch writes (seed 001 Fig. 5, 6; V-A2), fault map seed 5"
+    assert_line --regexp "^dispersed +[0-9]+ +[0-9.]+ "
+    assert_line --regexp "^conv +800 "
+    assert_line --regexp "^smooth +600 "
+    assert_line --regexp "^dcpatch-common +419 "
+    assert_line --regexp "^dcpatch-clustered +497 "
+    assert_line --regexp "^dcpatch-dispersed +371 "
+    run -2 "$TOP/examples/undervolt.sh"
+}
