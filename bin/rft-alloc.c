@@ -379,8 +379,11 @@ int main(int argc, char **argv)
         usage_error("--wrap applies to --scheme argo only");
     if (fmt_set && !g.events)
         usage_error("--format shapes the --events table");
-    if (g.by_group < 0)     /* seed 004 allocates per work-group, seed 002 per wavefront */
-        g.by_group = g.scheme == RFT_ALLOC_ARGO;
+    /* Per wavefront by default, for ARGO too: the trace's own dispatcher
+     * freed each window at its wavefront's end, and holding windows until a
+     * whole work-group ends can make the trace's schedule not fit. */
+    if (g.by_group < 0)
+        g.by_group = 0;
     /* the stream goes to -o, or to stdout unless the events table does */
     if (!g.output && !(g.events && strcmp(g.events, "-") == 0))
         g.output = "-";

@@ -171,7 +171,7 @@ EOF
 }
 
 @test "work-group granularity: windows of a group are freed together at its last end" {
-    run pipe "rft-alloc --scheme argo --events wg.rft | cut -f1,4-6,9"
+    run pipe "rft-alloc --scheme argo --granularity work-group --events wg.rft | cut -f1,4-6,9"
     assert_success
     assert_output - <<'EOF'
 cycle	wf	event	base	free
@@ -198,13 +198,13 @@ EOF
 
 @test "the header names the scheme; other records pass through unchanged" {
     rft-alloc --scheme argo firstfit.rft -o out.rft
-    rft-view -H --format tsv out.rft | grep -qx $'alloc\tscheme=argo granularity=work-group wrap=ring'
+    rft-view -H --format tsv out.rft | grep -qx $'alloc\tscheme=argo granularity=wavefront wrap=ring'
     rft-view -H --format tsv out.rft | grep -qx $'producer\trft-alloc'
     diff <(rft-view firstfit.rft) <(rft-view --kind K,B,W,R,E out.rft | grep -v '^#' | sed 's/\tphys=[0-9]*$//')
     # allocating again replaces the placement and its records, with a warning
     run --separate-stderr pipe "rft-alloc --scheme rar out.rft | rft-view --format json | grep -c '\"kind\": \"alloc\"'"
     assert_output 16
-    assert_equal "$stderr" "rft-alloc: warning: out.rft: re-allocating a stream allocated with scheme=argo granularity=work-group wrap=ring"
+    assert_equal "$stderr" "rft-alloc: warning: out.rft: re-allocating a stream allocated with scheme=argo granularity=wavefront wrap=ring"
 }
 
 @test "a window that does not fit names the slice and the cycle; no end record" {
