@@ -19,6 +19,19 @@ int rft_counters_add(rft_counters *c, const char *name, uint64_t v)
     return 0;
 }
 
+int rft_counters_merge(rft_counters *c, const char *name, uint64_t v)
+{
+    if (!strstr(name, "_peak"))
+        return rft_counters_add(c, name, v);
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->name[i], name) == 0) {
+            if (v > c->value[i])
+                c->value[i] = v;
+            return 0;
+        }
+    return rft_counters_add(c, name, v);
+}
+
 uint64_t rft_counters_get(const rft_counters *c, const char *name)
 {
     for (int i = 0; i < c->n; i++)

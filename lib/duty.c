@@ -880,7 +880,7 @@ int rft_counter_set_add(rft_counter_set *s, const rft_counters *c)
         s->c[s->n++] = t;
     }
     for (int i = 0; i < c->n; i++)
-        if (rft_counters_add(t, c->name[i], c->value[i]))
+        if (rft_counters_merge(t, c->name[i], c->value[i]))
             return RFT_EFORMAT;
     return 0;
 }

@@ -324,7 +324,8 @@ size_t rft_text_format(const rft_geom *g, const rft_rec *r, const char *const *k
  * A counters record carries named u64 counters of one stage for one scope:
  *   str stage, str scope, u16 n, n x (str name, u64 value)
  * (str = u16 length + bytes).  Scope is "total", "slice CU:SIMD" or
- * "kernel NAME"; rft-merge adds the values of equal (stage, scope, name). */
+ * "kernel NAME"; rft-merge adds the values of equal (stage, scope, name),
+ * except maxima (names containing "_peak"), of which it keeps the largest. */
 #define RFT_MAX_COUNTERS 256
 typedef struct rft_counters {
     char stage[64];
@@ -336,6 +337,9 @@ typedef struct rft_counters {
 /* Add v to counter name (created at the end if absent); RFT_EFORMAT if full. */
 int rft_counters_add(rft_counters *c, const char *name, uint64_t v);
 uint64_t rft_counters_get(const rft_counters *c, const char *name); /* 0 if absent */
+/* Merge another run's value of a counter: a maximum (a name containing
+ * "_peak") keeps the larger value, every other counter is added. */
+int rft_counters_merge(rft_counters *c, const char *name, uint64_t v);
 int rft_write_counters(rft_writer *w, const rft_counters *c);
 /* Parse a RFT_COUNTERS payload; RFT_EFORMAT if malformed. */
 int rft_counters_parse(const uint8_t *p, uint32_t len, rft_counters *c);
