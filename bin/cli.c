@@ -186,6 +186,23 @@ rft_writer *stage_output(const char *output, const rft_header *h, const rft_writ
     return stage.w;
 }
 
+rft_writer *stage_output_as(const char *output, const char *key, const char *val,
+                            const rft_writer_opts *o, const char **old)
+{
+    const rft_header *in = rft_reader_header(stage.r);
+    rft_header h;
+    rft_header_init(&h, prog);
+    if (rft_header_copy(&h, in))
+        die("out of memory");
+    if (old)
+        *old = rft_header_get(in, key);
+    if (rft_header_set(&h, key, val))
+        die("%s: header metadata full", stage.input);
+    rft_writer *w = stage_output(output, &h, o);
+    rft_header_free(&h);
+    return w;
+}
+
 static noreturn void abandon(const char *name, const char *msg)
 {
     if (stage.w)

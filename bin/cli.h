@@ -58,6 +58,11 @@ extern cli_stage stage;
 rft_reader *stage_open(const char *input);
 /* Open the output stream with header h (die on failure). */
 rft_writer *stage_output(const char *output, const rft_header *h, const rft_writer_opts *o);
+/* Open the output with the input's header, this program as producer and
+ * metadata key=val added; *old (if given) gets the input's earlier value of
+ * key, or NULL (valid until stage_close). */
+rft_writer *stage_output_as(const char *output, const char *key, const char *val,
+                            const rft_writer_opts *o, const char **old);
 /* Bad data: "INPUT: record N: what" (N = the record just read), exit 1. */
 noreturn void stage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Check the result of a write call: quiet end on EPIPE, else "OUTPUT: why". */

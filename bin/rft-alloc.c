@@ -255,17 +255,10 @@ static void run(void)
              g.by_group ? "work-group" : "wavefront",
              g.scheme != RFT_ALLOC_ARGO ? "" : g.wrap == RFT_WRAP_RING ? " wrap=ring" : " wrap=restart");
     if (g.output) {
-        rft_header h;
-        rft_header_init(&h, "rft-alloc");
-        if (rft_header_copy(&h, in))
-            die("out of memory");
-        const char *old = rft_header_get(in, "alloc");
+        const char *old;
+        g.w = stage_output_as(g.output, "alloc", meta, &g.wo, &old);
         if (old)
             warnx("warning: %s: re-allocating a stream allocated with %s", g.input, old);
-        if (rft_header_set(&h, "alloc", meta))
-            die("%s: header metadata full", g.input);
-        g.w = stage_output(g.output, &h, &g.wo);
-        rft_header_free(&h);
     }
     if (rft_map_init(&g.slice_of, 64) || rft_map_init(&g.wave_of, 256))
         die("out of memory");

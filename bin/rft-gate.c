@@ -333,17 +333,10 @@ static void run(FILE *out)
     else
         snprintf(meta, sizeof meta, "scheme=rc bs=%u deltas=pow2 max-delta=%u", g.po.bs, g.po.max_delta);
     if (g.output) {
-        rft_header h;
-        rft_header_init(&h, "rft-gate");
-        if (rft_header_copy(&h, in))
-            die("out of memory");
-        const char *old = rft_header_get(in, "gate");
+        const char *old;
+        g.w = stage_output_as(g.output, "gate", meta, &g.wo, &old);
         if (old)
             warnx("warning: %s: gating again a stream gated with %s", g.input, old);
-        if (rft_header_set(&h, "gate", meta))
-            die("%s: header metadata full", g.input);
-        g.w = stage_output(g.output, &h, &g.wo);
-        rft_header_free(&h);
     }
     if (rft_map_init(&g.slice_of, 64) || rft_map_init(&g.wave_of, 256))
         die("out of memory");
