@@ -374,7 +374,8 @@ static void run(FILE *out)
     static const char *const cols[] = {"scope", "counter", "value"};
     cli_table *t = out ? table_new(g.fmt, out, 3, cols) : NULL;
     uint64_t total[NC] = {0};
-    qsort(g.slices, g.nslices, sizeof *g.slices, by_slice);
+    if (g.nslices > 1)
+        qsort(g.slices, g.nslices, sizeof *g.slices, by_slice);
     for (uint32_t i = 0; i < g.nslices; i++) {
         char scope[32];
         snprintf(scope, sizeof scope, "slice %u:%u", g.slices[i].cu, g.slices[i].simd);

@@ -173,7 +173,8 @@ int main(int argc, char **argv)
             stage.r = NULL;
         }
     }
-    qsort(g.c, g.n, sizeof *g.c, cmp_cell);
+    if (g.n > 1)
+        qsort(g.c, g.n, sizeof *g.c, cmp_cell);
     for (size_t i = 0; i < g.n; i++) {
         stage_put(rft_write_raw(stage.w, RFT_DUTY, g.c[i].p, g.c[i].len));
         free(g.c[i].p);

@@ -667,7 +667,8 @@ int rft_duty_finish(rft_duty *d)
     if (d->finished)
         return 0;
     d->finished = 1;
-    qsort(d->s, d->ns, sizeof *d->s, cmp_slice);
+    if (d->ns > 1)
+        qsort(d->s, d->ns, sizeof *d->s, cmp_slice);
     for (size_t i = 0; i < d->ns; i++) {
         slice *s = d->s[i];
         uint64_t end = d->o.span == RFT_SPAN_STREAM ? (d->o.window_set ? d->o.to : d->slast)

@@ -678,7 +678,8 @@ int rft_faultmap_csv_parse(const char *buf, size_t len, const char *name, uint32
         free(c.rows);
         return c.failed;
     }
-    qsort(c.rows, c.n, sizeof *c.rows, by_place);
+    if (c.n > 1)
+        qsort(c.rows, c.n, sizeof *c.rows, by_place);
     /* a duplicate: name the later of the first pair, by line */
     uint32_t dup = 0, first = 0;
     size_t di = 0;
