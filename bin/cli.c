@@ -45,6 +45,13 @@ static void vmsg(const char *fmt, va_list ap)
     fputc('\n', stderr);
 }
 
+void *xrealloc(void *p, size_t n)
+{
+    if (!(p = realloc(p, n ? n : 1)))
+        die("out of memory");
+    return p;
+}
+
 void warnx(const char *fmt, ...)
 {
     va_list ap;

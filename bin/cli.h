@@ -24,6 +24,9 @@ noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1,
  * the offending argument. */
 noreturn void cli_bad_option(char **argv);
 
+/* realloc or die "out of memory" (a size of 0 is 1). */
+void *xrealloc(void *p, size_t n);
+
 /* Parse an unsigned decimal (or 0x hex) number in [lo, hi] for option opt;
  * a usage error otherwise. */
 uint64_t cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi);

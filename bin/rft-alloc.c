@@ -57,13 +57,6 @@ static struct {
 } g = {.input = "-", .scheme = RFT_ALLOC_FIRSTFIT, .by_group = -1, .fmt = FMT_TSV,
        .wfree = NONE, .grfree = NONE};
 
-static void *xrealloc(void *p, size_t n)
-{
-    if (!(p = realloc(p, n ? n : 1)))
-        die("out of memory");
-    return p;
-}
-
 static slice *slice_get(uint16_t cu, uint16_t simd)
 {
     uint64_t *v = rft_map_get(&g.slice_of, rft_slice_key(cu, simd));

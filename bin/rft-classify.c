@@ -62,13 +62,6 @@ static struct {
     unsigned nconf;
 } g = {.input = "-", .spool_fd = -1, .cur_group = ~0u};
 
-static void *xrealloc(void *p, size_t n)
-{
-    if (!(p = realloc(p, n ? n : 1)))
-        die("out of memory");
-    return p;
-}
-
 /* Grow array p of *n elements of size sz to want elements, the new ones
  * filled with byte fill. */
 static void *grow(void *p, unsigned *n, unsigned want, size_t sz, int fill)

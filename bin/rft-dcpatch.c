@@ -120,13 +120,6 @@ static struct {
 
 enum { REPORT_PERF, REPORT_OCC, REPORT_EVENTS };
 
-static void *xrealloc(void *p, size_t n)
-{
-    if (!(p = realloc(p, n ? n : 1)))
-        stage_fail("out of memory");
-    return p;
-}
-
 static void xput(rft_map *m, uint64_t k, uint64_t v)
 {
     if (rft_map_put(m, k, v))

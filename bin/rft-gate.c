@@ -54,13 +54,6 @@ static struct {
     uint64_t annotated;
 } g = {.input = "-", .scheme = RC, .fmt = FMT_TABLE};
 
-static void *xrealloc(void *p, size_t n)
-{
-    if (!(p = realloc(p, n ? n : 1)))
-        die("out of memory");
-    return p;
-}
-
 static slice *slice_get(uint16_t cu, uint16_t simd)
 {
     uint64_t *v = rft_map_get(&g.slice_of, rft_slice_key(cu, simd));
