@@ -45,6 +45,14 @@ static void vmsg(const char *fmt, va_list ap)
     fputc('\n', stderr);
 }
 
+int cli_level(const char *s)
+{
+    int64_t v = cli_int("--level", s, -99, 22);
+    if (v == 0)
+        usage_error("--level: 0 is out of range -99..-1, 1..22");
+    return (int)v;
+}
+
 void *xrealloc(void *p, size_t n)
 {
     if (!(p = realloc(p, n ? n : 1)))

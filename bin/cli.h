@@ -24,6 +24,10 @@ noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1,
  * the offending argument. */
 noreturn void cli_bad_option(char **argv);
 
+/* --level: a zstd level, -99..-1 (fast) or 1..22; 0 ("zstd's default")
+ * is refused as ambiguous.  A usage error otherwise. */
+int cli_level(const char *s);
+
 /* realloc or die "out of memory" (a size of 0 is 1). */
 void *xrealloc(void *p, size_t n);
 

@@ -391,7 +391,7 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "o:s:f:", opts, NULL)) != -1) {
         switch (c) {
         case 'o': g.output = optarg; break;
-        case 'l': g.wo.level = (int)cli_uint("--level", optarg, 1, 19); break;
+        case 'l': g.wo.level = cli_level(optarg); break;
         case 'b':
             bs_set = 1;
             if (!(g.bs_auto = strcmp(optarg, "auto") == 0))
@@ -421,7 +421,7 @@ int main(int argc, char **argv)
         case 'f': fmt_set = 1; g.fmt = cli_format(optarg); break;
         case 'w': g.sweep = 1; break;
         case 'F': g.wo.flush_each = 1; break;
-        default: usage_error("unknown option");
+        default: cli_bad_option(argv);
         }
     }
     if (argc - optind > 1)

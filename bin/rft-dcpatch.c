@@ -874,9 +874,9 @@ int main(int argc, char **argv)
         case 'n': shape_set = 1; g.counts = 1; break;
         case 'f': shape_set = 1; g.fmt = cli_format(optarg); break;
         case 'o': g.output = optarg; break;
-        case 'l': g.wo.level = (int)cli_uint("--level", optarg, 1, 19); break;
+        case 'l': g.wo.level = cli_level(optarg); break;
         case 'F': g.wo.flush_each = 1; break;
-        default: usage_error("unknown option");
+        default: cli_bad_option(argv);
         }
     }
     if (argc - optind > 1)

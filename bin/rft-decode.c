@@ -474,7 +474,7 @@ int main(int argc, char **argv)
             break;
         case 'N': g.h.geom.entries = (uint32_t)cli_uint("--entries", optarg, 1, RFT_MAX_ENTRIES); break;
         case 'B': g.h.geom.block_lanes = (uint32_t)cli_uint("--block-lanes", optarg, 1, RFT_MAX_LANES); break;
-        case 'l': g.wo.level = (int)cli_int("--level", optarg, -7, 19); break;
+        case 'l': g.wo.level = cli_level(optarg); break;
         case 'F': g.flush = 1; break;
         case 'v': g.verbose = 1; break;
         case 'S': g.skip_bad = 1; break;

@@ -87,7 +87,7 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "o:s:f:", opts, NULL)) != -1) {
         switch (c) {
         case 'o': output = optarg; break;
-        case 'l': wo.level = (int)cli_uint("--level", optarg, 1, 19); break;
+        case 'l': wo.level = cli_level(optarg); break;
         case 'p':
             if (!(o.span = rft_span_parse(optarg)))
                 usage_error("--span: '%s' is not stream, slice or busy", optarg);
@@ -101,7 +101,7 @@ int main(int argc, char **argv)
         case 'S': sum = optarg ? optarg : "-"; break;
         case 's': sum = optarg; break;
         case 'f': fmt_set = 1; fmt = cli_format(optarg); break;
-        default: usage_error("unknown option");
+        default: cli_bad_option(argv);
         }
     }
     if (argc - optind > 1)

@@ -368,7 +368,7 @@ int main(int argc, char **argv)
         case 'm': g.map_path = optarg; break;
         case 'a': g.same = 1; break;
         case 'o': g.output = optarg; out_set = 1; break;
-        case 'l': g.wo.level = (int)cli_uint("--level", optarg, 1, 19); break;
+        case 'l': g.wo.level = cli_level(optarg); break;
         case 'C': case 'W': case 'T': {
             int m = c == 'C' ? MODE_CSV : c == 'W' ? MODE_SHOW : MODE_STATS;
             if (g.mode && g.mode != m)
@@ -380,7 +380,7 @@ int main(int argc, char **argv)
         case 's': g.slices = optarg; break;
         case 'N': g.entries = (uint32_t)cli_uint("--entries", optarg, 1, RFT_MAX_ENTRIES); g.entries_set = 1; break;
         case 'B': g.blocks = (uint32_t)cli_uint("--blocks", optarg, 1, RFT_MAX_LANES); g.blocks_set = 1; break;
-        default: usage_error("unknown option");
+        default: cli_bad_option(argv);
         }
     }
     if (argc - optind > 1)

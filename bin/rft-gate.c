@@ -408,7 +408,7 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "o:f:", opts, NULL)) != -1) {
         switch (c) {
         case 'o': g.output = optarg; break;
-        case 'l': g.wo.level = (int)cli_uint("--level", optarg, 1, 19); break;
+        case 'l': g.wo.level = cli_level(optarg); break;
         case 'F': g.wo.flush_each = 1; break;
         case 's':
             if (strcmp(optarg, "rc") == 0)
@@ -436,7 +436,7 @@ int main(int argc, char **argv)
             break;
         case 'S': g.summary = optarg ? optarg : "-"; break;
         case 'f': fmt_set = 1; g.fmt = cli_format(optarg); break;
-        default: usage_error("unknown option");
+        default: cli_bad_option(argv);
         }
     }
     if (argc - optind > 1)

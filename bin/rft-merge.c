@@ -62,8 +62,8 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
         switch (c) {
         case 'o': output = optarg; break;
-        case 'l': wo.level = (int)cli_uint("--level", optarg, 1, 19); break;
-        default: usage_error("unknown option");
+        case 'l': wo.level = cli_level(optarg); break;
+        default: cli_bad_option(argv);
         }
     }
     if (optind == argc)

@@ -848,18 +848,6 @@ static unsigned parse_kernels(const char *list, const struct model **ks)
 }
 
 /* zstd level: 1..22, or -1..-99 for zstd's fast levels */
-static int parse_level(const char *s)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end)
-        usage_error("--level: '%s' is not a number", s);
-    if (v < -99 || v > 22 || v == 0)
-        usage_error("--level: %ld is out of range -99..-1, 1..22", v);
-    return (int)v;
-}
-
 int main(int argc, char **argv)
 {
     cli_init(argc, argv, usage);
@@ -895,7 +883,7 @@ int main(int argc, char **argv)
         case O_SIMDS: nsimd = (unsigned)cli_uint("--simds", optarg, 1, 16); break;
         case O_LANES: L = (unsigned)cli_uint("--lanes", optarg, 8, RFT_MAX_LANES); break;
         case 's': seed = cli_uint("--seed", optarg, 0, UINT64_MAX); break;
-        case 'l': level = parse_level(optarg); break;
+        case 'l': level = cli_level(optarg); break;
         case 'o': path = optarg; break;
         case O_LIST: list = 1; break;
         case ':': usage_error("option '%s' needs a value", argv[optind - 1]);

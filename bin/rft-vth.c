@@ -481,7 +481,7 @@ int main(int argc, char **argv)
         case 'u': g.include_unused = 1; break;
         case 'w': show = 1; break;
         case 'f': g.fmt = cli_format(optarg); break;
-        default: usage_error("unknown option");
+        default: cli_bad_option(argv);
         }
     }
     if (params || set.n)
