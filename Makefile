@@ -8,7 +8,7 @@ ifeq ($(SAN),1)
 CFLAGS += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 endif
-LDLIBS = -lzstd -lcsv -lm
+LDLIBS = -lzstd -lcsv -lm -pthread
 
 LIB_SRC = $(wildcard lib/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)

@@ -58,6 +58,7 @@ typedef struct cli_stage {
     const char *input, *output;     /* as given: "-" for stdin/stdout */
     rft_reader *r;
     rft_writer *w;
+    int read_flags;                 /* for rft_reader_open_flags: RFT_IN_AHEAD */
 } cli_stage;
 extern cli_stage stage;
 

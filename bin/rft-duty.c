@@ -119,6 +119,7 @@ int main(int argc, char **argv)
     if (stream && sum && strcmp(output, "-") == 0 && strcmp(sum, "-") == 0)
         usage_error("the map and the summary cannot both go to standard output");
 
+    stage.read_flags = RFT_IN_AHEAD;   /* decompression overlaps the accounting */
     rft_reader *r = stage_open(input);
     rft_header h;
     rft_header_init(&h, "rft-duty");

@@ -167,7 +167,7 @@ int rft_duty_add(rft_duty_rec *a, const rft_duty_rec *b, const char **why)
 #define PLANES 32           /* the counters hold up to 2^32 - 1 cycles ... */
 #define LOW 16              /* ... planes LOW.. are allocated when needed */
 #define BATCH 8             /* intervals added to the planes together */
-#define VW 2                /* words per vector operation: rows are padded */
+#define VW 8                /* rows are padded to 64 bytes, a vector of AVX-512 */
 
 struct part {               /* time spent with `on` powered bits (on < bits) */
     uint32_t on;
@@ -404,18 +404,24 @@ static void planes_to_values(const rft_duty *d, const ent *e, uint64_t *blk, uin
 }
 
 /* Add the waiting contents into the bit-sliced counters: for each plane a
- * ripple-carry add of each one's duration, masked by the content, two words
- * per operation (SSE2, NEON).  Batching keeps a plane in cache while all
- * of them go through it; one leaves once its duration has no more bits and
- * its carries are gone. */
+ * ripple-carry add of each one's duration, masked by the content, a row of
+ * 64 bytes per operation.  Batching keeps a plane in cache while all of
+ * them go through it; one leaves once its duration has no more bits and its
+ * carries are gone.  The compiler splits the 64-byte vectors into what the
+ * target has; on x86-64 Linux with GCC the function is built for AVX-512,
+ * AVX2 and the baseline, and the loader picks one (about 1.4x faster on
+ * AVX-512 than SSE2 on Sobel's map). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
 static void flush(const rft_duty *d, ent *e, uint64_t *blk)
 {
-    typedef uint64_t vec __attribute__((vector_size(16)));
-    uint32_t nv = d->pw / 2, n = e->nring;
+    typedef uint64_t vec __attribute__((vector_size(8 * VW)));
+    uint32_t nv = d->pw / VW, n = e->nring;
     if (!n)
         return;
     e->nring = 0;
-    vec carry[BATCH][RFT_MAX_LANES / 4];
+    vec carry[BATCH][RFT_MAX_LANES / 2 / VW];
     uint8_t live[BATCH] = {0};
     for (unsigned k = 0; k < PLANES; k++) {
         vec *p = (vec *)(void *)plane_of(d, e, blk, k);
@@ -448,7 +454,10 @@ static void flush(const rft_duty *d, ent *e, uint64_t *blk)
                     any |= cy[v];
                 }
             }
-            live[i] = (any[0] | any[1]) != 0;
+            uint64_t l = 0;
+            for (unsigned j = 0; j < VW; j++)
+                l |= any[j];
+            live[i] = l != 0;
             more |= live[i];
         }
         for (uint32_t i = 0; i < n && !more; i++)
@@ -549,6 +558,23 @@ static int do_write(rft_duty *d, slice *s, const rft_write *w, uint64_t c)
     if (!e->born && birth(s, e, c))
         return oom(d);
     uint32_t on = w->on_bits == RFT_NO_GATE || w->on_bits > d->bits ? d->bits : w->on_bits;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* fully powered (the common case): a row of `now` has the bytes of the
+     * lanes, so comparing and copying are memcmp and memcpy */
+    if (on == d->bits && e->on == on) {
+        size_t n = (size_t)d->lanes * sizeof *w->val;
+        if (memcmp(now, w->val, n) == 0)
+            return 0;
+        if (account(d, s, e, now, c))
+            return oom(d);
+        memcpy(now, w->val, n);
+        uint64_t nz = 0;
+        for (uint32_t k = 0; k < d->words; k++)
+            nz |= now[k];
+        e->nz = nz != 0;
+        return 0;
+    }
+#endif
     uint64_t diff = on != e->on, nz = 0;
     for (uint32_t k = 0; k < d->words; k++) {
         uint64_t x = lane_pair(d, w, k, on);

@@ -282,6 +282,11 @@ static int parse_header(rft_reader *r, char *err, size_t errlen)
 
 rft_reader *rft_reader_open(const char *path, char *err, size_t errlen)
 {
+    return rft_reader_open_flags(path, 0, err, errlen);
+}
+
+rft_reader *rft_reader_open_flags(const char *path, int flags, char *err, size_t errlen)
+{
     rft_reader *r = calloc(1, sizeof *r);
     if (!r || !(r->buf = malloc(2 * READ_CHUNK))) {
         free(r);
@@ -289,7 +294,7 @@ rft_reader *rft_reader_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     r->cap = 2 * READ_CHUNK;
-    if (!(r->in = rft_in_open(path, RFT_IN_ZSTD, err, errlen))) {
+    if (!(r->in = rft_in_open(path, RFT_IN_ZSTD | (flags & RFT_IN_AHEAD), err, errlen))) {
         rft_reader_close(r);
         return NULL;
     }

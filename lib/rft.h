@@ -223,6 +223,9 @@ typedef struct rft_reader rft_reader;
 /* Open path ("-" = stdin) and read its header.  On failure returns NULL and,
  * if err is given, a message in err (size errlen). */
 rft_reader *rft_reader_open(const char *path, char *err, size_t errlen);
+/* The same, with RFT_IN_AHEAD (or 0) in flags: decompress in a second thread,
+ * for consumers whose own work per record is heavy (rft-duty). */
+rft_reader *rft_reader_open_flags(const char *path, int flags, char *err, size_t errlen);
 const rft_header *rft_reader_header(const rft_reader *r);
 /* 0 and a record in *rec; RFT_EOF at the end record; else an error. */
 int rft_read(rft_reader *r, rft_rec *rec);
@@ -264,9 +267,12 @@ const char *rft_writer_error(const rft_writer *w);
 
 /* ---- byte streams (any file, plain or zstd) -------------------------------- */
 typedef struct rft_in rft_in;
-enum { RFT_IN_AUTO = 0, RFT_IN_ZSTD = 1 };
+enum { RFT_IN_AUTO = 0, RFT_IN_ZSTD = 1, RFT_IN_AHEAD = 0x100 };
 /* Open path ("-" = stdin).  RFT_IN_AUTO decompresses when the content starts
- * with a zstd frame magic and passes plain bytes through otherwise. */
+ * with a zstd frame magic and passes plain bytes through otherwise;
+ * RFT_IN_ZSTD refuses anything else.  Or'ed with RFT_IN_AHEAD, a second
+ * thread reads and decompresses ahead of the caller (same bytes, same
+ * errors); rft_in_close() stops it. */
 rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen);
 /* >0 bytes read, 0 at a clean end, <0 an error (a truncated zstd frame is
  * RFT_ETRUNC, a corrupt one RFT_EZSTD); message in rft_in_error(). */

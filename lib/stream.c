@@ -1,14 +1,43 @@
 /* stream.c - byte input from a file or stdin, zstd-decompressed when the
  * content is a zstd frame.  Truncated and corrupt frames are told apart
- * from a clean end, as zstd's streaming examples do. */
+ * from a clean end, as zstd's streaming examples do.
+ *
+ * With RFT_IN_AHEAD a second thread reads and decompresses into a ring of
+ * chunks while the caller works on the previous ones, as `zstd -T` and pigz
+ * overlap their stages: a consumer as busy as rft-duty then costs
+ * max(decompress, work), not their sum.  The bytes, their order and every
+ * error (at the same byte position) are those of the direct path. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 
 #include "rft.h"
+
+#define AHEAD_CHUNKS 4
+#define AHEAD_SIZE (256u << 10)
+
+struct ahead_chunk {
+    unsigned char *buf;
+    long n;                 /* bytes, 0 at the clean end, <0 an error */
+    uint64_t consumed;      /* rft_in_bytes() once this chunk is taken */
+};
+
+struct ahead {              /* the ring between the reading thread and the caller */
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t more, room;
+    struct ahead_chunk c[AHEAD_CHUNKS];
+    unsigned made, taken;   /* chunks produced and consumed (mod 2^32) */
+    size_t pos;             /* bytes of the oldest chunk already returned */
+    int stop;               /* set by the caller: the thread ends */
+    int done;               /* the caller has seen the end ... */
+    long end;               /* ... this one */
+    uint64_t consumed;      /* rft_in_bytes() as the caller sees it */
+};
 
 struct rft_in {
     int fd;                /* read(2), not stdio: a live pipe yields what it has */
@@ -23,17 +52,27 @@ struct rft_in {
     /* plain mode: bytes peeked for the magic that must still be returned */
     unsigned char peek[4];
     size_t npeek, peekpos;
+    struct ahead *ahead;    /* NULL: the caller reads directly */
     char err[256];
 };
 
-static ssize_t read_some(int fd, void *buf, size_t n)
+static ssize_t read_some(int fd, void *buf, size_t n, int in_thread)
 {
     ssize_t m;
+    /* the reading thread may be cancelled only while it waits in read(2):
+     * an input that never ends (a terminal) must not keep close() waiting */
+    if (in_thread)
+        pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
     do
         m = read(fd, buf, n);
     while (m < 0 && errno == EINTR);
+    if (in_thread)
+        pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
     return m;
 }
+
+static long read_direct(rft_in *in, void *buf, size_t n);
+static int ahead_start(rft_in *in);
 
 static long fail(rft_in *in, int code, const char *fmt, const char *detail)
 {
@@ -66,7 +105,7 @@ rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen)
     /* peek at the first 4 bytes to tell zstd from plain content */
     size_t n = 0;
     while (n < 4) {
-        ssize_t m = read_some(in->fd, in->inbuf + n, 4 - n);
+        ssize_t m = read_some(in->fd, in->inbuf + n, 4 - n, 0);
         if (m < 0) {
             snprintf(err, errlen, "%s", strerror(errno));
             rft_in_close(in);
@@ -78,7 +117,7 @@ rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen)
     }
     static const unsigned char zmagic[4] = {0x28, 0xB5, 0x2F, 0xFD};
     in->is_zstd = n == 4 && memcmp(in->inbuf, zmagic, 4) == 0;
-    if (mode == RFT_IN_ZSTD && !in->is_zstd) {
+    if ((mode & RFT_IN_ZSTD) && !in->is_zstd) {
         snprintf(err, errlen, n == 0 ? "empty input" : "not a zstd stream (bad frame magic)");
         rft_in_close(in);
         return NULL;
@@ -98,17 +137,23 @@ rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen)
         memcpy(in->peek, in->inbuf, n);
         in->npeek = n;
     }
+    if ((mode & RFT_IN_AHEAD) && ahead_start(in)) {
+        snprintf(err, errlen, "cannot start the reading thread");
+        rft_in_close(in);
+        return NULL;
+    }
     return in;
 }
 
-long rft_in_read(rft_in *in, void *buf, size_t n)
+static long read_direct(rft_in *in, void *buf, size_t n)
 {
+    int in_thread = in->ahead != NULL;
     if (!in->is_zstd) {
         size_t got = 0;
         while (in->peekpos < in->npeek && got < n)
             ((unsigned char *)buf)[got++] = in->peek[in->peekpos++];
         if (got == 0) {
-            ssize_t m = read_some(in->fd, buf, n);
+            ssize_t m = read_some(in->fd, buf, n, in_thread);
             if (m < 0)
                 return fail(in, RFT_EIO, "read error: %s", strerror(errno));
             in->consumed += (size_t)m;
@@ -121,7 +166,7 @@ long rft_in_read(rft_in *in, void *buf, size_t n)
         if (in->zin.pos == in->zin.size) {
             if (in->eof)
                 break;
-            ssize_t r = read_some(in->fd, in->inbuf, in->incap);
+            ssize_t r = read_some(in->fd, in->inbuf, in->incap, in_thread);
             if (r < 0)
                 return fail(in, RFT_EIO, "read error: %s", strerror(errno));
             size_t m = (size_t)r;
@@ -150,14 +195,141 @@ long rft_in_read(rft_in *in, void *buf, size_t n)
     return (long)out.pos;
 }
 
+/* ---- read-ahead ---------------------------------------------------------------- */
+/* Wait for a free slot; 0 when the caller stopped the reading. */
+static int ahead_room(struct ahead *a)
+{
+    pthread_mutex_lock(&a->mu);
+    while (!a->stop && a->made - a->taken == AHEAD_CHUNKS)
+        pthread_cond_wait(&a->room, &a->mu);
+    int ok = !a->stop;
+    pthread_mutex_unlock(&a->mu);
+    return ok;
+}
+
+static void ahead_publish(struct ahead *a)
+{
+    pthread_mutex_lock(&a->mu);
+    a->made++;
+    pthread_cond_signal(&a->more);
+    pthread_mutex_unlock(&a->mu);
+}
+
+static void *ahead_main(void *arg)
+{
+    rft_in *in = arg;
+    struct ahead *a = in->ahead;
+    long end = 1;                   /* > 0 until the input ends (0) or fails (< 0) */
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+    while (ahead_room(a)) {
+        /* the slot is this thread's alone until `made` moves past it */
+        struct ahead_chunk *c = &a->c[a->made % AHEAD_CHUNKS];
+        size_t got = 0;
+        while (end > 0 && got < AHEAD_SIZE) {
+            long n = read_direct(in, c->buf + got, AHEAD_SIZE - got);
+            if (n > 0)
+                got += (size_t)n;
+            else
+                end = n;
+        }
+        c->n = got ? (long)got : end;   /* the bytes first, then what ended them */
+        c->consumed = in->consumed;
+        ahead_publish(a);
+        if (!got)
+            break;
+    }
+    return NULL;
+}
+
+static int ahead_start(rft_in *in)
+{
+    struct ahead *a = calloc(1, sizeof *a);
+    if (!a)
+        return -1;
+    for (int i = 0; i < AHEAD_CHUNKS; i++)
+        if (!(a->c[i].buf = malloc(AHEAD_SIZE))) {
+            while (i--)
+                free(a->c[i].buf);
+            free(a);
+            return -1;
+        }
+    pthread_mutex_init(&a->mu, NULL);
+    pthread_cond_init(&a->more, NULL);
+    pthread_cond_init(&a->room, NULL);
+    in->ahead = a;
+    if (pthread_create(&a->thread, NULL, ahead_main, in)) {
+        in->ahead = NULL;
+        for (int i = 0; i < AHEAD_CHUNKS; i++)
+            free(a->c[i].buf);
+        free(a);
+        return -1;
+    }
+    return 0;
+}
+
+static long ahead_read(rft_in *in, unsigned char *buf, size_t n)
+{
+    struct ahead *a = in->ahead;
+    if (a->done)                    /* the end or an error, told again */
+        return a->end;
+    pthread_mutex_lock(&a->mu);
+    while (a->made == a->taken)
+        pthread_cond_wait(&a->more, &a->mu);
+    pthread_mutex_unlock(&a->mu);
+    struct ahead_chunk *c = &a->c[a->taken % AHEAD_CHUNKS];
+    if (c->n <= 0) {                /* the thread has finished */
+        a->done = 1;
+        a->end = c->n;
+        a->consumed = c->consumed;
+        return c->n;
+    }
+    size_t m = (size_t)c->n - a->pos < n ? (size_t)c->n - a->pos : n;
+    memcpy(buf, c->buf + a->pos, m);
+    a->pos += m;
+    if (a->pos == (size_t)c->n) {   /* hand the slot back */
+        a->pos = 0;
+        a->consumed = c->consumed;
+        pthread_mutex_lock(&a->mu);
+        a->taken++;
+        pthread_cond_signal(&a->room);
+        pthread_mutex_unlock(&a->mu);
+    }
+    return (long)m;
+}
+
+static void ahead_stop(rft_in *in)
+{
+    struct ahead *a = in->ahead;
+    pthread_mutex_lock(&a->mu);
+    a->stop = 1;
+    pthread_cond_signal(&a->room);
+    pthread_mutex_unlock(&a->mu);
+    pthread_cancel(a->thread);      /* acts only inside read(2) */
+    pthread_join(a->thread, NULL);
+    pthread_mutex_destroy(&a->mu);
+    pthread_cond_destroy(&a->more);
+    pthread_cond_destroy(&a->room);
+    for (int i = 0; i < AHEAD_CHUNKS; i++)
+        free(a->c[i].buf);
+    free(a);
+    in->ahead = NULL;
+}
+
+long rft_in_read(rft_in *in, void *buf, size_t n)
+{
+    return in->ahead ? ahead_read(in, buf, n) : read_direct(in, buf, n);
+}
+
 int rft_in_is_zstd(const rft_in *in) { return in->is_zstd; }
-uint64_t rft_in_bytes(const rft_in *in) { return in->consumed; }
+uint64_t rft_in_bytes(const rft_in *in) { return in->ahead ? in->ahead->consumed : in->consumed; }
 const char *rft_in_error(const rft_in *in) { return in->err; }
 
 void rft_in_close(rft_in *in)
 {
     if (!in)
         return;
+    if (in->ahead)
+        ahead_stop(in);
     if (in->fd > STDIN_FILENO)
         close(in->fd);
     ZSTD_freeDCtx(in->dctx);

@@ -1,0 +1,170 @@
+/* test_stream.c - rft_in with and without read-ahead: the same bytes in the
+ * same order, the same byte count, and the same error at the same place, for
+ * plain and zstd content, whole, cut short and corrupt, read in odd-sized
+ * pieces; and closing while the thread waits. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "rft.h"
+
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); exit(1); } } while (0)
+
+typedef struct {
+    unsigned char *buf;
+    size_t n;
+    long last;          /* what ended the reading: 0 or an error code */
+    uint64_t bytes;     /* rft_in_bytes at the end */
+    char err[256];
+} result;
+
+/* Read all of path with mode, in pieces of 1, 7, 4093, ... bytes. */
+static result read_all(const char *path, int mode)
+{
+    result r = {0};
+    char err[256];
+    rft_in *in = rft_in_open(path, mode, err, sizeof err);
+    CHECK(in);
+    static const size_t piece[] = {1, 7, 4093, 65536, 300000};
+    size_t cap = 1 << 20;
+    r.buf = malloc(cap);
+    CHECK(r.buf);
+    for (unsigned i = 0;; i++) {
+        size_t want = piece[i % 5];
+        if (r.n + want > cap) {
+            cap = 2 * (r.n + want);
+            r.buf = realloc(r.buf, cap);
+            CHECK(r.buf);
+        }
+        long m = rft_in_read(in, r.buf + r.n, want);
+        if (m <= 0) {
+            r.last = m;
+            /* the end is told again to a caller that asks once more */
+            CHECK(rft_in_read(in, r.buf + r.n, want) == m);
+            break;
+        }
+        CHECK((size_t)m <= want);
+        r.n += (size_t)m;
+    }
+    r.bytes = rft_in_bytes(in);
+    snprintf(r.err, sizeof r.err, "%s", rft_in_error(in));
+    rft_in_close(in);
+    return r;
+}
+
+/* Where corrupt data is noticed depends on the sizes zstd decodes into, so
+ * there only the kind of error must agree, and one output may be a prefix of
+ * the other (exact: every byte and the message must agree). */
+static void same(const char *path, int mode, int exact)
+{
+    result a = read_all(path, mode), b = read_all(path, mode | RFT_IN_AHEAD);
+    CHECK(!exact || a.n == b.n);
+    CHECK(memcmp(a.buf, b.buf, a.n < b.n ? a.n : b.n) == 0);
+    CHECK(a.last == b.last);
+    CHECK(a.bytes == b.bytes);
+    CHECK(!exact || strcmp(a.err, b.err) == 0);
+    free(a.buf);
+    free(b.buf);
+}
+
+static void pause_ms(long ms)
+{
+    struct timespec t = {0, ms * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+static void put(const char *path, const void *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(p, 1, n, f) == n && fclose(f) == 0);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/test_stream.XXXXXX";
+    CHECK(mkdtemp(dir));
+    char plain[64], whole[64], cut[64], bad[64], empty[64];
+    snprintf(plain, sizeof plain, "%s/plain", dir);
+    snprintf(whole, sizeof whole, "%s/whole.zst", dir);
+    snprintf(cut, sizeof cut, "%s/cut.zst", dir);
+    snprintf(bad, sizeof bad, "%s/bad.zst", dir);
+    snprintf(empty, sizeof empty, "%s/empty", dir);
+
+    /* 3 MB that compress somewhat: several read-ahead chunks */
+    size_t n = 3u << 20;
+    unsigned char *src = malloc(n);
+    CHECK(src);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        src[i] = (unsigned char)(i % 97 < 60 ? i / 1000 : x >> 24);
+    }
+    size_t zcap = ZSTD_compressBound(n);
+    unsigned char *z = malloc(zcap);
+    CHECK(z);
+    size_t zn = ZSTD_compress(z, zcap, src, n, 1);
+    CHECK(!ZSTD_isError(zn));
+
+    put(plain, src, n);
+    put(whole, z, zn);
+    put(cut, z, zn / 2);
+    z[zn / 3] ^= 0x5a;  /* corrupt a byte in the middle */
+    put(bad, z, zn);
+    put(empty, "", 0);
+
+    same(plain, RFT_IN_AUTO, 1);
+    same(whole, RFT_IN_AUTO, 1);
+    same(whole, RFT_IN_ZSTD, 1);
+    same(cut, RFT_IN_ZSTD, 1);
+    same(bad, RFT_IN_ZSTD, 0);
+    same(empty, RFT_IN_AUTO, 1);
+
+    /* the whole stream decompresses to the source */
+    result r = read_all(whole, RFT_IN_ZSTD | RFT_IN_AHEAD);
+    CHECK(r.last == 0 && r.n == n && memcmp(r.buf, src, n) == 0 && r.bytes == zn);
+    free(r.buf);
+    /* cut short: a truncated frame, after every byte that could be decoded */
+    r = read_all(cut, RFT_IN_ZSTD | RFT_IN_AHEAD);
+    CHECK(r.last == RFT_EZSTD && strstr(r.err, "truncated") && r.n > 0 && r.n < n);
+    CHECK(memcmp(r.buf, src, r.n) == 0);
+    free(r.buf);
+
+    /* closing early stops the thread, also while it waits on a pipe that
+     * never ends (it would hang here otherwise) */
+    int fd[2];
+    CHECK(pipe(fd) == 0);
+    int saved = dup(STDIN_FILENO);
+    CHECK(saved >= 0 && dup2(fd[0], STDIN_FILENO) == STDIN_FILENO);
+    CHECK(write(fd[1], "abcdef", 6) == 6);
+    char err[256];
+    rft_in *in = rft_in_open("-", RFT_IN_AUTO | RFT_IN_AHEAD, err, sizeof err);
+    CHECK(in);
+    pause_ms(20);   /* the thread now waits in read(2) for more */
+    rft_in_close(in);
+    CHECK(dup2(saved, STDIN_FILENO) == STDIN_FILENO);
+    close(fd[0]);
+    close(fd[1]);
+    close(saved);
+
+    /* closing with the ring full and the file not finished */
+    in = rft_in_open(plain, RFT_IN_AUTO | RFT_IN_AHEAD, err, sizeof err);
+    CHECK(in);
+    unsigned char b[10];
+    CHECK(rft_in_read(in, b, sizeof b) == 10 && memcmp(b, src, 10) == 0);
+    pause_ms(20);
+    rft_in_close(in);
+
+    unlink(plain);
+    unlink(whole);
+    unlink(cut);
+    unlink(bad);
+    unlink(empty);
+    rmdir(dir);
+    free(src);
+    free(z);
+    puts("test_stream: ok");
+    return 0;
+}
