@@ -22,7 +22,7 @@ MAN5 = $(wildcard man/*.5)
 DEB_PKGS = libzstd-dev libcsv-dev zstd bats bats-assert bats-support python3
 DEPS_STAMP = .deps-ok
 
-.PHONY: all check demo install clean deps bench
+.PHONY: all check demo install clean deps bench bench-traces
 all: $(DEPS_STAMP) $(PROGS) $(UNITS) lib/rft.pc
 
 # Install what the build needs (Debian 12), or say exactly what to run.
@@ -65,6 +65,9 @@ demo: all
 
 bench: all
 	PATH="$(CURDIR)/bin:$$PATH" bench/run
+
+bench-traces: all
+	PATH="$(CURDIR)/bin:$$PATH" bench/traces
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \

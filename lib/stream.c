@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,20 @@ static ssize_t read_some(int fd, void *buf, size_t n, int in_thread)
     return m;
 }
 
+/* A pipe between two stages holds 64 KiB by default, half of one zstd
+ * output block, so the stages take turns instead of overlapping; 1 MiB
+ * (Linux's default limit for unprivileged processes) lets them run on. */
+static void grow_pipe(int fd)
+{
+#ifdef __linux__
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+        (void)fcntl(fd, 1031 /* F_SETPIPE_SZ, Linux only */, 1 << 20);
+#else
+    (void)fd;
+#endif
+}
+
 static long read_direct(rft_in *in, void *buf, size_t n);
 static int ahead_start(rft_in *in);
 
@@ -90,6 +105,7 @@ rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen)
     in->fd = -1;
     if (strcmp(path, "-") == 0) {
         in->fd = STDIN_FILENO;
+        grow_pipe(in->fd);
     } else if ((in->fd = open(path, O_RDONLY)) < 0) {
         snprintf(err, errlen, "%s", strerror(errno));
         free(in);
