@@ -235,23 +235,15 @@ static void *ahead_main(void *arg)
 {
     rft_in *in = arg;
     struct ahead *a = in->ahead;
-    long end = 1;                   /* > 0 until the input ends (0) or fails (< 0) */
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
     while (ahead_room(a)) {
-        /* the slot is this thread's alone until `made` moves past it */
+        /* the slot is this thread's alone until `made` moves past it; one
+         * call, so that what a live pipe has now goes to the caller now */
         struct ahead_chunk *c = &a->c[a->made % AHEAD_CHUNKS];
-        size_t got = 0;
-        while (end > 0 && got < AHEAD_SIZE) {
-            long n = read_direct(in, c->buf + got, AHEAD_SIZE - got);
-            if (n > 0)
-                got += (size_t)n;
-            else
-                end = n;
-        }
-        c->n = got ? (long)got : end;   /* the bytes first, then what ended them */
+        c->n = read_direct(in, c->buf, AHEAD_SIZE);
         c->consumed = in->consumed;
         ahead_publish(a);
-        if (!got)
+        if (c->n <= 0)          /* the end or an error: nothing follows */
             break;
     }
     return NULL;

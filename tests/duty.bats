@@ -158,3 +158,22 @@ cells() { rft-vth --by cells --format tsv "m=$1"; }
     LC_ALL=de_DE.UTF-8 rft-duty t.rft | LC_ALL=de_DE.UTF-8 rft-vth --by cells > d.txt
     cmp c.txt d.txt
 }
+
+@test "a bad record ends rft-duty at once, while its input stays open" {
+    # the reading thread may be blocked in read(2) on a writer that goes on
+    mkfifo f
+    { cat "$FIX/corrupt/huge-record-length.rft"; sleep 30; } > f &
+    run timeout 10 rft-duty -o out.rft f
+    kill %1 2>/dev/null || true
+    echo "status $status: $output"
+    [ "$status" -eq 1 ]
+    assert_output --partial "rft-duty: f: record 2:"
+    [ ! -e out.rft ]
+}
+
+@test "the map is the same whether the input is a file or a pipe" {
+    rft-synth --cus 2 --simds 2 --writes 20000 --seed 3 | rft-alloc > s.rft
+    rft-duty -o a.duty s.rft
+    cat s.rft | rft-duty -o b.duty
+    cmp a.duty b.duty
+}
