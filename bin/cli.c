@@ -175,6 +175,26 @@ void cli_epipe(int err)
     }
 }
 
+const char *cli_spool_stdin(int *fd)
+{
+    static char name[32];
+    const char *dir = getenv("TMPDIR");
+    char path[4096], buf[1 << 16];
+    snprintf(path, sizeof path, "%s/%s.XXXXXX", dir && *dir ? dir : "/tmp", prog);
+    if ((*fd = mkstemp(path)) < 0)
+        die("%s: %s", path, strerror(errno));
+    unlink(path);
+    ssize_t n;
+    while ((n = read(STDIN_FILENO, buf, sizeof buf)) > 0)
+        for (ssize_t off = 0, k; off < n; off += k)
+            if ((k = write(*fd, buf + off, (size_t)(n - off))) < 0)
+                die("%s: %s", path, strerror(errno));
+    if (n < 0)
+        die("standard input: %s", strerror(errno));
+    snprintf(name, sizeof name, "/dev/fd/%d", *fd);
+    return name;
+}
+
 /* ---- the stage's streams ---------------------------------------------------- */
 cli_stage stage;
 

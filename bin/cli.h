@@ -28,6 +28,11 @@ noreturn void cli_bad_option(char **argv);
  * is refused as ambiguous.  A usage error otherwise. */
 int cli_level(const char *s);
 
+/* Copy standard input into an unlinked temporary file (in $TMPDIR or /tmp),
+ * for programs that read their input more than once; returns a path that
+ * reopens it ("/dev/fd/N") and its descriptor in *fd.  Dies on failure. */
+const char *cli_spool_stdin(int *fd);
+
 /* realloc or die "out of memory" (a size of 0 is 1). */
 void *xrealloc(void *p, size_t n);
 

@@ -263,27 +263,6 @@ static void run(const char *path, int classifying, int stream)
     g.w = NULL;
 }
 
-/* --bs auto reads the input twice: stdin goes to an unlinked temporary file. */
-static const char *spool(void)
-{
-    static char name[32];
-    const char *dir = getenv("TMPDIR");
-    char path[4096], buf[1 << 16];
-    snprintf(path, sizeof path, "%s/rft-classify.XXXXXX", dir && *dir ? dir : "/tmp");
-    if ((g.spool_fd = mkstemp(path)) < 0)
-        die("%s: %s", path, strerror(errno));
-    unlink(path);
-    ssize_t n;
-    while ((n = read(0, buf, sizeof buf)) > 0)
-        for (ssize_t off = 0, k; off < n; off += k)
-            if ((k = write(g.spool_fd, buf + off, (size_t)(n - off))) < 0)
-                die("%s: %s", path, strerror(errno));
-    if (n < 0)
-        die("stdin: %s", strerror(errno));
-    snprintf(name, sizeof name, "/dev/fd/%d", g.spool_fd);
-    return name;
-}
-
 /* A count, or a percentage of whole. */
 static void cell(cli_table *t, uint64_t n, double whole)
 {
@@ -452,7 +431,7 @@ int main(int argc, char **argv)
     const char *path = g.input;
     if (g.bs_auto) {
         if (strcmp(path, "-") == 0)
-            path = spool();
+            path = cli_spool_stdin(&g.spool_fd);
         for (unsigned bs = 1; bs <= RFT_PATTERN_MAX_BS; bs *= 2)
             g.conf[g.nconf++] = (rft_pattern_opts){bs, g.po.any, g.po.max_delta};
         run(path, 0, 0);

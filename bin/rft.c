@@ -20,6 +20,7 @@ static const char *const known[][2] = {
     {"view", "rft stream to text, TSV, CSV or JSON; header, statistics, filters"},
     {"synth", "seeded synthetic GPU kernel workloads"},
     {"classify", "register value patterns: RC/DC-Patch compression, WC, speculation"},
+    {"repeat", "a trace run again and again: copies back to back"},
     {"alloc", "place wavefront windows in the register file (first-fit, RAR, ARGO)"},
     {"gate", "power state of entries from register contents (RC, WC)"},
     {"duty", "per-cell duty cycles: time at 0, at 1 and switched off"},

@@ -11,24 +11,29 @@
 #   WC        ... | rft-alloc --scheme first-fit | rft-gate --scheme wc | rft-duty
 #   ARGO      ... | rft-alloc --scheme argo | rft-duty
 #
-# usage: aging.sh [-s stream|slice|busy] [-k DIR] TRACE [rft-vth options...]
+# usage: aging.sh [-s stream|slice|busy] [-r N] [-k DIR] TRACE [rft-vth options...]
 #   TRACE   canonical text (plain or .zst, rft-decode(1)) or an rft stream
 #   -s      the window of rft-duty(1) (default: its default, slice)
+#   -r N    the kernel run N times in a row (rft-repeat(1)) before placing:
+#           the seeds' lifetimes are of kernels run again and again
 #   -k DIR  keep the duty maps in DIR (base.rft, rc.rft, ...)
 set -eu
 
 span=""
 keep=""
-while getopts s:k: opt; do
+repeat=1
+usage="usage: aging.sh [-s stream|slice|busy] [-r N] [-k DIR] TRACE [rft-vth options...]"
+while getopts s:r:k: opt; do
     case $opt in
     s) span="--span $OPTARG" ;;
+    r) repeat=$OPTARG ;;
     k) keep=$OPTARG ;;
-    *) echo "usage: aging.sh [-s stream|slice|busy] [-k DIR] TRACE [rft-vth options...]" >&2; exit 2 ;;
+    *) echo "$usage" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
 if [ $# -lt 1 ]; then
-    echo "usage: aging.sh [-s stream|slice|busy] [-k DIR] TRACE [rft-vth options...]" >&2
+    echo "$usage" >&2
     exit 2
 fi
 trace=$1
@@ -48,21 +53,30 @@ else
     rft-decode -o "$tmp/trace.rft" "$trace"
     src=$tmp/trace.rft
 fi
+if [ "$repeat" != 1 ]; then
+    rft-repeat -n "$repeat" -o "$tmp/repeated.rft" "$src"
+    src=$tmp/repeated.rft
+fi
 
-# place the windows once per allocator, then the six maps, in parallel
+# place the windows once per allocator and gate once per scheme; the duty
+# maps and the energy below both use these streams
 for a in first-fit rar argo; do
-    rft-alloc --scheme "$a" -o "$tmp/$a.rft" "$src" &
+    rft-alloc --scheme "$a" -o "$tmp/p-$a.rft" "$src" &
 done
+wait
+rft-gate --scheme rc -o "$tmp/g-rc.rft" "$tmp/p-first-fit.rft" &
+rft-gate --scheme rc -o "$tmp/g-rcrar.rft" "$tmp/p-rar.rft" &
+rft-gate --scheme wc -o "$tmp/g-wc.rft" "$tmp/p-first-fit.rft" &
 wait
 # $span is a word list on purpose
 # shellcheck disable=SC2086
 {
-    rft-duty $span -o "$out/base.rft" "$tmp/first-fit.rft" &
-    rft-gate --scheme rc "$tmp/first-fit.rft" | rft-duty $span -o "$out/rc.rft" &
-    rft-duty $span -o "$out/rar.rft" "$tmp/rar.rft" &
-    rft-gate --scheme rc "$tmp/rar.rft" | rft-duty $span -o "$out/rcrar.rft" &
-    rft-gate --scheme wc "$tmp/first-fit.rft" | rft-duty $span -o "$out/wc.rft" &
-    rft-duty $span -o "$out/argo.rft" "$tmp/argo.rft" &
+    rft-duty $span -o "$out/base.rft" "$tmp/p-first-fit.rft" &
+    rft-duty $span -o "$out/rc.rft" "$tmp/g-rc.rft" &
+    rft-duty $span -o "$out/rar.rft" "$tmp/p-rar.rft" &
+    rft-duty $span -o "$out/rcrar.rft" "$tmp/g-rcrar.rft" &
+    rft-duty $span -o "$out/wc.rft" "$tmp/g-wc.rft" &
+    rft-duty $span -o "$out/argo.rft" "$tmp/p-argo.rft" &
     wait
 }
 # a stage that failed left no map: say so rather than compare what is left
@@ -73,23 +87,16 @@ for m in base rc rar rcrar wc argo; do
     fi
 done
 
-echo "== $(basename "$trace"): seed 002 section 6 (red% = reduction against the baseline)"
+runs=""
+[ "$repeat" = 1 ] || runs=", run $repeat times"
+echo "== $(basename "$trace")$runs: seed 002 section 6 (red% = reduction against the baseline)"
 rft-vth "$@" base="$out/base.rft" rc="$out/rc.rft" rar="$out/rar.rft" \
     rcrar="$out/rcrar.rft" wc="$out/wc.rft" argo="$out/argo.rft"
 
-# Energy of the same schemes (rft-energy(1), seed 002 6.6 and Fig. 21).  The
-# maps above hold duty cycles, not the trace: rft-energy prices the placed
-# and gated streams themselves (placed again here: without -k the maps
-# rar.rft and argo.rft replace the placements of those names in $tmp).
+# Energy of the same schemes (rft-energy(1), seed 002 6.6 and Fig. 21): the
+# maps above hold duty cycles, not the trace, so rft-energy prices the placed
+# and gated streams themselves.
 echo
 echo "== energy (seed 002 6.6, Fig. 21; saving% against a baseline that never switches a cell off)"
-for a in first-fit rar argo; do
-    rft-alloc --scheme "$a" -o "$tmp/e-$a.rft" "$src" &
-done
-wait
-rft-gate --scheme rc -o "$tmp/e-rc.rft" "$tmp/e-first-fit.rft" &
-rft-gate --scheme rc -o "$tmp/e-rcrar.rft" "$tmp/e-rar.rft" &
-rft-gate --scheme wc -o "$tmp/e-wc.rft" "$tmp/e-first-fit.rft" &
-wait
-rft-energy base="$tmp/e-first-fit.rft" rc="$tmp/e-rc.rft" rar="$tmp/e-rar.rft" \
-    rc+rar="$tmp/e-rcrar.rft" wc="$tmp/e-wc.rft" argo="$tmp/e-argo.rft"
+rft-energy base="$tmp/p-first-fit.rft" rc="$tmp/g-rc.rft" rar="$tmp/p-rar.rft" \
+    rc+rar="$tmp/g-rcrar.rft" wc="$tmp/g-wc.rft" argo="$tmp/p-argo.rft"

@@ -174,3 +174,14 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
     assert_output 1
     run -2 "$TOP/examples/aging.sh"
 }
+
+@test "examples/aging.sh -r N: the kernel run N times, the maps cover every run" {
+    rft-synth --cus 1 --simds 1 --writes 1500 --seed 3 > s.rft
+    run -0 "$TOP/examples/aging.sh" -r 3 -k maps s.rft --format tsv
+    assert_line --index 0 '== s.rft, run 3 times: seed 002 section 6 (red% = reduction against the baseline)'
+    # the window of the maps is three runs long
+    f=$(rft-view --stats --format tsv s.rft | awk -F '\t' '$1 == "first_cycle" { print $2 }')
+    l=$(rft-view --stats --format tsv s.rft | awk -F '\t' '$1 == "last_cycle" { print $2 }')
+    run -0 bash -c "rft-vth --format tsv maps/base.rft | awk -F '\t' '\$2 == \"cycles\" { print \$3 }'"
+    assert_output $((3 * (l - f + 1) - 1))
+}
