@@ -175,6 +175,13 @@ void cli_epipe(int err)
     }
 }
 
+const char *cli_input(int argc, char **argv)
+{
+    if (argc - optind > 1)
+        usage_error("one input at most");
+    return optind < argc ? argv[optind] : "-";
+}
+
 const char *cli_spool_stdin(int *fd)
 {
     static char name[32];

@@ -24,6 +24,10 @@ noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1,
  * the offending argument. */
 noreturn void cli_bad_option(char **argv);
 
+/* The one input operand left after the options, or "-" (standard input)
+ * when there is none; more than one is a usage error. */
+const char *cli_input(int argc, char **argv);
+
 /* --level: a zstd level, -99..-1 (fast) or 1..22; 0 ("zstd's default")
  * is refused as ambiguous.  A usage error otherwise. */
 int cli_level(const char *s);

@@ -357,10 +357,7 @@ int main(int argc, char **argv)
         default: cli_bad_option(argv);
         }
     }
-    if (argc - optind > 1)
-        usage_error("one input at most");
-    if (optind < argc)
-        g.input = argv[optind];
+    g.input = cli_input(argc, argv);
     if (wrap_set && g.scheme != RFT_ALLOC_ARGO)
         usage_error("--wrap applies to --scheme argo only");
     if (fmt_set && !g.events)

@@ -879,10 +879,7 @@ int main(int argc, char **argv)
         default: cli_bad_option(argv);
         }
     }
-    if (argc - optind > 1)
-        usage_error("one input at most");
-    if (optind < argc)
-        g.input = argv[optind];
+    g.input = cli_input(argc, argv);
     char why[256];
     if (scenario || shares) {
         if (rft_fm_gen_options(&g.gen, scenario, shares, seed, systematic, corr, why, sizeof why))

@@ -498,14 +498,12 @@ int main(int argc, char **argv)
         default: cli_bad_option(argv);
         }
     }
-    if (argc - optind > 1)
-        usage_error("one input at most");
+    g.input = cli_input(argc, argv);
     if (g.dopt.columns && g.fmt == RFT_FMT_NONE)
         g.fmt = RFT_FMT_COLUMNS;
     if (g.h.geom.lanes % g.h.geom.block_lanes)
         usage_error("--block-lanes %u does not divide --lanes %u", g.h.geom.block_lanes,
                     g.h.geom.lanes);
-    g.input = optind < argc ? argv[optind] : "-";
     char err[256];
     if (!(g.in = rft_in_open(g.input, RFT_IN_AUTO, err, sizeof err)))
         die("%s: %s", g.input, err);

@@ -104,10 +104,7 @@ int main(int argc, char **argv)
         default: cli_bad_option(argv);
         }
     }
-    if (argc - optind > 1)
-        usage_error("one input at most");
-    if (optind < argc)
-        input = argv[optind];
+    input = cli_input(argc, argv);
     if (o.window_set && o.span != RFT_SPAN_STREAM)
         usage_error("--window applies to --span stream only");
     if (fmt_set && !sum)

@@ -439,10 +439,7 @@ int main(int argc, char **argv)
         default: cli_bad_option(argv);
         }
     }
-    if (argc - optind > 1)
-        usage_error("one input at most");
-    if (optind < argc)
-        g.input = argv[optind];
+    g.input = cli_input(argc, argv);
     if (max_set && g.po.any)
         usage_error("--max-delta applies to --deltas pow2 only");
     if (g.opts_set && g.scheme == WC)

@@ -136,10 +136,7 @@ int main(int argc, char **argv)
         default: cli_bad_option(argv);
         }
     }
-    if (argc - optind > 1)
-        usage_error("one input at most");
-    if (optind < argc)
-        g.input = argv[optind];
+    g.input = cli_input(argc, argv);
     g.path = g.input;
     if (strcmp(g.input, "-") == 0 && g.copies > 1)
         g.path = cli_spool_stdin(&g.spool_fd);

@@ -266,9 +266,7 @@ int main(int argc, char **argv)
         default: cli_bad_option(argv);
         }
     }
-    if (argc - optind > 1)
-        usage_error("one input at most");
-    const char *input = optind < argc ? argv[optind] : "-";
+    const char *input = cli_input(argc, argv);
     enum cli_fmt fmt = FMT_TSV;
     char sep = '\t';
     int as_json = 0;

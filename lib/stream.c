@@ -5,8 +5,9 @@
  * With RFT_IN_AHEAD a second thread reads and decompresses into a ring of
  * chunks while the caller works on the previous ones, as `zstd -T` and pigz
  * overlap their stages: a consumer as busy as rft-duty then costs
- * max(decompress, work), not their sum.  The bytes, their order and every
- * error (at the same byte position) are those of the direct path. */
+ * max(decompress, work), not their sum.  The bytes, their order and the
+ * errors are those of the direct path (only where zstd notices corrupt data
+ * may move by a block: it depends on the sizes it decodes into). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
