@@ -247,10 +247,14 @@ rft_writer *stage_output_as(const char *output, const char *key, const char *val
 
 static noreturn void abandon(const char *name, const char *msg)
 {
+    char m[640];
+    snprintf(m, sizeof m, "%s", msg);   /* msg may live in the reader */
     if (stage.w)
         rft_writer_close(stage.w, 0, NULL, 0);
     stage.w = NULL;
-    die("%s: %s", name, msg);
+    rft_reader_close(stage.r);          /* and stop its reading thread */
+    stage.r = NULL;
+    die("%s: %s", name, m);
 }
 
 void stage_fail(const char *fmt, ...)

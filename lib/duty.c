@@ -411,7 +411,8 @@ static void planes_to_values(const rft_duty *d, const ent *e, uint64_t *blk, uin
  * target has; on x86-64 Linux with GCC the function is built for AVX-512,
  * AVX2 and the baseline, and the loader picks one (about 1.4x faster on
  * AVX-512 than SSE2 on Sobel's map). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
+    !defined(__SANITIZE_THREAD__)   /* TSan instruments the resolver, which runs before it */
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 static void flush(const rft_duty *d, ent *e, uint64_t *blk)
