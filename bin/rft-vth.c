@@ -490,10 +490,10 @@ int main(int argc, char **argv)
     if (show) {
         static const char *const cols[] = {"constant", "value"};
         cli_table *t = table_new(g.fmt, stdout, 2, cols);
-        for (int i = 0; rft_nbti_keys[i]; i++) {
+        for (size_t i = 0; rft_nbti_key(i); i++) {
             char b[64];
-            snprintf(b, sizeof b, "%.10g", rft_nbti_get(&g.p, rft_nbti_keys[i]));
-            table_str(t, rft_nbti_keys[i]);
+            snprintf(b, sizeof b, "%.10g", rft_nbti_get(&g.p, rft_nbti_key(i)));
+            table_str(t, rft_nbti_key(i));
             table_str(t, b);
             table_end_row(t);
         }

@@ -34,10 +34,10 @@ static const struct key {
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
-const char *const rft_nbti_keys[NKEYS + 1] = {
-    "vdd", "vth0", "temperature", "tox", "eps_ox", "rd_n", "rd_xi1", "rd_xi2", "rd_delta",
-    "rd_te", "rd_ea", "rd_e0", "rd_k", "rd_t0", "rd_tclk", "eq3_a", "eq3_eta", "eq3_vds",
-    "eq3_alpha", "eq3_e0", "eq3_ea", "delay_alpha", "snm0", "snm_sens", "snm_fail", NULL};
+const char *rft_nbti_key(size_t i)
+{
+    return i < NKEYS ? keys[i].name : NULL;
+}
 
 void rft_nbti_defaults(rft_nbti *p)
 {

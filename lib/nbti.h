@@ -33,8 +33,8 @@ void rft_nbti_defaults(rft_nbti *p);
  * 0, or RFT_EFORMAT with "FILE: line N: key: ..." or "FILE: missing key
  * 'key'" in why. */
 int rft_nbti_from_params(rft_nbti *p, rft_params *ps, int required, char *why, size_t whylen);
-/* The parameter names, in file order (NULL-terminated), and a value by name. */
-extern const char *const rft_nbti_keys[];
+/* The i-th parameter name, in file order (NULL past the last), and a value by name. */
+const char *rft_nbti_key(size_t i);
 double rft_nbti_get(const rft_nbti *p, const char *key);
 
 /* Seed 002 Eq. 3 for a transistor stressed t_stress and recovering t_rec. */

@@ -405,8 +405,8 @@ static void test_nbti(void)
     /* the parameters, through params.h */
     char why[512], text[4096] = "", *t = text;
     rft_params ps;
-    for (int i = 0; rft_nbti_keys[i]; i++)
-        t += sprintf(t, "%s = %.17g  # comment\n", rft_nbti_keys[i], rft_nbti_get(&p, rft_nbti_keys[i]));
+    for (size_t i = 0; rft_nbti_key(i); i++)
+        t += sprintf(t, "%s = %.17g  # comment\n", rft_nbti_key(i), rft_nbti_get(&p, rft_nbti_key(i)));
     rft_params_init(&ps);
     CHECK(rft_params_parse(&ps, "n.conf", text, strlen(text), why, sizeof why) == 0);
     memset(&q, 0, sizeof q);
