@@ -41,9 +41,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 out=${keep:-$tmp}
 mkdir -p "$out"
 
-# decode once (an rft stream is used as it is)
-if [ "$(head -c 4 "$trace" | od -An -tx1 | tr -d ' ')" = 28b52ffd ] &&
-    rft-view -H "$trace" >/dev/null 2>&1; then
+# decode once (an rft stream, whose header rft-view reads, is used as it is)
+if rft-view -H "$trace" >/dev/null 2>&1; then
     src=$trace
 else
     rft-decode -o "$tmp/trace.rft" "$trace"
