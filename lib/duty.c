@@ -857,6 +857,8 @@ int rft_duty_stats_add(rft_duty_stats *s, const rft_duty_rec *d)
         s->reg_used[d->entry] |= (uint8_t)used;
     }
     double inv = d->cycles ? 1.0 / (double)d->cycles : 0.0;
+    uint64_t best0 = 0, best1 = 0;
+    uint32_t b0 = 0, b1 = 0;
     for (uint32_t b = 0; b < d->bits; b++) {
         uint64_t t1 = d->t1[b], toff = d->toff[b], t0 = d->cycles - t1 - toff;
         if (avg) {
@@ -870,17 +872,25 @@ int rft_duty_stats_add(rft_duty_stats *s, const rft_duty_rec *d)
                 s->bitoff[b] += fo;
             }
         }
-        if (!s->have_max || frac_gt(t0, d->cycles, s->max0.t0, s->max0.cycles))
-            cell(&s->max0, d, b, t0);
-        if (!s->have_max || frac_gt(t1, d->cycles, s->max1.t1, s->max1.cycles))
-            cell(&s->max1, d, b, t0);
-        s->have_max = 1;
-        if (r0) {
-            if (!r0->cycles || frac_gt(t0, d->cycles, r0->t0, r0->cycles))
-                cell(r0, d, b, t0);
-            if (!r1->cycles || frac_gt(t1, d->cycles, r1->t1, r1->cycles))
-                cell(r1, d, b, t0);
-        }
+        /* the record's cells share one window: compare times, not fractions */
+        if (t0 > best0)
+            best0 = t0, b0 = b;
+        if (t1 > best1)
+            best1 = t1, b1 = b;
+    }
+    /* the first cell of the record with the longest time, if it beats the
+     * longest so far (exact fractions of possibly different windows) */
+    uint64_t c0 = d->cycles - d->t1[b0] - d->toff[b0], c1 = d->cycles - d->t1[b1] - d->toff[b1];
+    if (!s->have_max || frac_gt(best0, d->cycles, s->max0.t0, s->max0.cycles))
+        cell(&s->max0, d, b0, c0);
+    if (!s->have_max || frac_gt(best1, d->cycles, s->max1.t1, s->max1.cycles))
+        cell(&s->max1, d, b1, c1);
+    s->have_max = 1;
+    if (r0) {
+        if (!r0->cycles || frac_gt(best0, d->cycles, r0->t0, r0->cycles))
+            cell(r0, d, b0, c0);
+        if (!r1->cycles || frac_gt(best1, d->cycles, r1->t1, r1->cycles))
+            cell(r1, d, b1, c1);
     }
     return 0;
 }
