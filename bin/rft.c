@@ -29,6 +29,7 @@ static const char *const known[][2] = {
     {"faultmap", "undervolting fault maps of the register file"},
     {"dcpatch", "DC-Patch: compression-aware patching of a faulty register file"},
     {"energy", "energy and performance cost of every scheme"},
+    {"plot", "TSV tables (rft-vth, rft-duty --summary, ...) as SVG charts"},
 };
 
 static char self_dir[PATH_MAX];
