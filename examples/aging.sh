@@ -11,23 +11,28 @@
 #   WC        ... | rft-alloc --scheme first-fit | rft-gate --scheme wc | rft-duty
 #   ARGO      ... | rft-alloc --scheme argo | rft-duty
 #
-# usage: aging.sh [-s stream|slice|busy] [-r N] [-k DIR] TRACE [rft-vth options...]
+# usage: aging.sh [-s stream|slice|busy] [-r N] [-k DIR] [-p DIR] TRACE [rft-vth options...]
 #   TRACE   canonical text (plain or .zst, rft-decode(1)) or an rft stream
 #   -s      the window of rft-duty(1) (default: its default, slice)
 #   -r N    the kernel run N times in a row (rft-repeat(1)) before placing:
 #           the seeds' lifetimes are of kernels run again and again
 #   -k DIR  keep the duty maps in DIR (base.rft, rc.rft, ...)
+#   -p DIR  draw the seed's figures as SVG in DIR (rft-plot(1)): duty.svg
+#           (Figs. 12, 13, 16: average and longest duty per scheme),
+#           longest0-by-reg.svg and longest1-by-reg.svg (Figs. 14-15, 17-18)
 set -eu
 
 span=""
 keep=""
 repeat=1
-usage="usage: aging.sh [-s stream|slice|busy] [-r N] [-k DIR] TRACE [rft-vth options...]"
-while getopts s:r:k: opt; do
+plots=""
+usage="usage: aging.sh [-s stream|slice|busy] [-r N] [-k DIR] [-p DIR] TRACE [rft-vth options...]"
+while getopts s:r:k:p: opt; do
     case $opt in
     s) span="--span $OPTARG" ;;
     r) repeat=$OPTARG ;;
     k) keep=$OPTARG ;;
+    p) plots=$OPTARG ;;
     *) echo "$usage" >&2; exit 2 ;;
     esac
 done
@@ -89,8 +94,28 @@ done
 runs=""
 [ "$repeat" = 1 ] || runs=", run $repeat times"
 echo "== $(basename "$trace")$runs: seed 002 section 6 (red% = reduction against the baseline)"
-rft-vth "$@" base="$out/base.rft" rc="$out/rc.rft" rar="$out/rar.rft" \
-    rcrar="$out/rcrar.rft" wc="$out/wc.rft" argo="$out/argo.rft"
+# rft-vth OPTIONS... over the six maps, labelled by scheme
+vth() {
+    rft-vth "$@" base="$out/base.rft" rc="$out/rc.rft" rar="$out/rar.rft" \
+        rcrar="$out/rcrar.rft" wc="$out/wc.rft" argo="$out/argo.rft"
+}
+vth "$@"
+
+if [ -n "$plots" ]; then
+    mkdir -p "$plots"
+    name="$(basename "$trace")$runs"
+    vth --format tsv |
+        awk -F '\t' 'NR == 1 || ($1 == "all" && $2 ~ /^(avg_0|avg_1|avg_off|longest_0|longest_1)%$/)' |
+        rft-plot -x metric -y base,rc,rar,rcrar,wc,argo --kind bar --ymin 0 --ymax 100 \
+            --ylabel "% of the window" --title "$name: duty cycles (seed 002 Figs. 12, 13, 16)" \
+            -o "$plots/duty.svg"
+    for v in 0 1; do
+        vth --by reg --format tsv |
+            rft-plot -y "*_longest_$v%" --ymin 0 --ymax 100 --ylabel "longest '$v' duty (%)" \
+                --title "$name: longest '$v' duty per register (seed 002 Figs. 14-15, 17-18)" \
+                -o "$plots/longest$v-by-reg.svg"
+    done
+fi
 
 # Energy of the same schemes (rft-energy(1), seed 002 6.6 and Fig. 21): the
 # maps above hold duty cycles, not the trace, so rft-energy prices the placed

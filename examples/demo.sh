@@ -20,7 +20,13 @@ here=$(dirname "$0")
 if [ -x "$here/aging.sh" ] && command -v rft-duty >/dev/null 2>&1; then
     echo
     echo "== aging: baseline, RC, RAR, RC+RAR, WC, ARGO (seed 002 section 6)"
-    "$here/aging.sh" "$tmp/demo.rft"
+    figs=${TMPDIR:-/tmp}/rft-demo-figures        # kept: open them in a browser
+    if command -v rft-plot >/dev/null 2>&1; then
+        "$here/aging.sh" -p "$figs" "$tmp/demo.rft"
+        echo "figures (seed 002 Figs. 12-18): $figs/*.svg"
+    else
+        "$here/aging.sh" "$tmp/demo.rft"
+    fi
 fi
 if [ -x "$here/undervolt.sh" ] && command -v rft-dcpatch >/dev/null 2>&1; then
     echo

@@ -175,6 +175,17 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
     run -2 "$TOP/examples/aging.sh"
 }
 
+@test "examples/aging.sh -p DIR: the seed's figures as SVG" {
+    rft-synth --cus 1 --simds 2 --writes 2000 --seed 2 > s.rft
+    run -0 "$TOP/examples/aging.sh" -p figs s.rft
+    for f in duty longest0-by-reg longest1-by-reg; do
+        python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "figs/$f.svg"
+    done
+    # six schemes: a series each
+    [ "$(grep -c '<g class="series"' figs/duty.svg)" -eq 6 ]
+    [ "$(grep -c '<g class="series"' figs/longest0-by-reg.svg)" -eq 6 ]
+}
+
 @test "examples/aging.sh -r N: the kernel run N times, the maps cover every run" {
     rft-synth --cus 1 --simds 1 --writes 1500 --seed 3 > s.rft
     run -0 "$TOP/examples/aging.sh" -r 3 -k maps s.rft --format tsv
