@@ -139,13 +139,36 @@ double cli_double(const char *opt, const char *s, double lo, double hi)
     return v;
 }
 
+int cli_choice(const char *opt, const char *arg, const char *choices)
+{
+    size_t n = strlen(arg);
+    int i = 0;
+    for (const char *p = choices;; i++) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == n && strncmp(p, arg, n) == 0)
+            return i;
+        if (!bar)
+            break;
+        p = bar + 1;
+    }
+    char list[512];
+    size_t k = 0;
+    for (const char *p = choices; *p && k + 3 < sizeof list; p++)
+        if (*p == '|') {
+            list[k++] = ',';
+            list[k++] = ' ';
+        } else {
+            list[k++] = *p;
+        }
+    list[k] = 0;
+    usage_error("%s: '%s' is not one of %s", opt, arg, list);
+}
+
 enum cli_fmt cli_format(const char *s)
 {
-    if (strcmp(s, "table") == 0) return FMT_TABLE;
-    if (strcmp(s, "tsv") == 0) return FMT_TSV;
-    if (strcmp(s, "csv") == 0) return FMT_CSV;
-    if (strcmp(s, "json") == 0) return FMT_JSON;
-    usage_error("--format: '%s' is not one of table, tsv, csv, json", s);
+    static const enum cli_fmt f[] = {FMT_TABLE, FMT_TSV, FMT_CSV, FMT_JSON};
+    return f[cli_choice("--format", s, "table|tsv|csv|json")];
 }
 
 int cli_close_stdout(void)

@@ -50,6 +50,10 @@ double cli_double(const char *opt, const char *s, double lo, double hi);
 enum cli_fmt { FMT_TABLE, FMT_TSV, FMT_CSV, FMT_JSON };
 enum cli_fmt cli_format(const char *s);
 
+/* The index of arg among choices ("a|b|c"), or a usage error
+ * "OPT: 'ARG' is not one of a, b, c". */
+int cli_choice(const char *opt, const char *arg, const char *choices);
+
 /* Flush and close stdout; a failure (e.g. /dev/full) is an error: exit 1.
  * EPIPE dies quietly by SIGPIPE.  Call before returning from main(). */
 int cli_close_stdout(void);

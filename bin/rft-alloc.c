@@ -325,32 +325,15 @@ int main(int argc, char **argv)
         case 'o': g.output = optarg; break;
         case 'l': g.wo.level = cli_level(optarg); break;
         case 'F': g.wo.flush_each = 1; break;
-        case 's':
-            if (strcmp(optarg, "first-fit") == 0)
-                g.scheme = RFT_ALLOC_FIRSTFIT;
-            else if (strcmp(optarg, "rar") == 0)
-                g.scheme = RFT_ALLOC_RAR;
-            else if (strcmp(optarg, "argo") == 0)
-                g.scheme = RFT_ALLOC_ARGO;
-            else
-                usage_error("--scheme: '%s' is not one of first-fit, rar, argo", optarg);
+        case 's': {
+            static const int scheme[] = {RFT_ALLOC_FIRSTFIT, RFT_ALLOC_RAR, RFT_ALLOC_ARGO};
+            g.scheme = scheme[cli_choice("--scheme", optarg, "first-fit|rar|argo")];
             break;
-        case 'g':
-            if (strcmp(optarg, "wavefront") == 0)
-                g.by_group = 0;
-            else if (strcmp(optarg, "work-group") == 0)
-                g.by_group = 1;
-            else
-                usage_error("--granularity: '%s' is not wavefront or work-group", optarg);
-            break;
+        }
+        case 'g': g.by_group = cli_choice("--granularity", optarg, "wavefront|work-group"); break;
         case 'w':
             wrap_set = 1;
-            if (strcmp(optarg, "ring") == 0)
-                g.wrap = RFT_WRAP_RING;
-            else if (strcmp(optarg, "restart") == 0)
-                g.wrap = RFT_WRAP_RESTART;
-            else
-                usage_error("--wrap: '%s' is not ring or restart", optarg);
+            g.wrap = cli_choice("--wrap", optarg, "ring|restart") ? RFT_WRAP_RESTART : RFT_WRAP_RING;
             break;
         case 'e': g.events = optarg ? optarg : "-"; break;
         case 'f': fmt_set = 1; g.fmt = cli_format(optarg); break;

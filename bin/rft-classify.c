@@ -378,9 +378,7 @@ int main(int argc, char **argv)
             break;
         case 'd':
             deltas_set = 1;
-            if (strcmp(optarg, "pow2") != 0 && strcmp(optarg, "any") != 0)
-                usage_error("--deltas: '%s' is not pow2 or any", optarg);
-            g.po.any = optarg[0] == 'a';
+            g.po.any = cli_choice("--deltas", optarg, "pow2|any");
             break;
         case 'm':
             max_set = 1;
@@ -392,9 +390,7 @@ int main(int argc, char **argv)
         case 's': g.summary = optarg; break;
         case 'y':
             by_set = 1;
-            if (strcmp(optarg, "kernel") != 0 && strcmp(optarg, "reg") != 0)
-                usage_error("--by: '%s' is not kernel or reg", optarg);
-            g.by_reg = optarg[0] == 'r';
+            g.by_reg = cli_choice("--by", optarg, "kernel|reg");
             break;
         case 'c': g.counts = 1; break;
         case 'f': fmt_set = 1; g.fmt = cli_format(optarg); break;

@@ -839,15 +839,11 @@ int main(int argc, char **argv)
         case 'm': g.map_path = optarg; break;
         case 'a': g.same = 1; break;
         case 'P':
-            if (strcmp(optarg, "low") != 0 && strcmp(optarg, "high") != 0)
-                usage_error("--pick: '%s' is not low or high", optarg);
-            g.o.pick_high = optarg[0] == 'h';
+            g.o.pick_high = cli_choice("--pick", optarg, "low|high");
             break;
         case 'H': g.o.share_reliable = yes_no("--share-reliable", optarg); break;
         case 'R':
-            if (strcmp(optarg, "preventive") != 0 && strcmp(optarg, "release-first") != 0)
-                usage_error("--repatch: '%s' is not preventive or release-first", optarg);
-            g.o.release_first = optarg[0] == 'r';
+            g.o.release_first = cli_choice("--repatch", optarg, "preventive|release-first");
             break;
         case 'c': g.stall = (unsigned)cli_uint("--stall-cycles", optarg, 0, 1000000); break;
         case 'k': g.check = 1; break;
@@ -856,20 +852,11 @@ int main(int argc, char **argv)
         case 's': g.summary = optarg; break;
         case 'e':
             shape_set = 1;
-            if (strcmp(optarg, "perf") == 0)
-                g.report = REPORT_PERF;
-            else if (strcmp(optarg, "occupancy") == 0)
-                g.report = REPORT_OCC;
-            else if (strcmp(optarg, "events") == 0)
-                g.report = REPORT_EVENTS;
-            else
-                usage_error("--report: '%s' is not perf, occupancy or events", optarg);
+            g.report = cli_choice("--report", optarg, "perf|occupancy|events");  /* REPORT_* */
             break;
         case 'b':
             shape_set = 1;
-            if (strcmp(optarg, "kernel") != 0 && strcmp(optarg, "slice") != 0)
-                usage_error("--by: '%s' is not kernel or slice", optarg);
-            g.by_slice = optarg[0] == 's';
+            g.by_slice = cli_choice("--by", optarg, "kernel|slice");
             break;
         case 'n': shape_set = 1; g.counts = 1; break;
         case 'f': shape_set = 1; g.fmt = cli_format(optarg); break;

@@ -490,11 +490,11 @@ int main(int argc, char **argv)
         case 'z': local_size(optarg); break;
         case 't': g.dopt.ticks_per_cycle = cli_uint("--ticks-per-cycle", optarg, 1, UINT32_MAX); break;
         case 'C': g.dopt.columns = optarg; break;
-        case 'r':
-            g.dopt.radix = strcmp(optarg, "hex") == 0 ? 16 : strcmp(optarg, "dec") == 0 ? 10 : 0;
-            if (!g.dopt.radix && strcmp(optarg, "auto") != 0)
-                usage_error("--radix: '%s' is not one of auto, hex, dec", optarg);
+        case 'r': {
+            static const int radix[] = {0, 16, 10};     /* 0: auto */
+            g.dopt.radix = radix[cli_choice("--radix", optarg, "auto|hex|dec")];
             break;
+        }
         default: cli_bad_option(argv);
         }
     }

@@ -90,13 +90,11 @@ int main(int argc, char **argv)
         case 'l': wo.level = cli_level(optarg); break;
         case 'p':
             if (!(o.span = rft_span_parse(optarg)))
-                usage_error("--span: '%s' is not stream, slice or busy", optarg);
+                usage_error("--span: '%s' is not one of stream, slice, busy", optarg);
             break;
         case 'W': window_opt(optarg, &o); break;
         case 'u':
-            if (strcmp(optarg, "off") != 0 && strcmp(optarg, "on") != 0)
-                usage_error("--unused: '%s' is not off or on", optarg);
-            o.unused_on = optarg[1] == 'n';
+            o.unused_on = cli_choice("--unused", optarg, "off|on");
             break;
         case 'S': sum = optarg ? optarg : "-"; break;
         case 's': sum = optarg; break;

@@ -410,23 +410,14 @@ int main(int argc, char **argv)
         case 'o': g.output = optarg; break;
         case 'l': g.wo.level = cli_level(optarg); break;
         case 'F': g.wo.flush_each = 1; break;
-        case 's':
-            if (strcmp(optarg, "rc") == 0)
-                g.scheme = RC;
-            else if (strcmp(optarg, "wc") == 0)
-                g.scheme = WC;
-            else
-                usage_error("--scheme: '%s' is not rc or wc", optarg);
-            break;
+        case 's': g.scheme = cli_choice("--scheme", optarg, "rc|wc") ? WC : RC; break;
         case 'b':
             g.opts_set = 1;
             g.po.bs = (unsigned)cli_uint("--bs", optarg, 1, RFT_PATTERN_MAX_BS);
             break;
         case 'd':
             g.opts_set = 1;
-            if (strcmp(optarg, "pow2") != 0 && strcmp(optarg, "any") != 0)
-                usage_error("--deltas: '%s' is not pow2 or any", optarg);
-            g.po.any = optarg[0] == 'a';
+            g.po.any = cli_choice("--deltas", optarg, "pow2|any");
             break;
         case 'm':
             g.opts_set = max_set = 1;

@@ -523,9 +523,7 @@ int main(int argc, char **argv)
             }
             break;
         case 'k':
-            if (strcmp(optarg, "line") && strcmp(optarg, "bar"))
-                usage_error("--kind: '%s' is not one of line, bar", optarg);
-            g.kind = strcmp(optarg, "line") ? BAR : LINE;
+            g.kind = cli_choice("--kind", optarg, "line|bar") ? BAR : LINE;
             break;
         case 't': g.title = optarg; break;
         case 'X': g.xlabel = optarg; break;

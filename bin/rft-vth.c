@@ -462,13 +462,7 @@ int main(int argc, char **argv)
             if (g.years > 1e6)
                 usage_error("--years: %g is out of range (at most 1e6)", g.years);
             break;
-        case 'b':
-            if (strcmp(optarg, "summary") == 0) g.by = BY_SUMMARY;
-            else if (strcmp(optarg, "bit") == 0) g.by = BY_BIT;
-            else if (strcmp(optarg, "reg") == 0) g.by = BY_REG;
-            else if (strcmp(optarg, "cells") == 0) g.by = BY_CELLS;
-            else usage_error("--by: '%s' is not summary, bit, reg or cells", optarg);
-            break;
+        case 'b': g.by = cli_choice("--by", optarg, "summary|bit|reg|cells"); break;  /* BY_* */
         case 'S':
             if (!(colon = strchr(optarg, ':')))
                 usage_error("--slice: '%s' is not CU:SIMD", optarg);

@@ -180,7 +180,7 @@ EOF
 
 @test "usage errors exit 2" {
     run -2 rft-gate --scheme bdi g.rft
-    assert_output --partial "--scheme: 'bdi' is not rc or wc"
+    assert_output --partial "--scheme: 'bdi' is not one of rc, wc"
     run -2 rft-gate --scheme wc --bs 4 g.rft
     assert_output --partial "apply to --scheme rc only"
     run -2 rft-gate --deltas any --max-delta 8 g.rft
