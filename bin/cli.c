@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -196,6 +197,23 @@ void cli_epipe(int err)
         raise(SIGPIPE);
         _exit(141);
     }
+}
+
+const char *cli_self_dir(const char *argv0)
+{
+    static char dir[PATH_MAX];
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n > 0)
+        buf[n] = 0;
+    else
+        snprintf(buf, sizeof buf, "%s", argv0);
+    char *slash = strrchr(buf, '/');
+    if (slash) {
+        *slash = 0;
+        snprintf(dir, sizeof dir, "%s", buf);
+    }
+    return dir;
 }
 
 const char *cli_input(int argc, char **argv)

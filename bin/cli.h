@@ -32,6 +32,10 @@ const char *cli_input(int argc, char **argv);
  * is refused as ambiguous.  A usage error otherwise. */
 int cli_level(const char *s);
 
+/* The directory this program's file is in (from /proc/self/exe, else
+ * argv0), or "" when unknown: to find what is installed beside it. */
+const char *cli_self_dir(const char *argv0);
+
 /* Copy standard input into an unlinked temporary file (in $TMPDIR or /tmp),
  * for programs that read their input more than once; returns a path that
  * reopens it ("/dev/fd/N") and its descriptor in *fd.  Dies on failure. */

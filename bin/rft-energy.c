@@ -46,7 +46,7 @@ static struct {
     const char *scenario;
     int absolute, show, clock_assumed;
     enum cli_fmt fmt;
-    char self[PATH_MAX];
+    const char *self;              /* the program's directory, or "" */
 } g = {.fmt = FMT_TABLE};
 
 static void *xcalloc(size_t n, size_t s)
@@ -85,21 +85,6 @@ static const char *find_params(const char *name)
     }
     die("%s: no such parameter file (searched %s%s%s): give --params FILE", name,
         nd > 0 ? dirs[0] : "nothing", nd > 1 ? ", " : "", nd > 1 ? dirs[1] : "");
-}
-
-static void find_self(const char *argv0)
-{
-    char buf[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n > 0)
-        buf[n] = 0;
-    else
-        snprintf(buf, sizeof buf, "%s", argv0);
-    char *slash = strrchr(buf, '/');
-    if (slash) {
-        *slash = 0;
-        snprintf(g.self, sizeof g.self, "%s", buf);
-    }
 }
 
 static void load_params(const char *name)
@@ -534,7 +519,7 @@ int main(int argc, char **argv)
     char why[640];
     int c;
     cli_init(argc, argv, usage);
-    find_self(argv[0]);
+    g.self = cli_self_dir(argv[0]);
     rft_params_init(&g.ps);
     while ((c = getopt_long(argc, argv, "p:f:", opts, NULL)) != -1) {
         switch (c) {

@@ -32,22 +32,7 @@ static const char *const known[][2] = {
     {"plot", "TSV tables (rft-vth, rft-duty --summary, ...) as SVG charts"},
 };
 
-static char self_dir[PATH_MAX];
-
-static void find_self(const char *argv0)
-{
-    char buf[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n > 0)
-        buf[n] = 0;
-    else
-        snprintf(buf, sizeof buf, "%s", argv0);
-    char *slash = strrchr(buf, '/');
-    if (slash) {
-        *slash = 0;
-        snprintf(self_dir, sizeof self_dir, "%s", buf);
-    }
-}
+static const char *self_dir;   /* where this program lives, or "" */
 
 static int exists_beside(const char *name)
 {
@@ -83,7 +68,7 @@ static int list(void)
 int main(int argc, char **argv)
 {
     cli_init(argc > 1 ? 2 : argc, argv, usage);
-    find_self(argv[0]);
+    self_dir = cli_self_dir(argv[0]);
     if (argc < 2)
         usage_error("no command");
     if (strcmp(argv[1], "help") == 0 && argc == 2)
