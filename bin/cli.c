@@ -251,6 +251,16 @@ const char *stage_output_name(void)
     return stage.output && strcmp(stage.output, "-") ? stage.output : "standard output";
 }
 
+int cli_filter_option(int c, const char **output, rft_writer_opts *wo)
+{
+    switch (c) {
+    case 'o': *output = optarg; return 1;
+    case 'l': wo->level = cli_level(optarg); return 1;
+    case 'F': wo->flush_each = 1; return 1;
+    default: return 0;
+    }
+}
+
 rft_reader *stage_open(const char *input)
 {
     char err[320];

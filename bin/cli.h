@@ -79,6 +79,13 @@ typedef struct cli_stage {
 } cli_stage;
 extern cli_stage stage;
 
+/* -o/--output, --level, --flush: the output options every filter takes, for
+ * its getopt_long table, and their handling: 1 if c was one of them. */
+#define CLI_FILTER_OPTIONS                                                                \
+    {"output", required_argument, 0, 'o'}, {"level", required_argument, 0, 'l'},        \
+        {"flush", no_argument, 0, 'F'}
+int cli_filter_option(int c, const char **output, rft_writer_opts *wo);
+
 /* Open the input stream (die with "INPUT: why" on failure). */
 rft_reader *stage_open(const char *input);
 /* Open the output stream with header h (die on failure). */

@@ -312,19 +312,15 @@ static void run(void)
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, 0, 'o'}, {"level", required_argument, 0, 'l'},
-        {"flush", no_argument, 0, 'F'},        {"scheme", required_argument, 0, 's'},
-        {"granularity", required_argument, 0, 'g'}, {"wrap", required_argument, 0, 'w'},
-        {"events", optional_argument, 0, 'e'}, {"format", required_argument, 0, 'f'},
-        {0, 0, 0, 0}};
+        CLI_FILTER_OPTIONS,
+        {"scheme", required_argument, 0, 's'}, {"granularity", required_argument, 0, 'g'},
+        {"wrap", required_argument, 0, 'w'},   {"events", optional_argument, 0, 'e'},
+        {"format", required_argument, 0, 'f'}, {0, 0, 0, 0}};
     int c, wrap_set = 0, fmt_set = 0;
     cli_init(argc, argv, usage);
     g.wo.level = RFT_DEFAULT_LEVEL;
     while ((c = getopt_long(argc, argv, "o:f:", opts, NULL)) != -1) {
         switch (c) {
-        case 'o': g.output = optarg; break;
-        case 'l': g.wo.level = cli_level(optarg); break;
-        case 'F': g.wo.flush_each = 1; break;
         case 's': {
             static const int scheme[] = {RFT_ALLOC_FIRSTFIT, RFT_ALLOC_RAR, RFT_ALLOC_ARGO};
             g.scheme = scheme[cli_choice("--scheme", optarg, "first-fit|rar|argo")];
@@ -337,7 +333,9 @@ int main(int argc, char **argv)
             break;
         case 'e': g.events = optarg ? optarg : "-"; break;
         case 'f': fmt_set = 1; g.fmt = cli_format(optarg); break;
-        default: cli_bad_option(argv);
+        default:
+            if (!cli_filter_option(c, &g.output, &g.wo))
+                cli_bad_option(argv);
         }
     }
     g.input = cli_input(argc, argv);

@@ -356,12 +356,12 @@ static void choose_bs(void)
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, 0, 'o'}, {"level", required_argument, 0, 'l'},
+        CLI_FILTER_OPTIONS,
         {"bs", required_argument, 0, 'b'},     {"deltas", required_argument, 0, 'd'},
         {"max-delta", required_argument, 0, 'm'}, {"summary", optional_argument, 0, 'S'},
         {"by", required_argument, 0, 'y'},     {"counts", no_argument, 0, 'c'},
         {"format", required_argument, 0, 'f'}, {"sweep", no_argument, 0, 'w'},
-        {"flush", no_argument, 0, 'F'},       {0, 0, 0, 0}};
+        {0, 0, 0, 0}};
     int c, bs_set = 0, deltas_set = 0, max_set = 0, by_set = 0, fmt_set = 0;
     cli_init(argc, argv, usage);
     rft_pattern_opts_default(&g.po);
@@ -369,8 +369,6 @@ int main(int argc, char **argv)
     g.fmt = FMT_TABLE;
     while ((c = getopt_long(argc, argv, "o:s:f:", opts, NULL)) != -1) {
         switch (c) {
-        case 'o': g.output = optarg; break;
-        case 'l': g.wo.level = cli_level(optarg); break;
         case 'b':
             bs_set = 1;
             if (!(g.bs_auto = strcmp(optarg, "auto") == 0))
@@ -395,8 +393,9 @@ int main(int argc, char **argv)
         case 'c': g.counts = 1; break;
         case 'f': fmt_set = 1; g.fmt = cli_format(optarg); break;
         case 'w': g.sweep = 1; break;
-        case 'F': g.wo.flush_each = 1; break;
-        default: cli_bad_option(argv);
+        default:
+            if (!cli_filter_option(c, &g.output, &g.wo))
+                cli_bad_option(argv);
         }
     }
     g.input = cli_input(argc, argv);

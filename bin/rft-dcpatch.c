@@ -817,8 +817,7 @@ int main(int argc, char **argv)
         {"log", required_argument, 0, 'g'},      {"summary", optional_argument, 0, 'Y'},
         {"report", required_argument, 0, 'e'},   {"by", required_argument, 0, 'b'},
         {"counts", no_argument, 0, 'n'},         {"format", required_argument, 0, 'f'},
-        {"output", required_argument, 0, 'o'},   {"level", required_argument, 0, 'l'},
-        {"flush", no_argument, 0, 'F'},          {0, 0, 0, 0}};
+        CLI_FILTER_OPTIONS,                      {0, 0, 0, 0}};
     const char *scenario = NULL, *shares = NULL;
     int seed_set = 0, shape_set = 0, c;
     uint64_t seed = 1;
@@ -860,10 +859,9 @@ int main(int argc, char **argv)
             break;
         case 'n': shape_set = 1; g.counts = 1; break;
         case 'f': shape_set = 1; g.fmt = cli_format(optarg); break;
-        case 'o': g.output = optarg; break;
-        case 'l': g.wo.level = cli_level(optarg); break;
-        case 'F': g.wo.flush_each = 1; break;
-        default: cli_bad_option(argv);
+        default:
+            if (!cli_filter_option(c, &g.output, &g.wo))
+                cli_bad_option(argv);
         }
     }
     g.input = cli_input(argc, argv);

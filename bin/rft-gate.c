@@ -396,8 +396,7 @@ static void run(FILE *out)
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, 0, 'o'}, {"level", required_argument, 0, 'l'},
-        {"flush", no_argument, 0, 'F'},        {"scheme", required_argument, 0, 's'},
+        CLI_FILTER_OPTIONS,                    {"scheme", required_argument, 0, 's'},
         {"bs", required_argument, 0, 'b'},     {"deltas", required_argument, 0, 'd'},
         {"max-delta", required_argument, 0, 'm'}, {"summary", optional_argument, 0, 'S'},
         {"format", required_argument, 0, 'f'}, {0, 0, 0, 0}};
@@ -407,9 +406,6 @@ int main(int argc, char **argv)
     g.wo.level = RFT_DEFAULT_LEVEL;
     while ((c = getopt_long(argc, argv, "o:f:", opts, NULL)) != -1) {
         switch (c) {
-        case 'o': g.output = optarg; break;
-        case 'l': g.wo.level = cli_level(optarg); break;
-        case 'F': g.wo.flush_each = 1; break;
         case 's': g.scheme = cli_choice("--scheme", optarg, "rc|wc") ? WC : RC; break;
         case 'b':
             g.opts_set = 1;
@@ -427,7 +423,9 @@ int main(int argc, char **argv)
             break;
         case 'S': g.summary = optarg ? optarg : "-"; break;
         case 'f': fmt_set = 1; g.fmt = cli_format(optarg); break;
-        default: cli_bad_option(argv);
+        default:
+            if (!cli_filter_option(c, &g.output, &g.wo))
+                cli_bad_option(argv);
         }
     }
     g.input = cli_input(argc, argv);

@@ -121,8 +121,7 @@ int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"copies", required_argument, 0, 'n'}, {"gap", required_argument, 0, 'g'},
-        {"output", required_argument, 0, 'o'}, {"level", required_argument, 0, 'l'},
-        {"flush", no_argument, 0, 'F'},        {0, 0, 0, 0}};
+        CLI_FILTER_OPTIONS,                    {0, 0, 0, 0}};
     int c;
     cli_init(argc, argv, usage);
     g.wo.level = RFT_DEFAULT_LEVEL;
@@ -130,10 +129,9 @@ int main(int argc, char **argv)
         switch (c) {
         case 'n': g.copies = cli_uint("-n", optarg, 1, UINT32_MAX); break;
         case 'g': g.gap = cli_uint("--gap", optarg, 0, UINT64_MAX / 2); break;
-        case 'o': g.output = optarg; break;
-        case 'l': g.wo.level = cli_level(optarg); break;
-        case 'F': g.wo.flush_each = 1; break;
-        default: cli_bad_option(argv);
+        default:
+            if (!cli_filter_option(c, &g.output, &g.wo))
+                cli_bad_option(argv);
         }
     }
     g.input = cli_input(argc, argv);
