@@ -383,6 +383,19 @@ static wave *wave_get(uint16_t cu, uint16_t simd, uint32_t wf, const char *what)
     return &g.waves[*v];
 }
 
+/* A write or read of register vreg by a running wavefront: its window must
+ * hold the register; the kernel's clock moves on. */
+static wave *reg_access(uint16_t cu, uint16_t simd, uint32_t wf, uint16_t vreg, uint64_t cycle,
+                        const char *what)
+{
+    wave *w = wave_get(cu, simd, wf, what);
+    if (vreg >= w->nregs)
+        stage_fail("register v%u outside the window of %u registers of wavefront %u", vreg,
+                   w->nregs, wf);
+    stamp(&g.ks[w->kernel], cycle);
+    return w;
+}
+
 static void on_end(const rft_wfend *e)
 {
     wave *w = wave_get(e->cu, e->simd, e->wf, "end");
@@ -422,13 +435,9 @@ static void place_text(const rft_dcp_slice *d, uint32_t row, char *buf, size_t n
 
 static void on_write(const rft_write *x)
 {
-    wave *w = wave_get(x->cu, x->simd, x->wf, "write");
+    wave *w = reg_access(x->cu, x->simd, x->wf, x->vreg, x->cycle, "write");
     slice *s = &g.slices[w->slice];
     kstat *k = &g.ks[w->kernel];
-    if (x->vreg >= w->nregs)
-        stage_fail("register v%u outside the window of %u registers of wavefront %u", x->vreg,
-            w->nregs, x->wf);
-    stamp(k, x->cycle);
     uint32_t row = w->base + x->vreg, nb = g.nb;
     int cls, fb, div;
     if (x->cls != RFT_CLS_NONE) {   /* annotated by rft-classify */
@@ -514,13 +523,9 @@ static void on_write(const rft_write *x)
 
 static void on_read(const rft_regread *x)
 {
-    wave *w = wave_get(x->cu, x->simd, x->wf, "read");
+    wave *w = reg_access(x->cu, x->simd, x->wf, x->vreg, x->cycle, "read");
     slice *s = &g.slices[w->slice];
     kstat *k = &g.ks[w->kernel];
-    if (x->vreg >= w->nregs)
-        stage_fail("register v%u outside the window of %u registers of wavefront %u", x->vreg,
-            w->nregs, x->wf);
-    stamp(k, x->cycle);
     uint32_t row = w->base + x->vreg;
     int kind = rft_dcp_read(&s->s, row);
     count(s, k, C_READS, 1);
