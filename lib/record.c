@@ -324,12 +324,27 @@ static uint32_t max_len(const rft_reader *r, int kind)
     }
 }
 
+/* Wavefront records (begin, end, write, read) start alike: u64 cycle,
+ * u16 cu, u16 simd, u32 wf (rft(5)). */
+static void put_where(uint8_t *p, uint64_t cycle, uint16_t cu, uint16_t simd, uint32_t wf)
+{
+    st64(p, cycle);
+    st16(p + 8, cu);
+    st16(p + 10, simd);
+    st32(p + 12, wf);
+}
+
+static void ld_where(const uint8_t *p, uint64_t *cycle, uint16_t *cu, uint16_t *simd, uint32_t *wf)
+{
+    *cycle = ld64(p);
+    *cu = ld16(p + 8);
+    *simd = ld16(p + 10);
+    *wf = ld32(p + 12);
+}
+
 static void decode_write(const rft_geom *g, const uint8_t *p, rft_write *w)
 {
-    w->cycle = ld64(p);
-    w->cu = ld16(p + 8);
-    w->simd = ld16(p + 10);
-    w->wf = ld32(p + 12);
+    ld_where(p, &w->cycle, &w->cu, &w->simd, &w->wf);
     w->vreg = ld16(p + 16);
     w->phys = ld16(p + 18);
     w->cls = p[20];
@@ -406,29 +421,20 @@ int rft_read(rft_reader *r, rft_rec *rec)
             return rerr(r, RFT_EFORMAT, "kernel name length does not match the record length");
         break;
     case RFT_WFBEGIN:
-        rec->u.begin.cycle = ld64(p);
-        rec->u.begin.cu = ld16(p + 8);
-        rec->u.begin.simd = ld16(p + 10);
-        rec->u.begin.wf = ld32(p + 12);
+        ld_where(p, &rec->u.begin.cycle, &rec->u.begin.cu, &rec->u.begin.simd, &rec->u.begin.wf);
         rec->u.begin.nregs = ld16(p + 16);
         rec->u.begin.flags = p[18];
         rec->u.begin.wg = ld32(p + 19);
         rec->u.begin.kernel = ld32(p + 23);
         break;
     case RFT_WFEND:
-        rec->u.end.cycle = ld64(p);
-        rec->u.end.cu = ld16(p + 8);
-        rec->u.end.simd = ld16(p + 10);
-        rec->u.end.wf = ld32(p + 12);
+        ld_where(p, &rec->u.end.cycle, &rec->u.end.cu, &rec->u.end.simd, &rec->u.end.wf);
         break;
     case RFT_WRITE:
         decode_write(&r->h.geom, p, &rec->w);
         break;
     case RFT_READ:
-        rec->u.read.cycle = ld64(p);
-        rec->u.read.cu = ld16(p + 8);
-        rec->u.read.simd = ld16(p + 10);
-        rec->u.read.wf = ld32(p + 12);
+        ld_where(p, &rec->u.read.cycle, &rec->u.read.cu, &rec->u.read.simd, &rec->u.read.wf);
         rec->u.read.vreg = ld16(p + 16);
         rec->u.read.phys = ld16(p + 18);
         break;
@@ -685,10 +691,7 @@ int rft_write_begin(rft_writer *w, const rft_wfbegin *b)
     uint8_t *p = frame(w, RFT_WFBEGIN, RFT_WFBEGIN_LEN);
     if (!p)
         return w->failed;
-    st64(p, b->cycle);
-    st16(p + 8, b->cu);
-    st16(p + 10, b->simd);
-    st32(p + 12, b->wf);
+    put_where(p, b->cycle, b->cu, b->simd, b->wf);
     st16(p + 16, b->nregs);
     p[18] = b->flags;
     st32(p + 19, b->wg);
@@ -701,10 +704,7 @@ int rft_write_end(rft_writer *w, const rft_wfend *e)
     uint8_t *p = frame(w, RFT_WFEND, RFT_WFEND_LEN);
     if (!p)
         return w->failed;
-    st64(p, e->cycle);
-    st16(p + 8, e->cu);
-    st16(p + 10, e->simd);
-    st32(p + 12, e->wf);
+    put_where(p, e->cycle, e->cu, e->simd, e->wf);
     return 0;
 }
 
@@ -714,10 +714,7 @@ int rft_write_write(rft_writer *w, const rft_write *x)
     uint8_t *p = frame(w, RFT_WRITE, rft_write_len(&w->geom));
     if (!p)
         return w->failed;
-    st64(p, x->cycle);
-    st16(p + 8, x->cu);
-    st16(p + 10, x->simd);
-    st32(p + 12, x->wf);
+    put_where(p, x->cycle, x->cu, x->simd, x->wf);
     st16(p + 16, x->vreg);
     st16(p + 18, x->phys);
     p[20] = x->cls;
@@ -744,10 +741,7 @@ int rft_write_regread(rft_writer *w, const rft_regread *x)
     uint8_t *p = frame(w, RFT_READ, RFT_READ_LEN);
     if (!p)
         return w->failed;
-    st64(p, x->cycle);
-    st16(p + 8, x->cu);
-    st16(p + 10, x->simd);
-    st32(p + 12, x->wf);
+    put_where(p, x->cycle, x->cu, x->simd, x->wf);
     st16(p + 16, x->vreg);
     st16(p + 18, x->phys);
     return 0;
