@@ -92,6 +92,10 @@ int dec_read(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t ph
 
 /* numbers */
 int dec_u64(const char *s, size_t n, uint64_t *v);       /* decimal digits only */
+/* The next operand of an instruction s[*at..end), operands split at commas
+ * outside brackets: its start in *o and length in *len (untrimmed, maybe
+ * empty); *at moves past it.  0 once the operands are used up. */
+int dec_operand(const char *s, size_t *at, size_t end, size_t *o, size_t *len);
 int dec_hex32(const char *s, size_t n, uint32_t *v);     /* hex, optional 0x */
 /* a printed 32-bit value: 0x hex, decimal (negative: two's complement), or
  * %g float with or without a trailing 'f'; *exact = 0 when a float's bits

@@ -440,21 +440,10 @@ static int inst_line(rft_dec *d, m2s *m, const char *s, size_t n)
                   has(m->mnem, "atomic") || pre(m->mnem, "v_mac_") || pre(m->mnem, "v_fmac_");
     m->nsrc = 0;
     if (m->vector) {
-        /* operands split at commas outside brackets */
-        int k = 0, depth = 0;
-        size_t o = i;
-        for (size_t j = i; j <= end; j++) {
-            if (j < end && (s[j] == '[' || s[j] == '('))
-                depth++;
-            else if (j < end && (s[j] == ']' || s[j] == ')'))
-                depth -= depth > 0;
-            if (j == end || (s[j] == ',' && depth == 0)) {
-                if ((e = operand_vregs(d, m, s + o, j - o, k > 0 || op0_src)))
-                    return e;
-                k++;
-                o = j + 1;
-            }
-        }
+        size_t at = i, o, len;
+        for (int k = 0; dec_operand(s, &at, end, &o, &len); k++)
+            if ((e = operand_vregs(d, m, s + o, len, k > 0 || op0_src)))
+                return e;
     }
     m->have_inst = 1;
     m->inst_cycle = m->clock;

@@ -143,21 +143,14 @@ static int parse_sass(rft_dec *d, const char *s, sass *x)
     size_t end = n;
     while (end > i && (s[end - 1] == ' ' || s[end - 1] == ';'))
         end--;
-    int k = 0, depth = 0;
-    size_t o = i;
-    for (size_t j = i; j <= end; j++) {
-        if (j < end && (s[j] == '[' || s[j] == '('))
-            depth++;
-        else if (j < end && (s[j] == ']' || s[j] == ')'))
-            depth -= depth > 0;
-        if (j < end && !(s[j] == ',' && depth == 0))
-            continue;
-        size_t p = o, q = j;
+    int k = 0;
+    size_t at = i, o, len;
+    while (dec_operand(s, &at, end, &o, &len)) {
+        size_t p = o, q = o + len;
         while (p < q && s[p] == ' ')
             p++;
         while (q > p && s[q - 1] == ' ')
             q--;
-        o = j + 1;
         if (p == q)
             continue;
         uint32_t r;

@@ -516,6 +516,26 @@ int dec_read(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t ph
     return put(d, r, cycle);
 }
 
+int dec_operand(const char *s, size_t *at, size_t end, size_t *o, size_t *len)
+{
+    if (*at > end)
+        return 0;
+    int depth = 0;
+    size_t j = *at;
+    for (; j < end; j++) {
+        if (s[j] == '[' || s[j] == '(')
+            depth++;
+        else if (s[j] == ']' || s[j] == ')')
+            depth -= depth > 0;
+        else if (s[j] == ',' && depth == 0)
+            break;
+    }
+    *o = *at;
+    *len = j - *at;
+    *at = j + 1;
+    return 1;
+}
+
 /* ---- numbers ------------------------------------------------------------------------ */
 int dec_u64(const char *s, size_t n, uint64_t *v)
 {
