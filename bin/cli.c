@@ -140,6 +140,18 @@ double cli_double(const char *opt, const char *s, double lo, double hi)
     return v;
 }
 
+void cli_slice(const char *opt, const char *s, unsigned max, const char *form, uint16_t *cu,
+               uint16_t *simd)
+{
+    char buf[32];
+    const char *colon = strchr(s, ':');
+    if (!colon || (size_t)(colon - s) >= sizeof buf)
+        usage_error("%s: '%s' is not %s", opt, s, form);
+    snprintf(buf, sizeof buf, "%.*s", (int)(colon - s), s);
+    *cu = (uint16_t)cli_uint(opt, buf, 0, max);
+    *simd = (uint16_t)cli_uint(opt, colon + 1, 0, max);
+}
+
 int cli_choice(const char *opt, const char *arg, const char *choices)
 {
     size_t n = strlen(arg);

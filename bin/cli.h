@@ -54,6 +54,11 @@ double cli_double(const char *opt, const char *s, double lo, double hi);
 enum cli_fmt { FMT_TABLE, FMT_TSV, FMT_CSV, FMT_JSON };
 enum cli_fmt cli_format(const char *s);
 
+/* A slice "CU:SIMD" for option opt, each number at most max; a usage error
+ * "OPT: 'S' is not FORM" otherwise (FORM: what the option accepts). */
+void cli_slice(const char *opt, const char *s, unsigned max, const char *form, uint16_t *cu,
+               uint16_t *simd);
+
 /* The index of arg among choices ("a|b|c"), or a usage error
  * "OPT: 'ARG' is not one of a, b, c". */
 int cli_choice(const char *opt, const char *arg, const char *choices);

@@ -132,17 +132,10 @@ static void print_map(const rft_faultmap *m)
 /* ---- map sources ------------------------------------------------------------------ */
 static void parse_slice(const char *s, uint16_t *cu, uint16_t *simd)
 {
-    char buf[32];
-    if (strcmp(s, "*") == 0) {
+    if (strcmp(s, "*") == 0)
         *cu = *simd = RFT_FM_ALL;
-        return;
-    }
-    const char *colon = strchr(s, ':');
-    if (!colon || (size_t)(colon - s) >= sizeof buf)
-        usage_error("--slice: '%s' is not CU:SIMD or '*'", s);
-    snprintf(buf, sizeof buf, "%.*s", (int)(colon - s), s);
-    *cu = (uint16_t)cli_uint("--slice", buf, 0, 65534);
-    *simd = (uint16_t)cli_uint("--slice", colon + 1, 0, 65534);
+    else    /* 65535 is RFT_FM_ALL */
+        cli_slice("--slice", s, 65534, "CU:SIMD or '*'", cu, simd);
 }
 
 /* The map of a slice: the CSV's, else generated; NULL if neither. */

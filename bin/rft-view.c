@@ -236,11 +236,7 @@ int main(int argc, char **argv)
         case 'f': fmt_name = optarg; break;
         case 'k': f.kinds = parse_kinds(optarg); break;
         case 'S':
-            if (!(colon = strchr(optarg, ':')))
-                usage_error("--slice: '%s' is not CU:SIMD", optarg);
-            *colon = 0;
-            f.cu = (uint16_t)cli_uint("--slice", optarg, 0, 65535);
-            f.simd = (uint16_t)cli_uint("--slice", colon + 1, 0, 65535);
+            cli_slice("--slice", optarg, 65535, "CU:SIMD", &f.cu, &f.simd);
             f.slice_set = 1;
             break;
         case 'K': {

@@ -448,7 +448,6 @@ int main(int argc, char **argv)
     rft_nbti_defaults(&g.p);
     rft_params_init(&set);
     while ((c = getopt_long(argc, argv, "f:", opts, NULL)) != -1) {
-        char *colon;
         switch (c) {
         case 'p': params = optarg; break;
         case 's':
@@ -464,11 +463,7 @@ int main(int argc, char **argv)
             break;
         case 'b': g.by = cli_choice("--by", optarg, "summary|bit|reg|cells"); break;  /* BY_* */
         case 'S':
-            if (!(colon = strchr(optarg, ':')))
-                usage_error("--slice: '%s' is not CU:SIMD", optarg);
-            *colon = 0;
-            g.cu = (uint16_t)cli_uint("--slice", optarg, 0, 65535);
-            g.simd = (uint16_t)cli_uint("--slice", colon + 1, 0, 65535);
+            cli_slice("--slice", optarg, 65535, "CU:SIMD", &g.cu, &g.simd);
             g.slice_set = 1;
             break;
         case 'P': g.per_slice = 1; break;
