@@ -47,10 +47,12 @@ lib/%.o: lib/%.c lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
 lib/librft.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
-bin/cli.o: bin/cli.c bin/cli.h lib/rft.h $(DEPS_STAMP) $(FLAGS_STAMP)
+# helpers of the programs: bin/cli.o for all, others where named below
+bin/%.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -Ilib -c -o $@ $<
-bin/%: bin/%.c bin/cli.o lib/librft.a lib/*.h bin/cli.h
-	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< bin/cli.o lib/librft.a $(LDFLAGS) $(LDLIBS)
+bin/rft-faultmap bin/rft-dcpatch: bin/fmsource.o
+bin/%: bin/%.c bin/cli.o lib/librft.a lib/*.h bin/*.h
+	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
 tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
 lib/rft.pc: lib/rft.pc.in Makefile

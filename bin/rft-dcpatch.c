@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fmsource.h"
 #include "dcpatch.h"
 #include "faultmap.h"
 #include "pattern.h"
@@ -79,10 +80,10 @@ typedef struct {
 } cucount;
 
 static struct {
-    const char *input, *output, *summary, *log_path, *map_path;
-    int have_gen, same, check, counts, by_slice, report;
+    const char *input, *output, *summary, *log_path;
+    int check, counts, by_slice, report;
     enum cli_fmt fmt;
-    rft_fm_gen gen;
+    fm_source fm;               /* --scenario, --map, ... */
     rft_dcp_opts o;
     unsigned stall;
     rft_writer_opts wo;
@@ -115,7 +116,7 @@ static struct {
     rft_map ks_slices;          /* kernel << 32 | slice -> 1 */
     uint64_t first, last;
     int any;
-} g = {.input = "-", .stall = 4, .none_k = UINT32_MAX, .last_key = UINT32_MAX,
+} g = {.input = "-", .fm = FM_SOURCE_INIT, .stall = 4, .none_k = UINT32_MAX, .last_key = UINT32_MAX,
        .last_wkey = UINT64_MAX};
 
 enum { REPORT_PERF, REPORT_OCC, REPORT_EVENTS };
@@ -176,13 +177,13 @@ static uint32_t slice_get(uint16_t cu, uint16_t simd)
     /* a new slice: its map */
     const rft_faultmap *m;
     rft_faultmap tmp = {0};
-    if (g.have_gen || g.map_path) {
-        if (rft_fm_for_slice(&g.opt_maps, g.have_gen ? &g.gen : NULL, g.same, g.geom.entries,
+    if (g.fm.have_gen || g.fm.map_path) {
+        if (rft_fm_for_slice(&g.opt_maps, g.fm.have_gen ? &g.fm.gen : NULL, g.fm.same, g.geom.entries,
                              g.nb, cu, simd, &tmp, &m))
             stage_fail("out of memory");
         if (!m)
             stage_fail("no fault map for slice %u:%u in %s (it has neither its rows nor '*' rows)", cu,
-                simd, g.map_path);
+                simd, g.fm.map_path);
     } else if (!(m = rft_fmset_find(&g.stream_maps, cu, simd))) {
         if (g.stream_had_maps)
             stage_fail("no fault map for slice %u:%u before its first record", cu, simd);
@@ -217,7 +218,7 @@ static void on_map_record(const rft_rec *rec)
 {
     char why[256], sl[40];
     rft_faultmap m;
-    if (g.have_gen || g.map_path)
+    if (g.fm.have_gen || g.fm.map_path)
         return;                 /* maps given here replace the stream's */
     if (rft_faultmap_decode(rec->raw, rec->len, &m, why, sizeof why))
         stage_fail("%s", why);
@@ -697,9 +698,9 @@ static void run(void)
     g.geom = in->geom;
     g.nb = g.geom.lanes / g.geom.block_lanes;
     g.reg_bytes = g.geom.lanes * 4;
-    if (g.map_path) {
+    if (g.fm.map_path) {
         char why[512];
-        if (rft_faultmap_csv_read(g.map_path, g.geom.entries, g.nb, &g.opt_maps, why, sizeof why))
+        if (rft_faultmap_csv_read(g.fm.map_path, g.geom.entries, g.nb, &g.opt_maps, why, sizeof why))
             die("%s", why);
     }
     if (rft_map_init(&g.slice_of, 64) || rft_map_init(&g.wave_of, 256) ||
@@ -717,14 +718,8 @@ static void run(void)
                  g.o.release_first ? "release-first" : "preventive", g.stall);
         if (rft_header_set(&h, "dcpatch", meta))
             die("%s: header metadata full", g.input);
-        if (g.have_gen || g.map_path) {
-            int n = 0;
-            if (g.map_path)
-                n += snprintf(meta + n, sizeof meta - (size_t)n, "csv:%s ", g.map_path);
-            if (g.have_gen)
-                n += snprintf(meta + n, sizeof meta - (size_t)n, "%s seed=%llu %s ", g.gen.name,
-                              (unsigned long long)g.gen.seed, g.same ? "same" : "per-slice");
-            meta[n - 1] = 0;
+        if (g.fm.have_gen || g.fm.map_path) {
+            fm_source_describe(&g.fm, meta, sizeof meta);
             if (rft_header_set(&h, "dcpatch.maps", meta))
                 die("%s: header metadata full", g.input);
         }
@@ -813,21 +808,14 @@ static int yes_no(const char *opt, const char *v)
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"scenario", required_argument, 0, 'S'}, {"seed", required_argument, 0, 'r'},
-        {"shares", required_argument, 0, 'p'},   {"systematic", required_argument, 0, 'y'},
-        {"corr-length", required_argument, 0, 'L'}, {"map", required_argument, 0, 'm'},
-        {"same", no_argument, 0, 'a'},           {"pick", required_argument, 0, 'P'},
+        FM_SOURCE_OPTIONS,                       {"pick", required_argument, 0, 'P'},
         {"share-reliable", required_argument, 0, 'H'}, {"repatch", required_argument, 0, 'R'},
         {"stall-cycles", required_argument, 0, 'c'}, {"check", no_argument, 0, 'k'},
         {"log", required_argument, 0, 'g'},      {"summary", optional_argument, 0, 'Y'},
         {"report", required_argument, 0, 'e'},   {"by", required_argument, 0, 'b'},
         {"counts", no_argument, 0, 'n'},         {"format", required_argument, 0, 'f'},
         CLI_FILTER_OPTIONS,                      {0, 0, 0, 0}};
-    const char *scenario = NULL, *shares = NULL;
-    int seed_set = 0, shape_set = 0, c;
-    uint64_t seed = 1;
-    double systematic = -1;     /* -1, 0: the scenario's */
-    uint32_t corr = 0;
+    int shape_set = 0, c;
     cli_init(argc, argv, usage);
     rft_dcp_opts_default(&g.o);
     rft_pattern_opts_default(&g.po);
@@ -835,13 +823,6 @@ int main(int argc, char **argv)
     g.fmt = FMT_TABLE;
     while ((c = getopt_long(argc, argv, "o:s:f:", opts, NULL)) != -1) {
         switch (c) {
-        case 'S': scenario = optarg; break;
-        case 'r': seed = cli_uint("--seed", optarg, 0, UINT64_MAX); seed_set = 1; break;
-        case 'p': shares = optarg; break;
-        case 'y': systematic = cli_double("--systematic", optarg, 0, 1); break;
-        case 'L': corr = (uint32_t)cli_uint("--corr-length", optarg, 1, RFT_MAX_ENTRIES); break;
-        case 'm': g.map_path = optarg; break;
-        case 'a': g.same = 1; break;
         case 'P':
             g.o.pick_high = cli_choice("--pick", optarg, "low|high");
             break;
@@ -865,20 +846,12 @@ int main(int argc, char **argv)
         case 'n': shape_set = 1; g.counts = 1; break;
         case 'f': shape_set = 1; g.fmt = cli_format(optarg); break;
         default:
-            if (!cli_filter_option(c, &g.output, &g.wo))
+            if (!fm_source_option(&g.fm, c) && !cli_filter_option(c, &g.output, &g.wo))
                 cli_bad_option(argv);
         }
     }
     g.input = cli_input(argc, argv);
-    char why[256];
-    if (scenario || shares) {
-        if (rft_fm_gen_options(&g.gen, scenario, shares, seed, systematic, corr, why, sizeof why))
-            usage_error("%s: %s", scenario && !rft_fm_scenario_find(scenario) ? "--scenario"
-                                                                                : "--shares", why);
-        g.have_gen = 1;
-    } else if (seed_set || systematic >= 0 || corr || g.same) {
-        usage_error("--seed, --systematic, --corr-length and --same go with --scenario or --shares");
-    }
+    fm_source_check(&g.fm);
     if (!g.summary && shape_set)
         usage_error("--report, --by, --counts and --format shape the --summary table");
     /* --summary alone: the table on stdout and no stream; -o FILE adds the stream */

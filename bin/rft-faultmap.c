@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fmsource.h"
 #include "faultmap.h"
 #include "rft.h"
 
@@ -21,14 +22,15 @@ static const char usage[] =
 enum { MODE_STREAM, MODE_CSV, MODE_SHOW, MODE_STATS };
 
 static struct {
-    const char *input, *output, *map_path, *slices;
-    int mode, have_gen, same, entries_set, blocks_set;
+    const char *input, *output, *slices;
+    int mode, entries_set, blocks_set;
     uint32_t entries, blocks;
-    rft_fm_gen gen;
+    fm_source fm;                   /* --scenario, --map, ... */
     rft_fmset set;
     enum cli_fmt fmt;
     rft_writer_opts wo;
-} g = {.input = "-", .output = "-", .entries = 256, .blocks = 4, .fmt = FMT_TABLE};
+} g = {.input = "-", .output = "-", .entries = 256, .blocks = 4, .fmt = FMT_TABLE,
+       .fm = FM_SOURCE_INIT};
 
 static void describe(const rft_faultmap *m, char *buf, size_t n)
 {
@@ -142,7 +144,7 @@ static void parse_slice(const char *s, uint16_t *cu, uint16_t *simd)
 static const rft_faultmap *map_for(uint16_t cu, uint16_t simd, rft_faultmap *tmp)
 {
     const rft_faultmap *m;
-    if (rft_fm_for_slice(&g.set, g.have_gen ? &g.gen : NULL, g.same, g.entries, g.blocks, cu,
+    if (rft_fm_for_slice(&g.set, g.fm.have_gen ? &g.fm.gen : NULL, g.fm.same, g.entries, g.blocks, cu,
                          simd, tmp, &m))
         stage_fail("out of memory");
     return m;
@@ -151,7 +153,7 @@ static const rft_faultmap *map_for(uint16_t cu, uint16_t simd, rft_faultmap *tmp
 static void load_csv(void)
 {
     char why[512];
-    if (g.map_path && rft_faultmap_csv_read(g.map_path, g.entries, g.blocks, &g.set, why,
+    if (g.fm.map_path && rft_faultmap_csv_read(g.fm.map_path, g.entries, g.blocks, &g.set, why,
                                             sizeof why))
         die("%s", why);
 }
@@ -162,7 +164,7 @@ static void print_given(void)
     load_csv();
     if (g.mode == MODE_CSV)
         fputs(rft_faultmap_csv_header(), stdout);
-    if (!g.slices && g.map_path) {
+    if (!g.slices && g.fm.map_path) {
         for (size_t i = 0; i < g.set.n; i++)
             print_map(&g.set.maps[i]);
         return;
@@ -176,7 +178,7 @@ static void print_given(void)
         parse_slice(tok, &cu, &simd);
         const rft_faultmap *m = map_for(cu, simd, &tmp);
         if (!m)
-            die("%s: no map for slice %s", g.map_path, tok);
+            die("%s: no map for slice %s", g.fm.map_path, tok);
         rft_faultmap copy;
         if (rft_faultmap_copy(&copy, m))
             die("out of memory");
@@ -266,13 +268,7 @@ static void run_stage(void)
     rft_header_init(&h, "rft-faultmap");
     if (rft_header_copy(&h, in))
         die("out of memory");
-    int n = 0;
-    if (g.map_path)
-        n += snprintf(meta + n, sizeof meta - (size_t)n, "csv:%s ", g.map_path);
-    if (g.have_gen)
-        n += snprintf(meta + n, sizeof meta - (size_t)n, "%s seed=%llu %s ", g.gen.name,
-                      (unsigned long long)g.gen.seed, g.same ? "same" : "per-slice");
-    meta[n ? n - 1 : 0] = 0;
+    fm_source_describe(&g.fm, meta, sizeof meta);
     if (rft_header_set(&h, "faultmap", meta))
         die("%s: header metadata full", g.input);
     stage_output(g.output, &h, &g.wo);
@@ -284,7 +280,7 @@ static void run_stage(void)
         emit(&g.set.maps[i]);
         have_all |= g.set.maps[i].cu == RFT_FM_ALL;
     }
-    if (g.have_gen && g.same && !have_all) {
+    if (g.fm.have_gen && g.fm.same && !have_all) {
         rft_faultmap tmp = {0};
         emit(map_for(RFT_FM_ALL, RFT_FM_ALL, &tmp));
         rft_faultmap_free(&tmp);
@@ -313,7 +309,7 @@ static void run_stage(void)
                 const rft_faultmap *m = map_for(cu, simd, &tmp);
                 if (!m)
                     stage_fail("no fault map for slice %u:%u (%s has neither its rows nor '*' "
-                               "rows; add --scenario)", cu, simd, g.map_path);
+                               "rows; add --scenario)", cu, simd, g.fm.map_path);
                 if (m == &tmp)
                     emit(m);
                 rft_faultmap_free(&tmp);
@@ -335,31 +331,17 @@ static void run_stage(void)
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"scenario", required_argument, 0, 'S'}, {"seed", required_argument, 0, 'r'},
-        {"shares", required_argument, 0, 'p'},   {"systematic", required_argument, 0, 'y'},
-        {"corr-length", required_argument, 0, 'L'}, {"map", required_argument, 0, 'm'},
-        {"same", no_argument, 0, 'a'},           {"output", required_argument, 0, 'o'},
+        FM_SOURCE_OPTIONS,                       {"output", required_argument, 0, 'o'},
         {"level", required_argument, 0, 'l'},    {"csv", no_argument, 0, 'C'},
         {"show", no_argument, 0, 'W'},           {"stats", no_argument, 0, 'T'},
         {"format", required_argument, 0, 'f'},   {"slice", required_argument, 0, 's'},
         {"entries", required_argument, 0, 'N'},  {"blocks", required_argument, 0, 'B'},
         {0, 0, 0, 0}};
-    const char *scenario = NULL, *shares = NULL;
-    int seed_set = 0, fmt_set = 0, out_set = 0, c;
-    uint64_t seed = 1;
-    double systematic = -1;     /* -1, 0: the scenario's */
-    uint32_t corr = 0;
+    int fmt_set = 0, out_set = 0, c;
     cli_init(argc, argv, usage);
     g.wo.level = RFT_DEFAULT_LEVEL;
     while ((c = getopt_long(argc, argv, "o:f:", opts, NULL)) != -1) {
         switch (c) {
-        case 'S': scenario = optarg; break;
-        case 'r': seed = cli_uint("--seed", optarg, 0, UINT64_MAX); seed_set = 1; break;
-        case 'p': shares = optarg; break;
-        case 'y': systematic = cli_double("--systematic", optarg, 0, 1); break;
-        case 'L': corr = (uint32_t)cli_uint("--corr-length", optarg, 1, RFT_MAX_ENTRIES); break;
-        case 'm': g.map_path = optarg; break;
-        case 'a': g.same = 1; break;
         case 'o': g.output = optarg; out_set = 1; break;
         case 'l': g.wo.level = cli_level(optarg); break;
         case 'C': case 'W': case 'T': {
@@ -373,23 +355,17 @@ int main(int argc, char **argv)
         case 's': g.slices = optarg; break;
         case 'N': g.entries = (uint32_t)cli_uint("--entries", optarg, 1, RFT_MAX_ENTRIES); g.entries_set = 1; break;
         case 'B': g.blocks = (uint32_t)cli_uint("--blocks", optarg, 1, RFT_MAX_LANES); g.blocks_set = 1; break;
-        default: cli_bad_option(argv);
+        default:
+            if (!fm_source_option(&g.fm, c))
+                cli_bad_option(argv);
         }
     }
     g.input = cli_input(argc, argv);
-    char why[256];
-    if (scenario || shares) {
-        if (rft_fm_gen_options(&g.gen, scenario, shares, seed, systematic, corr, why, sizeof why))
-            usage_error("%s: %s", scenario && !rft_fm_scenario_find(scenario) ? "--scenario"
-                                                                                : "--shares", why);
-        g.have_gen = 1;
-    } else if (seed_set || systematic >= 0 || corr || g.same) {
-        usage_error("--seed, --systematic, --corr-length and --same go with --scenario or --shares");
-    }
+    fm_source_check(&g.fm);
     if (fmt_set && g.mode != MODE_STATS)
         usage_error("--format goes with --stats");
     if (g.mode == MODE_STREAM) {
-        if (!g.have_gen && !g.map_path)
+        if (!g.fm.have_gen && !g.fm.map_path)
             usage_error("a map is needed: --scenario NAME (or --shares) or --map FILE.csv");
         if (g.slices || g.entries_set || g.blocks_set)
             usage_error("--slice, --entries and --blocks go with --csv, --show or --stats "
@@ -398,7 +374,7 @@ int main(int argc, char **argv)
     } else {
         if (out_set)
             usage_error("-o goes with the stream stage; --csv, --show and --stats print");
-        if (g.have_gen || g.map_path) {
+        if (g.fm.have_gen || g.fm.map_path) {
             if (optind < argc)
                 usage_error("FILE is a stream whose maps are printed: no map options with it");
             print_given();

@@ -1,0 +1,41 @@
+/* fmsource.h - where a fault map comes from: the options rft-faultmap and
+ * rft-dcpatch share (--scenario, --seed, --shares, --systematic,
+ * --corr-length, --map, --same), their checks and their description in a
+ * stream header. */
+#ifndef RFT_FMSOURCE_H
+#define RFT_FMSOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "faultmap.h"
+
+typedef struct fm_source {
+    const char *scenario, *shares;  /* generate (seed 001 Table 1, or given shares) ... */
+    uint64_t seed;
+    int seed_set;
+    double systematic;              /* -1: the scenario's */
+    uint32_t corr;                  /* 0: the scenario's */
+    const char *map_path;           /* ... and/or read a CSV map */
+    int same;                       /* one generated map for every slice */
+    rft_fm_gen gen;                 /* set by fm_source_check */
+    int have_gen;
+} fm_source;
+
+#define FM_SOURCE_INIT {.seed = 1, .systematic = -1}
+
+/* For the getopt_long table (short codes S r p y L m a). */
+#define FM_SOURCE_OPTIONS                                                                   \
+    {"scenario", required_argument, 0, 'S'}, {"seed", required_argument, 0, 'r'},         \
+        {"shares", required_argument, 0, 'p'}, {"systematic", required_argument, 0, 'y'},  \
+        {"corr-length", required_argument, 0, 'L'}, {"map", required_argument, 0, 'm'},    \
+        {"same", no_argument, 0, 'a'}
+
+/* 1 if c was one of them (with optarg), else 0. */
+int fm_source_option(fm_source *f, int c);
+/* After the options: build the generator; usage errors for bad or orphan options. */
+void fm_source_check(fm_source *f);
+/* "csv:PATH NAME seed=N same|per-slice" (the parts that apply) into buf. */
+void fm_source_describe(const fm_source *f, char *buf, size_t n);
+
+#endif
