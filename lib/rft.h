@@ -38,6 +38,7 @@ enum rft_kind {
     RFT_WFEND = 0x03,   /* wavefront ends */
     RFT_WRITE = 0x04,   /* vector register write: all lanes after the write */
     RFT_READ = 0x05,    /* vector register read */
+    RFT_BUNDLE = 0x06,  /* executed VLIW ALU group (Evergreen): slots X Y Z W T */
     /* kinds added by analysis stages (layouts in rft(5)) */
     RFT_DUTY = 0x10,     /* rft-duty: duty map of one entry of a slice */
     RFT_COUNTERS = 0x11, /* any stage: named event counters (rft_counters) */
@@ -73,6 +74,18 @@ enum rft_wc {
 #define RFT_KF_IMPLICIT 0x01   /* kernel record derived from a B line */
 #define RFT_BF_KERNEL 0x01     /* the B line named its kernel */
 #define RFT_BF_WG 0x02         /* the B line gave its work-group */
+
+/* rft_bundle.slots: which VLIW slots (PEs) of the group hold an instruction */
+#define RFT_SLOT_X 0x01
+#define RFT_SLOT_Y 0x02
+#define RFT_SLOT_Z 0x04
+#define RFT_SLOT_W 0x08
+#define RFT_SLOT_T 0x10
+#define RFT_NSLOTS 5
+/* rft_bundle.flags */
+#define RFT_UF_TRANS 0x01      /* the T instruction is transcendental-only (stays on T) */
+#define RFT_UF_VECTOR 0x02     /* the X..W instructions are one vector op (e.g. DOT4):
+                                  they stay on X..W, never move to T */
 
 #define RFT_NO_PHYS 0xFFFFu        /* no physical entry assigned yet */
 #define RFT_NO_GATE 0xFFFFFFFFu    /* no power-state annotation */
@@ -174,6 +187,18 @@ typedef struct rft_read {
     uint16_t phys;
 } rft_regread;
 
+/* One executed VLIW ALU group of a wavefront (seed 003 §4.1): every active
+ * work-item (exec mask) runs the group's instructions on its stream core,
+ * one instruction per occupied slot (PE). */
+typedef struct rft_bundle {
+    uint64_t cycle;
+    uint16_t cu, simd;
+    uint32_t wf;
+    uint8_t slots;      /* RFT_SLOT_* bits */
+    uint8_t flags;      /* RFT_UF_* */
+    uint8_t mask[RFT_MAX_LANES / 8];  /* exec mask, bit i of byte i/8 = lane i */
+} rft_bundle;
+
 /* A decoded record.  For known kinds the matching member is filled; for
  * every kind raw/len hold the payload bytes (valid until the next read). */
 typedef struct rft_rec {
@@ -185,6 +210,7 @@ typedef struct rft_rec {
         rft_wfbegin begin;
         rft_wfend end;
         rft_regread read;
+        rft_bundle bundle;
     } u;
     rft_write w;        /* outside the union: large, reused */
 } rft_rec;
@@ -197,6 +223,7 @@ static inline uint64_t rft_rec_cycle(const rft_rec *r)
     case RFT_WFEND: return r->u.end.cycle;
     case RFT_WRITE: return r->w.cycle;
     case RFT_READ: return r->u.read.cycle;
+    case RFT_BUNDLE: return r->u.bundle.cycle;
     default: return 0;
     }
 }
@@ -207,9 +234,19 @@ static inline uint64_t rft_rec_cycle(const rft_rec *r)
 #define RFT_WFEND_LEN 16u
 #define RFT_WFBEGIN_LEN 27u
 #define RFT_KERNEL_FIXED 15u    /* bytes before the name */
+#define RFT_BUNDLE_FIXED 18u    /* bytes before the exec mask */
+static inline uint32_t rft_bundle_len(const struct rft_geom *g)
+{
+    return RFT_BUNDLE_FIXED + (g->lanes + 7) / 8;
+}
 static inline uint32_t rft_write_len(const rft_geom *g)
 {
     return RFT_WRITE_FIXED + rft_mask_bytes(g) + 4u * g->lanes;
+}
+
+static inline int rft_mask_lane(const uint8_t *mask, unsigned i)
+{
+    return (mask[i >> 3] >> (i & 7)) & 1;
 }
 
 static inline int rft_lane_active(const rft_write *w, unsigned i)
@@ -254,6 +291,7 @@ int rft_write_begin(rft_writer *w, const rft_wfbegin *b);
 int rft_write_end(rft_writer *w, const rft_wfend *e);
 int rft_write_write(rft_writer *w, const rft_write *x);
 int rft_write_regread(rft_writer *w, const rft_regread *x);
+int rft_write_bundle(rft_writer *w, const rft_bundle *x);
 /* Flush buffered data through zstd to the file (for live pipelines). */
 int rft_writer_flush(rft_writer *w);
 /* complete=1: write the end record, end the frame, close (rename an -o file).
