@@ -487,6 +487,8 @@ void table_dbl(cli_table *t, double v, int decimals)
     cell(t, b, 1);
 }
 
+void table_none(cli_table *t) { cell(t, t->fmt == FMT_JSON ? "null" : "", t->fmt == FMT_JSON); }
+
 void table_end_row(cli_table *t)
 {
     if (t->fmt == FMT_JSON)

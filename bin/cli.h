@@ -120,6 +120,8 @@ void table_str(cli_table *t, const char *s);
 void table_u64(cli_table *t, uint64_t v);
 void table_i64(cli_table *t, int64_t v);
 void table_dbl(cli_table *t, double v, int decimals);
+/* A cell without a value: empty, null in JSON. */
+void table_none(cli_table *t);
 void table_end_row(cli_table *t);
 void table_free(cli_table *t);
 

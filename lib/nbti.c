@@ -51,6 +51,13 @@ void rft_nbti_defaults(rft_nbti *p)
     };
 }
 
+void rft_nbti_seed003(rft_nbti *p)
+{
+    rft_nbti_defaults(p);
+    p->vth0 = 0.3391;
+    p->rd_k = 2.5465e5;
+}
+
 double rft_nbti_get(const rft_nbti *p, const char *key)
 {
     for (size_t i = 0; i < NKEYS; i++)

@@ -26,6 +26,9 @@ typedef struct rft_nbti {
 
 /* The values of params/nbti.conf. */
 void rft_nbti_defaults(rft_nbti *p);
+/* The values of params/seed003-65nm.conf: nbti.conf with vth0 and rd_k
+ * calibrated to seed 003 Fig. 7(a) (rft-heal(1)). */
+void rft_nbti_seed003(rft_nbti *p);
 /* Take the constants from parameters read by params.h (a file, --set
  * pairs): each must be a finite number in its range, and a key that is no
  * constant is refused.  With required, every constant must be given (a
