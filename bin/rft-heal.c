@@ -410,8 +410,10 @@ static void report_sc(int series)
             }
             double dn = rft_heal_dvth(&g.p, an, horizon_s(), dv0);
             double dh = rft_heal_dvth(&g.p, ah, horizon_s(), dv0);
+            /* a healthy SC ages faster: its change is in the dVth columns, not a
+               negative reduction */
             unit_row(t, name, rest ? "degraded" : "healthy-max", an, ah, dv0, dn, dh,
-                     dn > 0 ? 100 * (1 - dh / dn) : NAN);
+                     rest && dn > 0 ? 100 * (1 - dh / dn) : NAN);
         }
     }
     table_free(series ? g.series : t);
@@ -584,7 +586,7 @@ int main(int argc, char **argv)
     if (g.have_profile && g.scheme == 1)
         usage_error("--profile: a profile of PEs has no stream cores: use it with --scheme pe");
     if (g.report == R_SUMMARY && g.fmt != FMT_TABLE)
-        usage_error("--format %s: choose one table with --report", argv[0]);
+        usage_error("--format: the summary holds several tables: choose one with --report");
     int need_trace = !(g.have_profile || (g.report == R_GROUPS && g.have_wi));
     if ((g.report == R_SLICES || g.report == R_COST) && g.have_profile)
         usage_error("--report: a profile given by hand has no slices or schedule");
