@@ -29,6 +29,7 @@ static const char *const known[][2] = {
     {"faultmap", "undervolting fault maps of the register file"},
     {"dcpatch", "DC-Patch: compression-aware patching of a faulty register file"},
     {"energy", "energy and performance cost of every scheme"},
+    {"heal", "PE and SC healing (seed 003): VLIW slot and stream-core stress, Vth, cost"},
     {"plot", "TSV tables (rft-vth, rft-duty --summary, ...) as SVG charts"},
 };
 
