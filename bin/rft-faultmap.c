@@ -244,17 +244,6 @@ static void emit(const rft_faultmap *m)
     stage_put(rft_write_raw(stage.w, RFT_FAULTMAP, rbuf, (uint32_t)n));
 }
 
-static int rec_slice(const rft_rec *r, uint16_t *cu, uint16_t *simd)
-{
-    switch (r->kind) {
-    case RFT_WFBEGIN: *cu = r->u.begin.cu; *simd = r->u.begin.simd; return 1;
-    case RFT_WFEND: *cu = r->u.end.cu; *simd = r->u.end.simd; return 1;
-    case RFT_WRITE: *cu = r->w.cu; *simd = r->w.simd; return 1;
-    case RFT_READ: *cu = r->u.read.cu; *simd = r->u.read.simd; return 1;
-    default: return 0;
-    }
-}
-
 static void run_stage(void)
 {
     rft_reader *r = stage_open(g.input);
@@ -297,11 +286,12 @@ static void run_stage(void)
     int e;
     while ((e = rft_read(r, rec)) == 0) {
         uint16_t cu, simd;
+        uint32_t wf;
         if (rec->kind == RFT_FAULTMAP) {
             replaced++;
             continue;
         }
-        if (!have_all && rec_slice(rec, &cu, &simd) && rft_slice_key(cu, simd) != last) {
+        if (!have_all && rft_rec_wf(rec, &cu, &simd, &wf) && rft_slice_key(cu, simd) != last) {
             last = rft_slice_key(cu, simd);
             if (!rft_map_get(&seen, last)) {
                 /* a slice without a map of its own gets one before its first record */

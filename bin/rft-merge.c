@@ -104,7 +104,7 @@ int main(int argc, char **argv)
         int e;
         uint64_t trace = 0;         /* first trace record: refused once the stream is read */
         while ((e = rft_read(r, &rec)) == 0) {
-            if (rec.kind >= RFT_KERNEL && rec.kind <= RFT_READ) {
+            if (rec.kind >= RFT_KERNEL && rec.kind <= RFT_BUNDLE) {
                 if (!trace)
                     trace = rft_reader_count(r);
                 continue;

@@ -37,6 +37,7 @@ static int cycle_of(const rft_rec *r, uint64_t *c)
     rft_alloc_rec a;
     switch (r->kind) {
     case RFT_KERNEL: case RFT_WFBEGIN: case RFT_WFEND: case RFT_WRITE: case RFT_READ:
+    case RFT_BUNDLE:
         *c = rft_rec_cycle(r);
         return 1;
     case RFT_ALLOC:
@@ -101,6 +102,7 @@ static void copy(uint64_t k, uint64_t shift, uint32_t koff, extent *x)
         case RFT_WFEND: rec->u.end.cycle += shift; break;
         case RFT_WRITE: rec->w.cycle += shift; break;
         case RFT_READ: rec->u.read.cycle += shift; break;
+        case RFT_BUNDLE: rec->u.bundle.cycle += shift; break;
         case RFT_ALLOC: {
             rft_alloc_rec a;
             rft_alloc_parse(rec->raw, rec->len, &a);

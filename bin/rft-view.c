@@ -44,18 +44,19 @@ static void note_kernel(const rft_kernel *k)
         nk = k->index + 1;
 }
 
-static const char kind_letters[] = "EKBEWR"; /* index = kind; 0 (end) unused */
+static const char kind_letters[] = "EKBEWRA"; /* index = kind; 0 (end) unused */
+#define ALL_KINDS 0x3f                          /* a bit per letter of "KBWREA" */
 
 static unsigned parse_kinds(const char *s)
 {
     unsigned m = 0;
     for (const char *p = s; *p; p++) {
-        const char *q = strchr("KBWRE", *p);
+        const char *q = strchr("KBWREA", *p);
         if (*p == ',')
             continue;
         if (!q)
-            usage_error("--kind: '%c' is not one of K, B, W, R, E", *p);
-        m |= 1u << (q - "KBWRE");
+            usage_error("--kind: '%c' is not one of K, B, W, R, E, A", *p);
+        m |= 1u << (q - "KBWREA");
     }
     return m;
 }
@@ -68,18 +69,7 @@ static unsigned kind_bit(int kind)
     case RFT_WRITE: return 1u << 2;
     case RFT_READ: return 1u << 3;
     case RFT_WFEND: return 1u << 4;
-    default: return 0;
-    }
-}
-
-/* The slice/wavefront of a record; 0 for kernels and unknown kinds. */
-static int rec_wf(const rft_rec *r, uint16_t *cu, uint16_t *simd, uint32_t *wf)
-{
-    switch (r->kind) {
-    case RFT_WFBEGIN: *cu = r->u.begin.cu; *simd = r->u.begin.simd; *wf = r->u.begin.wf; return 1;
-    case RFT_WFEND: *cu = r->u.end.cu; *simd = r->u.end.simd; *wf = r->u.end.wf; return 1;
-    case RFT_WRITE: *cu = r->w.cu; *simd = r->w.simd; *wf = r->w.wf; return 1;
-    case RFT_READ: *cu = r->u.read.cu; *simd = r->u.read.simd; *wf = r->u.read.wf; return 1;
+    case RFT_BUNDLE: return 1u << 5;
     default: return 0;
     }
 }
@@ -91,12 +81,21 @@ static int kernel_matches(uint32_t k)
     return k == f.kernel_idx;
 }
 
+/* , "mask": "HEX" as the canonical text spells it */
+static char *json_mask(const rft_geom *g, const uint8_t *mask, char *p)
+{
+    p += sprintf(p, ", \"mask\": \"");
+    for (int i = (int)((g->lanes + 3) / 4) - 1; i >= 0; i--)
+        p += sprintf(p, "%x", (mask[i / 2] >> (4 * (i & 1))) & 15);
+    return p + sprintf(p, "\"");
+}
+
 static void json(const rft_geom *g, const rft_rec *r, char *line)
 {
     uint16_t cu, simd;
     uint32_t wf;
     char *p = line;
-    p += sprintf(p, "{\"kind\": \"%c\"", r->kind <= RFT_READ ? kind_letters[r->kind] : '?');
+    p += sprintf(p, "{\"kind\": \"%c\"", r->kind <= RFT_BUNDLE ? kind_letters[r->kind] : '?');
     if (r->kind == RFT_KERNEL) {
         p += sprintf(p, ", \"cycle\": %llu, \"index\": %u, \"name\": \"",
                      (unsigned long long)r->u.kernel.cycle, r->u.kernel.index);
@@ -107,7 +106,7 @@ static void json(const rft_geom *g, const rft_rec *r, char *line)
                                        : sprintf(p, "%c", c);
         }
         p += sprintf(p, "\"");
-    } else if (rec_wf(r, &cu, &simd, &wf)) {
+    } else if (rft_rec_wf(r, &cu, &simd, &wf)) {
         p += sprintf(p, ", \"cycle\": %llu, \"cu\": %u, \"simd\": %u, \"wf\": %u",
                      (unsigned long long)rft_rec_cycle(r), cu, simd, wf);
     }
@@ -124,10 +123,9 @@ static void json(const rft_geom *g, const rft_rec *r, char *line)
             p += sprintf(p, ", \"phys\": %u", r->u.read.phys);
     } else if (r->kind == RFT_WRITE) {
         const rft_write *w = &r->w;
-        p += sprintf(p, ", \"vreg\": %u, \"mask\": \"", w->vreg);
-        for (int i = (int)((g->lanes + 3) / 4) - 1; i >= 0; i--)
-            p += sprintf(p, "%x", (w->mask[i / 2] >> (4 * (i & 1))) & 15);
-        p += sprintf(p, "\", \"values\": [");
+        p += sprintf(p, ", \"vreg\": %u", w->vreg);
+        p = json_mask(g, w->mask, p);
+        p += sprintf(p, ", \"values\": [");
         for (uint32_t i = 0; i < g->lanes; i++)
             p += sprintf(p, "%s%u", i ? ", " : "", w->val[i]);
         p += sprintf(p, "]");
@@ -144,7 +142,16 @@ static void json(const rft_geom *g, const rft_rec *r, char *line)
                          !!(w->flags & RFT_WF_MOV), !!(w->flags & RFT_WF_WAKEUP));
         if (w->on_bits != RFT_NO_GATE)
             p += sprintf(p, ", \"on_bits\": %u", w->on_bits);
-    } else if (r->kind > RFT_READ) {
+    } else if (r->kind == RFT_BUNDLE) {
+        const rft_bundle *b = &r->u.bundle;
+        p += sprintf(p, ", \"slots\": \"");
+        for (int i = 0; i < RFT_NSLOTS; i++)
+            if (b->slots >> i & 1)
+                *p++ = "XYZWT"[i];
+        p += sprintf(p, "\", \"trans\": %d, \"vector\": %d", !!(b->flags & RFT_UF_TRANS),
+                     !!(b->flags & RFT_UF_VECTOR));
+        p = json_mask(g, b->mask, p);
+    } else if (r->kind > RFT_BUNDLE) {
         p += sprintf(p, ", \"type\": %d, \"bytes\": %u", r->kind, r->len);
     }
     strcpy(p, "}");
@@ -226,7 +233,7 @@ int main(int argc, char **argv)
     int header_only = 0, stats = 0;
     const char *fmt_name = NULL;
     cli_init(argc, argv, usage);
-    f.kinds = 0x1f;
+    f.kinds = ALL_KINDS;
     int c;
     while ((c = getopt_long(argc, argv, "Hsf:", opts, NULL)) != -1) {
         char *colon;
@@ -288,7 +295,7 @@ int main(int argc, char **argv)
     rft_map wfk, slices;                    /* wavefront -> kernel; slices seen */
     if (rft_map_init(&wfk, 64) || rft_map_init(&slices, 64))
         die("out of memory");
-    uint64_t per_kind[7] = {0}, wavefronts = 0, first = 0, last = 0, annotated = 0, shown = 0;
+    uint64_t per_kind[RFT_BUNDLE + 2] = {0}, wavefronts = 0, first = 0, last = 0, annotated = 0, shown = 0;
     int any = 0;
     char *line = malloc(RFT_TEXT_MAX + 64 * RFT_MAX_LANES);
     if (!line)
@@ -298,7 +305,7 @@ int main(int argc, char **argv)
     while ((e = rft_read(r, &rec)) == 0) {
         uint16_t cu = 0, simd = 0;
         uint32_t wf = 0, kernel = RFT_NO_KERNEL;
-        int has_wf = rec_wf(&rec, &cu, &simd, &wf);
+        int has_wf = rft_rec_wf(&rec, &cu, &simd, &wf);
         uint64_t cyc = rft_rec_cycle(&rec);
         if (rec.kind == RFT_KERNEL)
             note_kernel(&rec.u.kernel);
@@ -316,11 +323,11 @@ int main(int argc, char **argv)
             kernel = rec.u.kernel.index;
         }
         /* filters */
-        if (rec.kind <= RFT_READ && !(kind_bit(rec.kind) & f.kinds))
+        if (rec.kind <= RFT_BUNDLE && !(kind_bit(rec.kind) & f.kinds))
             continue;
-        if (rec.kind > RFT_READ && f.kinds != 0x1f)
+        if (rec.kind > RFT_BUNDLE && f.kinds != ALL_KINDS)
             continue;
-        if (rec.kind <= RFT_READ && (cyc < f.c_from || cyc > f.c_to))
+        if (rec.kind <= RFT_BUNDLE && (cyc < f.c_from || cyc > f.c_to))
             continue;
         if ((f.slice_set || f.wf_set) && !has_wf)
             continue;
@@ -331,13 +338,13 @@ int main(int argc, char **argv)
         if (f.kernel_set && !kernel_matches(kernel))
             continue;
         if (stats) {
-            per_kind[rec.kind <= RFT_READ ? rec.kind : 6]++;
+            per_kind[rec.kind <= RFT_BUNDLE ? rec.kind : RFT_BUNDLE + 1]++;
             if (has_wf && !rft_map_get(&slices, rft_slice_key(cu, simd)) &&
                 rft_map_put(&slices, rft_slice_key(cu, simd), 1))
                 die("out of memory");
             if (rec.kind == RFT_WRITE && (rec.w.cls || rec.w.phys != RFT_NO_PHYS))
                 annotated++;
-            if (rec.kind <= RFT_READ) {
+            if (rec.kind <= RFT_BUNDLE) {
                 if (!any)
                     first = cyc;
                 last = cyc;
@@ -346,7 +353,7 @@ int main(int argc, char **argv)
             continue;
         }
         size_t n;
-        if (rec.kind > RFT_READ) {
+        if (rec.kind > RFT_BUNDLE) {
             /* records of analysis stages: counters in full, others by size */
             extra_record(&rec, as_json, sep);
             continue;
@@ -370,10 +377,10 @@ int main(int argc, char **argv)
     if (stats) {
         static const char *const cols[] = {"statistic", "value"};
         cli_table *t = table_new(fmt, stdout, 2, cols);
-        static const char *const names[] = {"end", "kernels", "wavefronts", "wavefront_ends",
-                                            "writes", "reads", "other_records"};
+        static const char *const names[] = {"end",   "kernels", "wavefronts", "wavefront_ends",
+                                            "writes", "reads",  "bundles",    "other_records"};
         uint64_t total = 0;
-        for (int i = 1; i < 7; i++) {
+        for (int i = 1; i < RFT_BUNDLE + 2; i++) {
             table_str(t, names[i]);
             table_u64(t, per_kind[i]);
             table_end_row(t);

@@ -120,7 +120,7 @@ static void load(map *m)
     int e;
     uint64_t nduty = 0, trace = 0;
     while ((e = rft_read(r, &rec)) == 0) {
-        if (rec.kind >= RFT_KERNEL && rec.kind <= RFT_READ) {
+        if (rec.kind >= RFT_KERNEL && rec.kind <= RFT_BUNDLE) {
             if (!trace)             /* refused once the stream is read */
                 trace = rft_reader_count(r);
             continue;

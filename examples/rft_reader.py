@@ -4,7 +4,7 @@
 Python has no zstd in its standard library, so read the decompressed content:
 
     zstd -dc trace.rft | python3 examples/rft_reader.py           # records per kind
-    zstd -dc trace.rft | python3 examples/rft_reader.py --text    # K/B/W/R/E lines
+    zstd -dc trace.rft | python3 examples/rft_reader.py --text    # K/B/W/R/E/A lines
 
 It checks the magic, the format version, the header, every record length and
 the end record's count, and prints the number of records of each kind (on
@@ -16,7 +16,7 @@ import struct
 import sys
 
 KINDS = {0x00: "end", 0x01: "kernel", 0x02: "begin", 0x03: "end-wf", 0x04: "write",
-         0x05: "read", 0x10: "duty", 0x11: "counters", 0x12: "faultmap", 0x13: "alloc"}
+         0x05: "read", 0x06: "bundle", 0x10: "duty", 0x11: "counters", 0x12: "faultmap", 0x13: "alloc"}
 FIXED = {0x00: 8, 0x02: 27, 0x03: 16, 0x05: 20}   # exact payload lengths (write: geometry)
 MAX_RECORD = 16 << 20
 
@@ -32,12 +32,16 @@ def take(f, n):
     return b
 
 
-def length_range(kind, write_len):
+def length_range(kind, lanes):
     """The smallest and largest payload a record of this kind may have."""
     if kind == 0x01:
         return 15, 15 + 4095
     if kind == 0x04:
-        return write_len, write_len
+        n = 40 + (lanes + 7) // 8 + 4 * lanes
+        return n, n
+    if kind == 0x06:
+        n = 18 + (lanes + 7) // 8
+        return n, n
     return FIXED.get(kind, 0), FIXED.get(kind, MAX_RECORD)
 
 
@@ -91,7 +95,7 @@ def text_line(kind, p, lanes, names):
         names[index] = p[15:].decode("utf-8", "surrogateescape")
         return None if flags & 1 else "K\t%d\t%s" % (cycle, names[index])
     cycle, cu, simd, wf = struct.unpack_from("<QHHI", p)
-    line = "%s\t%d\t%d\t%d\t%d" % ("?KBEWR"[kind], cycle, cu, simd, wf)
+    line = "%s\t%d\t%d\t%d\t%d" % ("?KBEWRA"[kind], cycle, cu, simd, wf)
     if kind == 0x02:
         nregs, flags, wg, kernel = struct.unpack_from("<HBII", p, 16)
         line += "\t%d" % nregs
@@ -105,12 +109,17 @@ def text_line(kind, p, lanes, names):
         vals = struct.unpack_from("<%dI" % lanes, p, 40 + mb)
         line += "\t%d\t%0*x\t" % (struct.unpack_from("<H", p, 16)[0], (lanes + 3) // 4, mask)
         line += "\t".join("%08x" % v for v in vals)
+    elif kind == 0x06:
+        slots, flags = p[16], p[17]
+        mask = int.from_bytes(p[18:], "little") & ((1 << lanes) - 1)
+        line += "\t%s\t%0*x" % ("".join(c for i, c in enumerate("XYZWT") if slots >> i & 1) or "-",
+                                  (lanes + 3) // 4, mask)
+        line += "\ttrans" * (flags & 1) + "\tvector" * (flags >> 1 & 1)
     return line
 
 
 def read_stream(f, text, out):
     lanes, _meta = read_header(f)
-    write_len = 40 + (lanes + 7) // 8 + 4 * lanes
     counts, names, nrec = {}, {}, 0
     while True:
         where = "record %d: " % (nrec + 1)
@@ -120,7 +129,7 @@ def read_stream(f, text, out):
         if len(prefix) < 5:
             raise Bad(where + "stream ends inside the kind and length (truncated)")
         kind, n = struct.unpack("<BI", prefix)
-        lo, hi = length_range(kind, write_len)
+        lo, hi = length_range(kind, lanes)
         if not lo <= n <= hi:
             raise Bad(where + "%s record of %d bytes (expected %s)" % (
                 KINDS.get(kind, "unknown"), n, lo if lo == hi else "%d..%d" % (lo, hi)))
@@ -136,11 +145,14 @@ def read_stream(f, text, out):
             return counts, nrec
         if kind == 0x01 and struct.unpack_from("<H", p, 13)[0] != n - 15:
             raise Bad(where + "kernel name length does not match the record length")
-        if 0x02 <= kind <= 0x05 and p[12:16] == b"\xff\xff\xff\xff":
+        if 0x02 <= kind <= 0x06 and p[12:16] == b"\xff\xff\xff\xff":
             raise Bad(where + "reserved wavefront id 4294967295")
+        if kind == 0x06 and (p[16] & ~0x1f or p[17] & ~0x03 or (p[17] & 1 and not p[16] & 0x10)
+                             or (p[17] & 2 and not p[16] & 0x0f)):
+            raise Bad(where + "bundle record with unknown or contradictory slot and flag bits")
         nrec += 1
         counts[kind] = counts.get(kind, 0) + 1
-        if text and 0x01 <= kind <= 0x05:
+        if text and 0x01 <= kind <= 0x06:
             line = text_line(kind, p, lanes, names)
             if line is not None:
                 out.write(line + "\n")

@@ -641,6 +641,7 @@ int rft_duty_feed(rft_duty *d, const rft_rec *r)
     case RFT_WFEND: cu = r->u.end.cu; simd = r->u.end.simd; break;
     case RFT_WRITE: cu = r->w.cu; simd = r->w.simd; break;
     case RFT_READ: cu = r->u.read.cu; simd = r->u.read.simd; break;
+    case RFT_BUNDLE: cu = r->u.bundle.cu; simd = r->u.bundle.simd; break;
     case RFT_KERNEL: cu = simd = 0; break;
     case RFT_ALLOC: return do_alloc(d, r);
     default: return 1;

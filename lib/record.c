@@ -120,8 +120,8 @@ const char *rft_wc_name(int c)
 
 const char *rft_kind_name(int k)
 {
-    static const char *n[] = {"end", "kernel", "begin", "end-wf", "write", "read"};
-    return k >= 0 && k <= RFT_READ ? n[k] : "unknown";
+    static const char *n[] = {"end", "kernel", "begin", "end-wf", "write", "read", "bundle"};
+    return k >= 0 && k <= RFT_BUNDLE ? n[k] : "unknown";
 }
 
 /* ---- reader ------------------------------------------------------------------ */
@@ -320,11 +320,12 @@ static uint32_t max_len(const rft_reader *r, int kind)
     case RFT_WFEND: return RFT_WFEND_LEN;
     case RFT_WRITE: return rft_write_len(&r->h.geom);
     case RFT_READ: return RFT_READ_LEN;
+    case RFT_BUNDLE: return rft_bundle_len(&r->h.geom);
     default: return RFT_MAX_RECORD;
     }
 }
 
-/* Wavefront records (begin, end, write, read) start alike: u64 cycle,
+/* Wavefront records (begin, end, write, read, bundle) start alike: u64 cycle,
  * u16 cu, u16 simd, u32 wf (rft(5)). */
 static void put_where(uint8_t *p, uint64_t cycle, uint16_t cu, uint16_t simd, uint32_t wf)
 {
@@ -366,6 +367,25 @@ static void decode_write(const rft_geom *g, const uint8_t *p, rft_write *w)
 #endif
 }
 
+/* Unknown bits and flags that contradict the slots are refused: the
+ * canonical text could not print them back (rft(5)). */
+static int decode_bundle(rft_reader *r, const uint8_t *p, rft_bundle *b)
+{
+    ld_where(p, &b->cycle, &b->cu, &b->simd, &b->wf);
+    b->slots = p[16];
+    b->flags = p[17];
+    memcpy(b->mask, p + RFT_BUNDLE_FIXED, rft_mask_bytes(&r->h.geom));
+    if (b->slots & ~(RFT_SLOTS_XYZW | RFT_SLOT_T))
+        return rerr(r, RFT_EFORMAT, "bundle record with unknown slot bits 0x%02x", b->slots);
+    if (b->flags & ~(RFT_UF_TRANS | RFT_UF_VECTOR))
+        return rerr(r, RFT_EFORMAT, "bundle record with unknown flag bits 0x%02x", b->flags);
+    if ((b->flags & RFT_UF_TRANS) && !(b->slots & RFT_SLOT_T))
+        return rerr(r, RFT_EFORMAT, "bundle record: a transcendental T instruction without slot T");
+    if ((b->flags & RFT_UF_VECTOR) && !(b->slots & RFT_SLOTS_XYZW))
+        return rerr(r, RFT_EFORMAT, "bundle record: a vector instruction without slots X..W");
+    return 0;
+}
+
 int rft_read(rft_reader *r, rft_rec *rec)
 {
     if (r->done)
@@ -392,7 +412,7 @@ int rft_read(rft_reader *r, rft_rec *rec)
     rec->len = len;
     /* every known kind has an exact (or, for kernels, a minimum) length */
     uint32_t want = kind == RFT_KERNEL ? RFT_KERNEL_FIXED : lim;
-    if (kind <= RFT_READ && (kind == RFT_KERNEL ? len < want : len != want))
+    if (kind <= RFT_BUNDLE && (kind == RFT_KERNEL ? len < want : len != want))
         return rerr(r, RFT_EFORMAT, "%s record of %u bytes (expected %u)", rft_kind_name(kind),
                     len, want);
     switch (kind) {
@@ -438,11 +458,15 @@ int rft_read(rft_reader *r, rft_rec *rec)
         rec->u.read.vreg = ld16(p + 16);
         rec->u.read.phys = ld16(p + 18);
         break;
+    case RFT_BUNDLE:
+        if ((e = decode_bundle(r, p, &rec->u.bundle)))
+            return e;
+        break;
     default:
         break;
     }
     /* wavefront id 0xFFFFFFFF is reserved (hash maps use it as "empty") */
-    if (kind >= RFT_WFBEGIN && kind <= RFT_READ && ld32(p + 12) == 0xFFFFFFFFu)
+    if (kind >= RFT_WFBEGIN && kind <= RFT_BUNDLE && ld32(p + 12) == 0xFFFFFFFFu)
         return rerr(r, RFT_EFORMAT, "reserved wavefront id 4294967295");
     r->start += FRAME_HDR + len;
     r->count++;
@@ -747,6 +771,21 @@ int rft_write_regread(rft_writer *w, const rft_regread *x)
     return 0;
 }
 
+int rft_write_bundle(rft_writer *w, const rft_bundle *x)
+{
+    uint32_t mb = rft_mask_bytes(&w->geom);
+    uint8_t *p = frame(w, RFT_BUNDLE, rft_bundle_len(&w->geom));
+    if (!p)
+        return w->failed;
+    put_where(p, x->cycle, x->cu, x->simd, x->wf);
+    p[16] = x->slots;
+    p[17] = x->flags;
+    memcpy(p + RFT_BUNDLE_FIXED, x->mask, mb);
+    if (w->geom.lanes % 8)      /* padding bits stay zero */
+        p[RFT_BUNDLE_FIXED + mb - 1] &= (uint8_t)((1u << (w->geom.lanes % 8)) - 1);
+    return 0;
+}
+
 int rft_write_rec(rft_writer *w, const rft_rec *r)
 {
     switch (r->kind) {
@@ -755,6 +794,7 @@ int rft_write_rec(rft_writer *w, const rft_rec *r)
     case RFT_WFEND: return rft_write_end(w, &r->u.end);
     case RFT_WRITE: return rft_write_write(w, &r->w);
     case RFT_READ: return rft_write_regread(w, &r->u.read);
+    case RFT_BUNDLE: return rft_write_bundle(w, &r->u.bundle);
     case RFT_END: return werr(w, RFT_EFORMAT, "end record written by hand");
     default: return rft_write_raw(w, r->kind, r->raw, r->len);
     }

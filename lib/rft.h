@@ -81,6 +81,7 @@ enum rft_wc {
 #define RFT_SLOT_Z 0x04
 #define RFT_SLOT_W 0x08
 #define RFT_SLOT_T 0x10
+#define RFT_SLOTS_XYZW 0x0f    /* the four vector slots */
 #define RFT_NSLOTS 5
 /* rft_bundle.flags */
 #define RFT_UF_TRANS 0x01      /* the T instruction is transcendental-only (stays on T) */
@@ -224,6 +225,20 @@ static inline uint64_t rft_rec_cycle(const rft_rec *r)
     case RFT_WRITE: return r->w.cycle;
     case RFT_READ: return r->u.read.cycle;
     case RFT_BUNDLE: return r->u.bundle.cycle;
+    default: return 0;
+    }
+}
+
+/* The slice and wavefront of a wavefront record (begin, end-wf, write, read,
+ * bundle): 1 and the fields set; 0 for every other kind. */
+static inline int rft_rec_wf(const rft_rec *r, uint16_t *cu, uint16_t *simd, uint32_t *wf)
+{
+    switch (r->kind) {
+    case RFT_WFBEGIN: *cu = r->u.begin.cu; *simd = r->u.begin.simd; *wf = r->u.begin.wf; return 1;
+    case RFT_WFEND: *cu = r->u.end.cu; *simd = r->u.end.simd; *wf = r->u.end.wf; return 1;
+    case RFT_WRITE: *cu = r->w.cu; *simd = r->w.simd; *wf = r->w.wf; return 1;
+    case RFT_READ: *cu = r->u.read.cu; *simd = r->u.read.simd; *wf = r->u.read.wf; return 1;
+    case RFT_BUNDLE: *cu = r->u.bundle.cu; *simd = r->u.bundle.simd; *wf = r->u.bundle.wf; return 1;
     default: return 0;
     }
 }

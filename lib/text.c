@@ -4,6 +4,7 @@
  *   W <cycle> <cu> <simd> <wf> <vreg> <exec-mask-hex> <v0> ... <vN-1> [key=value ...]
  *   R <cycle> <cu> <simd> <wf> <vreg> [key=value ...]
  *   E <cycle> <cu> <simd> <wf>
+ *   A <cycle> <cu> <simd> <wf> <slots> <exec-mask-hex> [trans] [vector]
  * The key=value tokens carry what later stages annotated, so that
  * rft-view | rft-decode reproduces an annotated stream exactly. */
 #include <stdarg.h>
@@ -206,6 +207,43 @@ static int annotations(rft_textdec *d, rft_rec *r, int nf, const char *const *f,
     return 0;
 }
 
+static const char slot_letters[] = "XYZWT";    /* bit i of rft_bundle.slots */
+
+/* <slots> <exec-mask-hex> [trans] [vector] of an A line */
+static int bundle_fields(rft_textdec *d, rft_bundle *b, int nf, const char *const *f,
+                         const size_t *fl)
+{
+    b->slots = b->flags = 0;
+    if (fl[0] == 0)
+        return bad(d, "empty slots field");
+    if (!eq(f[0], fl[0], "-")) {
+        int last = -1;
+        for (size_t i = 0; i < fl[0]; i++) {
+            const char *c = memchr(slot_letters, f[0][i], RFT_NSLOTS);
+            if (!c || c - slot_letters <= last)
+                return bad(d, "bad slots '%.*s' (letters of XYZWT in that order, or -)",
+                           TOK(f[0], fl[0]));
+            last = (int)(c - slot_letters);
+            b->slots |= (uint8_t)(1u << last);
+        }
+    }
+    if (hexmask(d, f[1], fl[1], b->mask))
+        return RFT_EFORMAT;
+    for (int i = 2; i < nf; i++) {
+        uint8_t flag = eq(f[i], fl[i], "trans") ? RFT_UF_TRANS
+                     : eq(f[i], fl[i], "vector") ? RFT_UF_VECTOR : 0;
+        if (!flag || (b->flags & flag))
+            return bad(d, "unexpected field '%.*s' (trans and vector, each at most once)",
+                       TOK(f[i], fl[i]));
+        b->flags |= flag;
+    }
+    if ((b->flags & RFT_UF_TRANS) && !(b->slots & RFT_SLOT_T))
+        return bad(d, "'trans' without slot T");
+    if ((b->flags & RFT_UF_VECTOR) && !(b->slots & RFT_SLOTS_XYZW))
+        return bad(d, "'vector' without any of the slots X, Y, Z, W");
+    return 0;
+}
+
 static int add_kernel(rft_textdec *d, const char *s, size_t n)
 {
     if (n > RFT_MAX_STR)
@@ -240,21 +278,22 @@ static int slice_wf(rft_textdec *d, const char *const *f, const size_t *fl, uint
 
 int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t *fl)
 {
-    static const char *const want[] = {"K: 3", "B: 6 to 8", "W", "R: 6", "E: 5"};
+    static const char types[] = "KBWREA";
+    static const char *const want[] = {"K: 3", "B: 6 to 8", "W", "R: 6", "E: 5", "A: 7 to 9"};
     if (nf == 0)
         return 0;
-    if (fl[0] != 1 || !strchr("KBWRE", f[0][0]))
+    if (fl[0] != 1 || !strchr(types, f[0][0]))
         return bad(d, "unknown record type '%.*s'", TOK(f[0], fl[0]));
     char type = f[0][0];
     uint64_t cycle;
     int min = type == 'K' ? 3 : type == 'B' ? 6 : type == 'W' ? 7 + (int)d->geom.lanes
-            : type == 'R' ? 6 : 5;
-    int max = type == 'B' ? 8 : type == 'E' || type == 'K' ? min : INT32_MAX;
+            : type == 'R' ? 6 : type == 'A' ? 7 : 5;
+    int max = type == 'B' || type == 'A' ? min + 2 : type == 'E' || type == 'K' ? min : INT32_MAX;
     if (nf < min || nf > max) {
         if (type == 'W')
             return bad(d, "W line has %d fields, expected %d (%u lanes)", nf, min, d->geom.lanes);
         return bad(d, "%c line has %d fields, expected %s", type, nf,
-                   want[strchr("KBWRE", type) - "KBWRE"] + 3);
+                   want[strchr(types, type) - types] + 3);
     }
     if (dec_u64(d, "cycle", f[1], fl[1], UINT64_MAX, &cycle))
         return RFT_EFORMAT;
@@ -327,6 +366,14 @@ int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t 
         r->kind = RFT_WFEND;
         r->u.end = (rft_wfend){cycle, cu, simd, wf};
         return 1;
+    }
+    if (type == 'A') {
+        r->kind = RFT_BUNDLE;
+        r->u.bundle.cycle = cycle;
+        r->u.bundle.cu = cu;
+        r->u.bundle.simd = simd;
+        r->u.bundle.wf = wf;
+        return bundle_fields(d, &r->u.bundle, nf - 5, f + 5, fl + 5) ? RFT_EFORMAT : 1;
     }
     uint64_t vreg, nregs = *st & 0xffff;
     if (dec_u64(d, "register", f[5], fl[5], 65535, &vreg))
@@ -418,6 +465,14 @@ static char *put_slice(char *p, char sep, uint64_t cycle, uint16_t cu, uint16_t 
     return put_u64(p, wf);
 }
 
+/* exec mask: ceil(lanes/4) hex digits, lane 0 in the lowest bit */
+static char *put_mask(char *p, const rft_geom *g, const uint8_t *mask)
+{
+    for (int i = (int)((g->lanes + 3) / 4) - 1; i >= 0; i--)
+        p = put_hex(p, (uint32_t)(mask[i / 2] >> (4 * (i & 1))) & 15, 1);
+    return p;
+}
+
 static char *put_kv_hex(char *p, char sep, const char *k, uint32_t v)
 {
     *p++ = sep;
@@ -479,9 +534,7 @@ size_t rft_text_format(const rft_geom *g, const rft_rec *r, const char *const *k
         *p++ = sep;
         p = put_u64(p, w->vreg);
         *p++ = sep;
-        /* exec mask: ceil(lanes/4) hex digits, lane 0 in the lowest bit */
-        for (int i = (int)((g->lanes + 3) / 4) - 1; i >= 0; i--)
-            p = put_hex(p, (uint32_t)(w->mask[i / 2] >> (4 * (i & 1))) & 15, 1);
+        p = put_mask(p, g, w->mask);
         for (uint32_t i = 0; i < g->lanes; i++) {
             *p++ = sep;
             p = put_hex(p, w->val[i], 8);
@@ -522,6 +575,28 @@ size_t rft_text_format(const rft_geom *g, const rft_rec *r, const char *const *k
             *p++ = sep;
             p = put_str(p, "on=");
             p = put_u64(p, w->on_bits);
+        }
+        break;
+    }
+    case RFT_BUNDLE: {
+        const rft_bundle *b = &r->u.bundle;
+        *p++ = 'A';
+        p = put_slice(p, sep, b->cycle, b->cu, b->simd, b->wf);
+        *p++ = sep;
+        for (int i = 0; i < RFT_NSLOTS; i++)
+            if (b->slots >> i & 1)
+                *p++ = slot_letters[i];
+        if (!b->slots)
+            *p++ = '-';
+        *p++ = sep;
+        p = put_mask(p, g, b->mask);
+        if (b->flags & RFT_UF_TRANS) {
+            *p++ = sep;
+            p = put_str(p, "trans");
+        }
+        if (b->flags & RFT_UF_VECTOR) {
+            *p++ = sep;
+            p = put_str(p, "vector");
         }
         break;
     }

@@ -19,6 +19,13 @@ setup() {
     assert_output "$(grep -v '^#' "$FIX/reader/small.tsv")"
 }
 
+@test "reader --text prints VLIW bundles as rft-view does" {
+    rft-decode -o "$BATS_TEST_TMPDIR/a.rft" "$FIX/bundle/bundles.tsv"
+    run -0 --separate-stderr pipe "zstd -qdc '$BATS_TEST_TMPDIR/a.rft' | python3 '$READER' --text"
+    assert_output "$(rft-view "$BATS_TEST_TMPDIR/a.rft")"
+    assert_equal "$(echo "$stderr" | grep bundle)" $'bundle\t6'
+}
+
 @test "reader counts records per kind" {
     run -0 pipe "zstd -qdc '$BATS_TEST_TMPDIR/small.rft' | python3 '$READER'"
     assert_output "$(printf 'kernel\t3\nbegin\t3\nend-wf\t3\nwrite\t4\nread\t2\nrecords\t15')"
