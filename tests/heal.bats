@@ -151,3 +151,31 @@ print(rows[-1]["dvth_reduction%"])'
     assert_output ''
     [[ "$stderr" == "rft-heal: cut.rft: "* ]]
 }
+
+@test "bundles: PE busy per slot and SC, shares of ALU instructions; a trans op stays on T" {
+    # XZT (trans) on 16 lanes, XY (vector) on 4, X on 16, in a window of 100 cycles
+    rft-decode "$H/evg1.txt" -o evg1.rft
+    rft-heal --report profile --format tsv evg1.rft > p.tsv
+    run -0 cell PE_X instr_share% < p.tsv
+    assert_output '50.00'
+    run -0 cell PE_X busy% < p.tsv
+    assert_output '2.25'
+    run -0 cell PE_X busy_max% < p.tsv
+    assert_output '3.00'
+    run -0 cell SC_0 busy% < p.tsv
+    assert_output '3.00'
+    run -0 cell SC_4 busy% < p.tsv
+    assert_output '2.00'
+    rft-heal --years 1 --report units --format tsv evg1.rft > u.tsv
+    # T keeps its transcendental work; X, Y, Z and W share the rest: 56 / 4 lane-cycles each
+    run -0 cell PE_T busy_healed% < u.tsv
+    assert_output '1.00'
+    run -0 cell PE_W busy_healed% < u.tsv
+    assert_output '0.87'
+    run -0 cell PE_max dvth_reduction% < u.tsv
+    assert_output '12.65'
+    # bundles decide the SCs' busy cycles unless told to count writes (none here)
+    rft-heal --source writes --scheme sc --report profile --format tsv evg1.rft > w.tsv
+    run -0 cell SC_0 busy% < w.tsv
+    assert_output '0.00'
+}
