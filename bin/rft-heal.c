@@ -185,6 +185,13 @@ static void window_line(void)
            g.input, rft_heal_nslices(g.h), rft_heal_nsc(g.h),
            (unsigned long long)rft_heal_span(g.h), (unsigned long long)rft_heal_first(g.h),
            rft_heal_source(g.h) == RFT_HEAL_BUNDLES ? "bundle records" : "write records");
+    size_t over = 0;
+    for (size_t i = 0; i < rft_heal_nslices(g.h); i++)
+        for (uint32_t j = 0; j < rft_heal_nsc(g.h); j++)
+            over += sc_alpha(rft_heal_slice_at(g.h, i), j) > 1;
+    if (over)
+        printf("# note: %zu SCs busy more than 100 %% of the window: writes count memory results "
+               "too (rft-heal(1)); their duty is taken as 100 %%\n", over);
 }
 
 static void horizon_line(void)

@@ -330,7 +330,8 @@ static void drain(rft_heal *h, uint32_t s, int all)
         if (!all && gr->ended < gr->nwf)
             break;
         replay_group(h, gr);
-        rft_map_del(&h->gix, gr->key);
+        if (gr->key != UINT64_MAX)
+            rft_map_del(&h->gix, gr->key);
         size_t gi = t->qhead - 1;
         t->qhead = gr->next;
         if (!t->qhead)
@@ -347,6 +348,14 @@ static int on_begin(rft_heal *h, const rft_wfbegin *b)
     uint64_t key = b->wg != RFT_NO_WG ? (uint64_t)b->kernel << 32 | b->wg
                                       : rft_wf_key(b->cu, b->simd, b->wf) | 1ull << 63;
     uint64_t *gv = rft_map_get(&h->gix, key);
+    /* a work-group's wavefronts all begin before any of them ends (they are
+       dispatched together): a begin for a group whose wavefronts have all
+       ended is a new launch reusing its id (ids restart at every launch) */
+    if (gv && h->groups[*gv - 1].ended == h->groups[*gv - 1].nwf) {
+        h->groups[*gv - 1].key = UINT64_MAX;   /* replayed with its slice's queue */
+        rft_map_del(&h->gix, key);
+        gv = NULL;
+    }
     if (!gv) {
         /* a new group: the groups before it on this slice that are complete are done */
         drain(h, (uint32_t)s, 0);
