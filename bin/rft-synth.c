@@ -1,5 +1,7 @@
 /* rft-synth - seeded synthetic register-write workloads: named kernel models
- * run on a simple GCN issue model, streamed as an rft stream.
+ * run on a simple GCN issue model, streamed as an rft stream; or VLIW kernel
+ * models of an AMD Evergreen GPU (--arch evergreen), whose ALU groups
+ * (bundles) fill the slots X Y Z W T with the skew of seed 003 (Fig. 4).
  *
  * Every wavefront runs a short program of vector instructions (a prologue,
  * a loop body run a fixed number of times, an epilogue).  Each instruction
@@ -23,8 +25,10 @@
 
 static const char usage[] =
     "usage: rft-synth [--kernels LIST] [--writes N] [--cus N] [--simds N] [--lanes N]\n"
-    "                 [--seed N] [--level N] [-o FILE]\n"
-    "       rft-synth --list\n"
+    "                 [--wg-size N] [--seed N] [--level N] [-o FILE]\n"
+    "       rft-synth --arch evergreen [--kernels LIST] [--bundles N] [--cus N]\n"
+    "                 [--wg-size N] [--seed N] [--level N] [-o FILE]\n"
+    "       rft-synth [--arch gcn|evergreen] --list\n"
     "Write a seeded synthetic register-write trace (an rft(5) stream).\n";
 
 /* ---- PRNG: xorshift64*, seeded through splitmix64 -------------------------- */
@@ -52,7 +56,9 @@ static inline uint64_t rnd(void)
 static inline uint32_t rnd_below(uint64_t r, uint32_t n) { return (uint32_t)(((r >> 32) * n) >> 32); }
 
 /* ---- instructions and programs --------------------------------------------- */
-enum op { OP_ALU, OP_LOAD, OP_LDS, OP_STORE };
+/* OP_BUNDLE: a VLIW ALU group whose results stay in the pipeline (no write);
+ * in a VLIW model OP_ALU is a bundle that writes a register too. */
+enum op { OP_ALU, OP_LOAD, OP_LDS, OP_STORE, OP_BUNDLE };
 
 enum gen {
     G_CONST, /* all lanes p0 + k*p1 + (p2 << k) + (p3 >> k) */
@@ -82,6 +88,18 @@ struct insn {
 
 enum { SEC_PRO, SEC_BODY, SEC_EPI, NSEC };
 
+/* How a VLIW model fills the slots X Y Z W T of its bundles: each slot is
+ * taken independently with probability p[s] and an empty draw is drawn
+ * again.  That keeps the shares p[s] / sum(p) and makes the expected slots
+ * per bundle sum(p) / P(not empty); p is solved from share[] and packing. */
+struct vliw {
+    double share[RFT_NSLOTS];   /* % of the ALU instructions per slot */
+    double packing;             /* filled slots / 5, on average */
+    double trans;               /* share of T instructions that are transcendental */
+    double vector;              /* share of bundles with X..W all taken that are one vector op */
+    double p[RFT_NSLOTS];       /* solved at start */
+};
+
 struct model {
     const char *name;
     const char *desc;
@@ -92,6 +110,8 @@ struct model {
     void (*build)(void);
     const struct insn *sec[NSEC];
     unsigned nsec[NSEC];
+    struct vliw *vliw;  /* Evergreen models only */
+    unsigned wg_items;  /* work-items per work-group, 0: wg_waves full wavefronts */
 };
 
 #define POOL 4096
@@ -123,6 +143,7 @@ static void put(struct insn in)
 #define LOAD(d, g, ...) put((struct insn){.op = OP_LOAD, .dst = (d), .gen = (g), __VA_ARGS__})
 #define LDS(d, g, ...) put((struct insn){.op = OP_LDS, .dst = (d), .gen = (g), __VA_ARGS__})
 #define STORE(...) put((struct insn){.op = OP_STORE, __VA_ARGS__})
+#define BUNDLES(n, ...) for (int b_ = 0; b_ < (n); b_++) put((struct insn){.op = OP_BUNDLE, __VA_ARGS__})
 
 /* buffer base addresses: plausible device addresses, fixed */
 #define BUF_A 0x00100000u
@@ -311,20 +332,151 @@ static void build_histogram(void)
     STORE(SRC(V(22), V(21)), EX(X_HALF, 0));
 }
 
+/* ---- VLIW models (AMD Evergreen, seed 003) -------------------------------------
+ * The AMD APP SDK kernels of seed 003 Table I, as VLIW programs: ALU clauses
+ * of bundles (OP_BUNDLE), a register write at the end of a clause (OP_ALU),
+ * fetches (OP_LOAD) and stores.  Registers are 32-bit channels: R0.x..R0.w
+ * are v0..v3, so v0..v2 are R0.xyz, the local ids Evergreen presets.
+ * Shares: seed 003 Fig. 4 (not in its text) says only that every kernel
+ * runs more than 40 % of its ALU instructions on X and that Reduction runs
+ * 50.7 % on X and 9 % on Z; every other share is our assumption, chosen in
+ * the order the compiler fills slots (X first, then Y, W, Z; T for
+ * transcendentals and overflow).  Packing ratios are assumptions around the
+ * seed's average of 0.3 (section 6.2); their mean over the six models is 0.30. */
+static struct vliw v_reduction = {{50.7, 16.3, 9.0, 13.0, 11.0}, 0.26, 0.10, 0.0, {0}};
+static struct vliw v_sobel = {{41.5, 19.0, 15.5, 13.0, 11.0}, 0.36, 0.20, 0.5, {0}};
+static struct vliw v_blackscholes = {{42.0, 16.0, 13.0, 11.0, 18.0}, 0.40, 0.60, 0.0, {0}};
+static struct vliw v_binomial = {{44.0, 18.0, 12.0, 14.0, 12.0}, 0.28, 0.40, 0.0, {0}};
+static struct vliw v_fwt = {{47.0, 20.0, 10.0, 12.0, 11.0}, 0.24, 0.10, 0.0, {0}};
+static struct vliw v_quasirandom = {{45.0, 17.0, 11.0, 14.0, 13.0}, 0.26, 0.30, 0.0, {0}};
+
+#define ALL EX(X_FULL, 0)
+
+/* sum reduction: 4 loads per work-item, then an interleaved tree in LDS
+ * (local id % 2^(k+1) == 0 active), the group's sum by lane 0 */
+static void build_vliw_reduction(void)
+{
+    section(SEC_PRO);
+    ALU(4, G_GID, P(0, 1), ALL);                          /* R1.x global id */
+    LOAD(5, G_SMALL, P(0, 6), ALL);
+    BUNDLES(6, ALL);
+    ALU(6, G_SMALL, P(0, 24), ALL);                       /* R1.z partial sum */
+    STORE(ALL);
+    section(SEC_BODY);
+    BUNDLES(3, EX(X_STRIDE, 2));
+    LDS(7, G_SMALL, P(0, 42, 1), EX(X_STRIDE, 2));
+    BUNDLES(2, EX(X_STRIDE, 2));
+    ALU(6, G_SMALL, P(0, 84, 1), EX(X_STRIDE, 2));
+    STORE(EX(X_STRIDE, 2));
+    section(SEC_EPI);
+    BUNDLES(2, EX(X_LT, 1));
+    ALU(8, G_CONST, P(BUF_C), EX(X_LT, 1));
+    STORE(EX(X_LT, 1));
+}
+
+/* 3x3 Sobel filter: 9 pixel fetches per step, a long clause of products */
+static void build_vliw_sobel(void)
+{
+    section(SEC_PRO);
+    ALU(4, G_GID, P(0, 1), ALL);
+    ALU(5, G_GID, P(BUF_A, 4), ALL);
+    section(SEC_BODY);
+    for (int i = 0; i < 3; i++)
+        LOAD(8 + i, G_FLOAT, P(E_ONE, 8, 0), ALL);
+    BUNDLES(10, ALL);
+    ALU(12, G_FLOAT, P(E_ONE, 8, 0), ALL);
+    STORE(ALL);
+    section(SEC_EPI);
+}
+
+/* option pricing: straight-line float code, many exp, log and sqrt on T */
+static void build_vliw_blackscholes(void)
+{
+    section(SEC_PRO);
+    ALU(4, G_GID, P(0, 1), ALL);
+    LOAD(5, G_FLOAT, P(E_SMALL, 7, 0), ALL);
+    section(SEC_BODY);
+    BUNDLES(24, ALL);
+    ALU(6, G_FLOAT, P(E_SMALL, 14, 1), ALL);
+    ALU(7, G_FLOAT, P(E_SMALL, 14, 1), ALL);
+    STORE(ALL);
+    section(SEC_EPI);
+}
+
+/* binomial option tree: 127 work-items, half as many active at each step */
+static void build_vliw_binomial(void)
+{
+    section(SEC_PRO);
+    ALU(4, G_LID, P(0, 1), ALL);
+    LOAD(5, G_FLOAT, P(E_ONE, 8, 0), ALL);
+    section(SEC_BODY);
+    BUNDLES(6, EX(X_LT, 127));
+    ALU(6, G_FLOAT, P(E_ONE, 8, 0), EX(X_LT, 127));
+    STORE(EX(X_LT, 127));
+    section(SEC_EPI);
+    ALU(7, G_FLOAT, P(E_ONE, 8, 0), EX(X_LT, 1));
+    STORE(EX(X_LT, 1));
+}
+
+/* fast Walsh transform: butterflies of two fetched values per step */
+static void build_vliw_fwt(void)
+{
+    section(SEC_PRO);
+    ALU(4, G_GID, P(0, 1), ALL);
+    section(SEC_BODY);
+    LOAD(5, G_FLOAT, P(E_SMALL, 12, 1), ALL);
+    LOAD(6, G_FLOAT, P(E_SMALL, 12, 1), ALL);
+    BUNDLES(4, ALL);
+    ALU(5, G_FLOAT, P(E_SMALL, 13, 1), ALL);
+    ALU(6, G_FLOAT, P(E_SMALL, 13, 1), ALL);
+    STORE(ALL);
+    STORE(ALL);
+    section(SEC_EPI);
+}
+
+/* Sobol-like sequence: bit manipulation per dimension, 128 work-items */
+static void build_vliw_quasirandom(void)
+{
+    section(SEC_PRO);
+    ALU(4, G_GID, P(0, 1), ALL);
+    section(SEC_BODY);
+    BUNDLES(5, ALL);
+    ALU(5, G_RAND, P(0), ALL);
+    STORE(ALL);
+    section(SEC_EPI);
+}
+
 static struct model models[] = {
-    {"vecadd", "vector add: ids, single-delta addresses, float data", 8, 4, 4, 0, build_vecadd, {0}, {0}},
+    {"vecadd", "vector add: ids, single-delta addresses, float data", 8, 4, 4, 0, build_vecadd, {0}, {0}, NULL, 0},
     {"matmul", "4x4-blocked matrix multiply: 2-D ids, double-delta tiles, float loads and sums",
-     69, 1, 8, 1, build_matmul, {0}, {0}},
+     69, 1, 8, 1, build_matmul, {0}, {0}, NULL, 0},
     {"reduction", "sum reduction: small ints, interleaved LDS tree with sparse exec masks", 13, 4, 8, 0,
-     build_reduction, {0}, {0}},
+     build_reduction, {0}, {0}, NULL, 0},
     {"transpose", "matrix transpose through LDS: 2-D ids and addresses, few floats", 4, 4, 2, 1,
-     build_transpose, {0}, {0}},
+     build_transpose, {0}, {0}, NULL, 0},
     {"blackscholes", "Black-Scholes pricing: long float chains, uniform constants", 62, 2, 4, 0,
-     build_blackscholes, {0}, {0}},
+     build_blackscholes, {0}, {0}, NULL, 0},
     {"histogram", "byte histogram: random words, random bins, divergent LDS atomics", 26, 4, 8, 0,
-     build_histogram, {0}, {0}},
+     build_histogram, {0}, {0}, NULL, 0},
 };
 #define NMODELS (sizeof models / sizeof *models)
+
+/* seed 003 Table I: work-items per work-group of each kernel */
+static struct model vliw_models[] = {
+    {"reduction", "Reduction: LDS tree, sparse exec masks, X 50.7 % and Z 9 % (seed 003)", 12, 0, 8,
+     0, build_vliw_reduction, {0}, {0}, &v_reduction, 256},
+    {"sobel", "SobelFilter: 3x3 stencil, pixel fetches, long dot-product clauses", 16, 0, 4, 0,
+     build_vliw_sobel, {0}, {0}, &v_sobel, 256},
+    {"blackscholes", "BlackScholes: straight-line float code, exp/log/sqrt on T", 12, 0, 4, 0,
+     build_vliw_blackscholes, {0}, {0}, &v_blackscholes, 256},
+    {"binomial", "BinomialOptions: 127 work-items, half as many active each step", 12, 0, 8, 0,
+     build_vliw_binomial, {0}, {0}, &v_binomial, 127},
+    {"fwt", "FastWalshTransform: butterflies of fetched pairs", 8, 0, 8, 0, build_vliw_fwt, {0},
+     {0}, &v_fwt, 256},
+    {"quasirandom", "QuasiRandomSequence: integer bit twiddling, 128 work-items", 8, 0, 8, 0,
+     build_vliw_quasirandom, {0}, {0}, &v_quasirandom, 128},
+};
+#define NVLIW (sizeof vliw_models / sizeof *vliw_models)
 
 /* ---- machine state ------------------------------------------------------------ */
 #define ENTRIES 256      /* entries per slice */
@@ -344,6 +496,7 @@ struct pend {
 struct wave {
     int alive, blocked;     /* blocked: waits for a load before it can issue */
     uint32_t id, wg, wiw;   /* stream id, work-group, wavefront in work-group */
+    unsigned nlanes;        /* lanes holding a work-item: fewer in a partial wavefront */
     uint32_t *regs;         /* window: nregs x lanes */
     int sec;                /* position: section, index, iteration */
     uint32_t ip, k;
@@ -367,11 +520,15 @@ static struct slice *slices;
 static rft_writer *out;
 static const char *outname; /* for messages */
 static rft_write W;         /* reused for every write */
-static uint64_t nwrites, target_writes;
+static rft_bundle U;        /* and bundle */
+/* the size of the run: writes (gcn) or bundles (evergreen) */
+static uint64_t ndone, target;
+static const char *unit = "writes";
 
 /* current kernel */
 static const struct model *km;
 static uint32_t kidx;
+static unsigned k_wg_items, k_wg_waves;    /* work-items and wavefronts per work-group */
 static uint64_t k_nwg, k_next_wg;
 static unsigned k_maxwaves; /* wavefronts per slice */
 static unsigned k_alive;
@@ -405,27 +562,33 @@ static void tick(void)
         return;
     last_tick = now;
     shown = 1;
-    fprintf(stderr, "\r%s: %llu writes (%.0f%%)  ", prog, (unsigned long long)nwrites,
-            100.0 * (double)nwrites / (double)(target_writes ? target_writes : 1));
+    fprintf(stderr, "\r%s: %llu %s (%.0f%%)  ", prog, (unsigned long long)ndone, unit,
+            100.0 * (double)ndone / (double)(target ? target : 1));
+}
+
+static void count_done(void)
+{
+    if ((++ndone & 0xffff) == 0 && progress)
+        tick();
 }
 
 /* ---- exec masks ------------------------------------------------------------- */
 /* active lanes of a deterministic mask; -1 for a random one */
 static int mask_count(const struct insn *in, const struct wave *w, uint32_t k)
 {
-    uint64_t lo = (uint64_t)w->wiw * L;
+    uint64_t lo = (uint64_t)w->wiw * L, n = w->nlanes;     /* lanes lo .. lo+n-1 */
     switch (in->exec) {
-    case X_HALF: return (int)(L / 2);
+    case X_HALF: return (int)(L / 2 < n ? L / 2 : n);
     case X_LT: {
         uint64_t lim = k < 16 ? (uint64_t)(in->xp >> k) : 0;
-        return lim <= lo ? 0 : lim - lo >= L ? (int)L : (int)(lim - lo);
+        return lim <= lo ? 0 : lim - lo >= n ? (int)n : (int)(lim - lo);
     }
     case X_STRIDE: {
         uint64_t step = (uint64_t)in->xp << (k < 32 ? k : 32);
-        return (int)((lo + L - 1) / step - (lo + step - 1) / step + 1);
+        return (int)((lo + n - 1) / step - (lo + step - 1) / step + 1);
     }
     case X_RAND: return -1;
-    default: return (int)L;
+    default: return (int)n;
     }
 }
 
@@ -436,7 +599,7 @@ static unsigned make_mask(const struct insn *in, const struct wave *w, uint32_t 
     if (in->exec == X_STRIDE) {
         uint64_t step = (uint64_t)in->xp << (k < 32 ? k : 32), lo = (uint64_t)w->wiw * L;
         memset(W.mask, 0, MB);
-        for (uint64_t i = (step - lo % step) % step; i < L; i += step)
+        for (uint64_t i = (step - lo % step) % step; i < w->nlanes; i += step)
             W.mask[i >> 3] |= (uint8_t)(1u << (i & 7));
         return (unsigned)n;
     }
@@ -457,6 +620,8 @@ static unsigned make_mask(const struct insn *in, const struct wave *w, uint32_t 
         for (unsigned b = 0; b < 8 && i + b < MB; b++)
             W.mask[i + b] = (uint8_t)(r >> (8 * b));
     }
+    for (unsigned i = w->nlanes; i < L; i++)    /* no work-item there */
+        W.mask[i >> 3] &= (uint8_t)~(1u << (i & 7));
     for (unsigned i = 0; i < MB; i++)
         cnt += (unsigned)__builtin_popcount(W.mask[i]);
     return cnt;
@@ -481,7 +646,7 @@ static void gen_values(const struct insn *in, const struct wave *w, uint32_t k, 
 {
     const uint32_t *p = in->p;
     uint32_t lid0 = w->wiw * L;
-    uint32_t gid0 = (uint32_t)((uint64_t)w->wg * km->wg_waves * L) + lid0;
+    uint32_t gid0 = (uint32_t)((uint64_t)w->wg * k_wg_items) + lid0;
     switch (in->gen) {
     case G_CONST: {
         uint32_t v = p[0] + k * p[1] + shl(p[2], k) + shr(p[3], k);
@@ -499,7 +664,7 @@ static void gen_values(const struct insn *in, const struct wave *w, uint32_t k, 
         uint32_t gx = 0, gy = 0;
         if (p[3]) {
             gx = (w->wg % p[3]) * 8;
-            gy = (w->wg / p[3]) * (km->wg_waves * L / 8);
+            gy = (w->wg / p[3]) * (k_wg_items / 8);
         }
         uint32_t b = p[0] + k * p[4] + gx * p[1] + gy * p[2];
         FOR_ACTIVE(uint32_t lid = lid0 + i; r[i] = b + (lid % 8) * p[1] + (lid / 8) * p[2]);
@@ -524,10 +689,10 @@ static void gen_values(const struct insn *in, const struct wave *w, uint32_t k, 
 }
 
 /* ---- records ------------------------------------------------------------------ */
-static void put_write(struct slice *s, struct wave *w, const struct insn *in, uint32_t k,
-                      uint64_t t)
+/* a write under the exec mask in W.mask, of n lanes */
+static void put_write_masked(struct slice *s, struct wave *w, const struct insn *in, uint32_t k,
+                             uint64_t t, unsigned n)
 {
-    unsigned n = make_mask(in, w, k);
     if (n == 0)
         return; /* an empty exec mask writes nothing */
     uint32_t *r = w->regs + (size_t)in->dst * L;
@@ -539,8 +704,42 @@ static void put_write(struct slice *s, struct wave *w, const struct insn *in, ui
     W.vreg = in->dst;
     memcpy(W.val, r, (size_t)L * 4);
     ck(rft_write_write(out, &W));
-    if ((++nwrites & 0xffff) == 0 && progress)
-        tick();
+    if (!km->vliw)
+        count_done();
+}
+
+static void put_write(struct slice *s, struct wave *w, const struct insn *in, uint32_t k,
+                      uint64_t t)
+{
+    put_write_masked(s, w, in, k, t, make_mask(in, w, k));
+}
+
+/* a bundle under the exec mask in W.mask, of n lanes, its slots drawn from
+ * the model (struct vliw) */
+static void put_bundle(const struct slice *s, const struct wave *w, uint64_t t, unsigned n)
+{
+    const struct vliw *v = km->vliw;
+    if (n == 0)
+        return; /* nobody runs it */
+    uint8_t slots = 0;
+    while (!slots)
+        for (int i = 0; i < RFT_NSLOTS; i++)
+            if ((double)(rnd() >> 11) < v->p[i] * 9007199254740992.0)   /* 2^53 */
+                slots |= (uint8_t)(1u << i);
+    U.flags = 0;
+    if ((slots & RFT_SLOT_T) && (double)(rnd() >> 11) < v->trans * 9007199254740992.0)
+        U.flags |= RFT_UF_TRANS;
+    if ((slots & RFT_SLOTS_XYZW) == RFT_SLOTS_XYZW &&
+        (double)(rnd() >> 11) < v->vector * 9007199254740992.0)
+        U.flags |= RFT_UF_VECTOR;
+    U.cycle = t;
+    U.cu = s->cu;
+    U.simd = s->simd;
+    U.wf = w->id;
+    U.slots = slots;
+    memcpy(U.mask, W.mask, MB);
+    ck(rft_write_bundle(out, &U));
+    count_done();
 }
 
 static void put_reads(const struct slice *s, const struct wave *w, const struct insn *in,
@@ -598,6 +797,9 @@ static int can_issue(const struct wave *w)
         return 1;
     if (w->npend == MAX_PEND)
         return 0;
+    /* an Evergreen ALU clause starts when the fetches before it have returned */
+    if (km->vliw && in->op != OP_LOAD && in->op != OP_LDS)
+        return 0;
     for (int j = 0; j < NSRC; j++)
         if (in->s[j] && pending_reg(w, in->s[j] - 1u))
             return 0;
@@ -621,7 +823,12 @@ static void issue(struct slice *s, struct wave *w, uint64_t t)
     int empty = mask_count(in, w, k) == 0;
     if (!empty)
         put_reads(s, w, in, t);
-    if (in->op == OP_ALU) {
+    if (in->op == OP_BUNDLE || (in->op == OP_ALU && km->vliw)) {
+        unsigned n = make_mask(in, w, k);
+        put_bundle(s, w, t, n);
+        if (in->op == OP_ALU)
+            put_write_masked(s, w, in, k, t, n);
+    } else if (in->op == OP_ALU) {
         put_write(s, w, in, k, t);
     } else if ((in->op == OP_LOAD || in->op == OP_LDS) && !empty) {
         uint64_t r = rnd();
@@ -707,6 +914,7 @@ static void begin_wave(struct slice *s, unsigned j, uint32_t wg, uint32_t wiw, u
     w->id = next_wf++;
     w->wg = wg;
     w->wiw = wiw;
+    w->nlanes = k_wg_items - wiw * L < L ? k_wg_items - wiw * L : L;
     w->regs = s->regs + (size_t)j * km->nregs * L;
     s->nalive++;
     k_alive++;
@@ -737,13 +945,14 @@ static int dispatch(uint64_t t)
         return 0;
     room_changed = 0;
     int placed = 0;
+    unsigned start = disp_rr;   /* one round from here: every slice gets its turn */
     for (unsigned n = 0; n < nslices && k_next_wg < k_nwg; n++) {
-        unsigned si = (disp_rr + n) % nslices;
+        unsigned si = (start + n) % nslices;
         struct slice *s = &slices[(si % ncu) * nsimd + si / ncu];
-        if (s->nalive + km->wg_waves > k_maxwaves)
+        if (s->nalive + k_wg_waves > k_maxwaves)
             continue;
         uint32_t wiw = 0;
-        for (unsigned j = 0; j < k_maxwaves && wiw < km->wg_waves; j++)
+        for (unsigned j = 0; j < k_maxwaves && wiw < k_wg_waves; j++)
             if (!s->wv[j].alive)
                 begin_wave(s, j, (uint32_t)k_next_wg, wiw++, t);
         k_next_wg++;
@@ -754,22 +963,36 @@ static int dispatch(uint64_t t)
     return placed;
 }
 
-/* writes of one work-group, exactly (random exec masks are never empty) */
-static uint64_t wg_writes(const struct model *m)
+static unsigned opt_wg_items;   /* --wg-size, 0: the model's */
+
+/* work-items and wavefronts per work-group of model m */
+static void wg_shape(const struct model *m)
+{
+    k_wg_items = opt_wg_items ? opt_wg_items : m->wg_items ? m->wg_items : m->wg_waves * L;
+    k_wg_waves = (k_wg_items + L - 1) / L;
+}
+
+/* what one work-group of m adds to the size of the run, exactly (random
+ * exec masks are never empty): writes (gcn) or bundles (evergreen) */
+static uint64_t wg_cost(const struct model *m)
 {
     const struct model *save = km;
     km = m;
+    wg_shape(m);
     uint64_t n = 0;
     struct wave w;
     memset(&w, 0, sizeof w);
-    for (w.wiw = 0; w.wiw < m->wg_waves; w.wiw++) {
-        n += 3;
+    for (w.wiw = 0; w.wiw < k_wg_waves; w.wiw++) {
+        w.nlanes = k_wg_items - w.wiw * L < L ? k_wg_items - w.wiw * L : L;
+        n += m->vliw ? 0 : 3;   /* v0..v2 */
         for (int sec = 0; sec < NSEC; sec++) {
             unsigned iters = sec == SEC_BODY ? m->iters : 1;
             for (uint32_t k = 0; k < iters; k++)
                 for (unsigned i = 0; i < m->nsec[sec]; i++) {
                     const struct insn *in = &m->sec[sec][i];
-                    if (in->op != OP_STORE && mask_count(in, &w, sec == SEC_BODY ? k : 0) != 0)
+                    int counts = m->vliw ? in->op == OP_ALU || in->op == OP_BUNDLE
+                                         : in->op != OP_STORE;
+                    if (counts && mask_count(in, &w, sec == SEC_BODY ? k : 0) != 0)
                         n++;
                 }
         }
@@ -785,6 +1008,7 @@ static uint64_t run_kernel(const struct model *m, uint32_t index, uint64_t nwg, 
     k_nwg = nwg;
     k_next_wg = 0;
     k_alive = 0;
+    wg_shape(m);
     k_maxwaves = ENTRIES / m->nregs;
     if (k_maxwaves > MAX_WAVES)
         k_maxwaves = MAX_WAVES;
@@ -814,11 +1038,14 @@ static uint64_t run_kernel(const struct model *m, uint32_t index, uint64_t nwg, 
 }
 
 /* ---- main ------------------------------------------------------------------------- */
+static struct model *mset = models;    /* the models of --arch */
+static size_t nmset = NMODELS;
+
 static const struct model *find_model(const char *name, size_t len)
 {
-    for (size_t i = 0; i < NMODELS; i++)
-        if (strlen(models[i].name) == len && strncmp(models[i].name, name, len) == 0)
-            return &models[i];
+    for (size_t i = 0; i < nmset; i++)
+        if (strlen(mset[i].name) == len && strncmp(mset[i].name, name, len) == 0)
+            return &mset[i];
     return NULL;
 }
 
@@ -827,8 +1054,8 @@ static unsigned parse_kernels(const char *list, const struct model **ks)
 {
     unsigned nk = 0;
     if (!list) {
-        for (size_t i = 0; i < NMODELS; i++)
-            ks[nk++] = &models[i];
+        for (size_t i = 0; i < nmset; i++)
+            ks[nk++] = &mset[i];
         return nk;
     }
     for (const char *p = list;; p++) {
@@ -847,14 +1074,50 @@ static unsigned parse_kernels(const char *list, const struct model **ks)
     }
 }
 
-/* zstd level: 1..22, or -1..-99 for zstd's fast levels */
+/* Expected slots per bundle when slot s is taken with probability
+ * share_s * S, empty draws drawn again. */
+static double vliw_slots(const struct vliw *v, double S)
+{
+    double none = 1;
+    for (int i = 0; i < RFT_NSLOTS; i++)
+        none *= 1 - v->share[i] / 100 * S;
+    return S / (1 - none);
+}
+
+/* p[] of a VLIW model from its shares and packing (bisection on S; the
+ * expected slots grow with S, from 1 near S = 0 to S at p_max = 1) */
+static void vliw_solve(const struct model *m)
+{
+    struct vliw *v = m->vliw;
+    double smax = 0, lo = 1e-9, hi, want = RFT_NSLOTS * v->packing, sum = 0;
+    for (int i = 0; i < RFT_NSLOTS; i++) {
+        smax = v->share[i] > smax ? v->share[i] : smax;
+        sum += v->share[i];
+    }
+    hi = 100 / smax;
+    if (sum < 99.999 || sum > 100.001 || want <= 1 || vliw_slots(v, hi) < want)
+        die("internal error: model %s: shares or packing out of reach", m->name);
+    for (int it = 0; it < 100; it++) {
+        double mid = (lo + hi) / 2;
+        if (vliw_slots(v, mid) < want)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    for (int i = 0; i < RFT_NSLOTS; i++)
+        v->p[i] = v->share[i] / 100 * lo;
+}
+
 int main(int argc, char **argv)
 {
     cli_init(argc, argv, usage);
-    enum { O_CUS = 256, O_SIMDS, O_LANES, O_LIST };
+    enum { O_CUS = 256, O_SIMDS, O_LANES, O_LIST, O_ARCH, O_BUNDLES, O_WG };
     static const struct option longopts[] = {
         {"kernels", required_argument, NULL, 'k'},
         {"writes", required_argument, NULL, 'n'},
+        {"bundles", required_argument, NULL, O_BUNDLES},
+        {"arch", required_argument, NULL, O_ARCH},
+        {"wg-size", required_argument, NULL, O_WG},
         {"cus", required_argument, NULL, O_CUS},
         {"simds", required_argument, NULL, O_SIMDS},
         {"lanes", required_argument, NULL, O_LANES},
@@ -868,8 +1131,9 @@ int main(int argc, char **argv)
     };
     const char *klist = NULL, *path = "-";
     uint64_t seed = 1;
-    int level = RFT_DEFAULT_LEVEL, list = 0;
-    target_writes = 100000;
+    int level = RFT_DEFAULT_LEVEL, list = 0, evg = 0, writes_set = 0, bundles_set = 0;
+    int cus_set = 0, simds_set = 0, lanes_set = 0;
+    target = 100000;
     ncu = 2;
     nsimd = 4;
     L = 64;
@@ -878,10 +1142,22 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":k:n:s:l:o:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'k': klist = optarg; break;
-        case 'n': target_writes = cli_uint("--writes", optarg, 1, 10000000000ull); break;
-        case O_CUS: ncu = (unsigned)cli_uint("--cus", optarg, 1, 64); break;
-        case O_SIMDS: nsimd = (unsigned)cli_uint("--simds", optarg, 1, 16); break;
-        case O_LANES: L = (unsigned)cli_uint("--lanes", optarg, 8, RFT_MAX_LANES); break;
+        case 'n':
+            target = cli_uint("--writes", optarg, 1, 10000000000ull);
+            writes_set = 1;
+            break;
+        case O_BUNDLES:
+            target = cli_uint("--bundles", optarg, 1, 10000000000ull);
+            bundles_set = 1;
+            break;
+        case O_ARCH: evg = cli_choice("--arch", optarg, "gcn|evergreen"); break;
+        case O_WG: opt_wg_items = (unsigned)cli_uint("--wg-size", optarg, 1, MAX_WAVES * 64); break;
+        case O_CUS: ncu = (unsigned)cli_uint("--cus", optarg, 1, 64); cus_set = 1; break;
+        case O_SIMDS: nsimd = (unsigned)cli_uint("--simds", optarg, 1, 16); simds_set = 1; break;
+        case O_LANES:
+            L = (unsigned)cli_uint("--lanes", optarg, 8, RFT_MAX_LANES);
+            lanes_set = 1;
+            break;
         case 's': seed = cli_uint("--seed", optarg, 0, UINT64_MAX); break;
         case 'l': level = cli_level(optarg); break;
         case 'o': path = optarg; break;
@@ -897,19 +1173,53 @@ int main(int argc, char **argv)
         usage_error("unexpected argument '%s'", argv[optind]);
     if (L % 8)
         usage_error("--lanes: %u is not a multiple of 8", L);
+    if (evg) {
+        /* an HD 5870: 20 CUs of one SIMD engine (16 stream cores), 64-wide wavefronts */
+        if (simds_set)
+            usage_error("--simds: an Evergreen compute unit is one SIMD engine");
+        if (lanes_set)
+            usage_error("--lanes: Evergreen wavefronts are 64 work-items wide");
+        if (writes_set)
+            usage_error("--writes applies to --arch gcn; --bundles sizes an evergreen run");
+        nsimd = 1;
+        ncu = cus_set ? ncu : 20;
+        mset = vliw_models;
+        nmset = NVLIW;
+        unit = "bundles";
+    } else if (bundles_set) {
+        usage_error("--bundles applies to --arch evergreen; --writes sizes a gcn run");
+    }
 
-    for (size_t i = 0; i < NMODELS; i++) {
-        bm = &models[i];
+    for (size_t i = 0; i < nmset; i++) {
+        bm = &mset[i];
         bm->build();
+        if (bm->vliw)
+            vliw_solve(bm);
     }
     if (list) {
-        for (size_t i = 0; i < NMODELS; i++)
-            printf("%-13s %2u VGPRs  %s\n", models[i].name, models[i].nregs, models[i].desc);
+        for (size_t i = 0; i < nmset; i++) {
+            const struct model *m = &mset[i];
+            printf("%-13s %2u VGPRs  ", m->name, m->nregs);
+            if (m->vliw) {
+                const struct vliw *v = m->vliw;
+                printf("%3u WIs/WG  X %4.1f Y %4.1f Z %4.1f W %4.1f T %4.1f  packing %.2f  ",
+                       m->wg_items, v->share[0], v->share[1], v->share[2], v->share[3],
+                       v->share[4], v->packing);
+            }
+            printf("%s\n", m->desc);
+        }
         return cli_close_stdout();
     }
 
     const struct model *ks[MAX_KERNELS];
     unsigned nk = parse_kernels(klist, ks);
+    for (unsigned i = 0; i < nk; i++) {
+        unsigned fit = ENTRIES / ks[i]->nregs < MAX_WAVES ? ENTRIES / ks[i]->nregs : MAX_WAVES;
+        wg_shape(ks[i]);
+        if (k_wg_waves > fit)
+            usage_error("--wg-size: %u work-items are %u wavefronts, more than the %u of model "
+                        "%s that fit a slice", k_wg_items, k_wg_waves, fit, ks[i]->name);
+    }
 
     rft_header h;
     rft_header_init(&h, "rft-synth");
@@ -924,22 +1234,29 @@ int main(int argc, char **argv)
             strcat(names, ",");
         strcat(names, ks[i]->name);
     }
-    char seeds[24], writes[24], cus[8], simds[8];
+    char seeds[24], size[24], cus[8], simds[8], wgs[16];
     snprintf(seeds, sizeof seeds, "%llu", (unsigned long long)seed);
-    snprintf(writes, sizeof writes, "%llu", (unsigned long long)target_writes);
+    snprintf(size, sizeof size, "%llu", (unsigned long long)target);
     snprintf(cus, sizeof cus, "%u", ncu);
     snprintf(simds, sizeof simds, "%u", nsimd);
+    snprintf(wgs, sizeof wgs, "%u", opt_wg_items);
     if (rft_header_set(&h, "source", "rft-synth") || rft_header_set(&h, "seed", seeds) ||
-        rft_header_set(&h, "kernels", names) || rft_header_set(&h, "writes", writes) ||
+        (evg && rft_header_set(&h, "arch", "evergreen")) ||
+        rft_header_set(&h, "kernels", names) || rft_header_set(&h, unit, size) ||
         rft_header_set(&h, "cus", cus) || rft_header_set(&h, "simds", simds) ||
-        rft_header_set(&h, "issue", "one vector instruction per SIMD every 4 cycles, round robin"))
+        (opt_wg_items && rft_header_set(&h, "wg_size", wgs)) ||
+        rft_header_set(&h, "issue", evg ? "one ALU group (bundle) or fetch per CU every 4 cycles, "
+                                          "round robin; an ALU clause waits for its fetches"
+                                        : "one vector instruction per SIMD every 4 cycles, round robin"))
         die("out of memory");
 
     /* work-groups per kernel: the remaining budget shared among the
      * remaining kernels, at least one work-group each */
-    uint64_t nwg[MAX_KERNELS], left = target_writes, expect = 0;
+    uint64_t nwg[MAX_KERNELS], left = target, expect = 0;
     for (unsigned i = 0; i < nk; i++) {
-        uint64_t per = wg_writes(ks[i]), share = left / (nk - i);
+        uint64_t per = wg_cost(ks[i]), share = left / (nk - i);
+        if (per == 0)
+            per = 1;    /* a work-group that does nothing countable */
         nwg[i] = (share + per / 2) / per;
         if (nwg[i] == 0)
             nwg[i] = 1;
@@ -948,7 +1265,7 @@ int main(int argc, char **argv)
         left -= nwg[i] * per < left ? nwg[i] * per : left;
         expect += nwg[i] * per;
     }
-    target_writes = expect;
+    target = expect;
 
     nslices = ncu * nsimd;
     slices = calloc(nslices, sizeof *slices);
@@ -983,7 +1300,7 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < nk; i++)
         t = run_kernel(ks[i], i, nwg[i], t);
     if (shown)
-        fprintf(stderr, "\r%s: %llu writes       \n", prog, (unsigned long long)nwrites);
+        fprintf(stderr, "\r%s: %llu %s       \n", prog, (unsigned long long)ndone, unit);
     int rc = rft_writer_close(out, 1, err, sizeof err);
     if (rc) {
         cli_epipe(rc);

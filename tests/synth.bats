@@ -19,7 +19,8 @@ stat() { rft-view --stats "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
 # name a live wavefront and a register of its window; the first three writes
 # of a wavefront are v0, v1, v2 at its begin cycle, with a full mask; lanes
 # outside the exec mask keep the value they had after the previous write of
-# that register by that wavefront; every wavefront ends.
+# that register by that wavefront; bundles name a live wavefront; every
+# wavefront ends.
 check_stream() {
     rft-view "$1" | awk -F'\t' '
     function bad(msg) { print "line " NR ": " msg; failed = 1; exit 1 }
@@ -47,7 +48,7 @@ check_stream() {
     }
     $1 == "W" {
         if (nw[$5]++ < 3) {
-            if ($6 != nw[$5] - 1 || $2 != start[$5] || $7 !~ /^f+$/)
+            if ($6 != nw[$5] - 1 || $2 != start[$5] || $7 !~ /^0*[137]?f*$/)
                 bad("wavefront does not start with v0, v1, v2 written at its begin")
         }
         key = $5 "/" $6; m = $7; nl = NF - 7
@@ -59,6 +60,7 @@ check_stream() {
             val[key, i] = $(8 + i)
         }
     }
+    $1 == "A" && !($5 in live) { bad("bundle of a wavefront not running") }
     $1 == "E" {
         if (!($5 in live)) bad("end of a wavefront not running")
         sl = slice[$5]; n[sl]--; use[sl] -= live[$5]; delete live[$5]
@@ -230,6 +232,133 @@ transpose 4
 blackscholes 62
 histogram 26
 EOF
+}
+
+# ---- evergreen: VLIW bundles (seed 003) ------------------------------------------
+
+# share of ALU instructions per slot (%) and packing of each kernel of a
+# stream: "kernel X Y Z W T packing bundles" a line
+slot_shares() {
+    rft-view "$1" | awk -F'\t' '
+        $1 == "K" { k = $3 }
+        $1 == "A" { n[k]++; s = $6; if (s == "-") next
+                    for (i = 1; i <= length(s); i++) c[k, substr(s, i, 1)]++; tot[k] += length(s) }
+        END { for (k in n) printf "%s %.2f %.2f %.2f %.2f %.2f %.4f %d\n", k,
+                  100 * c[k, "X"] / tot[k], 100 * c[k, "Y"] / tot[k], 100 * c[k, "Z"] / tot[k],
+                  100 * c[k, "W"] / tot[k], 100 * c[k, "T"] / tot[k], tot[k] / n[k] / 5, n[k] }' | sort
+}
+
+# the models as --list states them: "kernel X Y Z W T packing" a line
+listed() { rft-synth --arch evergreen --list | awk '{ print $1, $7, $9, $11, $13, $15, $17 }'; }
+
+@test "evergreen: --list states the skew of seed 003 Fig. 4 and a packing of 0.3" {
+    run -0 listed
+    assert_output - <<'EOF'
+reduction 50.7 16.3 9.0 13.0 11.0 0.26
+sobel 41.5 19.0 15.5 13.0 11.0 0.36
+blackscholes 42.0 16.0 13.0 11.0 18.0 0.40
+binomial 44.0 18.0 12.0 14.0 12.0 0.28
+fwt 47.0 20.0 10.0 12.0 11.0 0.24
+quasirandom 45.0 17.0 11.0 14.0 13.0 0.26
+EOF
+    # X above 40 % everywhere, shares adding up to 100, packing 0.30 on average
+    got=$(listed | awk '{ if ($2 <= 40 || $2 + $3 + $4 + $5 + $6 != 100) bad = 1; p += $7 }
+        END { printf "%d %.3f", bad, p / NR }')
+    assert_equal "$got" "0 0.300"
+    run -0 pipe "rft-synth --arch evergreen --list | awk '{ print \$1, \$4 }' | paste -sd ' '"
+    assert_output "reduction 256 sobel 256 blackscholes 256 binomial 127 fwt 256 quasirandom 128"
+}
+
+@test "evergreen: measured slot shares and packing within 0.6 points and 0.006 of the models" {
+    rft-synth --arch evergreen --bundles 600000 --cus 4 --seed 5 -o "$T/v.rft"
+    slot_shares "$T/v.rft" > "$T/got.txt"
+    listed | sort > "$T/want.txt"
+    run -0 awk 'NR == FNR { for (i = 2; i <= 7; i++) w[$1, i] = $i; next }
+        { if ($8 < 90000) print $1 ": only " $8 " bundles"
+          for (i = 2; i <= 6; i++) if ($i - w[$1, i] > 0.6 || w[$1, i] - $i > 0.6)
+              print $1 ": slot " i - 1 " share " $i " (model " w[$1, i] ")"
+          if ($7 - w[$1, 7] > 0.006 || w[$1, 7] - $7 > 0.006) print $1 ": packing " $7 }' \
+        "$T/want.txt" "$T/got.txt"
+    assert_output ""
+    run -0 wc -l < "$T/got.txt"
+    assert_output 6
+}
+
+@test "evergreen: K, B, A, a few W and E on one SIMD engine of 20 CUs, some T transcendental" {
+    rft-synth --arch evergreen --kernels reduction,blackscholes,sobel --bundles 30000 -o "$T/e.rft"
+    run check_stream "$T/e.rft"
+    assert_output ok
+    run -0 pipe "rft-view '$T/e.rft' | cut -f1 | sort -u | tr -d '\n'"
+    assert_output "ABEKW"
+    run -0 pipe "rft-view --kind B '$T/e.rft' | cut -f3,4 | sort -u | sort -n | paste -sd ' '"
+    assert_output "$(for c in $(seq 0 19); do printf '%s\t0\n' $c; done | paste -sd ' ')"
+    b=$(stat "$T/e.rft" bundles)
+    w=$(stat "$T/e.rft" writes)
+    echo "bundles $b writes $w"
+    ((b > 28500 && b < 31500 && w < b))
+    t=$(rft-view --kind A "$T/e.rft" | grep -c trans)
+    ((t > 100))
+    # vector (DOT4-like) groups in sobel only, always with X to W
+    run -0 pipe "rft-view --kind K,A '$T/e.rft' | awk -F'\t' '\$1 == \"K\" { k = \$3 } /vector/ { print k, substr(\$6, 1, 4) }' | sort -u"
+    assert_output "sobel XYZW"
+    run -0 pipe "rft-view -H '$T/e.rft' | awk '\$1 ~ /^(arch|bundles|cus|simds)\$/ { print \$1, \$2 }'"
+    assert_output "arch evergreen
+bundles 30000
+cus 20
+simds 1"
+}
+
+@test "evergreen: work-groups of 256 by default; 127 work-items leave a partial wavefront" {
+    rft-synth --arch evergreen --kernels reduction --bundles 5000 --cus 2 -o "$T/r.rft"
+    run -0 pipe "rft-view --kind B '$T/r.rft' | cut -f8 | sort -n | uniq -c | awk '{ print \$1 }' | sort -u"
+    assert_output 4
+    rft-synth --arch evergreen --kernels reduction --wg-size 127 --bundles 5000 --cus 2 -o "$T/p.rft"
+    run check_stream "$T/p.rft"
+    assert_output ok
+    run -0 pipe "rft-view --kind B '$T/p.rft' | cut -f8 | sort -n | uniq -c | awk '{ print \$1 }' | sort -u"
+    assert_output 2
+    # the second wavefront of a work-group has 63 work-items: never lane 63
+    run -0 pipe "rft-view --kind B,A '$T/p.rft' | awk -F'\t' '\$1 == \"B\" { second[\$5] = (n[\$8]++ == 1) }
+        \$1 == \"A\" && second[\$5] { full += (\$7 == \"7fffffffffffffff\"); lane63 += (\$7 ~ /^[89a-f]/) }
+        END { print (full > 0), lane63 + 0 }'"
+    assert_output "1 0"
+    run -0 pipe "rft-view -H '$T/p.rft' | awk '\$1 == \"wg_size\" { print \$2 }'"
+    assert_output 127
+    # binomial is 127 work-items of its own (seed 003 Table I)
+    rft-synth --arch evergreen --kernels binomial --bundles 3000 -o "$T/b.rft"
+    run -0 pipe "rft-view --kind B '$T/b.rft' | cut -f8 | sort -n | uniq -c | awk '{ print \$1 }' | sort -u"
+    assert_output 2
+}
+
+@test "evergreen: the same seed gives the same bytes" {
+    rft-synth --arch evergreen --seed 9 --bundles 20000 -o "$T/a.rft"
+    rft-synth --arch evergreen --seed 9 --bundles 20000 > "$T/b.rft"
+    cmp "$T/a.rft" "$T/b.rft"
+    rft-synth --arch evergreen --seed 10 --bundles 20000 -o "$T/c.rft"
+    run cmp -s "$T/a.rft" "$T/c.rft"
+    assert_failure 1
+}
+
+@test "evergreen: options of the other architecture are usage errors" {
+    local -A want=(
+        ["--arch evergreen --simds 2"]="--simds: an Evergreen compute unit is one SIMD engine"
+        ["--arch evergreen --lanes 32"]="--lanes: Evergreen wavefronts are 64 work-items wide"
+        ["--arch evergreen --writes 5"]="--writes applies to --arch gcn; --bundles sizes an evergreen run"
+        ["--bundles 5"]="--bundles applies to --arch evergreen; --writes sizes a gcn run"
+        ["--arch vliw"]="--arch: 'vliw' is not one of gcn, evergreen"
+        ["--arch evergreen --kernels vecadd"]="--kernels: unknown model 'vecadd' (see --list)"
+        ["--arch evergreen --wg-size 1025"]="--wg-size: 1025 is out of range 1..1024"
+        ["--kernels matmul --wg-size 256"]="--wg-size: 256 work-items are 4 wavefronts, more than the 3 of model matmul that fit a slice"
+    )
+    local k bad=0
+    for k in "${!want[@]}"; do
+        run -2 --separate-stderr rft-synth $k
+        if [[ ${stderr_lines[0]} != "rft-synth: ${want[$k]}" ]]; then
+            echo "$k: got '${stderr_lines[0]}', want '${want[$k]}'"
+            bad=1
+        fi
+    done
+    return $bad
 }
 
 @test "--help prints the synopsis, --version the version" {
