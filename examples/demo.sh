@@ -33,3 +33,9 @@ if [ -x "$here/undervolt.sh" ] && command -v rft-dcpatch >/dev/null 2>&1; then
     echo "== undervolting: DC-Patch under the three fault scenarios (seed 001)"
     "$here/undervolt.sh" "$tmp/demo.rft"
 fi
+if [ -x "$here/healing.sh" ] && command -v rft-heal >/dev/null 2>&1; then
+    echo
+    echo "== healing: PE and SC healing on a synthetic Evergreen (VLIW) workload (seed 003)"
+    rft-synth --arch evergreen --kernels reduction --seed 1 -o "$tmp/vliw.rft"
+    "$here/healing.sh" -v 10 "$tmp/vliw.rft"
+fi
