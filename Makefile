@@ -24,8 +24,8 @@ SCRIPTS = $(wildcard examples/*.sh)
 # Where install puts things.  bin/ and share/ stay under PREFIX: rft-energy
 # finds its parameters in bin/../share/rftrace/params.
 BINDIR = $(PREFIX)/bin
-LIBDIR ?= $(PREFIX)/lib
-INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR = $(PREFIX)/lib
+INCLUDEDIR = $(PREFIX)/include
 MANDIR = $(PREFIX)/share/man
 RFTDATA = $(PREFIX)/share/rftrace
 # rft.pc keeps ${prefix} in its paths where it can (pkg-config --define-prefix)
