@@ -18,12 +18,33 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNITS = $(UNIT_SRC:.c=)
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
+PARAMS = $(wildcard params/*.conf)
+SCRIPTS = $(wildcard examples/*.sh)
+
+# Where install puts things.  bin/ and share/ stay under PREFIX: rft-energy
+# finds its parameters in bin/../share/rftrace/params.
+BINDIR = $(PREFIX)/bin
+LIBDIR = $(PREFIX)/lib
+INCLUDEDIR = $(PREFIX)/include
+MANDIR = $(PREFIX)/share/man
+RFTDATA = $(PREFIX)/share/rftrace
+# rft.pc keeps ${prefix} in its paths where it can (pkg-config --define-prefix)
+PC_LIBDIR = $(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))
+PC_INCLUDEDIR = $(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))
+
+VERSION := $(shell sed -n 's/^\#define RFT_VERSION "\(.*\)"/\1/p' lib/rft.h)
+SONAME := librft.so.$(shell sed -n 's/^\#define RFT_FORMAT_MAJOR \([0-9]*\).*/\1/p' lib/rft.h)
+SHLIB = lib/librft.so.$(VERSION)
+PIC_OBJ = $(LIB_SRC:lib/%.c=lib/pic/%.o)
 
 DEB_PKGS = libzstd-dev libcsv-dev zstd bats bats-assert bats-support python3
+# tests/embed.bats: a C and a C++ program built through pkg-config; the Python
+# reader with and without python3-zstandard and NumPy (both optional to users)
+DEB_PKGS += pkg-config g++ python3-zstandard python3-numpy
 DEPS_STAMP = .deps-ok
 
-.PHONY: all check demo install clean deps bench bench-traces
-all: $(DEPS_STAMP) $(PROGS) $(UNITS) lib/rft.pc
+.PHONY: all check demo install uninstall clean deps bench bench-traces
+all: $(DEPS_STAMP) $(PROGS) $(UNITS) $(SHLIB)
 
 # Install what the build needs (Debian 12), or say exactly what to run.
 $(DEPS_STAMP):
@@ -47,6 +68,14 @@ lib/%.o: lib/%.c lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
 lib/librft.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
+# The shared library, from its own position-independent objects (the static
+# library and the programs stay as they are); its soname follows the format's
+# major version, its file name the release.
+lib/pic/%.o: lib/%.c lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
+	@mkdir -p lib/pic
+	$(CC) $(WARN) $(CFLAGS) -fPIC -c -o $@ $<
+$(SHLIB): $(PIC_OBJ)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ $(LDFLAGS) $(LDLIBS)
 # helpers of the programs: bin/cli.o for all, others where named below
 bin/%.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -Ilib -c -o $@ $<
@@ -55,8 +84,6 @@ bin/%: bin/%.c bin/cli.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
 tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
-lib/rft.pc: lib/rft.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|'$$(sed -n 's/^#define RFT_VERSION "\(.*\)"/\1/p' lib/rft.h)'|' $< > $@
 
 check: all
 	@set -e; for t in $(UNITS); do echo "unit: $$t"; ./$$t; done
@@ -71,17 +98,40 @@ bench: all
 bench-traces: all
 	PATH="$(CURDIR)/bin:$$PATH" bench/traces
 
+# DESTDIR stages an install (packaging, tests/embed.bats); rft.pc is made
+# here, so that it names the PREFIX and LIBDIR of this install.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	  $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
-	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 lib/librft.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 lib/rft.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 lib/rft.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 644 $(MAN5) $(DESTDIR)$(PREFIX)/share/man/man5/
-	install -d $(DESTDIR)$(PREFIX)/share/rftrace/params
-	install -m 644 params/*.conf $(DESTDIR)$(PREFIX)/share/rftrace/params/
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	  $(DESTDIR)$(RFTDATA)/params $(DESTDIR)$(RFTDATA)/examples
+	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
+	install -m 644 lib/librft.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/librft.so
+	install -m 644 lib/rft.h $(DESTDIR)$(INCLUDEDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(PC_LIBDIR)|' \
+	  -e 's|@INCLUDEDIR@|$(PC_INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	  lib/rft.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/rft.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/rft.pc
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 $(PARAMS) $(DESTDIR)$(RFTDATA)/params/
+	install -m 755 examples/rft_reader.py $(DESTDIR)$(RFTDATA)/
+	install -m 755 $(SCRIPTS) $(DESTDIR)$(RFTDATA)/examples/
+
+# Removes what install put there, and the folders of share/rftrace it made.
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(PROGS))) \
+	  $(addprefix $(DESTDIR)$(LIBDIR)/,librft.a librft.so $(SONAME) $(notdir $(SHLIB))) \
+	  $(DESTDIR)$(INCLUDEDIR)/rft.h $(DESTDIR)$(LIBDIR)/pkgconfig/rft.pc \
+	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
+	  $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
+	  $(addprefix $(DESTDIR)$(RFTDATA)/params/,$(notdir $(PARAMS))) \
+	  $(addprefix $(DESTDIR)$(RFTDATA)/examples/,$(notdir $(SCRIPTS))) \
+	  $(DESTDIR)$(RFTDATA)/rft_reader.py $(DESTDIR)$(RFTDATA)/__pycache__/rft_reader.*.pyc
+	rmdir $(DESTDIR)$(RFTDATA)/__pycache__ $(DESTDIR)$(RFTDATA)/params \
+	  $(DESTDIR)$(RFTDATA)/examples $(DESTDIR)$(RFTDATA) 2>/dev/null || true
 
 clean:
-	rm -f lib/*.o bin/*.o lib/librft.a lib/rft.pc .flags-* $(PROGS) $(UNITS)
+	rm -f lib/*.o lib/pic/*.o bin/*.o lib/librft.a lib/librft.so* .flags-* $(PROGS) $(UNITS)

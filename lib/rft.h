@@ -8,6 +8,19 @@
  * (or a positive value where documented) on success and a negative RFT_E*
  * code on failure; rft_reader_error()/rft_writer_error() then give a one-line
  * message that already names the place ("record 12: ...").
+ *
+ * Pointers: no argument may be NULL unless its comment says so; a function
+ * that returns a pointer says when it returns NULL.  Error buffers (err,
+ * errlen) may be NULL with errlen 0.
+ *
+ * Sizes: rft_rec and rft_write (a record, ~4.4 KB), rft_header (~4 KB),
+ * rft_textdec (~9 KB) and rft_counters (~18 KB) are large: allocate them
+ * (malloc, new) or make them static, never put them on a small stack (a
+ * simulator's thread or fiber).
+ *
+ * Build: pkg-config --cflags --libs rft (shared library librft.so.1), or
+ * pkg-config --static --cflags --libs rft with librft.a.  C++ includes this
+ * header as it is.
  */
 #ifndef RFT_H
 #define RFT_H
@@ -15,6 +28,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define RFT_VERSION "0.1.0"
 
@@ -136,7 +153,7 @@ void rft_header_init(rft_header *h, const char *producer);
 int rft_header_copy(rft_header *dst, const rft_header *src);
 /* Set (replace or append) a metadata pair; returns RFT_EFORMAT if full or too long. */
 int rft_header_set(rft_header *h, const char *key, const char *val);
-const char *rft_header_get(const rft_header *h, const char *key);
+const char *rft_header_get(const rft_header *h, const char *key);   /* NULL if absent */
 void rft_header_free(rft_header *h);
 
 /* ---- records -------------------------------------------------------------- */
@@ -144,7 +161,8 @@ typedef struct rft_kernel {
     uint64_t cycle;
     uint32_t index;     /* 0, 1, ... in order of appearance */
     uint8_t flags;      /* RFT_KF_* */
-    const char *name;   /* not NUL-terminated in the buffer: use name_len */
+    const char *name;   /* not NUL-terminated in the buffer: use name_len;
+                           NULL only with name_len 0 */
     uint16_t name_len;
 } rft_kernel;
 
@@ -201,7 +219,8 @@ typedef struct rft_bundle {
 } rft_bundle;
 
 /* A decoded record.  For known kinds the matching member is filled; for
- * every kind raw/len hold the payload bytes (valid until the next read). */
+ * every kind raw/len hold the payload bytes (valid until the next read).
+ * Large (w holds RFT_MAX_LANES values): allocate it, one per reader. */
 typedef struct rft_rec {
     int kind;
     const uint8_t *raw;
@@ -273,7 +292,8 @@ static inline int rft_lane_active(const rft_write *w, unsigned i)
 typedef struct rft_reader rft_reader;
 
 /* Open path ("-" = stdin) and read its header.  On failure returns NULL and,
- * if err is given, a message in err (size errlen). */
+ * if err is given, a message in err (size errlen).  The header stays valid
+ * until rft_reader_close, which accepts NULL. */
 rft_reader *rft_reader_open(const char *path, char *err, size_t errlen);
 /* The same, with RFT_IN_AHEAD (or 0) in flags: decompress in a second thread,
  * for consumers whose own work per record is heavy (rft-duty). */
@@ -296,7 +316,9 @@ typedef struct rft_writer_opts {
 #define RFT_DEFAULT_LEVEL 1
 
 /* Open path ("-" = stdout; a file is written under a temporary name and
- * renamed by rft_writer_close on success) and write the header. */
+ * renamed by rft_writer_close on success) and write the header.  o may be
+ * NULL (defaults: RFT_DEFAULT_LEVEL, no flush); h is copied and may be freed
+ * once this returns.  NULL on failure, with a message in err. */
 rft_writer *rft_writer_open(const char *path, const rft_header *h,
                             const rft_writer_opts *o, char *err, size_t errlen);
 int rft_write_rec(rft_writer *w, const rft_rec *rec);  /* known kinds re-encoded, others raw */
@@ -312,8 +334,8 @@ int rft_writer_flush(rft_writer *w);
 /* complete=1: write the end record, end the frame, close (rename an -o file).
  * complete=0: the run failed: end the frame WITHOUT an end record so that no
  * later stage takes the stream as complete; a temporary file is removed.
- * Frees w.  Returns 0 or the first error met while writing or closing, with
- * its message in err (if given). */
+ * Frees w (NULL is accepted: returns 0).  Returns 0 or the first error met
+ * while writing or closing, with its message in err (if given). */
 int rft_writer_close(rft_writer *w, int complete, char *err, size_t errlen);
 uint64_t rft_writer_count(const rft_writer *w);
 const char *rft_writer_error(const rft_writer *w);
@@ -333,7 +355,7 @@ long rft_in_read(rft_in *in, void *buf, size_t n);
 int rft_in_is_zstd(const rft_in *in);
 uint64_t rft_in_bytes(const rft_in *in);   /* bytes consumed from the file */
 const char *rft_in_error(const rft_in *in);
-void rft_in_close(rft_in *in);
+void rft_in_close(rft_in *in);             /* accepts NULL */
 
 /* ---- a small hash map (u64 -> u64) for per-wavefront and per-slice state --- */
 typedef struct rft_map {
@@ -372,14 +394,15 @@ int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t 
 void rft_textdec_free(rft_textdec *d);
 
 /* Format a record as one canonical text line (no newline) into buf, fields
- * separated by sep; knames resolves kernel indexes for B lines.  Returns the
- * length, or 0 for records without a text form (implicit kernels, unknown
- * kinds).  buf must hold RFT_TEXT_MAX bytes. */
+ * separated by sep; knames resolves kernel indexes for B lines ("?" where it
+ * has no name; NULL when nk is 0).  Returns the length, or 0 for records
+ * without a text form (implicit kernels, unknown kinds).  buf must hold
+ * RFT_TEXT_MAX bytes. */
 #define RFT_TEXT_MAX (RFT_MAX_LANES * 9 + 2 * RFT_MAX_STR + 512)
 size_t rft_text_format(const rft_geom *g, const rft_rec *r, const char *const *knames,
                        uint32_t nk, char sep, char *buf);
 
-/* ---- counters records ---------------------------------------------------------
+/* ---- counters records (rft_counters is large: ~18 KB) --------------------------
  * A counters record carries named u64 counters of one stage for one scope:
  *   str stage, str scope, u16 n, n x (str name, u64 value)
  * (str = u16 length + bytes).  Scope is "total", "slice CU:SIMD" or
@@ -408,4 +431,7 @@ const char *rft_class_name(int cls);   /* "constant", "single-delta", ... */
 const char *rft_wc_name(int wc);       /* "base", "delta1", ... */
 const char *rft_kind_name(int kind);   /* "kernel", "begin", ... */
 
+#ifdef __cplusplus
+}
+#endif
 #endif
