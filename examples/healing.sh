@@ -72,18 +72,20 @@ if [ -n "$plots" ]; then
             rft-plot -x unit -y 'instr_share%' --kind bar --ymin 0 --ymax 100 \
                 --ylabel "% of ALU instructions" --title "$name: instructions per PE (seed 003 Fig. 4)" \
                 -o "$plots/fig4.svg"
-        # the long series (hours, unit, naive, healed) as one column per unit and kind
+        # the long series (hours, unit, naive, healed) as a column per PE, naive, and
+        # one for the healed PEs (the most aged of them: healing keeps them together)
         heal --scheme pe --report series --format tsv |
             awk -F '\t' 'NR > 1 && !($1 in seen) { seen[$1]; hrs[++n] = $1 }
-                NR > 1 { v[$1, $2, "n"] = $3; v[$1, $2, "h"] = $4; if (!($2 in u)) { u[$2]; us[++m] = $2 } }
+                NR > 1 { v[$1, $2] = $3; if (!($1 in h) || $4 > h[$1]) h[$1] = $4
+                         if (!($2 in u)) { u[$2]; us[++m] = $2 } }
                 END { printf "hours"
-                      for (j = 1; j <= m; j++) printf "\t%s naive\t%s healed", us[j], us[j]
-                      print ""
+                      for (j = 1; j <= m; j++) printf "\t%s naive", us[j]
+                      print "\thealed (worst PE)"
                       for (i = 1; i <= n; i++) {
                           printf "%s", hrs[i]
-                          for (j = 1; j <= m; j++) printf "\t%s\t%s", v[hrs[i], us[j], "n"], v[hrs[i], us[j], "h"]
-                          print "" } }' > "$tmp/series.tsv"
-        rft-plot -x hours -y '*naive,*healed' --ylabel "dVth (mV)" --xlabel "hours" \
+                          for (j = 1; j <= m; j++) printf "\t%s", v[hrs[i], us[j]]
+                          print "\t" h[hrs[i]] } }' > "$tmp/series.tsv"
+        rft-plot -x hours -y '*naive,healed*' --ylabel "dVth (mV)" --xlabel "hours" \
             --title "$name: dVth of the PEs, naive and healed (seed 003 Fig. 7)" \
             -o "$plots/fig7.svg" "$tmp/series.tsv"
     fi
