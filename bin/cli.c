@@ -61,6 +61,21 @@ void *xrealloc(void *p, size_t n)
     return p;
 }
 
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        die("%s", strerror(errno));
+    char *s = xrealloc(NULL, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
 void warnx(const char *fmt, ...)
 {
     va_list ap;
@@ -291,6 +306,17 @@ rft_writer *stage_output(const char *output, const rft_header *h, const rft_writ
     return stage.w;
 }
 
+void cli_header_set(rft_header *h, const char *key, const char *val)
+{
+    int e = rft_header_set(h, key, val);
+    if (e == RFT_EMEM)
+        die("out of memory");
+    if (e && strlen(val) > RFT_MAX_STR)
+        die("header value of %s longer than %d bytes", key, RFT_MAX_STR);
+    if (e)
+        die("header: more than %d metadata keys", RFT_MAX_META);
+}
+
 rft_writer *stage_output_as(const char *output, const char *key, const char *val,
                             const rft_writer_opts *o, const char **old)
 {
@@ -301,8 +327,7 @@ rft_writer *stage_output_as(const char *output, const char *key, const char *val
         die("out of memory");
     if (old)
         *old = rft_header_get(in, key);
-    if (rft_header_set(&h, key, val))
-        die("%s: header metadata full", stage.input);
+    cli_header_set(&h, key, val);
     rft_writer *w = stage_output(output, &h, o);
     rft_header_free(&h);
     return w;

@@ -645,7 +645,7 @@ static void summary(FILE *out, const uint64_t *total)
     static const char *const ev[] = {"scope", "name", "value"};
     const char *names[13];
     cli_table *t;
-    char scope[300];
+    char scope[RFT_MAX_SCOPE + 1];  /* "kernel " and a kernel name of the stream */
     if (g.report == REPORT_EVENTS) {
         t = table_new(g.fmt, out, 3, ev);
         for (uint32_t i = 0; i <= g.nks + g.nslices; i++) {
@@ -699,7 +699,7 @@ static void run(void)
     g.nb = g.geom.lanes / g.geom.block_lanes;
     g.reg_bytes = g.geom.lanes * 4;
     if (g.fm.map_path) {
-        char why[512];
+        char why[RFT_FM_WHY];
         if (rft_faultmap_csv_read(g.fm.map_path, g.geom.entries, g.nb, &g.opt_maps, why, sizeof why))
             die("%s", why);
     }
@@ -709,19 +709,18 @@ static void run(void)
         die("out of memory");
     if (g.output) {
         rft_header h;
-        char meta[512];
+        char meta[128];     /* fixed words and a number */
         rft_header_init(&h, "rft-dcpatch");
         if (rft_header_copy(&h, in))
             die("out of memory");
         snprintf(meta, sizeof meta, "pick=%s share-reliable=%s repatch=%s stall-cycles=%u",
                  g.o.pick_high ? "high" : "low", g.o.share_reliable ? "yes" : "no",
                  g.o.release_first ? "release-first" : "preventive", g.stall);
-        if (rft_header_set(&h, "dcpatch", meta))
-            die("%s: header metadata full", g.input);
+        cli_header_set(&h, "dcpatch", meta);
         if (g.fm.have_gen || g.fm.map_path) {
-            fm_source_describe(&g.fm, meta, sizeof meta);
-            if (rft_header_set(&h, "dcpatch.maps", meta))
-                die("%s: header metadata full", g.input);
+            char *maps = fm_source_describe(&g.fm);
+            cli_header_set(&h, "dcpatch.maps", maps);
+            free(maps);
         }
         stage_output(g.output, &h, &g.wo);
         rft_header_free(&h);
@@ -750,7 +749,7 @@ static void results(void)
 {
     uint64_t total[NCTR] = {0}, span = g.any ? g.last - g.first : 0;
     int64_t peak = 0;
-    char scope[300];
+    char scope[RFT_MAX_SCOPE + 1];  /* "kernel " and a kernel name of the stream */
     for (uint32_t i = 0; i < g.nks; i++) {
         kstat *k = &g.ks[i];
         uint64_t ks = k->seen ? k->last - k->first : 0;
