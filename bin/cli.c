@@ -503,13 +503,13 @@ void table_i64(cli_table *t, int64_t v)
 
 void table_dbl(cli_table *t, double v, int decimals)
 {
-    char b[64];
     if (!isfinite(v)) {
         cell(t, t->fmt == FMT_JSON ? "null" : "nan", 1);
         return;
     }
-    snprintf(b, sizeof b, "%.*f", decimals, v);
+    char *b = xasprintf("%.*f", decimals, v);   /* 1e300 has 301 digits */
     cell(t, b, 1);
+    free(b);
 }
 
 void table_end_row(cli_table *t)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dec_int.h"
 #include "energy.h"
@@ -167,6 +168,152 @@ static void columns_rows(void)
     rft_dec_free(d);
 }
 
+/* ---- parameter files and the energy model (lib/params.c, lib/energy.c) ------------ */
+static void energy_params(void)
+{
+    static char why[RFT_PARAM_WHY];
+    rft_params ps;
+    rft_eparams e;
+    /* the smooth point is derived from conv: with a huge conv energy the
+     * note of the derivation used to overflow a 160-byte buffer */
+    rft_params_init(&ps);
+    CHECK(rft_params_read_file(&ps, "params/seed001-28nm.conf", why, sizeof why) == 0);
+    CHECK(rft_params_set(&ps, "slice.conv.read_pj", "1e200", "--set") == 0);
+    CHECK(rft_params_set(&ps, "slice.conv.write_pj", "1e300", "--set") == 0);
+    CHECK(rft_params_set(&ps, "slice.conv.static_mw", "1e300", "--set") == 0);
+    CHECK(rft_eparams_load(&e, &ps, why, sizeof why) == 0);
+    int sm = rft_eparams_point(&e, "smooth");
+    CHECK(sm >= 0 && e.pt[sm].derived == 7);
+    char want[1200];
+    snprintf(want, sizeof want, "read %.2f pJ, write %.2f pJ, static %.2f mW, from conv",
+             e.pt[sm].read_pj, e.pt[sm].write_pj, e.pt[sm].static_mw);
+    CHECK(strlen(want) > 3 * 200);
+    int found = 0;
+    for (int i = 0; i < e.nnotes; i++)
+        found |= strstr(e.note[i], want) != NULL;
+    CHECK(found);
+    rft_params_free(&ps);
+    /* a message quotes a long file name whole */
+    char name[PATH_MAX];
+    memset(name, 'd', sizeof name - 1);
+    name[sizeof name - 1] = 0;
+    name[sizeof name - 6] = '/';
+    rft_params_init(&ps);
+    const char *bad = "model = gating\nclock_mhz = x\n";
+    CHECK(rft_params_parse(&ps, name, bad, strlen(bad), why, sizeof why) == 0);
+    CHECK(rft_eparams_load(&e, &ps, why, sizeof why) == RFT_EFORMAT);
+    CHECK(strncmp(why, name, strlen(name)) == 0);
+    CHECK(strcmp(why + strlen(name), ": line 2: clock_mhz: 'x' is not a number") == 0);
+    rft_params_free(&ps);
+    /* a name, key or value over its limit is refused, naming the limit */
+    char big[RFT_PARAM_VAL_MAX + 32];
+    rft_params_init(&ps);
+    snprintf(big, sizeof big, "note.a = %0*d\n", RFT_PARAM_VAL_MAX + 1, 0);
+    CHECK(rft_params_parse(&ps, "t.conf", big, strlen(big), why, sizeof why) == RFT_EFORMAT);
+    CHECK(strcmp(why, "t.conf: line 1: note.a: value longer than 1024 bytes") == 0);
+    snprintf(big, sizeof big, "%0*d = 1\n", RFT_PARAM_KEY_MAX + 1, 0);
+    CHECK(rft_params_parse(&ps, "t.conf", big, strlen(big), why, sizeof why) == RFT_EFORMAT);
+    CHECK(strcmp(why, "t.conf: line 1: key longer than 128 bytes") == 0);
+    char longname[PATH_MAX + 1];
+    memset(longname, 'n', PATH_MAX);
+    longname[PATH_MAX] = 0;
+    CHECK(rft_params_parse(&ps, longname, "a = 1\n", 6, why, sizeof why) == RFT_EFORMAT);
+    CHECK(strcmp(why, "parameter file name longer than 4095 bytes") == 0);
+    rft_params_free(&ps);
+    /* more note.* keys than the notes hold: refused, not dropped */
+    rft_params_init(&ps);
+    CHECK(rft_params_read_file(&ps, "params/seed002-32nm.conf", why, sizeof why) == 0);
+    for (int i = 0; i < RFT_ENOTE_KEYS; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "note.extra%d", i);
+        CHECK(rft_params_set(&ps, k, "a note", "--set") == 0);
+    }
+    CHECK(rft_eparams_load(&e, &ps, why, sizeof why) == RFT_EFORMAT);
+    CHECK(strcmp(why, "--set: more than 8 note.* keys") == 0);
+    rft_params_free(&ps);
+}
+
+/* ---- fault maps (lib/faultmap.c) ------------------------------------------------------ */
+static void faultmap_cells(void)
+{
+    char why[RFT_FM_WHY];
+    rft_fmset set;
+    rft_fmset_init(&set);
+    /* 31 zeros then x: not cut to 31 zeros, which read as 0 */
+    const char *csv = "entry,block,bits\n0,0,0000000000000000000000000000000x\n";
+    CHECK(rft_faultmap_csv_parse(csv, strlen(csv), "m.csv", 1, 1, &set, why, sizeof why) ==
+          RFT_EFORMAT);
+    CHECK(strcmp(why, "m.csv: line 2: bits '0000000000000000000000000000000...' (32 bytes) is "
+                      "not a number") == 0);
+    CHECK(set.n == 0);
+    /* a long file name makes a whole origin ("csv:NAME"), up to the limit */
+    char name[RFT_FM_NAME_MAX + 2];
+    memset(name, 'f', sizeof name - 1);
+    name[sizeof name - 1] = 0;
+    csv = "entry,block,bits\n0,0,3\n";
+    CHECK(rft_faultmap_csv_parse(csv, strlen(csv), name, 1, 1, &set, why, sizeof why) ==
+          RFT_EFORMAT);
+    CHECK(strcmp(why, "fault-map file name longer than 4091 bytes") == 0);
+    name[RFT_FM_NAME_MAX] = 0;
+    CHECK(rft_faultmap_csv_parse(csv, strlen(csv), name, 1, 1, &set, why, sizeof why) == 0);
+    CHECK(set.n == 1 && strncmp(set.maps[0].origin, "csv:", 4) == 0 &&
+          strcmp(set.maps[0].origin + 4, name) == 0);
+    /* and it comes back whole from a record */
+    size_t n = rft_faultmap_record_len(&set.maps[0]);
+    uint8_t *rec = malloc(n);
+    CHECK(rec);
+    rft_faultmap_encode(&set.maps[0], rec);
+    rft_faultmap d;
+    CHECK(rft_faultmap_decode(rec, (uint32_t)n, &d, why, sizeof why) == 0);
+    CHECK(strcmp(d.origin, set.maps[0].origin) == 0 && d.bits[0] == 3);
+    rft_faultmap_free(&d);
+    rec[RFT_FM_FIXED + 1] = 0;  /* a NUL byte in the origin: refused */
+    CHECK(rft_faultmap_decode(rec, (uint32_t)n, &d, why, sizeof why) == RFT_EFORMAT);
+    CHECK(strcmp(why, "fault map origin of 4095 bytes (at most 4095, and no NUL byte)") == 0);
+    free(rec);
+    rft_fmset_free(&set);
+}
+
+/* ---- strings of the stream (lib/record.c, lib/counters.c) ------------------------------ */
+static void stream_strings(void)
+{
+    /* a kernel scope of any kernel name, two names alike in their first
+     * 248 bytes stay apart */
+    rft_counters c, back;
+    memset(&c, 0, sizeof c);
+    snprintf(c.stage, sizeof c.stage, "t");
+    memcpy(c.scope, "kernel ", 7);
+    memset(c.scope + 7, 'k', RFT_MAX_STR);
+    c.scope[7 + RFT_MAX_STR - 1] = '2';
+    c.scope[7 + RFT_MAX_STR] = 0;
+    CHECK(rft_counters_add(&c, "writes", 5) == 0);
+    char path[] = "/tmp/test_hostile.XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    rft_header h;
+    char producer[200];
+    memset(producer, 'p', sizeof producer - 1);
+    producer[sizeof producer - 1] = 0;
+    rft_header_init(&h, producer);
+    char err[320];
+    rft_writer *w = rft_writer_open(path, &h, NULL, err, sizeof err);
+    CHECK(w);
+    CHECK(rft_write_counters(w, &c) == 0);
+    CHECK(rft_writer_close(w, 1, err, sizeof err) == 0);
+    rft_header_free(&h);
+    rft_reader *r = rft_reader_open(path, err, sizeof err);
+    CHECK(r);
+    CHECK(strcmp(rft_reader_header(r)->producer, producer) == 0);
+    rft_rec rec;
+    CHECK(rft_read(r, &rec) == 0 && rec.kind == RFT_COUNTERS);
+    CHECK(rft_counters_parse(rec.raw, rec.len, &back) == 0);
+    CHECK(strcmp(back.scope, c.scope) == 0 && rft_counters_get(&back, "writes") == 5);
+    CHECK(rft_read(r, &rec) == RFT_EOF);
+    rft_reader_close(r);
+    close(fd);
+    unlink(path);
+}
+
 /* every section, or the one named (to see which fails on an older library) */
 int main(int argc, char **argv)
 {
@@ -174,7 +321,8 @@ int main(int argc, char **argv)
         const char *name;
         void (*run)(void);
     } sections[] = {{"text", text_grammar}, {"m2s", m2s_lines}, {"nvbit", nvbit_lines},
-                    {"columns", columns_rows}};
+                    {"columns", columns_rows}, {"energy", energy_params},
+                    {"faultmap", faultmap_cells}, {"stream", stream_strings}};
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
         if (argc < 2 || strcmp(argv[1], sections[i].name) == 0)
             sections[i].run();
