@@ -390,6 +390,35 @@ void stage_close(void)
     stage.r = NULL;
 }
 
+FILE *side_open(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        die("%s: %s", path, strerror(errno));
+    return f;
+}
+
+void side_close(FILE *f, const char *path)
+{
+    int bad = fflush(f) != 0 || ferror(f);
+    int e = errno;
+    if (f != stdout && fclose(f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad)
+        return;
+    if (f == stdout && e == EPIPE) {    /* the reader went away: quietly, and incomplete */
+        if (stage.w)
+            rft_writer_close(stage.w, 0, NULL, 0);
+        stage.w = NULL;
+        cli_epipe(RFT_EPIPE);
+    }
+    abandon(f == stdout ? "standard output" : path, strerror(e));
+}
+
 /* ---- tables ---------------------------------------------------------------- */
 struct cli_table {
     enum cli_fmt fmt;

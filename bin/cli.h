@@ -114,6 +114,14 @@ void stage_put(int e);
 void stage_read_end(int e);
 /* Write the end record and close both streams; die on failure. */
 void stage_close(void);
+/* A secondary output of the stage (--summary, --events, --log; "-" is
+ * standard output), opened before the work so that a path that cannot be
+ * written fails before any of the stream is (dies on failure). */
+FILE *side_open(const char *path);
+/* Flush and close it (standard output: flush only).  Call before
+ * stage_close: on failure the stream is abandoned without its end record
+ * (an -o file is left as it was) and the program dies. */
+void side_close(FILE *f, const char *path);
 /* "standard output" or the -o name, for messages */
 const char *stage_output_name(void);
 

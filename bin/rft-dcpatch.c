@@ -2,7 +2,6 @@
  * at a time: where every register write goes (normal, a patch to a faulty or
  * a reliable entry, the LDS), mispredictions, LDS spills, occupancy, and the
  * events an energy model prices, as counters records and a table. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -81,6 +80,7 @@ typedef struct {
 
 static struct {
     const char *input, *output, *summary, *log_path;
+    FILE *summary_out;          /* opened before the work */
     int check, counts, by_slice, report;
     enum cli_fmt fmt;
     fm_source fm;               /* --scenario, --map, ... */
@@ -782,17 +782,14 @@ static void results(void)
         }
         put_counters("total", total);
     }
-    stage_close();
-    if (g.summary && strcmp(g.summary, "-") == 0) {
-        summary(stdout, total);
-    } else if (g.summary) {     /* written only once the run has succeeded */
-        FILE *out = fopen(g.summary, "w");
-        if (!out)
-            die("%s: %s", g.summary, strerror(errno));
-        summary(out, total);
-        if (fflush(out) != 0 || ferror(out) || fclose(out) != 0)
-            die("%s: %s", g.summary, strerror(errno));
+    /* the other outputs before the end record: a failure leaves none */
+    if (g.summary_out) {
+        summary(g.summary_out, total);
+        side_close(g.summary_out, g.summary);
     }
+    if (g.log)
+        side_close(g.log, g.log_path);
+    stage_close();
 }
 
 static int yes_no(const char *opt, const char *v)
@@ -861,23 +858,19 @@ int main(int argc, char **argv)
         usage_error("the stream and the summary cannot both go to standard output");
     if (!stream)
         g.output = NULL;
-    if (g.log_path) {
-        if (strcmp(g.log_path, "-") == 0) {
-            if ((g.output && !strcmp(g.output, "-")) || (g.summary && !strcmp(g.summary, "-")))
-                usage_error("--log -: standard output already carries the %s",
-                            g.output && !strcmp(g.output, "-") ? "stream" : "summary");
-            g.log = stdout;
-        } else if (!(g.log = fopen(g.log_path, "w"))) {
-            die("%s: %s", g.log_path, strerror(errno));
-        }
-    }
+    if (g.log_path && strcmp(g.log_path, "-") == 0 &&
+        ((g.output && !strcmp(g.output, "-")) || (g.summary && !strcmp(g.summary, "-"))))
+        usage_error("--log -: standard output already carries the %s",
+                    g.output && !strcmp(g.output, "-") ? "stream" : "summary");
+    if (g.log_path)
+        g.log = side_open(g.log_path);
+    if (g.summary)
+        g.summary_out = side_open(g.summary);
     const char *ca = getenv("RFT_TEST_DCPATCH_CORRUPT");
     if (ca)
         corrupt_at = strtoull(ca, NULL, 10);
     run();
     results();
-    if (g.log && g.log != stdout && (fflush(g.log) != 0 || ferror(g.log) || fclose(g.log) != 0))
-        die("%s: %s", g.log_path, strerror(errno));
     for (uint32_t i = 0; i < g.nslices; i++)
         rft_dcp_free(&g.slices[i].s);
     for (uint32_t i = 0; i < g.nks; i++)
