@@ -198,3 +198,38 @@ placed() { rft-synth --writes 2000 --seed 1 | rft-alloc -o t.rft; }
     rft-view --stats c.rft > /dev/null
     [ -s c.tsv ]
 }
+
+# ---- the example scripts on a signal -------------------------------------------------
+# Start examples/aging.sh -k keep on a trace big enough to take a few
+# seconds, wait until FILES (a glob) exist, send SIG; then: the script died
+# of SIG, its temporary directory and the stages' temporary outputs are
+# gone, and no stage runs on.
+aging_killed() {
+    local sig=$1 files=$2 pid n=0
+    export TMPDIR=$BATS_TEST_TMPDIR/tmp
+    mkdir -p "$TMPDIR" keep
+    "$TOP/examples/aging.sh" -k keep big.rft > aging.out 2>&1 &
+    pid=$!
+    # shellcheck disable=SC2086
+    until compgen -G "$files" > /dev/null; do
+        sleep 0.05
+        n=$((n + 1))
+        [ $n -lt 400 ]          # 20 s: the stages never started
+    done
+    kill -s "$sig" "$pid"
+    local status=0
+    wait "$pid" || status=$?
+    [ "$status" -eq $((128 + $(kill -l "$sig"))) ]
+    [ -z "$(ls -A "$TMPDIR")" ]
+    [ -z "$(ls -A keep)" ]
+    # every stage named a file under $TMPDIR or keep/: none is left
+    ! pgrep -f -- "$BATS_TEST_TMPDIR/tmp/rft-aging" > /dev/null
+    ! pgrep -f -- " -o keep/" > /dev/null
+}
+
+@test "examples/aging.sh: HUP and TERM stop the stages and leave no temporary file" {
+    rft-synth --writes 300000 --seed 1 -o big.rft
+    aging_killed HUP "$BATS_TEST_TMPDIR/tmp/rft-aging.*/p-*.rft.tmp*"
+    rm -rf keep aging.out
+    aging_killed TERM "keep/*.rft.tmp*"
+}
