@@ -92,18 +92,19 @@ decode_refuses() {
     assert_line --index 2 --regexp "^$label	"
 }
 
-@test "rft-decode: window sizes of 5000 kernels, the nvgprs header says where they are" {
+@test "rft-decode: window sizes of 4200 kernels, the nvgprs header says where they are" {
     # kernel i names register i mod 7: window i mod 7 + 1 (kernels past the
     # 4096th took a wrong window, and the list was cut at about 700)
     awk 'BEGIN { print "cycle,wf,vreg,kernel,lane,value"
-                 for (i = 0; i < 5000; i++) printf "%d,%d,%d,k%d,0,1\n", i, i, i % 7, i }' > many.csv
+                 for (i = 0; i < 4200; i++) printf "%d,%d,%d,k%d,0,1\n", i, i, i % 7, i }' > many.csv
     rft-decode --format columns -o many.rft many.csv
     run rft-view -H --format tsv many.rft
     assert_success
-    assert_line "nvgprs	in the B records (5000 kernels: too many to list in 4095 bytes)"
-    run rft-view many.rft
-    assert_line "B	4100	0	0	4100	6	k4100"
-    assert_line "B	4999	0	0	4999	2	k4999"
+    assert_line "nvgprs	in the B records (4200 kernels: too many to list in 4095 bytes)"
+    rft-view many.rft | grep '^B' > b.txt
+    [ "$(wc -l < b.txt)" -eq 4200 ]
+    grep -qx "B	4100	0	0	4100	6	k4100" b.txt
+    grep -qx "B	4199	0	0	4199	7	k4199" b.txt
     # a list that fits is written whole
     head -n 601 many.csv > some.csv
     rft-decode --format columns -o some.rft some.csv
@@ -228,7 +229,7 @@ aging_killed() {
 }
 
 @test "examples/aging.sh: HUP and TERM stop the stages and leave no temporary file" {
-    rft-synth --writes 300000 --seed 1 -o big.rft
+    rft-synth --writes 200000 --seed 1 -o big.rft
     aging_killed HUP "$BATS_TEST_TMPDIR/tmp/rft-aging.*/p-*.rft.tmp*"
     rm -rf keep aging.out
     aging_killed TERM "keep/*.rft.tmp*"
