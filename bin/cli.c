@@ -230,11 +230,13 @@ const char *cli_self_dir(const char *argv0)
 {
     static char dir[PATH_MAX];
     char buf[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n > 0)
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf);
+    if (n > 0 && (size_t)n < sizeof buf)
         buf[n] = 0;
-    else
+    else if (strlen(argv0) < sizeof buf)
         snprintf(buf, sizeof buf, "%s", argv0);
+    else
+        return "";      /* not a path the system takes: unknown, never a cut one */
     char *slash = strrchr(buf, '/');
     if (slash) {
         *slash = 0;
@@ -252,10 +254,10 @@ const char *cli_input(int argc, char **argv)
 
 const char *cli_spool_stdin(int *fd)
 {
-    static char name[32];
+    static char name[32];   /* "/dev/fd/N" */
     const char *dir = getenv("TMPDIR");
-    char path[4096], buf[1 << 16];
-    snprintf(path, sizeof path, "%s/%s.XXXXXX", dir && *dir ? dir : "/tmp", prog);
+    char buf[1 << 16];
+    char *path = xasprintf("%s/%s.XXXXXX", dir && *dir ? dir : "/tmp", prog);
     if ((*fd = mkstemp(path)) < 0)
         die("%s: %s", path, strerror(errno));
     unlink(path);
@@ -266,6 +268,7 @@ const char *cli_spool_stdin(int *fd)
                 die("%s: %s", path, strerror(errno));
     if (n < 0)
         die("standard input: %s", strerror(errno));
+    free(path);
     snprintf(name, sizeof name, "/dev/fd/%d", *fd);
     return name;
 }
@@ -335,8 +338,7 @@ rft_writer *stage_output_as(const char *output, const char *key, const char *val
 
 static noreturn void abandon(const char *name, const char *msg)
 {
-    char m[640];
-    snprintf(m, sizeof m, "%s", msg);   /* msg may live in the reader */
+    char *m = xasprintf("%s", msg);     /* msg may live in the reader */
     if (stage.w)
         rft_writer_close(stage.w, 0, NULL, 0);
     stage.w = NULL;
@@ -347,15 +349,17 @@ static noreturn void abandon(const char *name, const char *msg)
 
 void stage_fail(const char *fmt, ...)
 {
-    char msg[640];
-    int n = 0;
-    if (stage.r)
-        n = snprintf(msg, sizeof msg, "record %llu: ",
-                     (unsigned long long)rft_reader_count(stage.r));
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    char *what = xrealloc(NULL, n > 0 ? (size_t)n + 1 : 1);  /* it may name a file */
+    va_start(ap, fmt);
+    vsnprintf(what, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+    va_end(ap);
+    char *msg = stage.r ? xasprintf("record %llu: %s", (unsigned long long)rft_reader_count(stage.r),
+                                    what)
+                        : what;
     abandon(stage.input ? stage.input : "-", msg);
 }
 

@@ -330,10 +330,9 @@ static void decode_log(char *buf, size_t cap, size_t len, int eof)
         FILE *spool = NULL;
         struct stat st;
         if (strcmp(g.input, "-") == 0 || stat(g.input, &st) != 0 || !S_ISREG(st.st_mode)) {
-            static char tmpl[4096];
             const char *dir = getenv("TMPDIR");
-            snprintf(tmpl, sizeof tmpl, "%s/rft-decode.XXXXXX", dir && *dir ? dir : "/tmp");
-            int fd = mkstemp(tmpl);
+            char *tmpl = xasprintf("%s/rft-decode.XXXXXX", dir && *dir ? dir : "/tmp");
+            int fd = mkstemp(tmpl);     /* kept (g.tmp) until rm_tmp at exit */
             if (fd < 0 || !(spool = fdopen(fd, "w")))
                 die("%s: %s", tmpl, strerror(errno));
             g.tmp = tmpl;
@@ -444,8 +443,7 @@ static void decode_log(char *buf, size_t cap, size_t len, int eof)
 /* "X[,Y[,Z]]" */
 static void local_size(const char *s)
 {
-    char b[64];
-    snprintf(b, sizeof b, "%s", s);
+    char *b = xasprintf("%s", s);
     char *p = b;
     for (int i = 0; i < 3; i++) {
         char *c = strchr(p, ',');
@@ -458,6 +456,7 @@ static void local_size(const char *s)
             usage_error("--local-size: '%s' has more than three sizes", s);
         p = c + 1;
     }
+    free(b);
 }
 
 int main(int argc, char **argv)

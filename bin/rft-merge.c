@@ -94,11 +94,9 @@ int main(int argc, char **argv)
                 input_fail("header: too much metadata");
             stage_output(output, &h, &wo);
         } else if (ih->geom.lanes != h.geom.lanes || ih->geom.entries != h.geom.entries) {
-            char m[160];
-            snprintf(m, sizeof m, "different geometry (%u lanes x %u entries) from %s (%u x %u)",
-                     ih->geom.lanes, ih->geom.entries, argv[optind], h.geom.lanes,
-                     h.geom.entries);
-            input_fail(m);
+            input_fail(xasprintf("different geometry (%u lanes x %u entries) from %s (%u x %u)",
+                                 ih->geom.lanes, ih->geom.entries, argv[optind], h.geom.lanes,
+                                 h.geom.entries));
         }
         rft_rec rec;
         int e;
