@@ -255,9 +255,10 @@ const char *cli_input(int argc, char **argv)
 const char *cli_spool_stdin(int *fd)
 {
     static char name[32];   /* "/dev/fd/N" */
+    static char *path;      /* static: still reachable if we die */
     const char *dir = getenv("TMPDIR");
     char buf[1 << 16];
-    char *path = xasprintf("%s/%s.XXXXXX", dir && *dir ? dir : "/tmp", prog);
+    path = xasprintf("%s/%s.XXXXXX", dir && *dir ? dir : "/tmp", prog);
     if ((*fd = mkstemp(path)) < 0)
         die("%s: %s", path, strerror(errno));
     unlink(path);
@@ -269,6 +270,7 @@ const char *cli_spool_stdin(int *fd)
     if (n < 0)
         die("standard input: %s", strerror(errno));
     free(path);
+    path = NULL;
     snprintf(name, sizeof name, "/dev/fd/%d", *fd);
     return name;
 }
@@ -336,15 +338,23 @@ rft_writer *stage_output_as(const char *output, const char *key, const char *val
     return w;
 }
 
-static noreturn void abandon(const char *name, const char *msg)
+/* The stage failed: close the output without its end record, stop the
+ * reader, print msg (allocated: freed here) and exit 1. */
+static noreturn void abandon_with(char *msg)
 {
-    char *m = xasprintf("%s", msg);     /* msg may live in the reader */
     if (stage.w)
         rft_writer_close(stage.w, 0, NULL, 0);
     stage.w = NULL;
     rft_reader_close(stage.r);          /* and stop its reading thread */
     stage.r = NULL;
-    die("%s: %s", name, m);
+    warnx("%s", msg);
+    free(msg);
+    exit(1);
+}
+
+static noreturn void abandon(const char *name, const char *msg)
+{
+    abandon_with(xasprintf("%s: %s", name, msg));   /* msg may live in the reader */
 }
 
 void stage_fail(const char *fmt, ...)
@@ -357,10 +367,11 @@ void stage_fail(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
     va_end(ap);
-    char *msg = stage.r ? xasprintf("record %llu: %s", (unsigned long long)rft_reader_count(stage.r),
-                                    what)
-                        : what;
-    abandon(stage.input ? stage.input : "-", msg);
+    char *msg = stage.r ? xasprintf("%s: record %llu: %s", stage.input ? stage.input : "-",
+                                    (unsigned long long)rft_reader_count(stage.r), what)
+                        : xasprintf("%s: %s", stage.input ? stage.input : "-", what);
+    free(what);
+    abandon_with(msg);
 }
 
 void stage_put(int e)

@@ -718,7 +718,8 @@ static void run(void)
                  g.o.release_first ? "release-first" : "preventive", g.stall);
         cli_header_set(&h, "dcpatch", meta);
         if (g.fm.have_gen || g.fm.map_path) {
-            char *maps = fm_source_describe(&g.fm);
+            static char *maps;  /* static: still reachable if the header refuses it */
+            maps = fm_source_describe(&g.fm);
             cli_header_set(&h, "dcpatch.maps", maps);
             free(maps);
         }

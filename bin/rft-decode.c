@@ -332,10 +332,10 @@ static void decode_log(char *buf, size_t cap, size_t len, int eof)
         if (strcmp(g.input, "-") == 0 || stat(g.input, &st) != 0 || !S_ISREG(st.st_mode)) {
             const char *dir = getenv("TMPDIR");
             char *tmpl = xasprintf("%s/rft-decode.XXXXXX", dir && *dir ? dir : "/tmp");
-            int fd = mkstemp(tmpl);     /* kept (g.tmp) until rm_tmp at exit */
+            int fd = mkstemp(tmpl);
+            g.tmp = tmpl;       /* kept until rm_tmp at exit */
             if (fd < 0 || !(spool = fdopen(fd, "w")))
                 die("%s: %s", tmpl, strerror(errno));
-            g.tmp = tmpl;
             atexit(rm_tmp);
         }
         report_skips = 0;
@@ -443,7 +443,10 @@ static void decode_log(char *buf, size_t cap, size_t len, int eof)
 /* "X[,Y[,Z]]" */
 static void local_size(const char *s)
 {
-    char *b = xasprintf("%s", s);
+    char b[64];     /* three sizes of at most 7 digits: a longer one is refused */
+    if (strlen(s) >= sizeof b)
+        usage_error("--local-size: '%s' is longer than %zu characters", s, sizeof b - 1);
+    snprintf(b, sizeof b, "%s", s);
     char *p = b;
     for (int i = 0; i < 3; i++) {
         char *c = strchr(p, ',');
@@ -456,7 +459,6 @@ static void local_size(const char *s)
             usage_error("--local-size: '%s' has more than three sizes", s);
         p = c + 1;
     }
-    free(b);
 }
 
 int main(int argc, char **argv)

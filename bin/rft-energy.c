@@ -285,10 +285,11 @@ static int known_scheme(const char *s)
     return 0;
 }
 
+/* in->name is the scheme the stream shows (scheme_name) */
 static void gating_input(const input *in, rft_gate_in *gi)
 {
     memset(gi, 0, sizeof *gi);
-    char *sch = scheme_name(in);
+    const char *sch = in->name;
     if (in->label && known_scheme(in->label) &&
         strcmp(strcmp(in->label, "base") == 0 ? "baseline" : in->label, sch) != 0) {
         if (strstr(in->label, "rc") || strstr(in->label, "wc")) {
@@ -299,7 +300,6 @@ static void gating_input(const input *in, rft_gate_in *gi)
         die("%s: scheme %s asked for, but the stream is %s (gate: %s; alloc: %s)", in->path,
             in->label, sch, in->gate[0] ? in->gate : "none", in->alloc[0] ? in->alloc : "none");
     }
-    free(sch);
     if (!in->any)
         die("%s: no register reads or writes: rft-energy prices the trace records", in->path);
     gi->gate = in->gate_scheme;
@@ -429,10 +429,10 @@ static void gating_rows(cli_table *t)
     int plain[64];              /* gated by nothing: the baseline row stands for it */
     for (int i = 0; i < g.n; i++) {
         input *in = &g.in[i];
+        in->name = scheme_name(in);
         gating_input(in, &gi[i]);
         same_trace(&g.in[0], in, b->reads, gi[i].reads, b->writes, gi[i].writes,
                    b->slice_cycles, gi[i].slice_cycles);
-        in->name = scheme_name(in);
         plain[i] = strcmp(in->name, "baseline") == 0;
         if (in->label) {
             free(in->name);

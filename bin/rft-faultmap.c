@@ -267,7 +267,8 @@ static void run_stage(void)
     rft_header_init(&h, "rft-faultmap");
     if (rft_header_copy(&h, in))
         die("out of memory");
-    char *meta = fm_source_describe(&g.fm);
+    static char *meta;      /* static: still reachable if the header refuses it */
+    meta = fm_source_describe(&g.fm);
     cli_header_set(&h, "faultmap", meta);
     free(meta);
     stage_output(g.output, &h, &g.wo);

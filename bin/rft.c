@@ -86,10 +86,12 @@ int main(int argc, char **argv)
     }
     if (strchr(cmd, '/') || *cmd == '-')
         usage_error("'%s' is not a command", cmd);
-    char *name = xasprintf("rft-%s", cmd);
+    static char *name, *path;  /* static: still reachable when we die */
+    name = xasprintf("rft-%s", cmd);
     args[0] = name;
     if (exists_beside(cmd)) {
-        execv(xasprintf("%s/%s", self_dir, name), args);
+        path = xasprintf("%s/%s", self_dir, name);
+        execv(path, args);
     } else {
         execvp(name, args);
     }
