@@ -22,8 +22,9 @@ load test_helper
     fi
     [ ! -e "$top/bin/rft-decode" ]
     # a make of its own: not the jobs of the make check that may run this
-    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" -j2 ${SAN:+SAN=$SAN} all > build.log 2>&1 ||
-        { cat build.log; false; }
+    local log=$BATS_TEST_TMPDIR/build.log
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" -j2 ${SAN:+SAN=$SAN} all > "$log" 2>&1 ||
+        { cat "$log"; false; }
     run bats "$top/tests/energy.bats" "$top/tests/faultmap.bats" "$top/tests/dcpatch.bats" \
         "$top/tests/hostile.bats"
     [ "$status" -eq 0 ] || { printf '%s\n' "$output" | grep -v '^ok'; false; }
