@@ -61,6 +61,21 @@ void *xrealloc(void *p, size_t n)
     return p;
 }
 
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        die("%s", strerror(errno));
+    char *s = xrealloc(NULL, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
 void warnx(const char *fmt, ...)
 {
     va_list ap;
@@ -215,11 +230,13 @@ const char *cli_self_dir(const char *argv0)
 {
     static char dir[PATH_MAX];
     char buf[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n > 0)
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf);
+    if (n > 0 && (size_t)n < sizeof buf)
         buf[n] = 0;
-    else
+    else if (strlen(argv0) < sizeof buf)
         snprintf(buf, sizeof buf, "%s", argv0);
+    else
+        return "";      /* not a path the system takes: unknown, never a cut one */
     char *slash = strrchr(buf, '/');
     if (slash) {
         *slash = 0;
@@ -237,10 +254,11 @@ const char *cli_input(int argc, char **argv)
 
 const char *cli_spool_stdin(int *fd)
 {
-    static char name[32];
+    static char name[32];   /* "/dev/fd/N" */
+    static char *path;      /* static: still reachable if we die */
     const char *dir = getenv("TMPDIR");
-    char path[4096], buf[1 << 16];
-    snprintf(path, sizeof path, "%s/%s.XXXXXX", dir && *dir ? dir : "/tmp", prog);
+    char buf[1 << 16];
+    path = xasprintf("%s/%s.XXXXXX", dir && *dir ? dir : "/tmp", prog);
     if ((*fd = mkstemp(path)) < 0)
         die("%s: %s", path, strerror(errno));
     unlink(path);
@@ -251,6 +269,8 @@ const char *cli_spool_stdin(int *fd)
                 die("%s: %s", path, strerror(errno));
     if (n < 0)
         die("standard input: %s", strerror(errno));
+    free(path);
+    path = NULL;
     snprintf(name, sizeof name, "/dev/fd/%d", *fd);
     return name;
 }
@@ -291,6 +311,17 @@ rft_writer *stage_output(const char *output, const rft_header *h, const rft_writ
     return stage.w;
 }
 
+void cli_header_set(rft_header *h, const char *key, const char *val)
+{
+    int e = rft_header_set(h, key, val);
+    if (e == RFT_EMEM)
+        die("out of memory");
+    if (e && strlen(val) > RFT_MAX_STR)
+        die("header value of %s longer than %d bytes", key, RFT_MAX_STR);
+    if (e)
+        die("header: more than %d metadata keys", RFT_MAX_META);
+}
+
 rft_writer *stage_output_as(const char *output, const char *key, const char *val,
                             const rft_writer_opts *o, const char **old)
 {
@@ -301,37 +332,46 @@ rft_writer *stage_output_as(const char *output, const char *key, const char *val
         die("out of memory");
     if (old)
         *old = rft_header_get(in, key);
-    if (rft_header_set(&h, key, val))
-        die("%s: header metadata full", stage.input);
+    cli_header_set(&h, key, val);
     rft_writer *w = stage_output(output, &h, o);
     rft_header_free(&h);
     return w;
 }
 
-static noreturn void abandon(const char *name, const char *msg)
+/* The stage failed: close the output without its end record, stop the
+ * reader, print msg (allocated: freed here) and exit 1. */
+static noreturn void abandon_with(char *msg)
 {
-    char m[640];
-    snprintf(m, sizeof m, "%s", msg);   /* msg may live in the reader */
     if (stage.w)
         rft_writer_close(stage.w, 0, NULL, 0);
     stage.w = NULL;
     rft_reader_close(stage.r);          /* and stop its reading thread */
     stage.r = NULL;
-    die("%s: %s", name, m);
+    warnx("%s", msg);
+    free(msg);
+    exit(1);
+}
+
+static noreturn void abandon(const char *name, const char *msg)
+{
+    abandon_with(xasprintf("%s: %s", name, msg));   /* msg may live in the reader */
 }
 
 void stage_fail(const char *fmt, ...)
 {
-    char msg[640];
-    int n = 0;
-    if (stage.r)
-        n = snprintf(msg, sizeof msg, "record %llu: ",
-                     (unsigned long long)rft_reader_count(stage.r));
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    abandon(stage.input ? stage.input : "-", msg);
+    char *what = xrealloc(NULL, n > 0 ? (size_t)n + 1 : 1);  /* it may name a file */
+    va_start(ap, fmt);
+    vsnprintf(what, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+    va_end(ap);
+    char *msg = stage.r ? xasprintf("%s: record %llu: %s", stage.input ? stage.input : "-",
+                                    (unsigned long long)rft_reader_count(stage.r), what)
+                        : xasprintf("%s: %s", stage.input ? stage.input : "-", what);
+    free(what);
+    abandon_with(msg);
 }
 
 void stage_put(int e)
@@ -363,6 +403,35 @@ void stage_close(void)
     }
     rft_reader_close(stage.r);
     stage.r = NULL;
+}
+
+FILE *side_open(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        die("%s: %s", path, strerror(errno));
+    return f;
+}
+
+void side_close(FILE *f, const char *path)
+{
+    int bad = fflush(f) != 0 || ferror(f);
+    int e = errno;
+    if (f != stdout && fclose(f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad)
+        return;
+    if (f == stdout && e == EPIPE) {    /* the reader went away: quietly, and incomplete */
+        if (stage.w)
+            rft_writer_close(stage.w, 0, NULL, 0);
+        stage.w = NULL;
+        cli_epipe(RFT_EPIPE);
+    }
+    abandon(f == stdout ? "standard output" : path, strerror(e));
 }
 
 /* ---- tables ---------------------------------------------------------------- */
@@ -478,13 +547,13 @@ void table_i64(cli_table *t, int64_t v)
 
 void table_dbl(cli_table *t, double v, int decimals)
 {
-    char b[64];
     if (!isfinite(v)) {
         cell(t, t->fmt == FMT_JSON ? "null" : "nan", 1);
         return;
     }
-    snprintf(b, sizeof b, "%.*f", decimals, v);
+    char *b = xasprintf("%.*f", decimals, v);   /* 1e300 has 301 digits */
     cell(t, b, 1);
+    free(b);
 }
 
 void table_none(cli_table *t) { cell(t, t->fmt == FMT_JSON ? "null" : "", t->fmt == FMT_JSON); }

@@ -43,6 +43,9 @@ const char *cli_spool_stdin(int *fd);
 
 /* realloc or die "out of memory" (a size of 0 is 1). */
 void *xrealloc(void *p, size_t n);
+/* The formatted text in a new allocation (free it), whatever its length;
+ * dies "out of memory". */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Parse an unsigned decimal (or 0x hex) number in [lo, hi] for option opt;
  * a usage error otherwise. */
@@ -95,6 +98,9 @@ int cli_filter_option(int c, const char **output, rft_writer_opts *wo);
 rft_reader *stage_open(const char *input);
 /* Open the output stream with header h (die on failure). */
 rft_writer *stage_output(const char *output, const rft_header *h, const rft_writer_opts *o);
+/* Set metadata key=val in h, or die naming the limit that refuses it (a
+ * value longer than RFT_MAX_STR, more than RFT_MAX_META keys). */
+void cli_header_set(rft_header *h, const char *key, const char *val);
 /* Open the output with the input's header, this program as producer and
  * metadata key=val added; *old (if given) gets the input's earlier value of
  * key, or NULL (valid until stage_close). */
@@ -108,6 +114,14 @@ void stage_put(int e);
 void stage_read_end(int e);
 /* Write the end record and close both streams; die on failure. */
 void stage_close(void);
+/* A secondary output of the stage (--summary, --events, --log; "-" is
+ * standard output), opened before the work so that a path that cannot be
+ * written fails before any of the stream is (dies on failure). */
+FILE *side_open(const char *path);
+/* Flush and close it (standard output: flush only).  Call before
+ * stage_close: on failure the stream is abandoned without its end record
+ * (an -o file is left as it was) and the program dies. */
+void side_close(FILE *f, const char *path);
 /* "standard output" or the -o name, for messages */
 const char *stage_output_name(void);
 

@@ -22,7 +22,7 @@ int fm_source_option(fm_source *f, int c)
 
 void fm_source_check(fm_source *f)
 {
-    char why[256];
+    char why[RFT_FM_WHY];
     if (f->scenario || f->shares) {
         if (rft_fm_gen_options(&f->gen, f->scenario, f->shares, f->seed, f->systematic, f->corr,
                                why, sizeof why))
@@ -35,12 +35,12 @@ void fm_source_check(fm_source *f)
     }
 }
 
-void fm_source_describe(const fm_source *f, char *buf, size_t n)
+char *fm_source_describe(const fm_source *f)
 {
-    char gen[128] = "";
+    char gen[128] = "";     /* a scenario name (at most 31 bytes) and numbers */
     if (f->have_gen)
         snprintf(gen, sizeof gen, "%s seed=%llu %s", f->gen.name, (unsigned long long)f->gen.seed,
                  f->same ? "same" : "per-slice");
-    snprintf(buf, n, "%s%s%s%s", f->map_path ? "csv:" : "", f->map_path ? f->map_path : "",
-             f->map_path && gen[0] ? " " : "", gen);
+    return xasprintf("%s%s%s%s", f->map_path ? "csv:" : "", f->map_path ? f->map_path : "",
+                     f->map_path && gen[0] ? " " : "", gen);
 }

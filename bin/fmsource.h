@@ -35,7 +35,7 @@ typedef struct fm_source {
 int fm_source_option(fm_source *f, int c);
 /* After the options: build the generator; usage errors for bad or orphan options. */
 void fm_source_check(fm_source *f);
-/* "csv:PATH NAME seed=N same|per-slice" (the parts that apply) into buf. */
-void fm_source_describe(const fm_source *f, char *buf, size_t n);
+/* "csv:PATH NAME seed=N same|per-slice" (the parts that apply), allocated. */
+char *fm_source_describe(const fm_source *f);
 
 #endif

@@ -1,7 +1,6 @@
 /* rft-alloc - place every wavefront's register window in its slice (first-fit,
  * RAR or ARGO), annotate each register write and read with its physical
  * entry, and record every window placed or freed (RFT_ALLOC records). */
-#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -296,6 +295,11 @@ static void run(void)
     }
     stage_read_end(e);
     free(rec);
+    if (g.t) {                  /* before the end record: a failure leaves none */
+        table_free(g.t);
+        g.t = NULL;
+        side_close(g.tf, g.events);
+    }
     stage_close();
     g.w = NULL;
     for (uint32_t i = 0; i < g.nslices; i++) {
@@ -356,16 +360,9 @@ int main(int argc, char **argv)
     if (g.events) {
         static const char *const cols[] = {"cycle", "cu", "simd", "wf", "event", "base",
                                            "n", "rot", "free", "gated"};
-        g.tf = stdout;
-        if (strcmp(g.events, "-") != 0 && !(g.tf = fopen(g.events, "w")))
-            die("%s: %s", g.events, strerror(errno));
+        g.tf = side_open(g.events);
         g.t = table_new(g.fmt, g.tf, 10, cols);
     }
     run();
-    if (g.t) {
-        table_free(g.t);
-        if (g.tf != stdout && (fflush(g.tf) != 0 || ferror(g.tf) || fclose(g.tf) != 0))
-            die("%s: %s", g.events, strerror(errno));
-    }
     return cli_close_stdout();
 }

@@ -46,6 +46,7 @@ typedef struct {            /* a live wavefront */
 
 static struct {
     const char *input, *output, *summary;
+    FILE *summary_out;          /* opened before the work */
     rft_pattern_opts po;
     int bs_auto, by_reg, counts, sweep, spool_fd;
     enum cli_fmt fmt;
@@ -204,6 +205,8 @@ static void cover(const rft_write *w)
     }
 }
 
+static void summary(FILE *out);
+
 /* One pass over the input: the coverage counts (classifying = 0) or the
  * classification, with the annotated stream written out if wanted. */
 static void run(const char *path, int classifying, int stream)
@@ -259,6 +262,10 @@ static void run(const char *path, int classifying, int stream)
     }
     stage_read_end(e);
     free(rec);
+    if (classifying && g.summary_out) {    /* before the end record: a failure leaves none */
+        summary(g.summary_out);
+        side_close(g.summary_out, g.summary);
+    }
     stage_close();
     g.w = NULL;
 }
@@ -411,6 +418,8 @@ int main(int argc, char **argv)
         g.output = "-";
     if (stream && g.summary && strcmp(g.output, "-") == 0 && strcmp(g.summary, "-") == 0)
         usage_error("the stream and the summary cannot both go to standard output");
+    if (g.summary)
+        g.summary_out = side_open(g.summary);
     if (g.sweep) {
         for (unsigned bs = 1; bs <= RFT_PATTERN_MAX_BS; bs++) {
             g.conf[g.nconf++] = (rft_pattern_opts){bs, 0, g.po.max_delta};
@@ -430,15 +439,5 @@ int main(int argc, char **argv)
         choose_bs();
     }
     run(path, 1, stream);
-    if (g.summary && strcmp(g.summary, "-") == 0)
-        summary(stdout);
-    else if (g.summary) {   /* written only once the run has succeeded */
-        FILE *out = fopen(g.summary, "w");
-        if (!out)
-            die("%s: %s", g.summary, strerror(errno));
-        summary(out);
-        if (fflush(out) != 0 || ferror(out) || fclose(out) != 0)
-            die("%s: %s", g.summary, strerror(errno));
-    }
     return cli_close_stdout();
 }

@@ -2,7 +2,6 @@
  * at a time: where every register write goes (normal, a patch to a faulty or
  * a reliable entry, the LDS), mispredictions, LDS spills, occupancy, and the
  * events an energy model prices, as counters records and a table. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -81,6 +80,7 @@ typedef struct {
 
 static struct {
     const char *input, *output, *summary, *log_path;
+    FILE *summary_out;          /* opened before the work */
     int check, counts, by_slice, report;
     enum cli_fmt fmt;
     fm_source fm;               /* --scenario, --map, ... */
@@ -645,7 +645,7 @@ static void summary(FILE *out, const uint64_t *total)
     static const char *const ev[] = {"scope", "name", "value"};
     const char *names[13];
     cli_table *t;
-    char scope[300];
+    char scope[RFT_MAX_SCOPE + 1];  /* "kernel " and a kernel name of the stream */
     if (g.report == REPORT_EVENTS) {
         t = table_new(g.fmt, out, 3, ev);
         for (uint32_t i = 0; i <= g.nks + g.nslices; i++) {
@@ -699,7 +699,7 @@ static void run(void)
     g.nb = g.geom.lanes / g.geom.block_lanes;
     g.reg_bytes = g.geom.lanes * 4;
     if (g.fm.map_path) {
-        char why[512];
+        char why[RFT_FM_WHY];
         if (rft_faultmap_csv_read(g.fm.map_path, g.geom.entries, g.nb, &g.opt_maps, why, sizeof why))
             die("%s", why);
     }
@@ -709,19 +709,19 @@ static void run(void)
         die("out of memory");
     if (g.output) {
         rft_header h;
-        char meta[512];
+        char meta[128];     /* fixed words and a number */
         rft_header_init(&h, "rft-dcpatch");
         if (rft_header_copy(&h, in))
             die("out of memory");
         snprintf(meta, sizeof meta, "pick=%s share-reliable=%s repatch=%s stall-cycles=%u",
                  g.o.pick_high ? "high" : "low", g.o.share_reliable ? "yes" : "no",
                  g.o.release_first ? "release-first" : "preventive", g.stall);
-        if (rft_header_set(&h, "dcpatch", meta))
-            die("%s: header metadata full", g.input);
+        cli_header_set(&h, "dcpatch", meta);
         if (g.fm.have_gen || g.fm.map_path) {
-            fm_source_describe(&g.fm, meta, sizeof meta);
-            if (rft_header_set(&h, "dcpatch.maps", meta))
-                die("%s: header metadata full", g.input);
+            static char *maps;  /* static: still reachable if the header refuses it */
+            maps = fm_source_describe(&g.fm);
+            cli_header_set(&h, "dcpatch.maps", maps);
+            free(maps);
         }
         stage_output(g.output, &h, &g.wo);
         rft_header_free(&h);
@@ -750,7 +750,7 @@ static void results(void)
 {
     uint64_t total[NCTR] = {0}, span = g.any ? g.last - g.first : 0;
     int64_t peak = 0;
-    char scope[300];
+    char scope[RFT_MAX_SCOPE + 1];  /* "kernel " and a kernel name of the stream */
     for (uint32_t i = 0; i < g.nks; i++) {
         kstat *k = &g.ks[i];
         uint64_t ks = k->seen ? k->last - k->first : 0;
@@ -783,17 +783,14 @@ static void results(void)
         }
         put_counters("total", total);
     }
-    stage_close();
-    if (g.summary && strcmp(g.summary, "-") == 0) {
-        summary(stdout, total);
-    } else if (g.summary) {     /* written only once the run has succeeded */
-        FILE *out = fopen(g.summary, "w");
-        if (!out)
-            die("%s: %s", g.summary, strerror(errno));
-        summary(out, total);
-        if (fflush(out) != 0 || ferror(out) || fclose(out) != 0)
-            die("%s: %s", g.summary, strerror(errno));
+    /* the other outputs before the end record: a failure leaves none */
+    if (g.summary_out) {
+        summary(g.summary_out, total);
+        side_close(g.summary_out, g.summary);
     }
+    if (g.log)
+        side_close(g.log, g.log_path);
+    stage_close();
 }
 
 static int yes_no(const char *opt, const char *v)
@@ -862,23 +859,19 @@ int main(int argc, char **argv)
         usage_error("the stream and the summary cannot both go to standard output");
     if (!stream)
         g.output = NULL;
-    if (g.log_path) {
-        if (strcmp(g.log_path, "-") == 0) {
-            if ((g.output && !strcmp(g.output, "-")) || (g.summary && !strcmp(g.summary, "-")))
-                usage_error("--log -: standard output already carries the %s",
-                            g.output && !strcmp(g.output, "-") ? "stream" : "summary");
-            g.log = stdout;
-        } else if (!(g.log = fopen(g.log_path, "w"))) {
-            die("%s: %s", g.log_path, strerror(errno));
-        }
-    }
+    if (g.log_path && strcmp(g.log_path, "-") == 0 &&
+        ((g.output && !strcmp(g.output, "-")) || (g.summary && !strcmp(g.summary, "-"))))
+        usage_error("--log -: standard output already carries the %s",
+                    g.output && !strcmp(g.output, "-") ? "stream" : "summary");
+    if (g.log_path)
+        g.log = side_open(g.log_path);
+    if (g.summary)
+        g.summary_out = side_open(g.summary);
     const char *ca = getenv("RFT_TEST_DCPATCH_CORRUPT");
     if (ca)
         corrupt_at = strtoull(ca, NULL, 10);
     run();
     results();
-    if (g.log && g.log != stdout && (fflush(g.log) != 0 || ferror(g.log) || fclose(g.log) != 0))
-        die("%s: %s", g.log_path, strerror(errno));
     for (uint32_t i = 0; i < g.nslices; i++)
         rft_dcp_free(&g.slices[i].s);
     for (uint32_t i = 0; i < g.nks; i++)

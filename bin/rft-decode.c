@@ -49,7 +49,6 @@ static struct {
     rft_dec_opts dopt;
     rft_dec *dec;
     uint64_t skipped;
-    char first_skip[320];
     const char *tmp;            /* spool of a non-seekable input for the pre-scan */
 } g;
 
@@ -105,12 +104,15 @@ static void comment(const char *s, size_t n)
         g.late_meta++;
         return;
     }
-    char key[256], val[RFT_MAX_STR + 1];
+    char key[RFT_MAX_STR + 1], val[RFT_MAX_STR + 1];
     size_t vn = n - k - 1;
     while (vn > 0 && (s[k + vn] == ' ' || s[k + vn] == '\t' || s[k + vn] == '\r'))
         vn--;
-    if (k - i >= sizeof key || vn > RFT_MAX_STR)
-        fail_line("metadata key or value too long");
+    if (k - i > RFT_MAX_STR || vn > RFT_MAX_STR) {
+        char why[64];
+        snprintf(why, sizeof why, "metadata key or value longer than %d bytes", RFT_MAX_STR);
+        fail_line(why);
+    }
     snprintf(key, sizeof key, "%.*s", (int)(k - i), s + i);
     snprintf(val, sizeof val, "%.*s", (int)vn, s + k + 1);
     if (rft_header_set(&g.h, key, val))
@@ -155,8 +157,8 @@ static void csv_field(void *s, size_t n, void *data)
         g.row_err = 1;
         return;
     }
-    if (g.clen + n > g.ccap) {
-        while (g.clen + n > g.ccap)
+    if (!g.cbuf || g.clen + n > g.ccap) {     /* an empty first field too: no NULL + 0 */
+        while (!g.ccap || g.clen + n > g.ccap)
             g.ccap = g.ccap ? 2 * g.ccap : 4096;
         if (!(g.cbuf = realloc(g.cbuf, g.ccap)))
             die("out of memory");
@@ -285,13 +287,31 @@ static double now(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* The window sizes a pre-scan found, "N,N,..." per kernel, into b (n bytes):
+ * a header value holds RFT_MAX_STR bytes, so a list too long for it (about
+ * 700 kernels) is replaced by where the sizes are, never cut. */
+static void nvgprs_list(char *b, size_t n, const uint16_t *nregs, uint32_t nk)
+{
+    size_t len = 0;
+    snprintf(b, n, "1");
+    for (uint32_t i = 0; i < nk; i++) {
+        int k = snprintf(b + len, n - len, "%s%u", i ? "," : "", nregs[i]);
+        if (k < 0 || (size_t)k >= n - len) {
+            snprintf(b, n, "in the B records (%u kernels: too many to list in %d bytes)", nk,
+                     RFT_MAX_STR);
+            return;
+        }
+        len += (size_t)k;
+    }
+}
+
 /* Decode a simulator log: a pre-scan first when the window sizes come from
  * the log itself (a file is read twice; stdin is kept in a temporary file). */
 static void decode_log(char *buf, size_t cap, size_t len, int eof)
 {
     char err[256];
     double t0 = now();
-    static uint16_t nregs[4096];
+    uint16_t *nregs = NULL;
     uint32_t nk = 0;
     rft_counters pc;
     int prescanned = 0;
@@ -310,13 +330,12 @@ static void decode_log(char *buf, size_t cap, size_t len, int eof)
         FILE *spool = NULL;
         struct stat st;
         if (strcmp(g.input, "-") == 0 || stat(g.input, &st) != 0 || !S_ISREG(st.st_mode)) {
-            static char tmpl[4096];
             const char *dir = getenv("TMPDIR");
-            snprintf(tmpl, sizeof tmpl, "%s/rft-decode.XXXXXX", dir && *dir ? dir : "/tmp");
+            char *tmpl = xasprintf("%s/rft-decode.XXXXXX", dir && *dir ? dir : "/tmp");
             int fd = mkstemp(tmpl);
+            g.tmp = tmpl;       /* kept until rm_tmp at exit */
             if (fd < 0 || !(spool = fdopen(fd, "w")))
                 die("%s: %s", tmpl, strerror(errno));
-            g.tmp = tmpl;
             atexit(rm_tmp);
         }
         report_skips = 0;
@@ -328,7 +347,9 @@ static void decode_log(char *buf, size_t cap, size_t len, int eof)
             fail_line(rft_dec_why(g.dec));
         else if (e)
             die("%s: out of memory", g.input);
-        nk = rft_dec_kernel_regs(g.dec, nregs, sizeof nregs / sizeof *nregs);
+        nk = rft_dec_kernel_regs(g.dec, NULL, 0);
+        nregs = xrealloc(NULL, (nk ? nk : 1) * sizeof *nregs);
+        rft_dec_kernel_regs(g.dec, nregs, nk);
         rft_dec_counters(g.dec, &pc);
         rft_counters_add(&pc, "skipped_lines", g.skipped);
         rft_dec_free(g.dec);
@@ -355,10 +376,9 @@ static void decode_log(char *buf, size_t cap, size_t len, int eof)
     /* header metadata: what was decoded and how */
     rft_dec_describe(g.dec, meta, NULL);
     if (prescanned) {
-        char b[RFT_MAX_STR + 1], *p = b;
-        for (uint32_t i = 0; i < nk && p < b + sizeof b - 16; i++)
-            p += snprintf(p, (size_t)(b + sizeof b - p), "%s%u", i ? "," : "", nregs[i]);
-        meta(NULL, "nvgprs", nk ? b : "1");
+        char b[RFT_MAX_STR + 1];
+        nvgprs_list(b, sizeof b, nregs, nk);
+        meta(NULL, "nvgprs", b);
         snprintf(b, sizeof b, "%llu", (unsigned long long)rft_counters_get(&pc, "float_lanes"));
         meta(NULL, "float_lanes", b);
         snprintf(b, sizeof b, "%llu", (unsigned long long)rft_counters_get(&pc, "inexact_float_lanes"));
@@ -417,12 +437,15 @@ static void decode_log(char *buf, size_t cap, size_t len, int eof)
               prescanned ? ", read twice" : "");
     }
     rft_dec_free(g.dec);
+    free(nregs);
 }
 
 /* "X[,Y[,Z]]" */
 static void local_size(const char *s)
 {
-    char b[64];
+    char b[64];     /* three sizes of at most 7 digits: a longer one is refused */
+    if (strlen(s) >= sizeof b)
+        usage_error("--local-size: '%s' is longer than %zu characters", s, sizeof b - 1);
     snprintf(b, sizeof b, "%s", s);
     char *p = b;
     for (int i = 0; i < 3; i++) {

@@ -1,6 +1,5 @@
 /* rft-duty - the duty map of a register file: for every cell (slice, entry,
  * bit) the cycles spent holding '0', holding '1' and switched off. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +112,7 @@ int main(int argc, char **argv)
         output = "-";
     if (stream && sum && strcmp(output, "-") == 0 && strcmp(sum, "-") == 0)
         usage_error("the map and the summary cannot both go to standard output");
+    FILE *sum_out = sum ? side_open(sum) : NULL;
 
     stage.read_flags = RFT_IN_AHEAD;   /* decompression overlaps the accounting */
     rft_reader *r = stage_open(input);
@@ -184,17 +184,11 @@ int main(int argc, char **argv)
     rft_counter_set_sort(&cs);
     for (size_t i = 0; stage.w && i < cs.n; i++)
         stage_put(rft_write_counters(stage.w, cs.c[i]));
-    stage_close();
-    if (sum && strcmp(sum, "-") == 0) {
-        summary(stdout, fmt, rows, nrows + 1);
-    } else if (sum) {           /* written only once the run has succeeded */
-        FILE *out = fopen(sum, "w");
-        if (!out)
-            die("%s: %s", sum, strerror(errno));
-        summary(out, fmt, rows, nrows + 1);
-        if (fflush(out) != 0 || ferror(out) || fclose(out) != 0)
-            die("%s: %s", sum, strerror(errno));
+    if (sum_out) {              /* before the end record: a failure leaves none */
+        summary(sum_out, fmt, rows, nrows + 1);
+        side_close(sum_out, sum);
     }
+    stage_close();
     rft_counter_set_free(&cs);
     rft_duty_free(d);
     rft_header_free(&h);

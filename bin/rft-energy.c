@@ -23,8 +23,10 @@ static const char usage[] =
 
 typedef struct {
     const char *path, *label;   /* label given as LABEL=FILE, or NULL */
-    char name[64];              /* the row's name */
-    char gate[128], alloc[128], scenario[64], clock[64];
+    char *name;                 /* the row's name */
+    /* header values of the stream ("" when absent); scenario: the first
+     * word of the fault maps' source */
+    char *gate, *alloc, *scenario, *clock;
     int gate_scheme;            /* RFT_GATE_* from the header */
     int ndcp, ngate;            /* total-scope counters records seen */
     rft_counters *dcp, *gtc;
@@ -40,7 +42,6 @@ static struct {
     input *in;
     int n;
     const char *params_path;
-    char params_buf[PATH_MAX];
     rft_params ps;
     rft_eparams e;
     const char *scenario;
@@ -64,32 +65,38 @@ static const char *find_params(const char *name)
 {
     if (strchr(name, '/') || access(name, R_OK) == 0)
         return name;
-    char dirs[3][PATH_MAX];
+    char *dirs[3];
     int nd = 0;
     const char *env = getenv("RFT_PARAMS_DIR");
     if (env && *env)
-        snprintf(dirs[nd++], PATH_MAX, "%s", env);
+        dirs[nd++] = xasprintf("%s", env);
     if (g.self[0]) {   /* the directory above the program's */
         const char *up = strrchr(g.self, '/');
         int n = up ? (int)(up - g.self) : 0;
-        snprintf(dirs[nd++], PATH_MAX, "%.*s/params", n, g.self);
-        snprintf(dirs[nd++], PATH_MAX, "%.*s/share/rftrace/params", n, g.self);
+        dirs[nd++] = xasprintf("%.*s/params", n, g.self);
+        dirs[nd++] = xasprintf("%.*s/share/rftrace/params", n, g.self);
     }
     size_t l = strlen(name);
     int has_ext = l > 5 && strcmp(name + l - 5, ".conf") == 0;
-    for (int i = 0; i < nd; i++) {
-        snprintf(g.params_buf, sizeof g.params_buf, "%.*s/%s%s", PATH_MAX - 300, dirs[i], name,
-                 has_ext ? "" : ".conf");
-        if (access(g.params_buf, R_OK) == 0)
-            return g.params_buf;
+    char *found = NULL;
+    for (int i = 0; i < nd && !found; i++) {
+        found = xasprintf("%s/%s%s", dirs[i], name, has_ext ? "" : ".conf");
+        if (access(found, R_OK) != 0) {
+            free(found);
+            found = NULL;
+        }
     }
-    die("%s: no such parameter file (searched %s%s%s): give --params FILE", name,
-        nd > 0 ? dirs[0] : "nothing", nd > 1 ? ", " : "", nd > 1 ? dirs[1] : "");
+    if (!found)
+        die("%s: no such parameter file (searched %s%s%s): give --params FILE", name,
+            nd > 0 ? dirs[0] : "nothing", nd > 1 ? ", " : "", nd > 1 ? dirs[1] : "");
+    for (int i = 0; i < nd; i++)
+        free(dirs[i]);
+    return found;       /* g.params_path for the program's life */
 }
 
 static void load_params(const char *name)
 {
-    char why[640];
+    char why[RFT_PARAM_WHY];
     g.params_path = find_params(name);
     rft_params file;
     rft_params_init(&file);
@@ -106,40 +113,37 @@ static void load_params(const char *name)
 }
 
 /* ---- reading a stream ---------------------------------------------------------------- */
-static const char *word(const char *s, char *buf, size_t n)
+/* 1 if "key=VALUE" inside a header value like "scheme=rc bs=8" has VALUE want */
+static int field_is(const char *meta, const char *key, const char *want)
 {
-    size_t k = strcspn(s, " ");
-    snprintf(buf, n, "%.*s", (int)(k < n ? k : n - 1), s);
-    return buf;
-}
-
-/* value of "key=VALUE" inside a header value like "scheme=rc bs=8" */
-static const char *field(const char *meta, const char *key, char *buf, size_t n)
-{
-    size_t kl = strlen(key);
+    size_t kl = strlen(key), wl = strlen(want);
     for (const char *p = meta; *p; p += strcspn(p, " "), p += *p == ' ')
         if (strncmp(p, key, kl) == 0 && p[kl] == '=')
-            return word(p + kl + 1, buf, n);
-    buf[0] = 0;
-    return buf;
+            return strcspn(p + kl + 1, " ") == wl && strncmp(p + kl + 1, want, wl) == 0;
+    return 0;
+}
+
+/* a copy of the header value of key, "" if absent; the first word only */
+static char *header_value(const rft_header *h, const char *key, int word)
+{
+    const char *v = rft_header_get(h, key);
+    v = v ? v : "";
+    char *c = strndup(v, word ? strcspn(v, " ") : strlen(v));
+    if (!c)
+        die("out of memory");
+    return c;
 }
 
 static void scan(input *in, rft_reader *r)
 {
     const rft_header *h = rft_reader_header(r);
     in->geom = h->geom;
-    const char *v;
-    if ((v = rft_header_get(h, "gate")))
-        snprintf(in->gate, sizeof in->gate, "%s", v);
-    if ((v = rft_header_get(h, "alloc")))
-        snprintf(in->alloc, sizeof in->alloc, "%s", v);
-    if ((v = rft_header_get(h, "clock_mhz")))
-        snprintf(in->clock, sizeof in->clock, "%s", v);
-    if ((v = rft_header_get(h, "dcpatch.maps")) || (v = rft_header_get(h, "faultmap")))
-        word(v, in->scenario, sizeof in->scenario);
-    char buf[32];
-    field(in->gate, "scheme", buf, sizeof buf);
-    in->gate_scheme = strcmp(buf, "rc") == 0 ? RFT_GATE_RC : strcmp(buf, "wc") == 0 ? RFT_GATE_WC : 0;
+    in->gate = header_value(h, "gate", 0);
+    in->alloc = header_value(h, "alloc", 0);
+    in->clock = header_value(h, "clock_mhz", 0);
+    in->scenario = header_value(h, rft_header_get(h, "dcpatch.maps") ? "dcpatch.maps" : "faultmap", 1);
+    in->gate_scheme = field_is(in->gate, "scheme", "rc") ? RFT_GATE_RC
+                    : field_is(in->gate, "scheme", "wc") ? RFT_GATE_WC : 0;
     if (in->gate[0] && !in->gate_scheme)
         die("%s: header key gate: '%s' names no scheme rft-energy knows", in->path, in->gate);
 
@@ -260,16 +264,15 @@ static void check_input(const input *in)
 /* ---- schemes --------------------------------------------------------------------- */
 static const char *gate_label(int s) { return s == RFT_GATE_RC ? "rc" : s == RFT_GATE_WC ? "wc" : ""; }
 
-/* The scheme a gating stream shows: its gating and its placement. */
-static void scheme_name(const input *in, char *buf, size_t n)
+/* The scheme a gating stream shows: its gating and its placement (allocated). */
+static char *scheme_name(const input *in)
 {
-    char a[32];
-    field(in->alloc, "scheme", a, sizeof a);
-    const char *place = strcmp(a, "rar") == 0 ? "rar" : strcmp(a, "argo") == 0 ? "argo" : "";
+    const char *place = field_is(in->alloc, "scheme", "rar") ? "rar"
+                      : field_is(in->alloc, "scheme", "argo") ? "argo" : "";
     const char *gt = gate_label(in->gate_scheme);
-    snprintf(buf, n, "%s%s%s", gt, *gt && *place ? "+" : "", place);
-    if (!buf[0])
-        snprintf(buf, n, "baseline");
+    if (!*gt && !*place)
+        return xasprintf("baseline");
+    return xasprintf("%s%s%s", gt, *gt && *place ? "+" : "", place);
 }
 
 static int known_scheme(const char *s)
@@ -282,11 +285,11 @@ static int known_scheme(const char *s)
     return 0;
 }
 
+/* in->name is the scheme the stream shows (scheme_name) */
 static void gating_input(const input *in, rft_gate_in *gi)
 {
     memset(gi, 0, sizeof *gi);
-    char sch[64];
-    scheme_name(in, sch, sizeof sch);
+    const char *sch = in->name;
     if (in->label && known_scheme(in->label) &&
         strcmp(strcmp(in->label, "base") == 0 ? "baseline" : in->label, sch) != 0) {
         if (strstr(in->label, "rc") || strstr(in->label, "wc")) {
@@ -402,10 +405,7 @@ static void undervolt_rows(cli_table *t)
             die("%s: fault scenario '%s' has no slice point in %s: give --scenario NAME",
                 in->path, sc[0] ? sc : "(none in the header)", g.params_path);
         rft_energy_dcpatch(&g.e, &di, pt, &r);
-        if (in->label)
-            snprintf(in->name, sizeof in->name, "%s", in->label);
-        else
-            snprintf(in->name, sizeof in->name, "dcpatch-%s", g.e.pt[pt].name);
+        in->name = in->label ? xasprintf("%s", in->label) : xasprintf("dcpatch-%s", g.e.pt[pt].name);
         undervolt_row(t, in->name, &r, &conv, &smooth);
     }
 }
@@ -429,13 +429,15 @@ static void gating_rows(cli_table *t)
     int plain[64];              /* gated by nothing: the baseline row stands for it */
     for (int i = 0; i < g.n; i++) {
         input *in = &g.in[i];
+        in->name = scheme_name(in);
         gating_input(in, &gi[i]);
         same_trace(&g.in[0], in, b->reads, gi[i].reads, b->writes, gi[i].writes,
                    b->slice_cycles, gi[i].slice_cycles);
-        scheme_name(in, in->name, sizeof in->name);
         plain[i] = strcmp(in->name, "baseline") == 0;
-        if (in->label)
-            snprintf(in->name, sizeof in->name, "%s", in->label);
+        if (in->label) {
+            free(in->name);
+            in->name = xasprintf("%s", in->label);
+        }
         if (plain[i])
             base_name = in->name;
     }
@@ -453,7 +455,7 @@ static void show_params(void)
 {
     static const char *const cols[] = {"key", "value", "source"};
     cli_table *t = table_new(g.fmt, stdout, 3, cols);
-    char at[320], v[64];
+    char at[PATH_MAX + 16], *v;     /* an origin is below PATH_MAX (params.h) */
     for (int i = 0; i < g.ps.n; i++) {
         table_str(t, g.ps.p[i].key);
         table_str(t, g.ps.p[i].val);
@@ -467,25 +469,27 @@ static void show_params(void)
         for (int k = 0; k < 3; k++) {
             if (!(p->derived & 1u << k))
                 continue;
-            char key[96];
+            char key[96];   /* a point's name is at most 31 bytes */
             snprintf(key, sizeof key, "slice.%s.%s", p->name, rft_epoint_field[k]);
-            snprintf(v, sizeof v, "%.4f", x[k]);
+            v = xasprintf("%.4f", x[k]);
             snprintf(at, sizeof at, "derived from slice.%s (%s)", e->pt[p->from].name,
                      k < 2 ? "dynamic ~ Vdd^2" : "static ~ Vdd");
             table_str(t, key);
             table_str(t, v);
             table_str(t, at);
             table_end_row(t);
+            free(v);
         }
     }
     if (e->model == RFT_EM_UNDERVOLT && !rft_params_find(&g.ps, "lds.load_pj")) {
         const double x[] = {e->lds_load_pj, e->lds_store_pj};
         for (int k = 0; k < 2; k++) {
-            snprintf(v, sizeof v, "%.4f", x[k]);
+            v = xasprintf("%.4f", x[k]);
             table_str(t, k ? "lds.store_pj" : "lds.load_pj");
             table_str(t, v);
             table_str(t, "derived: lds.blocks x slice point lds.point");
             table_end_row(t);
+            free(v);
         }
     }
     table_free(t);
@@ -516,7 +520,7 @@ int main(int argc, char **argv)
         {"show-params", no_argument, 0, 'w'}, {"format", required_argument, 0, 'f'},
         {0, 0, 0, 0}};
     const char *params = NULL;
-    char why[640];
+    char why[RFT_PARAM_WHY];
     int c;
     cli_init(argc, argv, usage);
     g.self = cli_self_dir(argv[0]);
@@ -586,7 +590,9 @@ int main(int argc, char **argv)
         rft_reader_close(r);
         check_input(&g.in[i]);
     }
-    cli_table *t = table_new(g.fmt, stdout, uv ? 14 : 13, uv ? uv_cols : gt_cols);
+    /* static: reachable (for LeakSanitizer) when a row dies on bad input */
+    static cli_table *t;
+    t = table_new(g.fmt, stdout, uv ? 14 : 13, uv ? uv_cols : gt_cols);
     if (uv)
         undervolt_rows(t);
     else
@@ -595,8 +601,14 @@ int main(int argc, char **argv)
     if (g.fmt == FMT_TABLE)
         notes();
     for (int i = 0; i < g.n; i++) {
-        free(g.in[i].dcp);
-        free(g.in[i].gtc);
+        input *in = &g.in[i];
+        free(in->dcp);
+        free(in->gtc);
+        free(in->name);
+        free(in->gate);
+        free(in->alloc);
+        free(in->scenario);
+        free(in->clock);
     }
     free(g.in);
     rft_params_free(&g.ps);

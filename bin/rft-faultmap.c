@@ -32,12 +32,12 @@ static struct {
 } g = {.input = "-", .output = "-", .entries = 256, .blocks = 4, .fmt = FMT_TABLE,
        .fm = FM_SOURCE_INIT};
 
-static void describe(const rft_faultmap *m, char *buf, size_t n)
+/* where the map comes from, allocated */
+static char *describe(const rft_faultmap *m)
 {
     if (m->seed || strncmp(m->origin, "csv:", 4) != 0)
-        snprintf(buf, n, "%s seed %llu", m->origin, (unsigned long long)m->seed);
-    else
-        snprintf(buf, n, "%s", m->origin);
+        return xasprintf("%s seed %llu", m->origin, (unsigned long long)m->seed);
+    return xasprintf("%s", m->origin);
 }
 
 static void slice_label(const rft_faultmap *m, char *buf, size_t n)
@@ -53,13 +53,13 @@ static void show(const rft_faultmap *m)
 {
     uint32_t cls[RFT_FM_CLASSES], faulty = 0;
     uint32_t fblocks = rft_faultmap_classes(m, cls);
-    char sl[32], d[300];
+    char sl[32], *d = describe(m);
     slice_label(m, sl, sizeof sl);
-    describe(m, d, sizeof d);
     for (int c = 2; c < RFT_FM_CLASSES; c++)
         faulty += cls[c];
     printf("# slice %s: %s, %u entries x %u blocks, ECP repairs %u bit per entry\n", sl, d,
            m->entries, m->blocks, m->ecp);
+    free(d);
     printf("# entries with 0/1/2/3/>=4 faulty bits: %u %u %u %u %u; faulty entries %u (%.1f%%), "
            "faulty blocks %u\n", cls[0], cls[1], cls[2], cls[3], cls[4], faulty,
            100.0 * faulty / m->entries, fblocks);
@@ -152,7 +152,7 @@ static const rft_faultmap *map_for(uint16_t cu, uint16_t simd, rft_faultmap *tmp
 
 static void load_csv(void)
 {
-    char why[512];
+    char why[RFT_FM_WHY];
     if (g.fm.map_path && rft_faultmap_csv_read(g.fm.map_path, g.entries, g.blocks, &g.set, why,
                                             sizeof why))
         die("%s", why);
@@ -194,7 +194,7 @@ static void print_given(void)
 /* --csv, --show, --stats of the maps in a stream */
 static void print_stream(void)
 {
-    char why[256];
+    char why[RFT_FM_WHY];
     rft_reader *r = stage_open(g.input);
     uint16_t want_cu = 0, want_simd = 0;
     int filter = g.slices != NULL, any = 0;
@@ -253,13 +253,13 @@ static void run_stage(void)
     load_csv();
 
     rft_header h;
-    char meta[512];
     rft_header_init(&h, "rft-faultmap");
     if (rft_header_copy(&h, in))
         die("out of memory");
-    fm_source_describe(&g.fm, meta, sizeof meta);
-    if (rft_header_set(&h, "faultmap", meta))
-        die("%s: header metadata full", g.input);
+    static char *meta;      /* static: still reachable if the header refuses it */
+    meta = fm_source_describe(&g.fm);
+    cli_header_set(&h, "faultmap", meta);
+    free(meta);
     stage_output(g.output, &h, &g.wo);
     rft_header_free(&h);
 

@@ -2,7 +2,6 @@
  * (compressed registers switched off) or WC (BDI, the cells beyond the
  * stored bytes off); annotates writes and counts the events an energy
  * model needs, per slice and in total. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -384,6 +383,8 @@ static void run(FILE *out)
         warnx("warning: %s: %llu writes were gated by their rft-classify annotation; "
               "--bs, --deltas and --max-delta applied to the others only",
               g.input, (unsigned long long)g.annotated);
+    if (out)                    /* before the end record: a failure leaves none */
+        side_close(out, g.summary);
     stage_close();
     g.w = NULL;
     free(g.slices);
@@ -439,11 +440,6 @@ int main(int argc, char **argv)
         g.output = "-";
     if (g.output && g.summary && strcmp(g.output, "-") == 0 && strcmp(g.summary, "-") == 0)
         usage_error("the stream and the summary cannot both go to standard output");
-    FILE *out = NULL;
-    if (g.summary && !(out = strcmp(g.summary, "-") == 0 ? stdout : fopen(g.summary, "w")))
-        die("%s: %s", g.summary, strerror(errno));
-    run(out);
-    if (out && out != stdout && (fflush(out) != 0 || ferror(out) || fclose(out) != 0))
-        die("%s: %s", g.summary, strerror(errno));
+    run(g.summary ? side_open(g.summary) : NULL);
     return cli_close_stdout();
 }

@@ -94,11 +94,11 @@ int main(int argc, char **argv)
                 input_fail("header: too much metadata");
             stage_output(output, &h, &wo);
         } else if (ih->geom.lanes != h.geom.lanes || ih->geom.entries != h.geom.entries) {
-            char m[160];
-            snprintf(m, sizeof m, "different geometry (%u lanes x %u entries) from %s (%u x %u)",
-                     ih->geom.lanes, ih->geom.entries, argv[optind], h.geom.lanes,
-                     h.geom.entries);
-            input_fail(m);
+            uint32_t lanes = ih->geom.lanes, entries = ih->geom.entries;
+            rft_reader_close(stage.r);  /* input_fail, with a message naming a file */
+            stage.r = NULL;
+            stage_fail("different geometry (%u lanes x %u entries) from %s (%u x %u)", lanes,
+                       entries, argv[optind], h.geom.lanes, h.geom.entries);
         }
         rft_rec rec;
         int e;

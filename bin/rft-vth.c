@@ -420,7 +420,7 @@ static void by_reg(void)
 static void load_params(const char *path, rft_params *set)
 {
     rft_params ps;
-    char why[512];
+    char why[RFT_PARAM_WHY];
     rft_params_init(&ps);
     if (path && rft_params_read_file(&ps, path, why, sizeof why))
         die("%s", why);
@@ -443,7 +443,7 @@ int main(int argc, char **argv)
     const char *params = NULL;
     int c, show = 0;
     rft_params set;
-    char why[512];
+    char why[RFT_PARAM_WHY];
     cli_init(argc, argv, usage);
     rft_nbti_defaults(&g.p);
     rft_params_init(&set);

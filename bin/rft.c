@@ -37,9 +37,10 @@ static const char *self_dir;   /* where this program lives, or "" */
 
 static int exists_beside(const char *name)
 {
-    char p[PATH_MAX + 64];
-    snprintf(p, sizeof p, "%s/rft-%s", self_dir, name);
-    return self_dir[0] && access(p, X_OK) == 0;
+    char *p = xasprintf("%s/rft-%s", self_dir, name);
+    int yes = self_dir[0] && access(p, X_OK) == 0;
+    free(p);
+    return yes;
 }
 
 static int list(void)
@@ -76,8 +77,7 @@ int main(int argc, char **argv)
         return list();
     /* exec rft-CMD with our remaining arguments; rft help CMD = rft-CMD --help */
     const char *cmd = argv[1];
-    char name[PATH_MAX];
-    char *help_args[3] = {name, "--help", NULL};
+    char *help_args[3] = {NULL, "--help", NULL};
     char **args = argv + 1;
     if (strcmp(cmd, "help") == 0) {
         if (argc != 3)
@@ -87,11 +87,11 @@ int main(int argc, char **argv)
     }
     if (strchr(cmd, '/') || *cmd == '-')
         usage_error("'%s' is not a command", cmd);
-    snprintf(name, sizeof name, "rft-%s", cmd);
+    static char *name, *path;  /* static: still reachable when we die */
+    name = xasprintf("rft-%s", cmd);
     args[0] = name;
     if (exists_beside(cmd)) {
-        char path[2 * PATH_MAX + 8];
-        snprintf(path, sizeof path, "%s/%s", self_dir, name);
+        path = xasprintf("%s/%s", self_dir, name);
         execv(path, args);
     } else {
         execvp(name, args);

@@ -45,8 +45,9 @@ trace=$1
 shift
 
 tmp=${TMPDIR:-/tmp}/rft-aging.$$
+keep_dir=$keep
+. "$(dirname "$0")/stages.sh"   # stage, join; cleans up on exit and signals
 mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT INT TERM
 out=${keep:-$tmp}
 mkdir -p "$out"
 
@@ -54,34 +55,36 @@ mkdir -p "$out"
 if rft-view -H "$trace" >/dev/null 2>&1; then
     src=$trace
 else
-    rft-decode -o "$tmp/trace.rft" "$trace"
+    stage rft-decode -o "$tmp/trace.rft" "$trace"
+    join
     src=$tmp/trace.rft
 fi
 if [ "$repeat" != 1 ]; then
-    rft-repeat -n "$repeat" -o "$tmp/repeated.rft" "$src"
+    stage rft-repeat -n "$repeat" -o "$tmp/repeated.rft" "$src"
+    join
     src=$tmp/repeated.rft
 fi
 
 # place the windows once per allocator and gate once per scheme; the duty
 # maps and the energy below both use these streams
 for a in first-fit rar argo; do
-    rft-alloc --scheme "$a" -o "$tmp/p-$a.rft" "$src" &
+    stage rft-alloc --scheme "$a" -o "$tmp/p-$a.rft" "$src"
 done
-wait
-rft-gate --scheme rc -o "$tmp/g-rc.rft" "$tmp/p-first-fit.rft" &
-rft-gate --scheme rc -o "$tmp/g-rcrar.rft" "$tmp/p-rar.rft" &
-rft-gate --scheme wc -o "$tmp/g-wc.rft" "$tmp/p-first-fit.rft" &
-wait
+join || :
+stage rft-gate --scheme rc -o "$tmp/g-rc.rft" "$tmp/p-first-fit.rft"
+stage rft-gate --scheme rc -o "$tmp/g-rcrar.rft" "$tmp/p-rar.rft"
+stage rft-gate --scheme wc -o "$tmp/g-wc.rft" "$tmp/p-first-fit.rft"
+join || :
 # $span is a word list on purpose
 # shellcheck disable=SC2086
 {
-    rft-duty $span -o "$out/base.rft" "$tmp/p-first-fit.rft" &
-    rft-duty $span -o "$out/rc.rft" "$tmp/g-rc.rft" &
-    rft-duty $span -o "$out/rar.rft" "$tmp/p-rar.rft" &
-    rft-duty $span -o "$out/rcrar.rft" "$tmp/g-rcrar.rft" &
-    rft-duty $span -o "$out/wc.rft" "$tmp/g-wc.rft" &
-    rft-duty $span -o "$out/argo.rft" "$tmp/p-argo.rft" &
-    wait
+    stage rft-duty $span -o "$out/base.rft" "$tmp/p-first-fit.rft"
+    stage rft-duty $span -o "$out/rc.rft" "$tmp/g-rc.rft"
+    stage rft-duty $span -o "$out/rar.rft" "$tmp/p-rar.rft"
+    stage rft-duty $span -o "$out/rcrar.rft" "$tmp/g-rcrar.rft"
+    stage rft-duty $span -o "$out/wc.rft" "$tmp/g-wc.rft"
+    stage rft-duty $span -o "$out/argo.rft" "$tmp/p-argo.rft"
+    join || :
 }
 # a stage that failed left no map: say so rather than compare what is left
 for m in base rc rar rcrar wc argo; do
@@ -96,24 +99,26 @@ runs=""
 echo "== $(basename "$trace")$runs: seed 002 section 6 (red% = reduction against the baseline)"
 # rft-vth OPTIONS... over the six maps, labelled by scheme
 vth() {
-    rft-vth "$@" base="$out/base.rft" rc="$out/rc.rft" rar="$out/rar.rft" \
+    stage rft-vth "$@" base="$out/base.rft" rc="$out/rc.rft" rar="$out/rar.rft" \
         rcrar="$out/rcrar.rft" wc="$out/wc.rft" argo="$out/argo.rft"
+    join
 }
 vth "$@"
 
 if [ -n "$plots" ]; then
     mkdir -p "$plots"
     name="$(basename "$trace")$runs"
-    vth --format tsv |
-        awk -F '\t' 'NR == 1 || ($1 == "all" && $2 ~ /^(avg_0|avg_1|avg_off|longest_0|longest_1)%$/)' |
+    vth --format tsv > "$tmp/vth.tsv"
+    vth --by reg --format tsv > "$tmp/vth-reg.tsv"
+    awk -F '\t' 'NR == 1 || ($1 == "all" && $2 ~ /^(avg_0|avg_1|avg_off|longest_0|longest_1)%$/)' \
+        "$tmp/vth.tsv" |
         rft-plot -x metric -y base,rc,rar,rcrar,wc,argo --kind bar --ymin 0 --ymax 100 \
             --ylabel "% of the window" --title "$name: duty cycles (seed 002 Figs. 12, 13, 16)" \
             -o "$plots/duty.svg"
     for v in 0 1; do
-        vth --by reg --format tsv |
-            rft-plot -y "*_longest_$v%" --ymin 0 --ymax 100 --ylabel "longest '$v' duty (%)" \
-                --title "$name: longest '$v' duty per register (seed 002 Figs. 14-15, 17-18)" \
-                -o "$plots/longest$v-by-reg.svg"
+        rft-plot -y "*_longest_$v%" --ymin 0 --ymax 100 --ylabel "longest '$v' duty (%)" \
+            --title "$name: longest '$v' duty per register (seed 002 Figs. 14-15, 17-18)" \
+            -o "$plots/longest$v-by-reg.svg" "$tmp/vth-reg.tsv"
     done
 fi
 
@@ -122,5 +127,6 @@ fi
 # and gated streams themselves.
 echo
 echo "== energy (seed 002 6.6, Fig. 21; saving% against a baseline that never switches a cell off)"
-rft-energy base="$tmp/p-first-fit.rft" rc="$tmp/g-rc.rft" rar="$tmp/p-rar.rft" \
+stage rft-energy base="$tmp/p-first-fit.rft" rc="$tmp/g-rc.rft" rar="$tmp/p-rar.rft" \
     rc+rar="$tmp/g-rcrar.rft" wc="$tmp/g-wc.rft" argo="$tmp/p-argo.rft"
+join

@@ -2,36 +2,41 @@
 # The built-in example behind `make demo`: a synthetic workload through the
 # main stages.  Every step is an ordinary pipeline you can copy.
 set -eu
+here=$(dirname "$0")
 tmp=${TMPDIR:-/tmp}/rft-demo.$$
+. "$here/stages.sh"     # stage, join; cleans up on exit and signals
 mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT INT TERM
 
 echo "== rft-synth: a seeded synthetic workload (6 kernel models, 2 CUs x 4 SIMDs)"
-rft-synth --writes 200000 --seed 1 -o "$tmp/demo.rft"
+stage rft-synth --writes 200000 --seed 1 -o "$tmp/demo.rft"
+join
 rft-view --stats "$tmp/demo.rft"
 
 if command -v rft-classify >/dev/null 2>&1; then
     echo
     echo "== rft-classify: register value patterns (seed 002 Fig. 7, seed 001 Fig. 2)"
-    rft-classify --summary "$tmp/demo.rft"
+    stage rft-classify --summary "$tmp/demo.rft"
+    join
 fi
 
-here=$(dirname "$0")
 if [ -x "$here/aging.sh" ] && command -v rft-duty >/dev/null 2>&1; then
     echo
     echo "== aging: baseline, RC, RAR, RC+RAR, WC, ARGO (seed 002 section 6)"
     figs=${TMPDIR:-/tmp}/rft-demo-figures        # kept: open them in a browser
     if command -v rft-plot >/dev/null 2>&1; then
-        "$here/aging.sh" -p "$figs" "$tmp/demo.rft"
+        stage "$here/aging.sh" -p "$figs" "$tmp/demo.rft"
+        join
         echo "figures (seed 002 Figs. 12-18): $figs/*.svg"
     else
-        "$here/aging.sh" "$tmp/demo.rft"
+        stage "$here/aging.sh" "$tmp/demo.rft"
+        join
     fi
 fi
 if [ -x "$here/undervolt.sh" ] && command -v rft-dcpatch >/dev/null 2>&1; then
     echo
     echo "== undervolting: DC-Patch under the three fault scenarios (seed 001)"
-    "$here/undervolt.sh" "$tmp/demo.rft"
+    stage "$here/undervolt.sh" "$tmp/demo.rft"
+    join
 fi
 if [ -x "$here/healing.sh" ] && command -v rft-heal >/dev/null 2>&1; then
     echo

@@ -36,8 +36,9 @@ trace=$1
 shift
 
 tmp=${TMPDIR:-/tmp}/rft-undervolt.$$
+keep_dir=$keep
+. "$(dirname "$0")/stages.sh"   # stage, join; cleans up on exit and signals
 mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT INT TERM
 out=${keep:-$tmp}
 mkdir -p "$out"
 
@@ -45,7 +46,8 @@ mkdir -p "$out"
 if rft-view -H "$trace" >/dev/null 2>&1; then
     src=$trace
 else
-    rft-decode -o "$tmp/trace.rft" "$trace"
+    stage rft-decode -o "$tmp/trace.rft" "$trace"
+    join
     src=$tmp/trace.rft
 fi
 
@@ -54,8 +56,9 @@ scenarios="common clustered dispersed"
 for s in $scenarios; do
     rft-faultmap --scenario "$s" --seed "$seed" "$src" |
         rft-dcpatch --summary="$tmp/$s.tsv" --format tsv -o "$out/$s.rft" &
+    pids="$pids $!"     # rft-dcpatch; stopped, it stops rft-faultmap (SIGPIPE)
 done
-wait
+join || :
 for s in $scenarios; do
     if [ ! -s "$out/$s.rft" ] || [ ! -s "$tmp/$s.tsv" ]; then
         echo "undervolt.sh: DC-Patch under $s failed" >&2
@@ -80,4 +83,5 @@ echo "== $(basename "$trace"): DC-Patch writes (seed 001 Fig. 5, 6; V-A2), fault
 
 echo
 echo "== energy against Conv and Smooth (seed 001 Fig. 8, V-B; slowdown: Fig. 7)"
-rft-energy "$@" "$out/common.rft" "$out/clustered.rft" "$out/dispersed.rft"
+stage rft-energy "$@" "$out/common.rft" "$out/clustered.rft" "$out/dispersed.rft"
+join

@@ -50,7 +50,8 @@ static uint8_t *put_s(uint8_t *p, const char *s)
 
 int rft_write_counters(rft_writer *w, const rft_counters *c)
 {
-    uint8_t buf[2 + 64 + 2 + 256 + 2 + RFT_MAX_COUNTERS * (2 + 64 + 8)];
+    uint8_t buf[2 + sizeof c->stage + 2 + sizeof c->scope + 2 +
+                RFT_MAX_COUNTERS * (2 + sizeof c->name[0] + 8)];
     uint8_t *p = put_s(buf, c->stage);
     p = put_s(p, c->scope);
     st16(p, (uint16_t)c->n);
@@ -68,7 +69,8 @@ static int get_s(const uint8_t **p, const uint8_t *end, char *out, size_t cap)
     if (end - *p < 2)
         return -1;
     size_t n = ld16(*p);
-    if (n >= cap || (size_t)(end - *p - 2) < n)
+    /* too long for out, or with a NUL byte that would cut it: malformed */
+    if (n >= cap || (size_t)(end - *p - 2) < n || memchr(*p + 2, 0, n))
         return -1;
     memcpy(out, *p + 2, n);
     out[n] = 0;

@@ -277,7 +277,7 @@ static int row(rft_dec *d, colmap *m)
             return dec_bad(d, "row without a kind");
         kind = (char)(ks[0] & ~32);
         static const char *const words[] = {"kernel", "begin", "write", "read", "end"};
-        int ok = kn == 1 && strchr("KBWRE", kind);
+        int ok = kn == 1 && memchr("KBWRE", kind, 5);    /* a blank or NUL is no kind */
         for (int i = 0; i < 5 && !ok; i++)
             ok = strlen(words[i]) == kn && strncasecmp(ks, words[i], kn) == 0;
         if (!ok)
@@ -371,6 +371,8 @@ static int row(rft_dec *d, colmap *m)
     }
     if (kind == 'K' && !kname)
         return dec_bad(d, "kernel row without a kernel name");
+    if (kname && (e = dec_kernel_name(d, kname, kln)))
+        return e;
     if ((kind == 'W' || kind == 'R' || kind == 'E') && !w && explicit_begin)
         return dec_bad(d, "%c for wavefront %llu on slice (%llu,%llu), which has not begun", kind,
                        (unsigned long long)wf, (unsigned long long)cu, (unsigned long long)simd);

@@ -42,7 +42,7 @@ struct rft_dec {
     void *priv;
     rft_dec_emit emit;
     void *ctx;
-    char why[256];
+    char why[RFT_MAX_STR + 256];    /* a kernel name (RFT_MAX_STR at most) and the rest */
     rft_rec rec;
     uint64_t line;          /* lines seen (1-based number of the current one) */
     uint64_t last_cycle;
@@ -62,6 +62,9 @@ int dec_bad(rft_dec *d, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /* a token in messages: at most 24 bytes of it */
 #define DEC_TOK(s, n) (int)((n) > 24 ? 24 : (n)), (s)
 
+/* 0 if name (len bytes) can be a kernel's, else RFT_EFORMAT with the reason:
+ * longer than RFT_MAX_STR, or holding a NUL byte */
+int dec_kernel_name(rft_dec *d, const char *name, size_t len);
 /* kernels: add one (emitting its K record at cycle); returns its index or <0 */
 int dec_kernel(rft_dec *d, uint64_t cycle, const char *name, size_t len);
 /* note that kernel k names register reg (for the pre-scan); check it fits the

@@ -384,7 +384,7 @@ static int operand_vregs(rft_dec *d, m2s *m, const char *s, size_t n, int use)
                 g++;
             if (g == f || g >= n || s[g] != ']' || dec_u64(s + c, e - c, &a) ||
                 dec_u64(s + f, g - f, &b) || b < a || b > 65534 || b - a >= MAXOPS)
-                return dec_bad(d, "bad register range '%.*s'", DEC_TOK(s + i, g + 1 - i));
+                return dec_bad(d, "bad register range '%.*s'", DEC_TOK(s + i, g + (g < n) - i));
             j = g + 1;
         } else {
             continue;
@@ -594,7 +594,7 @@ static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lw
             while (k < n && isdig(s[k]))
                 k++;
             if (k == i + 1 || dec_u64(s + i + 1, k - i - 1, &reg))
-                return dec_bad(d, "bad register '%.*s'", DEC_TOK(s + i, k + 1 - i));
+                return dec_bad(d, "bad register '%.*s'", DEC_TOK(s + i, k + (k < n) - i));
             r1 = k;
         }
         if (reg > 65533)
@@ -637,6 +637,16 @@ static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lw
     return 0;
 }
 
+/* lit in s[0..n): lines come by length, with no NUL after them */
+static const char *find_lit(const char *s, size_t n, const char *lit)
+{
+    size_t l = strlen(lit);
+    for (size_t i = 0; i + l <= n; i++)
+        if (s[i] == lit[0] && memcmp(s + i, lit, l) == 0)
+            return s + i;
+    return NULL;
+}
+
 static int find_p(m2s *m, uint32_t reg)
 {
     for (int i = 0; i < m->np; i++)
@@ -658,14 +668,14 @@ static int result_line(rft_dec *d, m2s *m, const char *s, size_t n)
     size_t pn = n - i;
     /* "Group 3 wavefront 12 reached barrier (...)", "Group 3 completed barrier" */
     if (pn > 6 && memcmp(p, "Group ", 6) == 0) {
-        const char *w = strstr(p, " wavefront ");
-        if (w && (size_t)(w - p) < pn) {
+        const char *w = find_lit(p, pn, " wavefront ");
+        if (w) {
             uint64_t wid;
             size_t a = (size_t)(w - s) + 11, b = a;
             while (b < n && isdig(s[b]))
                 b++;
-            if (dec_u64(s + a, b - a, &wid) || wid > 0xfffffffeu)
-                return dec_bad(d, "bad wavefront '%.*s'", DEC_TOK(s + a, b - a + 1));
+            if (dec_u64(s + a, b - a, &wid) || wid > 0xfffffffeu)   /* shown with what stopped it */
+                return dec_bad(d, "bad wavefront '%.*s'", DEC_TOK(s + a, b - a + (b < n)));
             if (m->have_inst && m->wid < 0)
                 m->wid = (int64_t)wid;
         }
@@ -680,7 +690,7 @@ static int result_line(rft_dec *d, m2s *m, const char *s, size_t n)
             b++;
         uint64_t wid;
         if (b >= pn || p[b] != ':' || dec_u64(p + 2, b - 2, &wid) || wid > 0xfffffffeu)
-            return dec_bad(d, "bad wavefront '%.*s'", DEC_TOK(p, b + 1));
+            return dec_bad(d, "bad wavefront '%.*s'", DEC_TOK(p, b + (b < pn)));
         if (lwid < 0)
             lwid = (int64_t)wid;
         else if (lwid != (int64_t)wid)
@@ -730,14 +740,6 @@ static int result_line(rft_dec *d, m2s *m, const char *s, size_t n)
 }
 
 /* ---- lines ------------------------------------------------------------------------- */
-static int contains(const char *s, size_t n, const char *lit)
-{
-    size_t l = strlen(lit);
-    for (size_t i = 0; i + l <= n; i++)
-        if (s[i] == lit[0] && memcmp(s + i, lit, l) == 0)
-            return 1;
-    return 0;
-}
 
 static int line(rft_dec *d, char *s, size_t n)
 {
@@ -747,7 +749,7 @@ static int line(rft_dec *d, char *s, size_t n)
         i++;
     if (i == n)
         return 0;
-    if (contains(s, n, "Initialization Summary")) {
+    if (find_lit(s, n, "Initialization Summary")) {
         int e;
         if ((e = flush_inst(d, m)) || (e = end_ndrange(d, m)))
             return e;

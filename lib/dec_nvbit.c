@@ -337,20 +337,19 @@ static int kernel_line(rft_dec *d, nvbit *m, const char *s, size_t n)
     if (nregs == 0 || nregs > d->o.geom.entries)
         return dec_bad(d, "kernel with nregs %llu: a window must hold 1 to %u registers",
                        (unsigned long long)nregs, d->o.geom.entries);
-    int e = flush_inst(d, m);
-    if (e || (e = end_kernel(d, m)))
-        return e;
     /* the name without its parameter list, blanks made '_' (one token) */
     size_t ne = nameend;
-    int depth = 0;
     for (size_t k = a; k < nameend; k++) {
-        if (s[k] == '(' && depth++ == 0) {
+        if (s[k] == '(') {
             ne = k;
             break;
         }
     }
+    size_t len = ne - a;
+    int e = dec_kernel_name(d, s + a, len);     /* checked before the state changes */
+    if (e || (e = flush_inst(d, m)) || (e = end_kernel(d, m)))
+        return e;
     char name[RFT_MAX_STR + 1];
-    size_t len = ne - a < RFT_MAX_STR ? ne - a : RFT_MAX_STR;
     for (size_t k = 0; k < len; k++)
         name[k] = s[a + k] == ' ' || s[a + k] == '\t' ? '_' : s[a + k];
     if (len == 0)
@@ -438,7 +437,10 @@ static int values_line(rft_dec *d, nvbit *m, const char *s, size_t n)
 static int line(rft_dec *d, char *s, size_t n)
 {
     nvbit *m = d->priv;
-    if (n == 0 || (n == strspn(s, " \t")))
+    size_t blank = 0;
+    while (blank < n && (s[blank] == ' ' || s[blank] == '\t'))
+        blank++;
+    if (blank == n)
         return flush_inst(d, m);
     if (n > 7 && memcmp(s, "Kernel ", 7) == 0)
         return kernel_line(d, m, s, n);

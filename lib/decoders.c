@@ -142,9 +142,9 @@ int rft_fmt_detect(const char *buf, size_t len, uint64_t *line)
             fmt = RFT_FMT_NVBIT;
         else if (first && columns_header(s, n))
             fmt = RFT_FMT_COLUMNS;
-        else if (first && n - i >= 2 && strchr("KBWRE", s[i]) && s[i + 1] == ',')
+        else if (first && n - i >= 2 && memchr("KBWRE", s[i], 5) && s[i + 1] == ',')
             fmt = RFT_FMT_CSV;
-        else if (first && n - i >= 2 && strchr("KBWRE", s[i]) && (s[i + 1] == '\t' || s[i + 1] == ' '))
+        else if (first && n - i >= 2 && memchr("KBWRE", s[i], 5) && (s[i + 1] == '\t' || s[i + 1] == ' '))
             fmt = RFT_FMT_TEXT;     /* a record of the canonical grammar */
         if (fmt != RFT_FMT_NONE) {
             if (line)
@@ -226,10 +226,9 @@ int rft_dec_needs_prescan(const rft_dec *d)
 
 uint32_t rft_dec_kernel_regs(const rft_dec *d, uint16_t *nregs, uint32_t max)
 {
-    uint32_t n = d->nk < max ? d->nk : max;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < d->nk && i < max; i++)
         nregs[i] = d->kmax[i] ? d->kmax[i] : 1;
-    return n;
+    return d->nk;
 }
 
 void rft_dec_counters(const rft_dec *d, rft_counters *c)
@@ -282,10 +281,20 @@ static int put(rft_dec *d, const rft_rec *r, uint64_t cycle)
     return d->emit ? d->emit(d->ctx, r) : 0;
 }
 
-int dec_kernel(rft_dec *d, uint64_t cycle, const char *name, size_t len)
+int dec_kernel_name(rft_dec *d, const char *name, size_t len)
 {
     if (len > RFT_MAX_STR)
         return dec_bad(d, "kernel name longer than %d bytes", RFT_MAX_STR);
+    if (memchr(name, 0, len))   /* names are C strings everywhere after this */
+        return dec_bad(d, "kernel name contains a NUL byte");
+    return 0;
+}
+
+int dec_kernel(rft_dec *d, uint64_t cycle, const char *name, size_t len)
+{
+    int e = dec_kernel_name(d, name, len);
+    if (e)
+        return e;
     if (d->nk == d->kcap) {
         uint32_t cap = d->kcap ? 2 * d->kcap : 8;
         char **k = realloc(d->knames, cap * sizeof *k);
@@ -305,7 +314,7 @@ int dec_kernel(rft_dec *d, uint64_t cycle, const char *name, size_t len)
     rft_rec *r = &d->rec;
     r->kind = RFT_KERNEL;
     r->u.kernel = (rft_kernel){cycle, k, 0, d->knames[k], (uint16_t)len};
-    int e = put(d, r, cycle);
+    e = put(d, r, cycle);
     return e ? e : (int)k;
 }
 

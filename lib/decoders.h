@@ -81,7 +81,9 @@ const char *rft_dec_why(const rft_dec *d);
 /* Whether window sizes must come from a pre-scan (none in the options and
  * none in the input's own grammar). */
 int rft_dec_needs_prescan(const rft_dec *d);
-/* After a pre-scan: highest register named per kernel, plus one (at least 1). */
+/* After a pre-scan: highest register named per kernel, plus one (at least 1),
+ * for the first max kernels; returns how many kernels there are (call with
+ * max 0 to size nregs). */
 uint32_t rft_dec_kernel_regs(const rft_dec *d, uint16_t *nregs, uint32_t max);
 /* The event counters of the run so far (stage "rft-decode", scope "total"). */
 void rft_dec_counters(const rft_dec *d, rft_counters *c);

@@ -1,6 +1,7 @@
 /* energy.c - the energy models of rft-energy(1) (see energy.h). */
 #include "energy.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,6 +9,13 @@
 #include <string.h>
 
 /* ---- parameters ------------------------------------------------------------ */
+/* "%.2f" (or "%.0f") of any double: sign, DBL_MAX_10_EXP + 1 digits, point,
+ * decimals.  The notes are sized from it (energy.h), so none is ever cut. */
+#define FIXED_CHARS (DBL_MAX_10_EXP + 8)
+_Static_assert(RFT_ENOTE_LEN > 3 * (FIXED_CHARS + 16) + 2 * FIXED_CHARS + 2 * 32 + 128,
+               "a note of a derived point fits");
+_Static_assert(RFT_ENOTE_LEN > RFT_PARAM_VAL_MAX, "a note.* value fits");
+
 typedef struct {
     rft_params *ps;
     char *why;
@@ -24,12 +32,9 @@ static int pos(ld *l, const char *key, double *v)
 {
     if (num(l, key, 0, v))
         return RFT_EFORMAT;
-    if (*v <= 0) {
-        char at[320];
-        snprintf(l->why, l->whylen, "%s: %s: must be above 0",
-                 rft_param_where(rft_params_find(l->ps, key), at, sizeof at), key);
-        return RFT_EFORMAT;
-    }
+    if (*v <= 0)
+        return rft_param_fail(rft_params_find(l->ps, key), l->why, l->whylen,
+                              "%s: must be above 0", key);
     return 0;
 }
 
@@ -38,13 +43,9 @@ static int share(ld *l, const char *key, double *v)
 {
     if (num(l, key, 0, v))
         return RFT_EFORMAT;
-    if (*v > 1) {
-        char at[320];
-        snprintf(l->why, l->whylen, "%s: %s: '%s' is not a share from 0 to 1",
-                 rft_param_where(rft_params_find(l->ps, key), at, sizeof at), key,
-                 rft_params_str(l->ps, key));
-        return RFT_EFORMAT;
-    }
+    if (*v > 1)
+        return rft_param_fail(rft_params_find(l->ps, key), l->why, l->whylen,
+                              "%s: '%s' is not a share from 0 to 1", key, rft_params_str(l->ps, key));
     return 0;
 }
 
@@ -54,13 +55,10 @@ static int whole(ld *l, const char *key, double lo, double hi, uint32_t *v)
     double x;
     if (num(l, key, 0, &x))
         return RFT_EFORMAT;
-    if (x != floor(x) || x < lo || x > hi) {
-        char at[320];
-        snprintf(l->why, l->whylen, "%s: %s: '%s' is not a whole number from %g to %g",
-                 rft_param_where(rft_params_find(l->ps, key), at, sizeof at), key,
-                 rft_params_str(l->ps, key), lo, hi);
-        return RFT_EFORMAT;
-    }
+    if (x != floor(x) || x < lo || x > hi)
+        return rft_param_fail(rft_params_find(l->ps, key), l->why, l->whylen,
+                              "%s: '%s' is not a whole number from %g to %g", key,
+                              rft_params_str(l->ps, key), lo, hi);
     *v = (uint32_t)x;
     return 0;
 }
@@ -123,20 +121,15 @@ static int load_points(rft_eparams *e, ld *l)
         const rft_param *d = rft_params_find(ps, dk);
         int from = -1;
         if (d) {
-            char at[320];
             from = rft_eparams_point(e, d->val);
-            if (from < 0 || from == i) {
-                snprintf(l->why, l->whylen, "%s: %s: '%s' is not another slice point",
-                         rft_param_where(d, at, sizeof at), dk, d->val);
-                return RFT_EFORMAT;
-            }
-            char fk[96];
+            if (from < 0 || from == i)
+                return rft_param_fail(d, l->why, l->whylen, "%s: '%s' is not another slice point",
+                                      dk, d->val);
+            char fk[96];    /* d->val is a point's name: at most 31 bytes */
             snprintf(fk, sizeof fk, "slice.%s.derive", d->val);
-            if (rft_params_find(ps, fk)) {
-                snprintf(l->why, l->whylen, "%s: %s: point '%s' is itself derived",
-                         rft_param_where(d, at, sizeof at), dk, d->val);
-                return RFT_EFORMAT;
-            }
+            if (rft_params_find(ps, fk))
+                return rft_param_fail(d, l->why, l->whylen, "%s: point '%s' is itself derived",
+                                      dk, d->val);
         }
         double *val[] = {&p->read_pj, &p->write_pj, &p->static_mw};
         for (int f = 0; f < 3; f++) {
@@ -158,7 +151,7 @@ static int load_points(rft_eparams *e, ld *l)
         double r = p->vdd_mv / s->vdd_mv;
         double *val[] = {&p->read_pj, &p->write_pj, &p->static_mw};
         double from[] = {s->read_pj * r * r, s->write_pj * r * r, s->static_mw * r};
-        char what[160] = "";
+        char what[3 * (FIXED_CHARS + 16)] = "";     /* room for the three */
         size_t n = 0;
         for (int f = 0; f < 3; f++) {
             if (!(p->derived & 1u << f))
@@ -205,11 +198,9 @@ static int load_undervolt(rft_eparams *e, ld *l)
             return RFT_EFORMAT;
         int p = pname ? rft_eparams_point(e, pname) : -1;
         if (p < 0) {
-            char at[320];
             const rft_param *q = rft_params_find(l->ps, "lds.point");
             if (q)
-                snprintf(l->why, l->whylen, "%s: lds.point: '%s' is not a slice point",
-                         rft_param_where(q, at, sizeof at), q->val);
+                rft_param_fail(q, l->why, l->whylen, "lds.point: '%s' is not a slice point", q->val);
             else
                 snprintf(l->why, l->whylen, "%s: missing key 'lds.load_pj' (or lds.blocks and lds.point)",
                          l->ps->name);
@@ -246,7 +237,6 @@ int rft_eparams_load(rft_eparams *e, rft_params *ps, char *why, size_t whylen)
     ld l = {ps, why, whylen};
     memset(e, 0, sizeof *e);
     const rft_param *m = rft_params_find(ps, "model");
-    char at[320];
     if (!m) {
         snprintf(why, whylen, "%s: missing key 'model'", ps->name ? ps->name : "parameters");
         return RFT_EFORMAT;
@@ -255,11 +245,8 @@ int rft_eparams_load(rft_eparams *e, rft_params *ps, char *why, size_t whylen)
         e->model = RFT_EM_UNDERVOLT;
     else if (strcmp(m->val, "gating") == 0)
         e->model = RFT_EM_GATING;
-    else {
-        snprintf(why, whylen, "%s: model: '%s' is not undervolt or gating",
-                 rft_param_where(m, at, sizeof at), m->val);
-        return RFT_EFORMAT;
-    }
+    else
+        return rft_param_fail(m, why, whylen, "model: '%s' is not undervolt or gating", m->val);
     if (pos(&l, "clock_mhz", &e->clock_mhz) ||
         whole(&l, "geometry.lanes", 1, RFT_MAX_LANES, &e->lanes) ||
         whole(&l, "geometry.entries", 1, RFT_MAX_ENTRIES, &e->entries) ||
@@ -275,17 +262,18 @@ int rft_eparams_load(rft_eparams *e, rft_params *ps, char *why, size_t whylen)
     if (e->model == RFT_EM_UNDERVOLT ? load_undervolt(e, &l) : load_gating(e, &l))
         return RFT_EFORMAT;
     /* free-text notes of the file: assumptions it wants printed */
+    int nkeys = 0;
     for (int i = 0; i < ps->n; i++)
         if (strncmp(ps->p[i].key, "note.", 5) == 0) {
+            if (++nkeys > RFT_ENOTE_KEYS)
+                return rft_param_fail(&ps->p[i], why, whylen, "more than %d note.* keys",
+                                      RFT_ENOTE_KEYS);
             ps->p[i].used = 1;
             note(e, "%s", ps->p[i].val);
         }
     const rft_param *u = rft_params_unused(ps);
-    if (u) {
-        snprintf(why, whylen, "%s: unknown key '%s' for model %s", rft_param_where(u, at, sizeof at),
-                 u->key, m->val);
-        return RFT_EFORMAT;
-    }
+    if (u)
+        return rft_param_fail(u, why, whylen, "unknown key '%s' for model %s", u->key, m->val);
     return 0;
 }
 

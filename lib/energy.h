@@ -30,8 +30,10 @@ enum rft_emodel { RFT_EM_UNDERVOLT = 1, RFT_EM_GATING = 2 };
 
 /* ---- parameters ------------------------------------------------------------ */
 #define RFT_EPOINTS 16
-#define RFT_ENOTES 24
-#define RFT_ENOTE_LEN 320
+#define RFT_ENOTE_KEYS 8        /* note.* keys of a file (more are refused) */
+/* a note per derived point, the LDS note and the note.* keys: never more */
+#define RFT_ENOTES (RFT_EPOINTS + 1 + RFT_ENOTE_KEYS)
+#define RFT_ENOTE_LEN 2048      /* holds any note (energy.c checks it) */
 
 /* An operating point of the slice (a column of seed 001 Table 2). */
 typedef struct rft_epoint {

@@ -25,8 +25,10 @@ static int fail(char *why, size_t n, int code, const char *fmt, ...)
     if (why && n) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(why, n, fmt, ap);
+        int k = vsnprintf(why, n, fmt, ap);
         va_end(ap);
+        if (k >= 0 && (size_t)k >= n && n > 4)  /* a caller's buffer too small: say so */
+            memcpy(why + n - 4, "...", 4);
     }
     return code;
 }
@@ -341,6 +343,13 @@ int rft_faultmap_decode(const uint8_t *p, uint32_t len, rft_faultmap *m, char *w
     if (want != len)
         return fail(why, whylen, RFT_EFORMAT, "fault map record of %u bytes (expected %llu)",
                     len, (unsigned long long)want);
+    if ((ld16(p) == RFT_FM_ALL) != (ld16(p + 2) == RFT_FM_ALL))
+        return fail(why, whylen, RFT_EFORMAT, "fault map for slice %u:%u", ld16(p), ld16(p + 2));
+    /* the origin is kept whole, as a string, or refused */
+    if (n > RFT_FM_ORIGIN_MAX || memchr(p + RFT_FM_FIXED, 0, n))
+        return fail(why, whylen, RFT_EFORMAT,
+                    "fault map origin of %u bytes (at most %d, and no NUL byte)", n,
+                    RFT_FM_ORIGIN_MAX);
     int e = rft_faultmap_init(m, entries, blocks);
     if (e)
         return fail(why, whylen, e, "out of memory");
@@ -348,14 +357,9 @@ int rft_faultmap_decode(const uint8_t *p, uint32_t len, rft_faultmap *m, char *w
     m->simd = ld16(p + 2);
     m->ecp = p[8];
     m->seed = ld64(p + 10);
-    size_t keep = n < sizeof m->origin ? n : sizeof m->origin - 1;
-    memcpy(m->origin, p + RFT_FM_FIXED, keep);
-    m->origin[keep] = 0;
+    memcpy(m->origin, p + RFT_FM_FIXED, n);
+    m->origin[n] = 0;
     memcpy(m->bits, p + RFT_FM_FIXED + n, (size_t)entries * blocks);
-    if ((m->cu == RFT_FM_ALL) != (m->simd == RFT_FM_ALL)) {
-        rft_faultmap_free(m);
-        return fail(why, whylen, RFT_EFORMAT, "fault map for slice %u:%u", ld16(p), ld16(p + 2));
-    }
     return 0;
 }
 
@@ -434,6 +438,7 @@ typedef struct {
     int header_done, failed;
     uint32_t line, ecp;
     char field[NCOL][32];   /* the fields of the current row we keep */
+    size_t field_len[NCOL]; /* a longer field than field[] holds is no valid value */
     int nf;
     csv_row_t *rows;
     size_t n, cap;
@@ -465,10 +470,10 @@ static void on_field(void *s, size_t n, void *data)
     }
     for (int k = 0; k < NCOL; k++)
         if (c->col[k] == i) {
-            if (n >= sizeof c->field[k])
-                n = sizeof c->field[k] - 1;   /* too long for any valid value */
-            memcpy(c->field[k], s, n);
-            c->field[k][n] = 0;
+            size_t keep = n < sizeof c->field[k] ? n : sizeof c->field[k] - 1;
+            memcpy(c->field[k], s, keep);
+            c->field[k][keep] = 0;
+            c->field_len[k] = n;
         }
 }
 
@@ -476,6 +481,10 @@ static void on_field(void *s, size_t n, void *data)
 static int num(csv_ctx *c, int k, uint32_t hi, int star, uint32_t *out)
 {
     const char *s = c->field[k];
+    if (c->field_len[k] >= sizeof c->field[k])  /* its start is shown, marked as such */
+        return c->failed = fail(c->why, c->whylen, RFT_EFORMAT,
+                                "line %u: %s '%s...' (%zu bytes) is not %s", c->line, col_names[k],
+                                s, c->field_len[k], star ? "a number or '*'" : "a number");
     if (star && strcmp(s, "*") == 0) {
         *out = RFT_FM_ALL;
         return 0;
@@ -636,6 +645,9 @@ int rft_faultmap_csv_parse(const char *buf, size_t len, const char *name, uint32
 {
     struct csv_parser p;
     csv_ctx c;
+    if (strlen(name) > RFT_FM_NAME_MAX)
+        return fail(why, whylen, RFT_EFORMAT, "fault-map file name longer than %d bytes",
+                    RFT_FM_NAME_MAX);
     memset(&c, 0, sizeof c);
     for (int k = 0; k < NCOL; k++)
         c.col[k] = -1;
@@ -671,9 +683,9 @@ int rft_faultmap_csv_parse(const char *buf, size_t len, const char *name, uint32
     if (c.failed) {
         /* messages from the callbacks name the line but not the file */
         if (why && strncmp(why, "line ", 5) == 0) {
-            char tmp[512];
-            snprintf(tmp, sizeof tmp, "%s", why);
-            snprintf(why, whylen, "%s: %s", name, tmp);
+            char line[512];     /* a line message: a field shown is at most 31 bytes */
+            snprintf(line, sizeof line, "%s", why);
+            snprintf(why, whylen, "%s: %s", name, line);
         }
         free(c.rows);
         return c.failed;
@@ -742,6 +754,9 @@ int rft_faultmap_csv_read(const char *path, uint32_t entries, uint32_t blocks, r
                           char *why, size_t whylen)
 {
     char err[256];
+    if (strlen(path) > RFT_FM_NAME_MAX)     /* before a message quotes it */
+        return fail(why, whylen, RFT_EFORMAT, "fault-map file name longer than %d bytes",
+                    RFT_FM_NAME_MAX);
     rft_in *in = rft_in_open(path, RFT_IN_AUTO, err, sizeof err);
     if (!in)
         return fail(why, whylen, RFT_EIO, "%s: %s", path, err);

@@ -24,13 +24,18 @@
 #define RFT_FM_ALL 0xFFFFu      /* cu = simd = RFT_FM_ALL: every slice without a map of its own */
 #define RFT_FM_MAX_BITS 255u    /* per-block counts saturate here */
 #define RFT_FM_FIXED 20u        /* record bytes before the origin string */
+#define RFT_FM_ORIGIN_MAX 4095  /* origin bytes (RFT_MAX_STR: it goes into headers) */
+#define RFT_FM_NAME_MAX (RFT_FM_ORIGIN_MAX - 4)   /* a CSV file's name, after "csv:" */
+/* Room for any message of this module: a file name (RFT_FM_NAME_MAX at
+ * most, longer ones are refused) and the rest of a line. */
+#define RFT_FM_WHY (RFT_FM_ORIGIN_MAX + 512)
 
 typedef struct rft_faultmap {
     uint16_t cu, simd;          /* slice, or RFT_FM_ALL twice */
     uint32_t entries, blocks;   /* geometry: entries per slice, blocks per entry */
     uint8_t ecp;                /* faulty bits per entry ECP repairs */
     uint64_t seed;              /* generator seed, 0 for a map read from a file */
-    char origin[256];           /* "common", "clustered", "dispersed", "custom", "csv:FILE" */
+    char origin[RFT_FM_ORIGIN_MAX + 1]; /* "common", "clustered", "dispersed", "custom", "csv:FILE" */
     uint8_t *bits;              /* entries * blocks counts, [e * blocks + b] */
 } rft_faultmap;
 
@@ -132,7 +137,8 @@ int rft_fm_for_slice(const rft_fmset *s, const rft_fm_gen *g, int same, uint32_t
  *   faulty      0/1: the block is unusable as it is (read as ECP + 1 bits)
  * Every slice must have exactly one row per entry and block. */
 /* Parse a whole CSV file held in buf for the geometry (entries, blocks) into
- * s; name is used in origin ("csv:NAME").  Errors name the line. */
+ * s; name is used in origin ("csv:NAME", a name longer than RFT_FM_NAME_MAX
+ * is refused).  Errors name the line. */
 int rft_faultmap_csv_parse(const char *buf, size_t len, const char *name, uint32_t entries,
                            uint32_t blocks, rft_fmset *s, char *why, size_t whylen);
 /* Read and parse a CSV file (at most 256 MiB). */

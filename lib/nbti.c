@@ -68,16 +68,12 @@ double rft_nbti_get(const rft_nbti *p, const char *key)
 
 int rft_nbti_from_params(rft_nbti *p, rft_params *ps, int required, char *why, size_t whylen)
 {
-    char at[320];
     for (int j = 0; j < ps->n; j++) {     /* a misspelt key first: it explains the rest */
         size_t i = 0;
         while (i < NKEYS && strcmp(keys[i].name, ps->p[j].key) != 0)
             i++;
-        if (i == NKEYS) {
-            snprintf(why, whylen, "%s: unknown constant '%s'",
-                     rft_param_where(&ps->p[j], at, sizeof at), ps->p[j].key);
-            return RFT_EFORMAT;
-        }
+        if (i == NKEYS)
+            return rft_param_fail(&ps->p[j], why, whylen, "unknown constant '%s'", ps->p[j].key);
     }
     for (size_t i = 0; i < NKEYS; i++) {
         const struct key *k = &keys[i];
@@ -87,12 +83,10 @@ int rft_nbti_from_params(rft_nbti *p, rft_params *ps, int required, char *why, s
             continue;           /* not given: the value in p stays */
         if (e)
             return RFT_EFORMAT;
-        if ((k->lo_open && x == k->lo) || x > k->hi) {
-            snprintf(why, whylen, "%s: %s: %g is out of range %s%g..%g",
-                     rft_param_where(rft_params_find(ps, k->name), at, sizeof at), k->name, x,
-                     k->lo_open ? ">" : "", k->lo, k->hi);
-            return RFT_EFORMAT;
-        }
+        if ((k->lo_open && x == k->lo) || x > k->hi)
+            return rft_param_fail(rft_params_find(ps, k->name), why, whylen,
+                                  "%s: %g is out of range %s%g..%g", k->name, x,
+                                  k->lo_open ? ">" : "", k->lo, k->hi);
         *(double *)(void *)((char *)p + k->off) = x;
     }
     if (p->vth0 >= p->vdd) {

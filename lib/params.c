@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +40,13 @@ static rft_param *lookup(const rft_params *ps, const char *key)
     return NULL;
 }
 
-/* Add or replace; the strings are copied. */
+/* Add or replace; the strings are copied.  RFT_EFORMAT if one is too long
+ * (callers with a better message check first). */
 static int put(rft_params *ps, const char *key, size_t kl, const char *val, size_t vl,
                const char *origin, int line)
 {
+    if (kl > RFT_PARAM_KEY_MAX || vl > RFT_PARAM_VAL_MAX || strlen(origin) >= PATH_MAX)
+        return RFT_EFORMAT;
     char *k = strndup(key, kl), *v = strndup(val, vl), *o = strdup(origin);
     if (!k || !v || !o)
         goto nomem;
@@ -76,6 +80,10 @@ int rft_params_parse(rft_params *ps, const char *name, const char *text, size_t 
 {
     size_t i = 0;
     int line = 0, first = ps->n;
+    if (strlen(name) >= PATH_MAX) {
+        snprintf(why, whylen, "parameter file name longer than %d bytes", PATH_MAX - 1);
+        return RFT_EFORMAT;
+    }
     if (!ps->name && !(ps->name = strdup(name))) {
         snprintf(why, whylen, "out of memory");
         return RFT_EMEM;
@@ -99,9 +107,14 @@ int rft_params_parse(rft_params *ps, const char *name, const char *text, size_t 
         size_t kend = k;
         while (k < b && (text[k] == ' ' || text[k] == '\t'))
             k++;
-        if (kend == a || k == b || text[k] != '=') {
-            snprintf(why, whylen, "%s: line %d: not 'key = value': %.*s", name, line,
-                     (int)(b - a > 60 ? 60 : b - a), text + a);
+        if (kend == a || k == b || text[k] != '=') {     /* 60 bytes of the line shown */
+            snprintf(why, whylen, "%s: line %d: not 'key = value': %.*s%s", name, line,
+                     (int)(b - a > 60 ? 60 : b - a), text + a, b - a > 60 ? "..." : "");
+            return RFT_EFORMAT;
+        }
+        if (kend - a > RFT_PARAM_KEY_MAX) {
+            snprintf(why, whylen, "%s: line %d: key longer than %d bytes", name, line,
+                     RFT_PARAM_KEY_MAX);
             return RFT_EFORMAT;
         }
         size_t v = k + 1, vend = v;
@@ -113,6 +126,11 @@ int rft_params_parse(rft_params *ps, const char *name, const char *text, size_t 
             vend--;
         if (v == vend) {
             snprintf(why, whylen, "%s: line %d: %.*s: no value", name, line, (int)(kend - a), text + a);
+            return RFT_EFORMAT;
+        }
+        if (vend - v > RFT_PARAM_VAL_MAX) {
+            snprintf(why, whylen, "%s: line %d: %.*s: value longer than %d bytes", name, line,
+                     (int)(kend - a), text + a, RFT_PARAM_VAL_MAX);
             return RFT_EFORMAT;
         }
         for (int j = first; j < ps->n; j++)
@@ -174,6 +192,15 @@ int rft_params_set_arg(rft_params *ps, const char *arg, const char *origin, char
     size_t k = 0;
     while (arg + k < (eq ? eq : arg) && key_char(arg[k]))
         k++;
+    if (strlen(origin) >= PATH_MAX) {
+        snprintf(why, whylen, "origin name longer than %d bytes", PATH_MAX - 1);
+        return RFT_EFORMAT;
+    }
+    if (k > RFT_PARAM_KEY_MAX || (eq && strlen(eq + 1) > RFT_PARAM_VAL_MAX)) {
+        snprintf(why, whylen, "%s: key longer than %d bytes or value longer than %d bytes",
+                 origin, RFT_PARAM_KEY_MAX, RFT_PARAM_VAL_MAX);
+        return RFT_EFORMAT;
+    }
     if (!eq || k == 0 || arg + k != eq || !eq[1]) {
         snprintf(why, whylen, "%s: '%s' is not KEY=VALUE", origin, arg);
         return RFT_EFORMAT;
@@ -208,11 +235,23 @@ const char *rft_param_where(const rft_param *p, char *buf, size_t n)
     return buf;
 }
 
+int rft_param_fail(const rft_param *p, char *why, size_t whylen, const char *fmt, ...)
+{
+    int n = p->line ? snprintf(why, whylen, "%s: line %d: ", p->origin, p->line)
+                    : snprintf(why, whylen, "%s: ", p->origin);
+    if (n >= 0 && (size_t)n < whylen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why + n, whylen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return RFT_EFORMAT;
+}
+
 int rft_params_num(rft_params *ps, const char *key, int required, double lo, double *v,
                    char *why, size_t whylen)
 {
     const rft_param *p = rft_params_find(ps, key);
-    char at[320];
     if (!p) {
         if (!required)
             return 1;
@@ -222,20 +261,12 @@ int rft_params_num(rft_params *ps, const char *key, int required, double lo, dou
     char *end;
     errno = 0;
     double x = strtod(p->val, &end);
-    if (end == p->val || *end || errno == ERANGE || !isfinite(x)) {
-        snprintf(why, whylen, "%s: %s: '%s' is not a number", rft_param_where(p, at, sizeof at),
-                 key, p->val);
-        return RFT_EFORMAT;
-    }
-    if (x < lo) {
-        if (lo == 0)
-            snprintf(why, whylen, "%s: %s: '%s' is negative", rft_param_where(p, at, sizeof at),
-                     key, p->val);
-        else
-            snprintf(why, whylen, "%s: %s: '%s' is below %g", rft_param_where(p, at, sizeof at),
-                     key, p->val, lo);
-        return RFT_EFORMAT;
-    }
+    if (end == p->val || *end || errno == ERANGE || !isfinite(x))
+        return rft_param_fail(p, why, whylen, "%s: '%s' is not a number", key, p->val);
+    if (x < lo && lo == 0)
+        return rft_param_fail(p, why, whylen, "%s: '%s' is negative", key, p->val);
+    if (x < lo)
+        return rft_param_fail(p, why, whylen, "%s: '%s' is below %g", key, p->val, lo);
     *v = x;
     return 0;
 }

@@ -15,6 +15,8 @@
 #include "rft.h"
 
 #define FRAME_HDR 5u            /* u8 kind + u32 payload length */
+#define RFT_STR_(x) #x
+#define RFT_STR(x) RFT_STR_(x)  /* a number's macro as a string literal */
 #define READ_CHUNK (1u << 20)
 
 /* ---- geometry and header ---------------------------------------------------- */
@@ -47,8 +49,8 @@ void rft_header_init(rft_header *h, const char *producer)
     h->major = RFT_FORMAT_MAJOR;
     h->minor = RFT_FORMAT_MINOR;
     rft_geom_default(&h->geom);
-    snprintf(h->producer, sizeof h->producer, "%s", producer);
-    snprintf(h->version, sizeof h->version, "%s", RFT_VERSION);
+    h->producer = strdup(producer);
+    h->version = strdup(RFT_VERSION);
 }
 
 int rft_header_set(rft_header *h, const char *key, const char *val)
@@ -103,6 +105,9 @@ void rft_header_free(rft_header *h)
         free(h->meta[i].val);
     }
     h->nmeta = 0;
+    free(h->producer);
+    free(h->version);
+    h->producer = h->version = NULL;
 }
 
 /* ---- names ------------------------------------------------------------------ */
@@ -185,7 +190,8 @@ static int take_str(const uint8_t **p, const uint8_t *e, char **out)
     if (e - *p < 2)
         return -1;
     uint16_t n = ld16(*p);
-    if (n > RFT_MAX_STR || e - *p - 2 < n)
+    /* a NUL byte would cut the string wherever it is used as one */
+    if (n > RFT_MAX_STR || e - *p - 2 < n || memchr(*p + 2, 0, n))
         return -1;
     *out = malloc((size_t)n + 1);
     if (!*out)
@@ -251,10 +257,8 @@ static int parse_header(rft_reader *r, char *err, size_t errlen)
         snprintf(err, errlen, "header: malformed producer/version");
         return RFT_EFORMAT;
     }
-    snprintf(r->h.producer, sizeof r->h.producer, "%s", prod);
-    snprintf(r->h.version, sizeof r->h.version, "%s", ver);
-    free(prod);
-    free(ver);
+    r->h.producer = prod;
+    r->h.version = ver;
     unsigned nmeta = ld16(p);
     p += 2;
     if (nmeta > RFT_MAX_META) {
@@ -439,6 +443,8 @@ int rft_read(rft_reader *r, rft_rec *rec)
         rec->u.kernel.name = (const char *)p + RFT_KERNEL_FIXED;
         if (RFT_KERNEL_FIXED + rec->u.kernel.name_len != len)
             return rerr(r, RFT_EFORMAT, "kernel name length does not match the record length");
+        if (memchr(rec->u.kernel.name, 0, rec->u.kernel.name_len))  /* programs keep C strings */
+            return rerr(r, RFT_EFORMAT, "kernel name contains a NUL byte");
         break;
     case RFT_WFBEGIN:
         ld_where(p, &rec->u.begin.cycle, &rec->u.begin.cu, &rec->u.begin.simd, &rec->u.begin.wf);
@@ -610,6 +616,14 @@ rft_writer *rft_writer_open(const char *path, const rft_header *h, const rft_wri
         snprintf(err, errlen, "%s", why);
         return NULL;
     }
+    if (!h->producer || !h->version) {      /* rft_header_init could not copy them */
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (strlen(h->producer) > RFT_MAX_STR || strlen(h->version) > RFT_MAX_STR) {
+        snprintf(err, errlen, "producer or version longer than %d bytes", RFT_MAX_STR);
+        return NULL;
+    }
     rft_writer *w = calloc(1, sizeof *w);
     if (!w) {
         snprintf(err, errlen, "out of memory");
@@ -698,7 +712,9 @@ int rft_write_raw(rft_writer *w, int kind, const void *payload, uint32_t len)
 
 int rft_write_kernel(rft_writer *w, const rft_kernel *k)
 {
-    uint16_t n = k->name_len > RFT_MAX_STR ? RFT_MAX_STR : k->name_len;
+    uint16_t n = k->name_len;
+    if (n > RFT_MAX_STR)
+        return werr(w, RFT_EFORMAT, "kernel name longer than " RFT_STR(RFT_MAX_STR) " bytes");
     uint8_t *p = frame(w, RFT_KERNEL, RFT_KERNEL_FIXED + n);
     if (!p)
         return w->failed;

@@ -142,12 +142,14 @@ typedef struct rft_meta {
 typedef struct rft_header {
     uint16_t major, minor;
     rft_geom geom;
-    char producer[64];  /* program that wrote this stream */
-    char version[32];   /* its version */
+    char *producer;     /* program that wrote this stream (allocated: whole, */
+    char *version;      /* its version                 up to RFT_MAX_STR) */
     int nmeta;
     rft_meta meta[RFT_MAX_META];
 } rft_header;
 
+/* producer and this library's version are copied (rft_writer_open reports
+ * "out of memory" if that failed); rft_header_free frees them. */
 void rft_header_init(rft_header *h, const char *producer);
 /* Copy src's geometry and metadata into dst, keeping dst's producer. */
 int rft_header_copy(rft_header *dst, const rft_header *src);
@@ -409,9 +411,10 @@ size_t rft_text_format(const rft_geom *g, const rft_rec *r, const char *const *k
  * "kernel NAME"; rft-merge adds the values of equal (stage, scope, name),
  * except maxima (names containing "_peak"), of which it keeps the largest. */
 #define RFT_MAX_COUNTERS 256
+#define RFT_MAX_SCOPE (RFT_MAX_STR + 7)    /* "kernel " and any kernel name */
 typedef struct rft_counters {
     char stage[64];
-    char scope[256];
+    char scope[RFT_MAX_SCOPE + 1];
     int n;
     char name[RFT_MAX_COUNTERS][64];
     uint64_t value[RFT_MAX_COUNTERS];

@@ -248,6 +248,8 @@ static int add_kernel(rft_textdec *d, const char *s, size_t n)
 {
     if (n > RFT_MAX_STR)
         return bad(d, "kernel name longer than %d bytes", RFT_MAX_STR);
+    if (memchr(s, 0, n))    /* names are C strings everywhere after this */
+        return bad(d, "kernel name contains a NUL byte");
     if (d->nk == d->kcap) {
         uint32_t cap = d->kcap ? 2 * d->kcap : 16;
         char **k = realloc(d->knames, cap * sizeof *k);
@@ -278,13 +280,14 @@ static int slice_wf(rft_textdec *d, const char *const *f, const size_t *fl, uint
 
 int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t *fl)
 {
-    static const char types[] = "KBWREA";
+    static const char types[6] = "KBWREA";    /* memchr: a NUL byte is no type */
     static const char *const want[] = {"K: 3", "B: 6 to 8", "W", "R: 6", "E: 5", "A: 7 to 9"};
     if (nf == 0)
         return 0;
-    if (fl[0] != 1 || !strchr(types, f[0][0]))
+    const char *known = fl[0] == 1 ? memchr(types, f[0][0], sizeof types) : NULL;
+    if (!known)
         return bad(d, "unknown record type '%.*s'", TOK(f[0], fl[0]));
-    char type = f[0][0];
+    char type = *known;
     uint64_t cycle;
     int min = type == 'K' ? 3 : type == 'B' ? 6 : type == 'W' ? 7 + (int)d->geom.lanes
             : type == 'R' ? 6 : type == 'A' ? 7 : 5;
@@ -293,7 +296,7 @@ int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t 
         if (type == 'W')
             return bad(d, "W line has %d fields, expected %d (%u lanes)", nf, min, d->geom.lanes);
         return bad(d, "%c line has %d fields, expected %s", type, nf,
-                   want[strchr(types, type) - types] + 3);
+                   want[known - types] + 3);
     }
     if (dec_u64(d, "cycle", f[1], fl[1], UINT64_MAX, &cycle))
         return RFT_EFORMAT;
