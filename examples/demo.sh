@@ -41,6 +41,8 @@ fi
 if [ -x "$here/healing.sh" ] && command -v rft-heal >/dev/null 2>&1; then
     echo
     echo "== healing: PE and SC healing on a synthetic Evergreen (VLIW) workload (seed 003)"
-    rft-synth --arch evergreen --kernels reduction --seed 1 -o "$tmp/vliw.rft"
-    "$here/healing.sh" -v 10 "$tmp/vliw.rft"
+    stage rft-synth --arch evergreen --kernels reduction --seed 1 -o "$tmp/vliw.rft"
+    join
+    stage "$here/healing.sh" -v 10 "$tmp/vliw.rft"
+    join
 fi

@@ -40,8 +40,7 @@ fi
 trace=$1
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-healing.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
+. "$(dirname "$0")/stages.sh"   # cleans up on exit and signals
 
 if rft-view -H "$trace" >/dev/null 2>&1; then
     src=$trace
