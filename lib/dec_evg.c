@@ -21,7 +21,14 @@
  * wavefront (the end-of-program bit is not printed): rft-decode(1) gives
  * the issue model and the placement, and every wavefront ends with its
  * ND-Range.
+ *
+ * Time goes by the emulator's rounds (each running wavefront one
+ * instruction): in a round every CU issues its instructions one every
+ * issue_cycles, the CUs in parallel, and the round lasts as long as its
+ * busiest CU.  A round's records are held and written in cycle order when
+ * it ends, so memory holds one round: one instruction per wavefront.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +42,19 @@
 
 enum { I_NONE, I_CF, I_ALU, I_FETCH };
 
+/* a record of the current round, held until it ends */
+typedef struct {
+    uint64_t seq;               /* log order: the tie-break of equal cycles */
+    int kind;
+    union {
+        rft_wfbegin begin;
+        rft_bundle bundle;
+        unsigned char w[offsetof(rft_write, mask)];    /* a write's fields; its mask and
+                                                          values are in the arena */
+    } u;
+    size_t off;                 /* W: mask and values in the arena */
+} held;
+
 typedef struct {
     /* ND-Range */
     int hdr;                    /* header lines seen, a bit each */
@@ -46,8 +66,19 @@ typedef struct {
     uint32_t *run, *bar;        /* per work-group: running and barrier lists (wpwg each) */
     uint16_t *nrun, *nbar;
     int64_t next;               /* the wavefront Multi2Sim runs next, -1 unknown */
-    /* time: CUs issue in parallel, each one instruction every issue_cycles */
-    uint64_t now, *cu_free;
+    /* time: rounds of the emulator; CUs issue in parallel in a round */
+    uint64_t start;             /* cycle the round started */
+    uint32_t round;             /* its number (0: none yet) */
+    uint32_t *wave_round;       /* per wavefront: the last round it ran in */
+    uint32_t *cu_issued;        /* per CU: instructions issued in the round */
+    uint32_t *touched, ntouched, busiest;
+    held *hold;
+    size_t nhold, holdcap;
+    uint8_t *arena;
+    size_t arena_len, arena_cap;
+    uint64_t seq;
+    rft_dec_emit emit;          /* where records go once the round is in order */
+    void *ctx;
     /* the current instruction */
     int kind;
     int64_t wid;                /* its wavefront, -1 not named yet */
@@ -62,6 +93,118 @@ typedef struct {
     int completes_barrier;
 } evg;
 
+/* ---- rounds: records held, then written in cycle order ------------------------------ */
+static int hold(void *ctx, const rft_rec *r)
+{
+    rft_dec *d = ctx;
+    evg *e = d->priv;
+    if (r->kind != RFT_WFBEGIN && r->kind != RFT_BUNDLE && r->kind != RFT_WRITE)
+        return e->emit(e->ctx, r);      /* kernels and ends come between rounds */
+    if (e->nhold == e->holdcap) {
+        size_t cap = e->holdcap ? 2 * e->holdcap : 256;
+        held *n = realloc(e->hold, cap * sizeof *n);
+        if (!n)
+            return RFT_EMEM;
+        e->hold = n;
+        e->holdcap = cap;
+    }
+    held *h = &e->hold[e->nhold++];
+    h->seq = e->seq++;
+    h->kind = r->kind;
+    if (r->kind == RFT_WFBEGIN) {
+        h->u.begin = r->u.begin;
+    } else if (r->kind == RFT_BUNDLE) {
+        h->u.bundle = r->u.bundle;
+    } else {
+        uint32_t lanes = d->o.geom.lanes, mb = rft_mask_bytes(&d->o.geom);
+        size_t need = mb + 4u * lanes;
+        if (e->arena_len + need > e->arena_cap) {
+            size_t cap = e->arena_cap ? 2 * e->arena_cap : 65536;
+            while (cap < e->arena_len + need)
+                cap *= 2;
+            uint8_t *a = realloc(e->arena, cap);
+            if (!a) {
+                e->nhold--;
+                return RFT_EMEM;
+            }
+            e->arena = a;
+            e->arena_cap = cap;
+        }
+        memcpy(h->u.w, &r->w, sizeof h->u.w);
+        h->off = e->arena_len;
+        memcpy(e->arena + h->off, r->w.mask, mb);
+        memcpy(e->arena + h->off + mb, r->w.val, 4u * lanes);
+        e->arena_len += need;
+    }
+    return 0;
+}
+
+static uint64_t held_cycle(const held *h)
+{
+    rft_write w;
+    if (h->kind == RFT_WRITE)
+        memcpy(&w, h->u.w, sizeof h->u.w);
+    return h->kind == RFT_WFBEGIN ? h->u.begin.cycle
+         : h->kind == RFT_BUNDLE ? h->u.bundle.cycle : w.cycle;
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const held *x = a, *y = b;
+    uint64_t cx = held_cycle(x), cy = held_cycle(y);
+    return cx != cy ? (cx < cy ? -1 : 1) : x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The round is over: its records in cycle order, the clock past its busiest CU. */
+static int end_round(rft_dec *d, evg *e)
+{
+    if (e->nhold > 1)
+        qsort(e->hold, e->nhold, sizeof *e->hold, by_time);
+    uint32_t lanes = d->o.geom.lanes, mb = rft_mask_bytes(&d->o.geom);
+    for (size_t i = 0; i < e->nhold; i++) {
+        const held *h = &e->hold[i];
+        rft_rec *r = &d->rec;
+        r->kind = h->kind;
+        if (h->kind == RFT_WFBEGIN) {
+            r->u.begin = h->u.begin;
+        } else if (h->kind == RFT_BUNDLE) {
+            r->u.bundle = h->u.bundle;
+        } else {
+            memcpy(&r->w, h->u.w, sizeof h->u.w);
+            memcpy(r->w.mask, e->arena + h->off, mb);
+            memcpy(r->w.val, e->arena + h->off + mb, 4u * lanes);
+        }
+        int err = e->emit(e->ctx, r);
+        if (err)
+            return err;
+    }
+    e->nhold = e->arena_len = 0;
+    e->start += (uint64_t)e->busiest * d->o.issue_cycles;
+    for (uint32_t i = 0; i < e->ntouched; i++)
+        e->cu_issued[e->touched[i]] = 0;
+    e->ntouched = e->busiest = 0;
+    e->round++;
+    return 0;
+}
+
+/* The cycle of the next instruction of wavefront wid on CU cu; a wavefront
+ * that ran in this round already starts the next one. */
+static int issue(rft_dec *d, evg *e, uint32_t wid, uint32_t cu, uint64_t *t)
+{
+    if (e->wave_round[wid] == e->round) {
+        int err = end_round(d, e);
+        if (err)
+            return err;
+    }
+    e->wave_round[wid] = e->round;
+    if (e->cu_issued[cu] == 0)
+        e->touched[e->ntouched++] = cu;
+    *t = e->start + (uint64_t)e->cu_issued[cu]++ * d->o.issue_cycles;
+    if (e->cu_issued[cu] > e->busiest)
+        e->busiest = e->cu_issued[cu];
+    return 0;
+}
+
 static int init(rft_dec *d)
 {
     evg *e = calloc(1, sizeof *e);
@@ -71,14 +214,25 @@ static int init(rft_dec *d)
     e->next = -1;
     e->pmask = calloc(MAXP, RFT_MAX_LANES / 8);
     e->pval32 = calloc((size_t)MAXP * d->o.geom.lanes, sizeof *e->pval32);
-    e->cu_free = calloc(d->o.cus, sizeof *e->cu_free);
-    if (!e->pmask || !e->pval32 || !e->cu_free)
+    e->cu_issued = calloc(d->o.cus, sizeof *e->cu_issued);
+    e->touched = malloc(d->o.cus * sizeof *e->touched);
+    if (!e->pmask || !e->pval32 || !e->cu_issued || !e->touched)
         return RFT_EMEM;
+    /* records pass through hold() on their way out (none in a pre-scan) */
+    e->emit = d->emit;
+    e->ctx = d->ctx;
+    if (d->emit) {
+        d->emit = hold;
+        d->ctx = d;
+    }
+    d->unordered = 1;
     return 0;
 }
 
 static void free_ndr(evg *e)
 {
+    free(e->wave_round);
+    e->wave_round = NULL;
     free(e->pred);
     free(e->run);
     free(e->bar);
@@ -97,7 +251,10 @@ static void efree(rft_dec *d)
     free_ndr(e);
     free(e->pmask);
     free(e->pval32);
-    free(e->cu_free);
+    free(e->cu_issued);
+    free(e->touched);
+    free(e->hold);
+    free(e->arena);
     free(e);
 }
 
@@ -202,11 +359,11 @@ static int end_ndrange(rft_dec *d, evg *e)
 {
     if (!e->have_ndr)
         return 0;
-    for (uint32_t c = 0; c < d->o.cus; c++)
-        if (e->cu_free[c] > e->now)
-            e->now = e->cu_free[c];
+    int err = end_round(d, e);
+    if (err)
+        return err;
     d->c[DC_NO_END] += d->wmap.count;   /* no wavefront's end is in the log */
-    int err = dec_end_all(d, e->now);
+    err = dec_end_all(d, e->start);
     free_ndr(e);
     e->have_ndr = 0;
     e->hdr = 0;
@@ -230,17 +387,19 @@ static int begin_ndrange(rft_dec *d, evg *e)
         return dec_bad(d, "an ND-Range of %u wavefronts (at most %u)", e->nwaves, most);
     if (e->wpwg > MAX_WPWG)
         return dec_bad(d, "a work-group of %u wavefronts (at most %u)", e->wpwg, MAX_WPWG);
-    int k = dec_ndrange_kernel(d, e->now);
+    int k = dec_ndrange_kernel(d, e->start);
     if (k < 0)
         return k;
     e->ndr = e->kernel = (uint32_t)k;
     e->wf_base = e->wf_top;     /* Multi2Sim's ids restart: keep the stream's unique */
+    e->wave_round = calloc(e->nwaves, sizeof *e->wave_round);
+    e->round = 1;
     e->pred = malloc((size_t)e->nwaves * mb);
     e->run = malloc((size_t)e->nwaves * sizeof *e->run);
     e->bar = malloc((size_t)e->nwaves * sizeof *e->bar);
     e->nrun = malloc((size_t)e->groups * sizeof *e->nrun);
     e->nbar = calloc(e->groups, sizeof *e->nbar);
-    if (!e->pred || !e->run || !e->bar || !e->nrun || !e->nbar)
+    if (!e->wave_round || !e->pred || !e->run || !e->bar || !e->nrun || !e->nbar)
         return RFT_EMEM;
     for (uint32_t w = 0; w < e->nwaves; w++) {
         uint8_t *m = e->pred + (size_t)w * mb;
@@ -327,11 +486,11 @@ static int flush_inst(rft_dec *d, evg *e)
         return 0;
     }
     uint32_t mb = mask_bytes(d), lanes = d->o.geom.lanes, cu = (uint32_t)(wid / e->wpwg) % d->o.cus;
-    uint64_t t = e->cu_free[cu] > e->now ? e->cu_free[cu] : e->now;
-    e->now = t;
-    e->cu_free[cu] = t + d->o.issue_cycles;
+    uint64_t t;
+    int err = issue(d, e, (uint32_t)wid, cu, &t);
+    if (err)
+        return err;
     dec_wave *w = dec_wave_get(d, key_of(e, (uint32_t)wid));
-    int err;
     if (!w && (err = begin_wave(d, e, (uint32_t)wid, t, &w)))
         return err;
     uint8_t *pred = e->pred + (size_t)wid * mb;
@@ -776,7 +935,8 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
 {
     char b[256];
     snprintf(b, sizeof b, "each CU issues one instruction (ALU group, fetch or control flow) every "
-             "%u cycles, CUs in parallel, in log order", d->o.issue_cycles);
+             "%u cycles, CUs in parallel, by the emulator's rounds (a round lasts as long as its "
+             "busiest CU)", d->o.issue_cycles);
     f(ctx, "issue_model", b);
     snprintf(b, sizeof b, "work-group g on CU g mod %u, SIMD 0", d->o.cus);
     f(ctx, "slice_mapping", b);

@@ -54,7 +54,8 @@ struct rft_dec {
     uint32_t nwaves, wcap;
     uint32_t next_wf;
     uint16_t next_nregs;
-    int no_prescan;          /* the input gives every window itself */     /* window of the next wavefront to begin, 0: the kernel's */
+    int no_prescan;          /* the input gives every window itself */
+    int unordered;           /* records reach emit out of cycle order, to be sorted there */     /* window of the next wavefront to begin, 0: the kernel's */
     uint64_t c[DC_N];
 };
 

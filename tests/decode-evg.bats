@@ -32,6 +32,11 @@ same() { rft-view s.rft | diff -u "$F/$1.expected" -; }
     # multiply on T (trans-only), a predicate, a clause under a partial mask
     run -0 pipe "rft-view --kind A --wf 0 s.rft | cut -f6- | paste -sd ' '"
     assert_output "XT	f	trans XYZW	f	vector XYT	f	trans X	f Z	5 Y	5"
+    # the CUs run in parallel: in each round (8 cycles: two wavefronts a CU)
+    # both issue at the same cycles
+    run -0 pipe "rft-view --kind A s.rft | awk -F'\t' '{ c[\$3] = c[\$3] \" \" \$2 } END { print c[0]; print c[1] }'"
+    assert_output " 8 12 16 20 24 28 56 60 72 76 80 84
+ 8 12 16 20 24 28 56 60 72 76 80 84"
 }
 
 @test "evg: unnamed instructions follow Multi2Sim's round robin, barriers reorder it" {
