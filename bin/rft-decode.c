@@ -1,6 +1,6 @@
 /* rft-decode - a register-write trace to an rft stream: the canonical text
- * grammar (or CSV), or the logs of Multi2Sim, gem5 and NVBit, or any CSV/TSV
- * through a column map (rft-decode(1)). */
+ * grammar (or CSV), or the logs of Multi2Sim (Southern Islands, Evergreen),
+ * gem5 and NVBit, or any CSV/TSV through a column map (rft-decode(1)). */
 #include <csv.h>
 #include <errno.h>
 #include <getopt.h>
@@ -15,15 +15,16 @@
 #include "rft.h"
 
 static const char usage[] =
-    "usage: rft-decode [-o FILE] [--format auto|text|csv|m2s|gem5|nvbit|columns] [-v]\n"
+    "usage: rft-decode [-o FILE] [--format auto|text|csv|m2s|evg|gem5|nvbit|columns] [-v]\n"
     "                  [--skip-bad] [--lanes N] [--entries N] [--block-lanes N] [--level N]\n"
     "                  [--flush] [--nvgprs N] [--kernel NAME] [--cus N] [--simds N]\n"
     "                  [--issue-cycles N] [--local-size X[,Y[,Z]]] [--ticks-per-cycle N]\n"
     "                  [--columns MAP] [--radix auto|hex|dec] [FILE]\n"
-    "Decode a register-write trace in the canonical text grammar, a Multi2Sim,\n"
-    "gem5 or NVBit log, or a CSV/TSV with a column map (rft-decode(1)) into an\n"
-    "rft stream (rft(5)).  FILE may be zstd-compressed; default stdin.  The\n"
-    "format is detected from the first lines unless given.\n";
+    "Decode a register-write trace in the canonical text grammar, a Multi2Sim\n"
+    "(Southern Islands or Evergreen), gem5 or NVBit log, or a CSV/TSV with a\n"
+    "column map (rft-decode(1)) into an rft stream (rft(5)).  FILE may be\n"
+    "zstd-compressed; default stdin.  The format is detected from the first\n"
+    "lines unless given.\n";
 
 #define MAX_LINE (1u << 20)
 
@@ -45,7 +46,7 @@ static struct {
     size_t foff[RFT_MAX_LANES + 16], flen[RFT_MAX_LANES + 16];
     int row_err;
     /* simulator logs (decoders.h) */
-    int fmt, verbose, skip_bad, lanes_set;
+    int fmt, verbose, skip_bad, lanes_set, entries_set, cus_set, simds_set;
     rft_dec_opts dopt;
     rft_dec *dec;
     uint64_t skipped;
@@ -488,14 +489,17 @@ int main(int argc, char **argv)
             if (strcmp(optarg, "auto") == 0)
                 g.fmt = RFT_FMT_NONE;
             else if ((g.fmt = rft_fmt_parse(optarg)) == RFT_FMT_NONE)
-                usage_error("--format: '%s' is not one of auto, text, csv, m2s, gem5, nvbit, "
-                            "columns", optarg);
+                usage_error("--format: '%s' is not one of auto, text, csv, m2s, evg, gem5, "
+                            "nvbit, columns", optarg);
             break;
         case 'L':
             g.h.geom.lanes = (uint32_t)cli_uint("--lanes", optarg, 1, RFT_MAX_LANES);
             g.lanes_set = 1;
             break;
-        case 'N': g.h.geom.entries = (uint32_t)cli_uint("--entries", optarg, 1, RFT_MAX_ENTRIES); break;
+        case 'N':
+            g.h.geom.entries = (uint32_t)cli_uint("--entries", optarg, 1, RFT_MAX_ENTRIES);
+            g.entries_set = 1;
+            break;
         case 'B': g.h.geom.block_lanes = (uint32_t)cli_uint("--block-lanes", optarg, 1, RFT_MAX_LANES); break;
         case 'l': g.wo.level = cli_level(optarg); break;
         case 'F': g.flush = 1; break;
@@ -507,8 +511,8 @@ int main(int argc, char **argv)
                 usage_error("--kernel: '%s' is not a kernel name (no blanks or commas)", optarg);
             g.dopt.kernel = optarg;
             break;
-        case 'c': g.dopt.cus = (uint32_t)cli_uint("--cus", optarg, 1, 65535); break;
-        case 's': g.dopt.simds = (uint32_t)cli_uint("--simds", optarg, 1, 65535); break;
+        case 'c': g.dopt.cus = (uint32_t)cli_uint("--cus", optarg, 1, 65535); g.cus_set = 1; break;
+        case 's': g.dopt.simds = (uint32_t)cli_uint("--simds", optarg, 1, 65535); g.simds_set = 1; break;
         case 'i': g.dopt.issue_cycles = (uint32_t)cli_uint("--issue-cycles", optarg, 1, 1u << 20); break;
         case 'z': local_size(optarg); break;
         case 't': g.dopt.ticks_per_cycle = cli_uint("--ticks-per-cycle", optarg, 1, UINT32_MAX); break;
@@ -565,6 +569,15 @@ int main(int argc, char **argv)
     int text = g.fmt == RFT_FMT_TEXT || g.fmt == RFT_FMT_CSV;
     if (text && g.skip_bad)
         usage_error("--skip-bad applies to the m2s, gem5, nvbit and columns formats");
+    if (g.fmt == RFT_FMT_EVG) {
+        /* an HD 5870: 20 CUs of one SIMD engine; 256 GPRs of 4 channels a work-item */
+        if (g.simds_set)
+            usage_error("--simds: an Evergreen compute unit is one SIMD engine (SIMD 0)");
+        if (g.dopt.local[0])
+            usage_error("--local-size applies to the m2s format (an Evergreen log gives it)");
+        g.dopt.cus = g.cus_set ? g.dopt.cus : 20;
+        g.h.geom.entries = g.entries_set ? g.h.geom.entries : 1024;
+    }
     if (g.fmt == RFT_FMT_NVBIT && !g.lanes_set) {
         g.h.geom.lanes = 32;    /* a warp */
         if (g.h.geom.block_lanes > 32 || 32 % g.h.geom.block_lanes)

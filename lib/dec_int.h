@@ -54,7 +54,8 @@ struct rft_dec {
     uint32_t nwaves, wcap;
     uint32_t next_wf;
     uint16_t next_nregs;
-    int no_prescan;          /* the input gives every window itself */     /* window of the next wavefront to begin, 0: the kernel's */
+    int no_prescan;          /* the input gives every window itself */
+    int unordered;           /* records reach emit out of cycle order, to be sorted there */     /* window of the next wavefront to begin, 0: the kernel's */
     uint64_t c[DC_N];
 };
 
@@ -67,6 +68,8 @@ int dec_bad(rft_dec *d, const char *fmt, ...) __attribute__((format(printf, 2, 3
 int dec_kernel_name(rft_dec *d, const char *name, size_t len);
 /* kernels: add one (emitting its K record at cycle); returns its index or <0 */
 int dec_kernel(rft_dec *d, uint64_t cycle, const char *name, size_t len);
+/* the kernel of an ND-Range of a log that names none: --kernel, else ndrangeN */
+int dec_ndrange_kernel(rft_dec *d, uint64_t cycle);
 /* note that kernel k names register reg (for the pre-scan); check it fits the
  * window nregs of a wavefront (when not pre-scanning) */
 int dec_reg(rft_dec *d, uint32_t kernel, uint32_t reg, const dec_wave *w, const char *tok,
@@ -92,6 +95,9 @@ int dec_write(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t p
 int dec_write_all(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys,
                   const uint8_t *mask, const uint32_t *val);
 int dec_read(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys);
+/* a VLIW ALU group (bundle) of the wavefront under exec mask mask */
+int dec_bundle(rft_dec *d, dec_wave *w, uint64_t cycle, uint8_t slots, uint8_t flags,
+               const uint8_t *mask);
 
 /* numbers */
 int dec_u64(const char *s, size_t n, uint64_t *v);       /* decimal digits only */
@@ -107,6 +113,7 @@ int dec_value32(const char *s, size_t n, uint32_t *v, int *isfloat, int *exact);
 /* a %g double ("%lgf"): the two halves; exact as above */
 int dec_value64(const char *s, size_t n, uint64_t *v, int *exact);
 
-extern const struct dec_ops dec_m2s_ops, dec_gem5_ops, dec_nvbit_ops, dec_colmap_ops;
+extern const struct dec_ops dec_m2s_ops, dec_gem5_ops, dec_nvbit_ops, dec_colmap_ops,
+    dec_evg_ops;
 
 #endif

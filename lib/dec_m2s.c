@@ -196,15 +196,10 @@ static int end_ndrange(rft_dec *d, m2s *m)
 
 static int begin_ndrange(rft_dec *d, m2s *m)
 {
-    char name[64];
-    const char *kn = d->o.kernel;
-    if (!kn) {
-        snprintf(name, sizeof name, "ndrange%u", d->nk);
-        kn = name;
-    }
-    int k = dec_kernel(d, m->clock, kn, strlen(kn));
+    int k = dec_ndrange_kernel(d, m->clock);
     if (k < 0)
         return k;
+    const char *kn = d->knames[k];
     m->ndr = (uint32_t)k;
     m->kernel = (uint32_t)k;
     m->have_ndr = 1;

@@ -8,16 +8,16 @@
 
 #include "dec_int.h"
 
-static const char *const fmt_names[] = {"text", "csv", "m2s", "gem5", "nvbit", "columns"};
+static const char *const fmt_names[] = {"text", "csv", "m2s", "gem5", "nvbit", "columns", "evg"};
 
 const char *rft_fmt_name(int fmt)
 {
-    return fmt >= 0 && fmt <= RFT_FMT_COLUMNS ? fmt_names[fmt] : NULL;
+    return fmt >= 0 && fmt <= RFT_FMT_EVG ? fmt_names[fmt] : NULL;
 }
 
 int rft_fmt_parse(const char *s)
 {
-    for (int i = 0; i <= RFT_FMT_COLUMNS; i++)
+    for (int i = 0; i <= RFT_FMT_EVG; i++)
         if (strcmp(s, fmt_names[i]) == 0)
             return i;
     return RFT_FMT_NONE;
@@ -63,6 +63,26 @@ static int m2s_inst(const char *s, size_t n)
         if (i >= n || !ishex(s[i]))
             return 0;
     return i < n && s[i] == ':';
+}
+
+/* Multi2Sim's Evergreen log: its ND-Range header, an ALU slot
+ * ("      3  x: MOV ...") or a wavefront's mask ("  wavefront[i0-i63]:pred=") */
+static int evg_line(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && s[i] == ' ')
+        i++;
+    size_t j = i;
+    while (j < n && isdig(s[j]))
+        j++;
+    size_t k = j;
+    while (k < n && s[k] == ' ')
+        k++;
+    if (j > i && k > j + 1 && k + 3 < n && strchr("xyzwt", s[k]) && s[k + 1] == ':' &&
+        s[k + 2] == ' ' && s[k + 3] >= 'A' && s[k + 3] <= 'Z')
+        return 1;
+    return starts(s, n, "wavefronts_per_work_group = ") ||
+           (i > 0 && starts(s + i, n - i, "wavefront[i") && (find(s, n, "]:pred=") || find(s, n, "]:act=")));
 }
 
 /* "<tick>: <name>: ": a gem5 debug line */
@@ -132,7 +152,9 @@ int rft_fmt_detect(const char *buf, size_t len, uint64_t *line)
         if (i == n || s[i] == '#')
             continue;
         int fmt = RFT_FMT_NONE;
-        if (find(s, n, "Initialization Summary") || m2s_inst(s, n) ||
+        if (evg_line(s, n))
+            fmt = RFT_FMT_EVG;
+        else if (find(s, n, "Initialization Summary") || m2s_inst(s, n) ||
             (starts(s + i, n - i, "t0: V") && isdig(s[i + 5 < n ? i + 5 : i])))
             fmt = RFT_FMT_M2S;
         else if (gem5_line(s, n))
@@ -174,7 +196,8 @@ rft_dec *rft_dec_new(int fmt, const rft_dec_opts *o, rft_dec_emit emit, void *ct
     const struct dec_ops *ops = fmt == RFT_FMT_M2S ? &dec_m2s_ops
                               : fmt == RFT_FMT_GEM5 ? &dec_gem5_ops
                               : fmt == RFT_FMT_NVBIT ? &dec_nvbit_ops
-                              : fmt == RFT_FMT_COLUMNS ? &dec_colmap_ops : NULL;
+                              : fmt == RFT_FMT_COLUMNS ? &dec_colmap_ops
+                              : fmt == RFT_FMT_EVG ? &dec_evg_ops : NULL;
     const char *why;
     if (!ops) {
         snprintf(err, errlen, "format %s has no line decoder", rft_fmt_name(fmt) ? rft_fmt_name(fmt) : "?");
@@ -274,7 +297,8 @@ void rft_dec_free(rft_dec *d)
 /* ---- kernels and registers ---------------------------------------------------------- */
 static int put(rft_dec *d, const rft_rec *r, uint64_t cycle)
 {
-    if (cycle < d->last_cycle)   /* decoders keep time in order; never write it backwards */
+    /* decoders keep time in order (evg sorts each round's records itself) */
+    if (cycle < d->last_cycle && !d->unordered)
         return dec_bad(d, "internal: cycle %llu before %llu", (unsigned long long)cycle,
                        (unsigned long long)d->last_cycle);
     d->last_cycle = cycle;
@@ -316,6 +340,17 @@ int dec_kernel(rft_dec *d, uint64_t cycle, const char *name, size_t len)
     r->u.kernel = (rft_kernel){cycle, k, 0, d->knames[k], (uint16_t)len};
     e = put(d, r, cycle);
     return e ? e : (int)k;
+}
+
+int dec_ndrange_kernel(rft_dec *d, uint64_t cycle)
+{
+    char name[64];
+    const char *kn = d->o.kernel;
+    if (!kn) {
+        snprintf(name, sizeof name, "ndrange%u", d->nk);
+        kn = name;
+    }
+    return dec_kernel(d, cycle, kn, strlen(kn));
 }
 
 uint16_t dec_nregs(const rft_dec *d, uint32_t k)
@@ -522,6 +557,23 @@ int dec_read(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t ph
     rft_rec *r = &d->rec;
     r->kind = RFT_READ;
     r->u.read = (rft_regread){cycle, w->cu, w->simd, w->wf, (uint16_t)vreg, phys};
+    return put(d, r, cycle);
+}
+
+int dec_bundle(rft_dec *d, dec_wave *w, uint64_t cycle, uint8_t slots, uint8_t flags,
+               const uint8_t *mask)
+{
+    if (d->o.prescan)
+        return 0;
+    rft_rec *r = &d->rec;
+    r->kind = RFT_BUNDLE;
+    r->u.bundle.cycle = cycle;
+    r->u.bundle.cu = w->cu;
+    r->u.bundle.simd = w->simd;
+    r->u.bundle.wf = w->wf;
+    r->u.bundle.slots = slots;
+    r->u.bundle.flags = flags;
+    memcpy(r->u.bundle.mask, mask, rft_mask_bytes(&d->o.geom));
     return put(d, r, cycle);
 }
 

@@ -1,6 +1,6 @@
 /* decoders.h - rft-decode's readers of simulator logs (rft-decode(1)).
  *
- * Each format is one module (dec_m2s.c, dec_gem5.c, dec_nvbit.c,
+ * Each format is one module (dec_m2s.c, dec_evg.c, dec_gem5.c, dec_nvbit.c,
  * dec_colmap.c) behind this interface: rft_dec_new() with the geometry and
  * the options, then every line of the input in order through rft_dec_line(),
  * then rft_dec_finish() at the end of the input.  Records go out through the
@@ -28,6 +28,7 @@ enum rft_fmt {
     RFT_FMT_GEM5,       /* gem5 AMD GPU, --debug-flags=GPUVRF,GPUExec */
     RFT_FMT_NVBIT,      /* NVBit record_reg_vals */
     RFT_FMT_COLUMNS,    /* CSV/TSV with a column map */
+    RFT_FMT_EVG,        /* Multi2Sim 4.x Evergreen --evg-debug-isa */
 };
 
 /* "text", "csv", "m2s", ...; NULL for an unknown value */
@@ -43,8 +44,8 @@ int rft_fmt_detect(const char *buf, size_t len, uint64_t *line);
 
 typedef struct rft_dec_opts {
     rft_geom geom;
-    uint32_t cus, simds;        /* slice mapping (m2s, nvbit): CUs and SIMDs per CU */
-    uint32_t issue_cycles;      /* issue model (m2s, nvbit): cycles per instruction */
+    uint32_t cus, simds;        /* slice mapping (m2s, evg, nvbit): CUs and SIMDs per CU */
+    uint32_t issue_cycles;      /* issue model (m2s, evg, nvbit): cycles per instruction */
     uint32_t nvgprs;            /* window size for every kernel; 0 = from the input */
     uint32_t local[3];          /* m2s work-group shape; local[0] == 0: not given */
     uint64_t ticks_per_cycle;   /* gem5: ticks per GPU cycle */

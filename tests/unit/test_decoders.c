@@ -105,6 +105,13 @@ int main(void)
     CHECK(detect("cycle,cu,simd,wf,vreg,lane,value\n") == RFT_FMT_COLUMNS);
     CHECK(detect("Cycle\tWavefront\tReg\tV0\n") == RFT_FMT_COLUMNS);
     CHECK(detect("something else\n") == RFT_FMT_TEXT);
+    /* Multi2Sim Evergreen: the header's last line, an ALU slot, a clause's mask */
+    CHECK(detect("local_size = 64 (64,1,1)\nwavefronts_per_work_group = 1\n") == RFT_FMT_EVG);
+    CHECK(detect("      12  x: MOV         R1.x,  R0.x      \n") == RFT_FMT_EVG);
+    CHECK(detect("  wavefront[i0-i63]:pred=1111\n") == RFT_FMT_EVG);
+    CHECK(detect("t0: V3<=(0x4) t1: V3<=(0x4)\n") == RFT_FMT_M2S);     /* Southern Islands */
+    CHECK(detect("      12  x: mov\n") == RFT_FMT_TEXT);
+    CHECK(rft_fmt_parse("evg") == RFT_FMT_EVG && strcmp(rft_fmt_name(RFT_FMT_EVG), "evg") == 0);
     CHECK(rft_fmt_parse("m2s") == RFT_FMT_M2S && rft_fmt_parse("auto") == RFT_FMT_NONE);
     CHECK(strcmp(rft_fmt_name(RFT_FMT_COLUMNS), "columns") == 0 && !rft_fmt_name(42));
     puts("test_decoders: ok");
