@@ -30,7 +30,7 @@ static const char pe_names[] = "XYZWT";
 static struct {
     int scheme, report, policy, fmt;
     double hours, adapt, step, variation, packing, issue, threshold, rest;
-    int have_profile, have_threshold, have_wi;
+    int have_profile, have_threshold, have_wi, sweep_set;
     double share[RFT_NSLOTS];
     const char *degraded;
     uint32_t work_items;
@@ -493,7 +493,10 @@ static void read_trace(void)
     static rft_rec rec;
     const char *why = "";
     rft_reader *r = stage_open(g.input);
-    g.h = rft_heal_new(&rft_reader_header(r)->geom, &g.o, &why);
+    const rft_geom *geom = &rft_reader_header(r)->geom;
+    if (!g.sweep_set && (uint32_t)g.o.sweep >= geom->block_lanes)
+        g.o.sweep = (int)geom->block_lanes - 1;     /* a narrow slice: sweep what it has */
+    g.h = rft_heal_new(geom, &g.o, &why);
     if (!g.h)
         die("%s: %s", g.input, why);
     int e;
@@ -578,7 +581,10 @@ int main(int argc, char **argv)
         case 'g': g.o.max_wg = (uint32_t)cli_uint("--max-wg", optarg, 1, 1u << 20); break;
         case 'm': g.o.max_wf = (uint32_t)cli_uint("--max-wf", optarg, 1, 4096); break;
         case 'u': g.o.wfrule = cli_choice("--wavefront-rule", optarg, "seed|ceil"); break;
-        case 'W': g.o.sweep = (int)cli_uint("--sweep", optarg, 1, RFT_HEAL_MAX_D - 1); break;
+        case 'W':
+            g.o.sweep = (int)cli_uint("--sweep", optarg, 1, RFT_HEAL_MAX_D - 1);
+            g.sweep_set = 1;
+            break;
         case 'c': g.o.source = cli_choice("--source", optarg, "auto|bundles|writes"); break;
         case 'f': g.fmt = cli_format(optarg); break;
         default: cli_bad_option(argv);

@@ -179,3 +179,15 @@ print(rows[-1]["dvth_reduction%"])'
     run -0 cell SC_0 busy% < w.tsv
     assert_output '0.00'
 }
+
+@test "an Evergreen log through rft-decode --format evg: PE shares, a narrow slice's sweep" {
+    rft-decode --format evg --lanes 4 --block-lanes 4 "$FIX/evg/basic.txt" -o evg.rft
+    rft-heal --report profile --format tsv evg.rft > p.tsv
+    run -0 cell PE_X instr_share% < p.tsv
+    assert_output '33.33'
+    run -0 cell PE_W instr_share% < p.tsv
+    assert_output '8.33'
+    # four SCs a slice: the sweep of degraded SCs stops at three
+    run -0 rft-heal --scheme sc --report cost --format tsv evg.rft
+    assert_equal "$(cut -f1 <<< "$output" | tail -n +2 | sort -u | tr '\n' ' ')" "1 2 3 "
+}
