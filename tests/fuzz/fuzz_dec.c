@@ -37,7 +37,7 @@ static const option_set option_sets[] = {
     {"columns", .lanes = 4, .block_lanes = 4,
      .columns = "kind=0,cycle=1,cu=2,simd=3,wf=4,vreg=5,mask=6,v0=7,nregs=11,kernel=12"},
 };
-static const option_set fallback_sets[] = {{NULL}, {NULL, .nvgprs = 8}};
+static const option_set fallback_sets[] = {{.format = NULL}, {.nvgprs = 8}};
 
 static void options(const option_set *set, rft_dec_opts *o)
 {
