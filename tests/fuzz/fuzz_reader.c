@@ -50,21 +50,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *in = data;
     size_t n = size;
     void *z = NULL;
+    static ZSTD_CCtx *cctx;
     if (size < 4 || memcmp(data, zstd_magic, 4) != 0) {
         size_t cap = ZSTD_compressBound(size);
         FUZZ_ASSERT((z = malloc(cap)) != NULL);
-        n = ZSTD_compress(z, cap, data, size, 1);
+        FUZZ_ASSERT(cctx || (cctx = ZSTD_createCCtx()) != NULL);
+        n = ZSTD_compressCCtx(cctx, z, cap, data, size, 1);
         FUZZ_ASSERT(!ZSTD_isError(n));
         in = z;
     }
     const char *path = fuzz_path(in, n);
     uint64_t direct, ahead;
     int e_direct = read_all(path, 0, &direct);
-    /* the read-ahead thread must give the same records and the same end,
-     * except where zstd finds corrupt data (it may notice a block later) */
-    int e_ahead = read_all(path, RFT_IN_AHEAD, &ahead);
-    if (e_direct != RFT_EZSTD && e_ahead != RFT_EZSTD)
-        FUZZ_ASSERT(e_direct == e_ahead && direct == ahead);
+    /* The read-ahead thread must give the same records and the same end,
+     * except where zstd finds corrupt data (it may notice a block later).
+     * Checked for one input in eight: a thread and its ring are slow. */
+    if (size % 8 == 0) {
+        int e_ahead = read_all(path, RFT_IN_AHEAD, &ahead);
+        if (e_direct != RFT_EZSTD && e_ahead != RFT_EZSTD)
+            FUZZ_ASSERT(e_direct == e_ahead && direct == ahead);
+    }
     free(z);
     return 0;
 }
