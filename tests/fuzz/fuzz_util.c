@@ -10,6 +10,11 @@
 #include "faultmap.h"
 #include "fuzz.h"
 
+/* UndefinedBehaviorSanitizer: a stack with each report, and abort() (as
+ * AddressSanitizer does), so that a replay names the input that failed */
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void) { return "print_stacktrace=1:abort_on_error=1"; }
+
 void fuzz_fail(const char *file, int line, const char *what)
 {
     fprintf(stderr, "%s:%d: fuzz check failed: %s\n", file, line, what);
