@@ -42,16 +42,16 @@ static const option_set fallback_sets[] = {{.format = NULL}, {.nvgprs = 8}};
 static void options(const option_set *set, rft_dec_opts *o)
 {
     rft_dec_opts_default(o);
-#define KEEP(field, value) if (value) field = value
-    KEEP(o->geom.lanes, set->lanes);
-    KEEP(o->geom.block_lanes, set->block_lanes);
-    KEEP(o->geom.entries, set->entries);
-    KEEP(o->cus, set->cus);
-    KEEP(o->simds, set->simds);
-    KEEP(o->nvgprs, set->nvgprs);
-    KEEP(o->kernel, set->kernel);
-    KEEP(o->columns, set->columns);
-#undef KEEP
+#define OVERRIDE(field, value) if (value) field = value
+    OVERRIDE(o->geom.lanes, set->lanes);
+    OVERRIDE(o->geom.block_lanes, set->block_lanes);
+    OVERRIDE(o->geom.entries, set->entries);
+    OVERRIDE(o->cus, set->cus);
+    OVERRIDE(o->simds, set->simds);
+    OVERRIDE(o->nvgprs, set->nvgprs);
+    OVERRIDE(o->kernel, set->kernel);
+    OVERRIDE(o->columns, set->columns);
+#undef OVERRIDE
     memcpy(o->local, set->local, sizeof o->local);
 }
 
