@@ -134,8 +134,9 @@ done
 endef
 
 # Whether $(FUZZ_CC) links libFuzzer harnesses at all
-FUZZ_TOOLCHAIN = mkdir -p $(FUZZ_OUT) && printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \
-	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -x c -o $(FUZZ_OUT)/toolchain - >/dev/null 2>&1
+FUZZ_TOOLCHAIN = { mkdir -p $(FUZZ_OUT) && \
+	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -x c -o $(FUZZ_OUT)/toolchain - ; } >/dev/null 2>&1
 
 # The short session of `make check`; announced and skipped where clang
 # cannot build libFuzzer harnesses and the packages cannot be installed.
