@@ -43,19 +43,26 @@ DEB_PKGS = libzstd-dev libcsv-dev zstd bats bats-assert bats-support python3
 DEB_PKGS += pkg-config g++ python3-zstandard python3-numpy
 DEPS_STAMP = .deps-ok
 
-.PHONY: all check demo install uninstall clean deps bench bench-traces
+.PHONY: all check demo install uninstall clean deps bench bench-traces fuzz fuzz-build \
+	fuzz-replay fuzz-check fuzz-deps valgrind valgrind-deps
 all: $(DEPS_STAMP) $(PROGS) $(UNITS) $(SHLIB)
 
-# Install what the build needs (Debian 12), or say exactly what to run.
+# $(call deb_install,PACKAGES): install the missing Debian 12 packages as
+# root, or say exactly what to run and fail.
+define deb_install
+missing=""; for p in $(1); do \
+  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+if [ -n "$$missing" ]; then \
+  if [ "$$(id -u)" = 0 ]; then \
+    echo "installing:$$missing"; \
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; \
+  else echo "missing Debian packages; run: sudo apt-get install -y$$missing" >&2; exit 1; fi; \
+fi
+endef
+
+# Install what the build needs, or say exactly what to run.
 $(DEPS_STAMP):
-	@missing=""; for p in $(DEB_PKGS); do \
-	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; \
-	  else echo "missing Debian packages; run: sudo apt-get install -y$$missing" >&2; exit 1; fi; \
-	fi; touch $@
+	@$(call deb_install,$(DEB_PKGS)); touch $@
 deps: $(DEPS_STAMP)
 
 # Rebuild everything when the flags change (e.g. `make check SAN=1` after a
@@ -85,9 +92,103 @@ bin/%: bin/%.c bin/cli.o lib/librft.a lib/*.h bin/*.h
 tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
 
-check: all
+# ---- fuzzing (tests/fuzz/README) --------------------------------------------------------
+# A harness is tests/fuzz/fuzz_NAME.c, or fuzz_dec.c once per decoder named in
+# FUZZ_DECODERS (harness dec-NAME); its seeds are in tests/fuzz/corpus/NAME/,
+# the crash reproducers found so far in tests/fuzz/regress/NAME/.  Each is
+# built twice: with libFuzzer (clang) to fuzz, and with replay.c and any
+# $(CC) with sanitizers to replay the corpora where libFuzzer is missing.
+FUZZ_DECODERS = m2s gem5 nvbit columns evg
+FUZZ_HARNESSES = reader payload text faultmap params $(addprefix dec-,$(FUZZ_DECODERS))
+FUZZ_CC ?= clang
+FUZZ_DEB_PKGS = clang libclang-rt-14-dev
+FUZZ_SECONDS ?= 60
+FUZZ_CHECK_SECONDS ?= 2
+FUZZ_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_DIR = tests/fuzz
+FUZZ_OUT = $(FUZZ_DIR)/build
+FUZZ_FUZZERS = $(addprefix $(FUZZ_OUT)/fuzz/,$(FUZZ_HARNESSES))
+FUZZ_REPLAYS = $(addprefix $(FUZZ_OUT)/replay/,$(FUZZ_HARNESSES))
+
+# $(call fuzz_flavor,NAME,CC,FLAGS,LINK): the library, the helpers and every
+# harness built into $(FUZZ_OUT)/NAME/; LINK: what gives the harness a main()
+define fuzz_flavor
+$(FUZZ_OUT)/$(1)/lib/%.o: lib/%.c lib/*.h
+	@mkdir -p $$(@D)
+	$(2) $(WARN) $(3) -c -o $$@ $$<
+$(FUZZ_OUT)/$(1)/bin/%.o: bin/%.c bin/*.h lib/*.h
+	@mkdir -p $$(@D)
+	$(2) $(WARN) $(3) -Ilib -c -o $$@ $$<
+$(FUZZ_OUT)/$(1)/fuzz/%.o: $(FUZZ_DIR)/%.c $(FUZZ_DIR)/fuzz.h lib/*.h
+	@mkdir -p $$(@D)
+	$(2) $(WARN) $(3) -Ilib -c -o $$@ $$<
+$(FUZZ_OUT)/$(1)/librft-fuzz.a: $(LIB_SRC:%.c=$(FUZZ_OUT)/$(1)/%.o) $(FUZZ_OUT)/$(1)/bin/cli.o \
+		$(FUZZ_OUT)/$(1)/fuzz/fuzz_util.o
+	$(AR) rcs $$@ $$^
+$(FUZZ_OUT)/$(1)/dec-%: $(FUZZ_DIR)/fuzz_dec.c $(FUZZ_OUT)/$(1)/librft-fuzz.a
+	$(2) $(WARN) $(3) -Ilib -DFUZZ_FORMAT='"$$*"' -o $$@ $$< $(4) $(FUZZ_OUT)/$(1)/librft-fuzz.a $(LDLIBS)
+$(FUZZ_OUT)/$(1)/%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_OUT)/$(1)/librft-fuzz.a bin/rft-decode.c bin/*.h
+	$(2) $(WARN) $(3) -Ilib -Ibin -o $$@ $$< $(4) $(FUZZ_OUT)/$(1)/librft-fuzz.a $(LDLIBS)
+endef
+$(eval $(call fuzz_flavor,fuzz,$(FUZZ_CC),$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,-fsanitize=fuzzer))
+$(eval $(call fuzz_flavor,replay,$(CC),$(FUZZ_FLAGS),$(FUZZ_DIR)/replay.c))
+$(FUZZ_REPLAYS): $(FUZZ_DIR)/replay.c
+
+# The seeds and the reproducers of harness $$h (the reproducers may be absent)
+FUZZ_INPUTS = $(FUZZ_DIR)/corpus/$$h $$(ls -d $(FUZZ_DIR)/regress/$$h 2>/dev/null)
+
+# Every harness over its seeds and reproducers: no fuzzing, any compiler.
+fuzz-replay: $(FUZZ_REPLAYS)
+	@set -e; for h in $(FUZZ_HARNESSES); do \
+	  printf 'fuzz replay: %-12s ' $$h; $(FUZZ_OUT)/replay/$$h $(FUZZ_INPUTS); done
+
+fuzz-deps:
+	@$(call deb_install,$(FUZZ_DEB_PKGS))
+fuzz-build: fuzz-deps
+	@$(MAKE) --no-print-directory $(FUZZ_FUZZERS)
+
+# $(call fuzz_run,SECONDS): each harness fuzzed that long; new inputs go to
+# $(FUZZ_DIR)/work/NAME/, crashes to $(FUZZ_DIR)/crashes/NAME/, the log to
+# $(FUZZ_DIR)/work/NAME.log
+define fuzz_run
+set -e; for h in $(FUZZ_HARNESSES); do \
+  mkdir -p $(FUZZ_DIR)/work/$$h $(FUZZ_DIR)/crashes/$$h; log=$(FUZZ_DIR)/work/$$h.log; \
+  if $(FUZZ_OUT)/fuzz/$$h -max_total_time=$(1) -timeout=10 -print_final_stats=1 \
+      -artifact_prefix=$(FUZZ_DIR)/crashes/$$h/ $(FUZZ_DIR)/work/$$h $(FUZZ_INPUTS) >$$log 2>&1; \
+  then echo "fuzz: $$h: $$(sed -n 's/^stat::number_of_executed_units: *//p' $$log) runs in $(1) s"; \
+  else tail -n 40 $$log; echo "fuzz: $$h FAILED: reproducer in $(FUZZ_DIR)/crashes/$$h/ (log $$log)"; exit 1; fi; \
+done
+endef
+
+# Whether $(FUZZ_CC) links libFuzzer harnesses at all
+FUZZ_TOOLCHAIN = { mkdir -p $(FUZZ_OUT) && \
+	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -x c -o $(FUZZ_OUT)/toolchain - ; } >/dev/null 2>&1
+
+# The short session of `make check`; announced and skipped where clang
+# cannot build libFuzzer harnesses and the packages cannot be installed.
+fuzz-check:
+	@if [ "$(FUZZ_CHECK_SECONDS)" = 0 ]; then echo "fuzz: short session skipped (FUZZ_CHECK_SECONDS=0)"; \
+	elif ! { $(MAKE) --no-print-directory -s fuzz-deps || true; } || ! $(FUZZ_TOOLCHAIN); then \
+	  echo "fuzz: SKIPPED the short fuzzing session: $(FUZZ_CC) cannot build libFuzzer harnesses" \
+	       "(Debian: apt-get install $(FUZZ_DEB_PKGS))"; \
+	else $(MAKE) --no-print-directory -s $(FUZZ_FUZZERS) && $(call fuzz_run,$(FUZZ_CHECK_SECONDS)); fi
+
+# VALGRIND=1: every rft program the Bats tests run goes through valgrind
+# (tests/test_helper.bash); `make valgrind` runs the Bats tests alone so.
+ifeq ($(VALGRIND),1)
+export VALGRIND
+check: valgrind-deps
+endif
+check: all $(FUZZ_REPLAYS)
 	@set -e; for t in $(UNITS); do echo "unit: $$t"; ./$$t; done
 	bats tests/
+	@$(MAKE) --no-print-directory fuzz-replay fuzz-check
+
+valgrind: all valgrind-deps
+	VALGRIND=1 bats tests/
+valgrind-deps:
+	@$(call deb_install,valgrind)
 
 demo: all
 	PATH="$(CURDIR)/bin:$$PATH" sh examples/demo.sh
@@ -135,3 +236,4 @@ uninstall:
 
 clean:
 	rm -f lib/*.o lib/pic/*.o bin/*.o lib/librft.a lib/librft.so* .flags-* $(PROGS) $(UNITS)
+	rm -rf $(FUZZ_OUT)

@@ -27,7 +27,7 @@ args_for() {
 reject_all() {
     local p=$1 f bad=0 n=0
     command -v "$p" >/dev/null || skip "$p not built"
-    [[ $(command -v "$p") == "$TOP/bin/$p" ]] || skip "$p is not from this tree"
+    [[ $(command -v "$p") == "$RFT_BIN/$p" ]] || skip "$p is not from this tree"
     for f in "$C"/*.rft; do
         n=$((n + 1))
         run --separate-stderr bash -c '"$@" > /dev/null' _ "$p" $(args_for "$p") "$f"

@@ -3,6 +3,21 @@
 bats_require_minimum_version 1.5.0
 TOP="$(cd "$(dirname "${BATS_TEST_FILENAME}")/.." && pwd)"
 PATH="$TOP/bin:$PATH"
+RFT_BIN="$TOP/bin"      # where the tests' rft programs come from
+# VALGRIND=1 (make valgrind): every rft program runs under memcheck, through
+# a wrapper of the same name first in PATH; a memory error makes it exit 99,
+# a status no test expects.  Programs that rft execs are traced too.
+if [[ ${VALGRIND:-} == 1 ]]; then
+    RFT_BIN="$BATS_RUN_TMPDIR/valgrind-bin"
+    if mkdir "$RFT_BIN" 2>/dev/null; then
+        for p in "$TOP"/bin/rft "$TOP"/bin/rft-*; do
+            [[ -x $p && $p != *.* ]] || continue
+            printf '#!/bin/sh\nexec valgrind --tool=memcheck --error-exitcode=99 --leak-check=no -q \\\n    --trace-children=yes %q "$@"\n' "$p" > "$RFT_BIN/${p##*/}"
+            chmod +x "$RFT_BIN/${p##*/}"
+        done
+    fi
+    PATH="$RFT_BIN:$PATH"
+fi
 FIX="$TOP/tests/fixtures"
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'

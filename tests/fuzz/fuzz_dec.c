@@ -1,0 +1,166 @@
+/* fuzz_dec.c - one simulator-log decoder (decoders.h), named at build time
+ * by FUZZ_FORMAT (its --format name: "m2s", "gem5", ...): the Makefile
+ * builds one harness per name in FUZZ_DECODERS.
+ *
+ * Every line is an exact-length malloc'd copy with nothing after it, as a
+ * library caller may pass it, so reading past a line is caught.  A bad line
+ * is skipped (as --skip-bad does) so the lines after it are explored too.
+ * Each input is decoded with every option set of its format (below). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "decoders.h"
+#include "fuzz.h"
+
+#ifndef FUZZ_FORMAT
+#error "build with -DFUZZ_FORMAT='\"NAME\"'"
+#endif
+
+/* The option sets each input is decoded with: those of the fixtures
+ * (tests/decode-formats.bats), defaults, and a fixed window (no pre-scan).
+ * Zero fields keep rft_dec_opts_default's value.  A format without a line
+ * here is decoded with the defaults and with nvgprs = 8. */
+typedef struct option_set {
+    const char *format;
+    uint32_t lanes, block_lanes, entries, cus, simds, nvgprs, local[3];
+    const char *kernel, *columns;
+} option_set;
+static const option_set option_sets[] = {
+    {"m2s", .nvgprs = 8},
+    {"m2s", .lanes = 8, .block_lanes = 4, .local = {4, 2}, .cus = 2, .simds = 2, .kernel = "demo"},
+    {"m2s", .local = {8, 8}, .kernel = "mmmKernel"},
+    {"gem5", .nvgprs = 8},
+    {"gem5", .lanes = 8, .block_lanes = 4, .entries = 64, .kernel = "vadd"},
+    {"nvbit", .lanes = 32},
+    {"nvbit", .lanes = 32, .nvgprs = 8},
+    {"columns", .lanes = 4, .block_lanes = 4},
+    {"evg", .lanes = 4, .block_lanes = 4},
+    {"evg", .cus = 20},
+    {"columns", .lanes = 4, .block_lanes = 4,
+     .columns = "kind=0,cycle=1,cu=2,simd=3,wf=4,vreg=5,mask=6,v0=7,nregs=11,kernel=12"},
+};
+static const option_set fallback_sets[] = {{.format = NULL}, {.nvgprs = 8}};
+
+static void options(const option_set *set, rft_dec_opts *o)
+{
+    rft_dec_opts_default(o);
+#define OVERRIDE(field, value) if (value) field = value
+    OVERRIDE(o->geom.lanes, set->lanes);
+    OVERRIDE(o->geom.block_lanes, set->block_lanes);
+    OVERRIDE(o->geom.entries, set->entries);
+    OVERRIDE(o->cus, set->cus);
+    OVERRIDE(o->simds, set->simds);
+    OVERRIDE(o->nvgprs, set->nvgprs);
+    OVERRIDE(o->kernel, set->kernel);
+    OVERRIDE(o->columns, set->columns);
+#undef OVERRIDE
+    memcpy(o->local, set->local, sizeof o->local);
+}
+
+struct run {
+    rft_dec *dec;
+    rft_writer *w;
+    const rft_geom *geom;
+};
+
+static int emit(void *ctx, const rft_rec *r)
+{
+    struct run *run = ctx;
+    int e = rft_write_rec(run->w, r);      /* as rft-decode does */
+    fuzz_use_record(run->geom, r);
+    return e;
+}
+
+static int line(void *ctx, char *s, size_t n)
+{
+    struct run *run = ctx;
+    int e = rft_dec_line(run->dec, s, n);
+    return e == RFT_EFORMAT ? 0 : e;
+}
+
+/* header metadata, as rft-decode keeps it */
+static void describe(void *ctx, const char *k, const char *v)
+{
+    (void)rft_header_set(ctx, k, v);
+}
+
+static int needs_prescan(const rft_dec_opts *o)
+{
+    char err[256];
+    rft_dec *d = rft_dec_new(rft_fmt_parse(FUZZ_FORMAT), o, NULL, NULL, err, sizeof err);
+    FUZZ_ASSERT(d != NULL);
+    int needs = rft_dec_needs_prescan(d);
+    rft_dec_free(d);
+    return needs;
+}
+
+/* Decode the whole input with options o; a pre-scan gives the window
+ * sizes it found in nregs[0..*nk). */
+static void decode(const uint8_t *data, size_t size, const rft_dec_opts *o, int prescan,
+                  uint16_t *nregs, uint32_t *nk)
+{
+    char err[256];
+    struct run run = {.geom = &o->geom};
+    rft_header h;
+    rft_header_init(&h, "fuzz");
+    h.geom = o->geom;
+    if (!prescan)
+        FUZZ_ASSERT((run.w = rft_writer_open("/dev/null", &h, NULL, err, sizeof err)) != NULL);
+    run.dec = rft_dec_new(rft_fmt_parse(FUZZ_FORMAT), o, prescan ? NULL : emit, &run, err,
+                          sizeof err);
+    FUZZ_ASSERT(run.dec != NULL);
+    int e = fuzz_lines(data, size, line, &run);
+    if (!e)
+        e = rft_dec_finish(run.dec);
+    if (prescan)
+        *nk = rft_dec_kernel_regs(run.dec, nregs, 4096);
+    rft_counters c;
+    rft_dec_counters(run.dec, &c);
+    rft_dec_describe(run.dec, describe, &h);
+    FUZZ_ASSERT(strlen(rft_dec_why(run.dec)) < 256);
+    rft_dec_free(run.dec);
+    rft_header_free(&h);
+    if (run.w)
+        rft_writer_close(run.w, e == 0, err, sizeof err);
+}
+
+/* Decode as rft-decode does: a pre-scan first when the window sizes
+ * come from the log itself. */
+static void decode_as_rft_decode(const uint8_t *data, size_t size, const rft_dec_opts *o)
+{
+    static uint16_t nregs[4096];    /* rft-decode's limit */
+    uint32_t nk = 0;
+    if (!needs_prescan(o)) {
+        decode(data, size, o, 0, NULL, NULL);
+        return;
+    }
+    rft_dec_opts scan = *o, after = *o;
+    scan.prescan = 1;
+    decode(data, size, &scan, 1, nregs, &nk);
+    if (!nk)
+        nregs[0] = 1;
+    after.nregs = nregs;
+    after.n_nregs = nk ? nk : 1;
+    decode(data, size, &after, 0, NULL, NULL);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* detection sees the start of the input, of exact length too */
+    char *copy = fuzz_copy(data, size);
+    (void)rft_fmt_detect(copy, size, NULL);
+    free(copy);
+    int any = 0;
+    rft_dec_opts o;
+    for (size_t i = 0; i < sizeof option_sets / sizeof *option_sets; i++)
+        if (strcmp(option_sets[i].format, FUZZ_FORMAT) == 0) {
+            options(&option_sets[i], &o);
+            decode_as_rft_decode(data, size, &o);
+            any = 1;
+        }
+    for (size_t i = 0; !any && i < sizeof fallback_sets / sizeof *fallback_sets; i++) {
+        options(&fallback_sets[i], &o);
+        decode_as_rft_decode(data, size, &o);
+    }
+    return 0;
+}
