@@ -603,3 +603,18 @@ void table_free(cli_table *t)
     }
     free(t);
 }
+
+void cli_nbti_params(rft_nbti *p, const char *path, rft_params *set)
+{
+    rft_params ps;
+    char why[RFT_PARAM_WHY];
+    rft_params_init(&ps);
+    if (path && rft_params_read_file(&ps, path, why, sizeof why))
+        die("%s", why);
+    for (int i = 0; i < set->n; i++)
+        if (rft_params_set(&ps, set->p[i].key, set->p[i].val, "--set"))
+            die("out of memory");
+    if (rft_nbti_from_params(p, &ps, path != NULL, why, sizeof why))
+        die("%s", why);
+    rft_params_free(&ps);
+}

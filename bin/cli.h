@@ -139,4 +139,9 @@ void table_none(cli_table *t);
 void table_end_row(cli_table *t);
 void table_free(cli_table *t);
 
+/* The NBTI constants: those in p, or all from the parameter file path (if
+ * not NULL), with the --set pairs of set on top; dies with the message. */
+#include "nbti.h"
+void cli_nbti_params(rft_nbti *p, const char *path, rft_params *set);
+
 #endif

@@ -515,20 +515,6 @@ static void read_trace(void)
             "or a VLIW model of rft-synth), or --profile", g.input);
 }
 
-static void load_params(const char *path, rft_params *set)
-{
-    rft_params ps;
-    char why[512];
-    rft_params_init(&ps);
-    if (path && rft_params_read_file(&ps, path, why, sizeof why))
-        die("%s", why);
-    for (int i = 0; i < set->n; i++)
-        if (rft_params_set(&ps, set->p[i].key, set->p[i].val, "--set"))
-            die("out of memory");
-    if (rft_nbti_from_params(&g.p, &ps, path != NULL, why, sizeof why))
-        die("%s", why);
-    rft_params_free(&ps);
-}
 
 int main(int argc, char **argv)
 {
@@ -592,7 +578,7 @@ int main(int argc, char **argv)
     }
     g.input = cli_input(argc, argv);
     if (params || set.n)
-        load_params(params, &set);
+        cli_nbti_params(&g.p, params, &set);
     rft_params_free(&set);
     if (g.degraded && g.have_threshold)
         usage_error("--degraded and --threshold: give one of them");

@@ -416,21 +416,6 @@ static void by_reg(void)
     free_columns(cols, 1, n);
 }
 
-/* The constants: built in, or all from --params FILE; --set pairs on top. */
-static void load_params(const char *path, rft_params *set)
-{
-    rft_params ps;
-    char why[RFT_PARAM_WHY];
-    rft_params_init(&ps);
-    if (path && rft_params_read_file(&ps, path, why, sizeof why))
-        die("%s", why);
-    for (int i = 0; i < set->n; i++)
-        if (rft_params_set(&ps, set->p[i].key, set->p[i].val, "--set"))
-            die("out of memory");
-    if (rft_nbti_from_params(&g.p, &ps, path != NULL, why, sizeof why))
-        die("%s", why);
-    rft_params_free(&ps);
-}
 
 int main(int argc, char **argv)
 {
@@ -474,7 +459,7 @@ int main(int argc, char **argv)
         }
     }
     if (params || set.n)
-        load_params(params, &set);
+        cli_nbti_params(&g.p, params, &set);
     rft_params_free(&set);
     if (show) {
         static const char *const cols[] = {"constant", "value"};

@@ -340,6 +340,27 @@ static void drain(rft_heal *h, uint32_t s, int all)
     }
 }
 
+/* A slot of a pool (items of size bytes, n used, cap allocated) and its
+ * free list (indexes given back): a free one, else a new one; -1 if out of
+ * memory.  The free list grows with the pool, so giving back never fails. */
+static long pool_take(void **items, size_t size, size_t *n, size_t *cap, size_t **free_ix,
+                      size_t *nfree)
+{
+    if (*nfree)
+        return (long)(*free_ix)[--*nfree];
+    size_t c = *cap, c2 = *cap;
+    void *p = grow(*items, &c, *n + 1, size);
+    if (!p)
+        return -1;
+    *items = p;
+    size_t *f = grow(*free_ix, &c2, *n + 1, sizeof *f);
+    if (!f)
+        return -1;
+    *free_ix = f;
+    *cap = c;
+    return (long)(*n)++;
+}
+
 static int on_begin(rft_heal *h, const rft_wfbegin *b)
 {
     long s = slice_of(h, b->cu, b->simd);
@@ -359,22 +380,10 @@ static int on_begin(rft_heal *h, const rft_wfbegin *b)
     if (!gv) {
         /* a new group: the groups before it on this slice that are complete are done */
         drain(h, (uint32_t)s, 0);
-        size_t gi;
-        if (h->ngfree)
-            gi = h->gfree[--h->ngfree];
-        else {
-            size_t c = h->cgroups, c2 = h->cgroups;
-            group *g = grow(h->groups, &c, h->ngroups + 1, sizeof *g);
-            if (!g)
-                return fail(h, RFT_EMEM, "out of memory");
-            h->groups = g;
-            size_t *f = grow(h->gfree, &c2, h->ngroups + 1, sizeof *f);
-            if (!f)
-                return fail(h, RFT_EMEM, "out of memory");
-            h->gfree = f;
-            h->cgroups = c;
-            gi = h->ngroups++;
-        }
+        long gi = pool_take((void **)&h->groups, sizeof *h->groups, &h->ngroups, &h->cgroups,
+                            &h->gfree, &h->ngfree);
+        if (gi < 0)
+            return fail(h, RFT_EMEM, "out of memory");
         group *g = &h->groups[gi];
         memset(g, 0, sizeof *g);
         g->key = key;
@@ -394,22 +403,10 @@ static int on_begin(rft_heal *h, const rft_wfbegin *b)
     g->nwf++;
     if (b->nregs > g->nregs)
         g->nregs = b->nregs;
-    size_t wi;
-    if (h->nwfree)
-        wi = h->wfree[--h->nwfree];
-    else {
-        size_t c = h->cwaves, c2 = h->cwaves;
-        wave *w = grow(h->waves, &c, h->nwaves + 1, sizeof *w);
-        if (!w)
-            return fail(h, RFT_EMEM, "out of memory");
-        h->waves = w;
-        size_t *f = grow(h->wfree, &c2, h->nwaves + 1, sizeof *f);
-        if (!f)
-            return fail(h, RFT_EMEM, "out of memory");
-        h->wfree = f;
-        h->cwaves = c;
-        wi = h->nwaves++;
-    }
+    long wi = pool_take((void **)&h->waves, sizeof *h->waves, &h->nwaves, &h->cwaves, &h->wfree,
+                        &h->nwfree);
+    if (wi < 0)
+        return fail(h, RFT_EMEM, "out of memory");
     h->waves[wi] = (wave){.group = *gv, .begin = b->cycle, .lanes = 0};
     if (rft_map_put(&h->wfs, rft_wf_key(b->cu, b->simd, b->wf), wi + 1))
         return fail(h, RFT_EMEM, "out of memory");
