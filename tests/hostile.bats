@@ -130,6 +130,8 @@ decode_refuses() {
 
 @test "a header's producer and a fault map's origin are kept whole" {
     local prog dir
+    # under VALGRIND=1 the link would name the wrapper, which runs the program by its own name
+    [[ ${VALGRIND:-} != 1 ]] || skip "the producer comes from argv[0], which valgrind's wrapper sets"
     prog=rft-alloc-$(printf 'p%.0s' {1..100})
     ln -s "$(command -v rft-alloc)" "$prog"
     rft-decode "$FIX/dcpatch/basic.txt" | "./$prog" -o t.rft
@@ -229,6 +231,7 @@ aging_killed() {
 }
 
 @test "examples/aging.sh: HUP and TERM stop the stages and leave no temporary file" {
+    [[ ${VALGRIND:-} != 1 ]] || skip "timed signals: valgrind's wrappers stand between the script and its stages"
     rft-synth --writes 200000 --seed 1 -o big.rft
     aging_killed HUP "$BATS_TEST_TMPDIR/tmp/rft-aging.*/p-*.rft.tmp*"
     rm -rf keep aging.out
