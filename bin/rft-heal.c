@@ -492,6 +492,7 @@ static void read_trace(void)
 {
     static rft_rec rec;
     const char *why = "";
+    stage.read_flags = RFT_IN_AHEAD;    /* decompress in a second thread beside the counting */
     rft_reader *r = stage_open(g.input);
     const rft_geom *geom = &rft_reader_header(r)->geom;
     if (!g.sweep_set && (uint32_t)g.o.sweep >= geom->block_lanes)

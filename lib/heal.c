@@ -49,6 +49,7 @@ struct rft_heal {
     rft_geom g;
     rft_heal_opts o;
     uint32_t nsc, quarters;
+    uint8_t full[RFT_MAX_LANES / 8];    /* the exec mask of every lane */
     rft_map slice_ix;               /* slice key -> index */
     rft_heal_slice *sl;
     slice_state *ss;
@@ -112,6 +113,8 @@ rft_heal *rft_heal_new(const rft_geom *g, const rft_heal_opts *o, const char **w
     h->o = *o;
     h->nsc = g->block_lanes;
     h->quarters = g->lanes / g->block_lanes;
+    for (uint32_t i = 0; i < g->lanes; i++)
+        h->full[i >> 3] |= (uint8_t)(1u << (i & 7));
     h->gmin = UINT32_MAX;
     return h;
 }
@@ -204,6 +207,11 @@ static long slice_of(rft_heal *h, uint16_t cu, uint16_t simd)
 static uint32_t sc_counts(const rft_heal *h, const uint8_t *mask, uint32_t *cnt)
 {
     uint32_t total = 0;
+    if (memcmp(mask, h->full, rft_mask_bytes(&h->g)) == 0) {   /* the common case */
+        for (uint32_t j = 0; j < h->nsc; j++)
+            cnt[j] = h->quarters;
+        return h->g.lanes;
+    }
     memset(cnt, 0, h->nsc * sizeof *cnt);
     for (uint32_t q = 0; q < h->quarters; q++)
         for (uint32_t j = 0; j < h->nsc; j++) {
