@@ -14,6 +14,8 @@ LIB_SRC = $(wildcard lib/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)
 PROG_SRC = $(wildcard bin/rft-*.c) bin/rft.c
 PROGS = $(PROG_SRC:.c=)
+# programs written in sh: bin/rft-NAME.sh installed as rft-NAME
+SCRIPTS = $(patsubst %.sh,%,$(wildcard bin/rft-*.sh))
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNITS = $(UNIT_SRC:.c=)
 MAN1 = $(wildcard man/*.1)
@@ -23,7 +25,7 @@ DEB_PKGS = libzstd-dev libcsv-dev zstd bats bats-assert bats-support python3
 DEPS_STAMP = .deps-ok
 
 .PHONY: all check demo install clean deps bench bench-traces
-all: $(DEPS_STAMP) $(PROGS) $(UNITS) lib/rft.pc
+all: $(DEPS_STAMP) $(PROGS) $(SCRIPTS) $(UNITS) lib/rft.pc
 
 # Install what the build needs (Debian 12), or say exactly what to run.
 $(DEPS_STAMP):
@@ -53,6 +55,8 @@ bin/%.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 bin/rft-faultmap bin/rft-dcpatch: bin/fmsource.o
 bin/%: bin/%.c bin/cli.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
+bin/%: bin/%.sh
+	cp $< $@ && chmod 755 $@
 tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
 lib/rft.pc: lib/rft.pc.in Makefile
@@ -74,7 +78,7 @@ bench-traces: all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
-	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(PROGS) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 lib/librft.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 lib/rft.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 lib/rft.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
@@ -84,4 +88,4 @@ install: all
 	install -m 644 params/*.conf $(DESTDIR)$(PREFIX)/share/rftrace/params/
 
 clean:
-	rm -f lib/*.o bin/*.o lib/librft.a lib/rft.pc .flags-* $(PROGS) $(UNITS)
+	rm -f lib/*.o bin/*.o lib/librft.a lib/rft.pc .flags-* $(PROGS) $(SCRIPTS) $(UNITS)
