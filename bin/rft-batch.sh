@@ -184,7 +184,6 @@ write_makefile() {
 # one trace.  Each result is written under a temporary name and renamed when
 # complete, so a result that exists is whole; a trace's messages go to LABEL/log.
 study = $study
-export PATH := $bindir:\$(PATH)
 SHELL = /bin/bash
 .SHELLFLAGS = -o pipefail -ec
 include traces.mk
@@ -237,7 +236,7 @@ label_of() {
 
 # Inputs to "LABEL<TAB>ABSOLUTE PATH" lines.
 add_trace() {   # PATH [LABEL]
-    [ -f "$1" ] || [ -p "$1" ] || die "$1: no such trace"
+    [ -f "$1" ] || die "$1: no such trace"
     [ -r "$1" ] || die "$1: not readable"
     case $1 in *'	'* | *'
 '*) die "$1: a tab or a newline in a trace's path is not supported" ;; esac
@@ -367,7 +366,7 @@ run_local() {
 # A signal: stop every stage (what they leave half written is never taken
 # as a result, and the next run redoes it).
 stop() {
-    kill -"$1" -- -"$make_pid" 2>/dev/null || :
+    kill -"$1" -"$make_pid" 2>/dev/null || :
     [ -z "$mon" ] || kill "$mon" 2>/dev/null || :
     wait "$make_pid" 2>/dev/null || :
     [ -z "$mon" ] || printf '\n' >&2
@@ -404,6 +403,7 @@ write_slurm() {
 #SBATCH --cpus-per-task=$jobs
 #SBATCH --output=slurm/%A_%a.out
 set -eu
+PATH=$(quote "$bindir"):\$PATH
 cd $qdir
 label=\$(sed -n "\$((SLURM_ARRAY_TASK_ID + 1))p" slurm/tasks)
 exec make -k -s -j "\${SLURM_CPUS_PER_TASK:-$jobs}" "trace-\$label"
@@ -414,6 +414,7 @@ EOF
 #SBATCH --job-name=rft-$study-collect
 #SBATCH --output=slurm/collect.out
 set -eu
+PATH=$(quote "$bindir"):\$PATH
 cd $qdir
 exec make -s table
 EOF

@@ -3,6 +3,7 @@
  * one row per trace and key, then the mean over the traces of each key, as
  * the seeds tabulate a benchmark suite. */
 #include <getopt.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,31 +144,41 @@ static void read_result(size_t t, size_t r, char ***owner_names, size_t **owner,
     for (size_t row = 0; row < tab.nrows; row++)
         if (strcmp(cli_tsv_at(&tab, row, 0), "all") == 0)
             scope = "all";
+    /* each map's column and the column of its reduction, if any */
+    size_t *red = xrealloc(NULL, tab.ncols * sizeof *red);
     for (size_t c = 2; c < tab.ncols; c++) {
-        const char *map = tab.col[c];
-        size_t n = strlen(map);
-        if (n >= 5 && strcmp(map + n - 5, "_red%") == 0)
+        size_t n = strlen(tab.col[c]);
+        red[c] = 0;
+        if (n >= 5 && strcmp(tab.col[c] + n - 5, "_red%") == 0) {
+            red[c] = SIZE_MAX;      /* not a map */
             continue;
-        size_t red = 0;             /* its reduction column, if any */
-        for (size_t c2 = 2; c2 < tab.ncols; c2++)
-            if (strncmp(tab.col[c2], map, n) == 0 && strcmp(tab.col[c2] + n, "_red%") == 0)
-                red = c2;
-        for (size_t row = 0; row < tab.nrows; row++) {
-            if (strcmp(cli_tsv_at(&tab, row, 0), scope))
-                continue;
-            const char *metric = cli_tsv_at(&tab, row, 1);
-            char *name = column_name(r, metric, owner_names, owner, nowned);
-            put(t, map, name, cli_tsv_at(&tab, row, c));
-            free(name);
-            if (!red)
-                continue;
-            char *rn = red_name(metric);
-            name = column_name(r, rn, owner_names, owner, nowned);
-            put(t, map, name, cli_tsv_at(&tab, row, red));
-            free(name);
-            free(rn);
         }
+        for (size_t c2 = 2; c2 < tab.ncols; c2++)
+            if (strncmp(tab.col[c2], tab.col[c], n) == 0 && strcmp(tab.col[c2] + n, "_red%") == 0)
+                red[c] = c2;
     }
+    /* a metric's reduction follows it, where rft-vth gives one */
+    for (size_t row = 0; row < tab.nrows; row++) {
+        if (strcmp(cli_tsv_at(&tab, row, 0), scope))
+            continue;
+        const char *metric = cli_tsv_at(&tab, row, 1);
+        char *name = column_name(r, metric, owner_names, owner, nowned);
+        char *rn = red_name(metric), *rname = NULL;
+        for (size_t c = 2; c < tab.ncols; c++)
+            if (red[c] != SIZE_MAX)
+                put(t, tab.col[c], name, cli_tsv_at(&tab, row, c));
+        for (size_t c = 2; c < tab.ncols; c++) {
+            if (red[c] == SIZE_MAX || !red[c] || !*cli_tsv_at(&tab, row, red[c]))
+                continue;
+            if (!rname)
+                rname = column_name(r, rn, owner_names, owner, nowned);
+            put(t, tab.col[c], rname, cli_tsv_at(&tab, row, red[c]));
+        }
+        free(name);
+        free(rn);
+        free(rname);
+    }
+    free(red);
     cli_tsv_free(&tab);
     free(path);
 }
