@@ -24,7 +24,7 @@ MAN5 = $(wildcard man/*.5)
 DEB_PKGS = libzstd-dev libcsv-dev zstd bats bats-assert bats-support python3
 DEPS_STAMP = .deps-ok
 
-.PHONY: all check demo install clean deps bench bench-traces
+.PHONY: all check check-slurm demo install clean deps bench bench-traces
 all: $(DEPS_STAMP) $(PROGS) $(SCRIPTS) $(UNITS) lib/rft.pc
 
 # Install what the build needs (Debian 12), or say exactly what to run.
@@ -65,6 +65,10 @@ lib/rft.pc: lib/rft.pc.in Makefile
 check: all
 	@set -e; for t in $(UNITS); do echo "unit: $$t"; ./$$t; done
 	bats tests/
+
+# the Slurm tests alone (check runs them too): a one-node cluster on localhost
+check-slurm: all
+	bats tests/slurm.bats
 
 demo: all
 	PATH="$(CURDIR)/bin:$$PATH" sh examples/demo.sh

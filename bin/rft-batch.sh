@@ -425,10 +425,9 @@ EOF
 # left pending, when one fails).  The job ids go to slurm/jobs.
 set -eu
 cd $qdir
-opts="$sbatch_opts"
-array=\$(sbatch --parsable --chdir=$qdir --array=0-$((ntasks - 1)) \$opts slurm/array.sh)
+array=\$(sbatch --parsable --chdir=$qdir --array=0-$((ntasks - 1))$sbatch_opts slurm/array.sh)
 array=\${array%%;*}
-if ! collect=\$(sbatch --parsable --chdir=$qdir --dependency=afterok:\$array --kill-on-invalid-dep=yes \$opts slurm/collect.sh); then
+if ! collect=\$(sbatch --parsable --chdir=$qdir --dependency=afterok:\$array --kill-on-invalid-dep=yes$sbatch_opts slurm/collect.sh); then
     scancel "\$array"
     exit 1
 fi
