@@ -300,18 +300,23 @@ first_error() {
 # ---- local runs -------------------------------------------------------------
 elapsed() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 
+# done_n and total: the traces done, of all
+count_done() {
+    done_n=0
+    total=0
+    while IFS='	' read -r l _; do
+        total=$((total + 1))
+        if is_done "$l"; then done_n=$((done_n + 1)); fi
+    done <"$out/traces.tsv"
+}
+
 # Traces done / total, elapsed, an estimate from this run's pace: every
 # second, on one line, while the run goes on.
 progress() {
     start=$(date +%s)
     before=$1
     while :; do
-        done_n=0
-        total=0
-        while IFS='	' read -r l _; do
-            total=$((total + 1))
-            if is_done "$l"; then done_n=$((done_n + 1)); fi
-        done <"$out/traces.tsv"
+        count_done
         t=$(($(date +%s) - start))
         left=""
         if [ $done_n -gt "$before" ] && [ $done_n -lt $total ]; then
@@ -323,10 +328,8 @@ progress() {
 }
 
 run_local() {
-    before=0
-    while IFS='	' read -r l _; do
-        if is_done "$l"; then before=$((before + 1)); fi
-    done <"$out/traces.tsv"
+    count_done
+    before=$done_n
     start=$(date +%s)
     # make in a session of its own, so that one signal stops every stage
     setsid make -C "$out" -k -s -j "$jobs" all >"$out/make.log" 2>&1 &
@@ -344,7 +347,8 @@ run_local() {
     if [ -n "$mon" ]; then
         kill "$mon" 2>/dev/null || :
         wait "$mon" 2>/dev/null || :
-        printf '\r%s: %s, %s elapsed\033[K\n' "$prog" "$(summary_line)" \
+        count_done
+        printf '\r%s: %d/%d traces done, %s elapsed\033[K\n' "$prog" $done_n $total \
             "$(elapsed $(($(date +%s) - start)))" >&2
     fi
     failed=0
@@ -371,16 +375,6 @@ stop() {
     wait "$make_pid" 2>/dev/null || :
     [ -z "$mon" ] || printf '\n' >&2
     exit "$2"
-}
-
-summary_line() {
-    done_n=0
-    total=0
-    while IFS='	' read -r l _; do
-        total=$((total + 1))
-        if is_done "$l"; then done_n=$((done_n + 1)); fi
-    done <"$out/traces.tsv"
-    echo "$done_n/$total traces done"
 }
 
 # ---- Slurm ----------------------------------------------------------------------

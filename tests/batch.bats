@@ -5,14 +5,9 @@
 
 load test_helper
 
-# Three small traces in three formats rft-decode reads: an rft stream,
-# canonical text, canonical text compressed.
+# The suite of make_suite (test_helper.bash): a.rft, b.tsv, c.tsv.zst
 setup_file() {
-    local d="$BATS_FILE_TMPDIR/traces"
-    mkdir -p "$d"
-    rft-synth --writes 3000 --seed 1 -o "$d/a.rft"
-    rft-synth --writes 3000 --seed 2 | rft-view > "$d/b.tsv"
-    rft-synth --writes 3000 --seed 3 | rft-view | zstd -q > "$d/c.tsv.zst"
+    make_suite "$BATS_FILE_TMPDIR/traces"
 }
 
 setup() {

@@ -107,11 +107,7 @@ setup_file() {
     fi
     slurm_start || { slurm_stop; false; }
     export BASE SLURM_CONF
-    local d="$BATS_FILE_TMPDIR/traces"
-    mkdir -p "$d"
-    rft-synth --writes 3000 --seed 1 -o "$d/a.rft"
-    rft-synth --writes 3000 --seed 2 | rft-view > "$d/b.tsv"
-    rft-synth --writes 3000 --seed 3 | rft-view | zstd -q > "$d/c.tsv.zst"
+    make_suite "$BATS_FILE_TMPDIR/traces"
 }
 
 teardown_file() {
