@@ -10,7 +10,7 @@
 # rft-batch(1).
 set -eu
 prog=rft-batch
-usage="usage: rft-batch [-j N] [--study NAME | --pipeline STAGES] [--manifest FILE]... [--force]
+usage="usage: rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r N] [--manifest FILE]... [--force]
                  [--slurm [--partition P] [--time T] [--mem M] [--sbatch-args ARGS]]
                  -o DIR [TRACE | FOLDER]...
        rft-batch --status DIR
@@ -91,7 +91,8 @@ EOF
 
 study_rules() {
     case $1 in
-    aging) cat <<'EOF'
+    aging)
+        cat <<'EOF'
 # examples/aging.sh: place the windows once per allocator, gate once per
 # scheme, a duty map per scheme; rft-vth compares the maps with the
 # baseline, rft-energy prices the placed and gated streams.
@@ -101,11 +102,18 @@ study_rules() {
 #   RC+RAR    rft-alloc --scheme rar | rft-gate --scheme rc | rft-duty
 #   WC        rft-alloc --scheme first-fit | rft-gate --scheme wc | rft-duty
 #   ARGO      rft-alloc --scheme argo | rft-duty
-%/p-first-fit.rft: %/trace.rft
+# The kernel is run REPEAT times in a row first (rft-repeat(1), aging.sh -r):
+# the seeds' lifetimes are of kernels run again and again.
+EOF
+        echo "REPEAT = ${repeat:-1}"
+        cat <<'EOF'
+%/runs.rft: %/trace.rft
+	if [ $(REPEAT) = 1 ]; then ln -sf trace.rft $@; else rft-repeat -n $(REPEAT) -o $@ $< $(LOG); fi
+%/p-first-fit.rft: %/runs.rft
 	rft-alloc --scheme first-fit -o $@ $< $(LOG)
-%/p-rar.rft: %/trace.rft
+%/p-rar.rft: %/runs.rft
 	rft-alloc --scheme rar -o $@ $< $(LOG)
-%/p-argo.rft: %/trace.rft
+%/p-argo.rft: %/runs.rft
 	rft-alloc --scheme argo -o $@ $< $(LOG)
 %/g-rc.rft: %/p-first-fit.rft
 	rft-gate --scheme rc -o $@ $< $(LOG)
@@ -451,7 +459,8 @@ run_slurm() {
 
 # ---- status -------------------------------------------------------------------
 status() {
-    [ -f "$out/traces.tsv" ] || die "$out: not a batch folder (no traces.tsv)"
+    [ -f "$out/traces.tsv" ] && [ -f "$out/Makefile" ] ||
+        die "$out: not a batch folder (no traces.tsv and Makefile)"
     results=$(sed -n 's/^RESULTS = //p' "$out/Makefile")
     array="" collect="" queue=""
     if [ -f "$out/slurm/jobs" ]; then
@@ -517,7 +526,7 @@ status() {
 }
 
 # ---- options ------------------------------------------------------------------
-out="" jobs="" study="" pipeline="" force="" slurm="" status_dir="" sbatch_opts=""
+out="" jobs="" study="" pipeline="" force="" slurm="" status_dir="" sbatch_opts="" repeat=""
 manifests=""
 need() { [ $# -ge 2 ] || usage_error "$1: missing argument"; }
 while [ $# -gt 0 ]; do
@@ -542,6 +551,8 @@ while [ $# -gt 0 ]; do
 "; shift ;;
     --manifest=*) manifests="$manifests${1#*=}
 " ;;
+    -r | --repeat) need "$@"; repeat=$2; shift ;;
+    --repeat=*) repeat=${1#*=} ;;
     --force) force=1 ;;
     --slurm) slurm=1 ;;
     --partition | --time | --mem)
@@ -578,6 +589,9 @@ if [ -n "$study" ] && [ "$study" != pipeline ]; then
     *) usage_error "--study: '$study' is not one of $(echo $studies | sed 's/ /, /g')" ;;
     esac
 fi
+if [ -n "$repeat" ]; then
+    case $repeat in '' | *[!0-9]* | 0*) usage_error "-r: '$repeat' is not a number of runs from 1" ;; esac
+fi
 if [ -n "$jobs" ]; then
     case $jobs in '' | *[!0-9]* | 0*) usage_error "-j: '$jobs' is not a number of jobs from 1" ;; esac
 else
@@ -610,6 +624,12 @@ if [ -n "$old" ] && [ -n "$study" ] && [ "$old" != "$study" ]; then
     die "$out: holds a batch of the $old study, not $study (use another folder)"
 fi
 study=${study:-${old:-aging}}
+if [ -n "$repeat" ]; then
+    [ "$study" = aging ] || usage_error "-r: only the aging study repeats a kernel"
+    was=$(sed -n 's/^REPEAT = //p' "$out/Makefile" 2>/dev/null || :)
+    [ -z "$was" ] || [ "$was" = "$repeat" ] ||
+        die "$out: holds a batch of kernels run $was times, not $repeat (use another folder)"
+fi
 if [ "$study" = pipeline ] && [ -n "$old" ] && [ -n "$pipeline" ] &&
     ! grep -q -F -- "$(study_rules pipeline | tail -n 1)" "$out/Makefile"; then
     die "$out: holds a batch of another pipeline (use another folder)"

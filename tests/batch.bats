@@ -66,6 +66,16 @@ cell() {
     [ "$(grep -c 'class="bar"' out/figures/fig21-energy.svg)" -eq 24 ]
 }
 
+@test "-r N: the kernel run N times in a row, as aging.sh -r N" {
+    rft-batch -r 3 -o rep "$TR"/b.tsv
+    sh "$TOP/examples/aging.sh" -r 3 "$TR"/b.tsv --format tsv | sed -n '2,/^$/p' | sed '$d' > b.vth
+    cmp b.vth rep/b/vth.tsv
+    run -1 --separate-stderr rft-batch -r 2 -o rep
+    assert_equal "$stderr" "rft-batch: rep: holds a batch of kernels run 3 times, not 2 (use another folder)"
+    run -2 --separate-stderr rft-batch -r 2 --study healing -o rep2 "$TR"/b.tsv
+    [[ $stderr == "rft-batch: -r: only the aging study repeats a kernel"* ]]
+}
+
 @test "a rerun skips what is complete; --force redoes it" {
     rft-batch -j 2 -o out "$TR"/a.rft "$TR"/b.tsv
     stat -c '%i %Y %n' out/[ab]/*.tsv out/[ab]/*.rft > before
@@ -160,7 +170,7 @@ EOF
     assert_equal "$stderr" "rft-batch: nothere.tsv: no such trace"
     run -2 --separate-stderr rft-batch --study ageing -o out "$TR"
     assert_equal "$stderr" "$(printf '%s\n' "rft-batch: --study: 'ageing' is not one of aging, undervolt, healing" \
-        'usage: rft-batch [-j N] [--study NAME | --pipeline STAGES] [--manifest FILE]... [--force]' \
+        'usage: rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r N] [--manifest FILE]... [--force]' \
         "Try 'rft-batch --help'.")"
     run -2 --separate-stderr rft-batch "$TR"
     [[ $stderr == "rft-batch: no output folder (-o DIR)"* ]]
