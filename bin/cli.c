@@ -645,12 +645,41 @@ void table_dbl(cli_table *t, double v, int decimals)
     cell(t, b, 1);
 }
 
+/* s in JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int json_number(const char *s)
+{
+    s += *s == '-';
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        s += strspn(s, "0123456789");
+    else
+        return 0;
+    if (*s == '.') {
+        size_t n = strspn(++s, "0123456789");
+        if (!n)
+            return 0;
+        s += n;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s += s[1] == '+' || s[1] == '-' ? 2 : 1;
+        size_t n = strspn(s, "0123456789");
+        if (!n)
+            return 0;
+        s += n;
+    }
+    return !*s;
+}
+
 void table_num(cli_table *t, const char *s)
 {
     double v;
     if (t->fmt == FMT_JSON && !cli_number(s, &v))
         s = "null";
-    cell(t, s, 1);
+    if (t->fmt == FMT_JSON && strcmp(s, "null") && !json_number(s))
+        cell(t, s, 0);          /* 0x1p3, .5, +1: a number to strtod, not to JSON */
+    else
+        cell(t, s, 1);
 }
 
 void table_none(cli_table *t) { cell(t, t->fmt == FMT_JSON ? "null" : "", t->fmt == FMT_JSON); }

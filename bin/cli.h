@@ -149,7 +149,7 @@ void table_u64(cli_table *t, uint64_t v);
 void table_i64(cli_table *t, int64_t v);
 void table_dbl(cli_table *t, double v, int decimals);
 /* A number already printed (s as strtod reads it): unquoted in JSON, where
- * nan and inf become null. */
+ * nan and inf become null and a form JSON has not (0x10, .5) a string. */
 void table_num(cli_table *t, const char *s);
 /* A cell without a value: empty, null in JSON. */
 void table_none(cli_table *t);

@@ -319,3 +319,13 @@ EOF
     rft-collect -o t.txt "$C"
     cmp t.txt <(rft-collect "$C")
 }
+
+@test "rft-collect --format json: every line is JSON, numbers only in JSON's own form" {
+    mkdir -p j/k
+    printf 'k\t/nowhere\n' > j/traces.tsv
+    printf 'scheme\ta\tb\tc\td\te\nr\t0x10\t.5\t-0.25e+3\tinf\t+1\n' > j/k/r.tsv
+    run -0 pipe "rft-collect --format json j r.tsv | python3 -c 'import sys, json; [print(json.loads(l)) for l in sys.stdin]'"
+    assert_output "$(printf '%s\n' \
+        "{'trace': 'k', 'scheme': 'r', 'a': '0x10', 'b': '.5', 'c': -250.0, 'd': None, 'e': '+1'}" \
+        "{'trace': 'mean', 'scheme': 'r', 'a': 16, 'b': 0.5, 'c': -250, 'd': None, 'e': 1}")"
+}
