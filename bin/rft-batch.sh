@@ -10,7 +10,7 @@
 # rft-batch(1).
 set -eu
 prog=rft-batch
-usage="usage: rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r N] [--manifest FILE]... [--force]
+usage="usage: rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r N] [--shards N] [--manifest FILE]... [--force]
                  [--slurm [--partition P] [--time T] [--mem M] [--sbatch-args ARGS]]
                  -o DIR [TRACE | FOLDER]...
        rft-batch --status DIR
@@ -108,7 +108,7 @@ EOF
         echo "REPEAT = ${repeat:-1}"
         cat <<'EOF'
 %/runs.rft: %/trace.rft
-	if [ $(REPEAT) = 1 ]; then ln -sf trace.rft $@; else rft-repeat -n $(REPEAT) -o $@ $< $(LOG); fi
+	if [ $(REPEAT) = 1 ]; then $(call LINK,trace.rft); else rft-repeat -n $(REPEAT) -o $@ $< $(LOG); fi
 %/p-first-fit.rft: %/runs.rft
 	rft-alloc --scheme first-fit -o $@ $< $(LOG)
 %/p-rar.rft: %/runs.rft
@@ -121,6 +121,8 @@ EOF
 	rft-gate --scheme rc -o $@ $< $(LOG)
 %/g-wc.rft: %/p-first-fit.rft
 	rft-gate --scheme wc -o $@ $< $(LOG)
+# the placed and gated streams are large: removed when the run is over
+.INTERMEDIATE: $(foreach t,$(TRACES),$(foreach s,p-first-fit p-rar p-argo g-rc g-rcrar g-wc,$(t)/$(s).rft))
 
 # the duty maps are kept, for other rft-vth views (--by reg, --by bit)
 .PRECIOUS: %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
@@ -142,6 +144,7 @@ EOF
 %/energy.tsv: %/p-first-fit.rft %/g-rc.rft %/p-rar.rft %/g-rcrar.rft %/g-wc.rft %/p-argo.rft
 	rft-energy --format tsv base=$*/p-first-fit.rft rc=$*/g-rc.rft rar=$*/p-rar.rft rcrar=$*/g-rcrar.rft wc=$*/g-wc.rft argo=$*/p-argo.rft $(SAVE)
 EOF
+        [ "${shards:-1}" = 1 ] || shard_rules
         ;;
     undervolt) cat <<'EOF'
 # examples/undervolt.sh: DC-Patch under each fault scenario (fault maps of
@@ -182,6 +185,55 @@ EOF
     esac
 }
 
+# --shards N: the duty maps of each trace made in N shards of its slices
+# and added up by rft-merge, which gives the whole trace's maps byte for byte.
+shard_rules() {
+    cat <<'EOF'
+
+# The duty maps in SHARDS shards of a trace's slices, added up by rft-merge(1)
+# (the same maps, byte for byte): shard K (folder sK) holds the slices whose
+# index CU*4+SIMD is K modulo SHARDS.  The whole stream stays for the shards.
+EOF
+    k=0 ids=""
+    while [ $k -lt "$shards" ]; do ids="$ids $k"; k=$((k + 1)); done
+    echo "SHARDS = $shards"
+    echo "SHARD_IDS =$ids"
+    cat <<'EOF'
+MAPS = base.rft rc.rft rar.rft rcrar.rft wc.rft argo.rft
+.SECONDARY: $(foreach t,$(TRACES),$(t)/trace.rft $(t)/runs.rft)
+SHARD = rft-view $< $(LOG) | awk -F '\t' -v k=$(1) -v n=$(SHARDS) '$$1 ~ /^[BWRE]$$/ && ($$3 * 4 + $$4) % n == k' | rft-decode $$(rft-view -H $< | awk '$$1 ~ /^(lanes|entries|block_lanes)$$/ { sub("_", "-", $$1); printf "--%s %s ", $$1, $$2 }') -o $@ $(LOG)
+EOF
+    for k in $ids; do
+        printf '%%/s%s/runs.rft: %%/runs.rft
+	mkdir -p $(@D) && $(call SHARD,%s)
+' "$k" "$k"
+    done
+    cat <<'EOF'
+define MERGED
+$(1)/$(2): $(foreach k,$(SHARD_IDS),$(1)/s$(k)/$(2))
+	rft-merge -o $$@ $$^ 2>>$(1)/log
+endef
+$(foreach t,$(TRACES),$(foreach m,$(MAPS),$(eval $(call MERGED,$(t),$(m)))))
+EOF
+}
+
+# What a Slurm task makes: LABEL<TAB>make goals, a line per task; with
+# shards, one task per shard's maps and one for the rest of the trace.
+task_goals() {
+    if [ "${shards:-1}" = 1 ]; then
+        printf '%s\ttrace-%s\n' "$1" "$1"
+        return
+    fi
+    k=0
+    while [ $k -lt "$shards" ]; do
+        printf '%s\t' "$1"
+        for m in base rc rar rcrar wc argo; do printf '%s/s%d/%s.rft ' "$1" $k $m; done
+        echo
+        k=$((k + 1))
+    done
+    printf '%s\t%s/energy.tsv\n' "$1" "$1"
+}
+
 # ---- the batch folder ----------------------------------------------------------
 # The Makefile: written once (edit it to change a stage; remove it to get the
 # study's own back), the traces in traces.mk, rewritten on every run.
@@ -192,12 +244,16 @@ write_makefile() {
 # one trace.  Each result is written under a temporary name and renamed when
 # complete, so a result that exists is whole; a trace's messages go to LABEL/log.
 study = $study
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
 SHELL = /bin/bash
 .SHELLFLAGS = -o pipefail -ec
 include traces.mk
 RESULTS = $(study_results "$study")
-LOG = 2>>\$*/log
+LOG = 2>>\$(firstword \$(subst /, ,\$*))/log
 SAVE = >\$@.part \$(LOG) && mv \$@.part \$@
+# a symbolic link \$@ to \$(1), replacing an older one in one step
+LINK = ln -sf \$(1) \$@.\$\$\$\$ && mv -f \$@.\$\$\$\$ \$@
 
 .PHONY: all table
 all: table
@@ -206,7 +262,7 @@ trace-%: \$\$(addprefix \$\$*/,\$\$(RESULTS)) ;
 
 # decode once; an rft stream (rft-view -H reads its header) is used as it is
 %/trace.rft: %/input
-	if rft-view -H \$< >/dev/null 2>&1; then ln -sf input \$@; else rft-decode -o \$@ \$< \$(LOG); fi
+	if rft-view -H \$< >/dev/null 2>&1; then \$(call LINK,input); else rft-decode -o \$@ \$< \$(LOG); fi
 
 $(study_rules "$study")
 
@@ -392,23 +448,24 @@ write_slurm() {
     mkdir -p "$out/slurm"
     : >"$tmp/tasks"
     while IFS='	' read -r l _; do
-        is_done "$l" || echo "$l" >>"$tmp/tasks"
+        is_done "$l" || task_goals "$l" >>"$tmp/tasks"
     done <"$out/traces.tsv"
     mv "$tmp/tasks" "$out/slurm/tasks"
     ntasks=$(wc -l <"$out/slurm/tasks")
     qdir=$(quote "$(cd "$out" && pwd)")
     cat >"$out/slurm/array.sh" <<EOF
 #!/bin/sh
-# One trace a task: the trace on line SLURM_ARRAY_TASK_ID + 1 of slurm/tasks,
-# its results by the batch's Makefile with as many jobs as the task has CPUs.
+# One task a line of slurm/tasks (line SLURM_ARRAY_TASK_ID + 1): a trace's
+# label and the make goals that are its results (or a shard's), made by the
+# batch's Makefile with as many jobs as the task has CPUs.
 #SBATCH --job-name=rft-$study
 #SBATCH --cpus-per-task=$jobs
 #SBATCH --output=slurm/%A_%a.out
 set -eu
 PATH=$(quote "$bindir"):\$PATH
 cd $qdir
-label=\$(sed -n "\$((SLURM_ARRAY_TASK_ID + 1))p" slurm/tasks)
-exec make -k -s -j "\${SLURM_CPUS_PER_TASK:-$jobs}" "trace-\$label"
+goals=\$(sed -n "\$((SLURM_ARRAY_TASK_ID + 1))p" slurm/tasks | cut -f2)
+exec make -k -s -j "\${SLURM_CPUS_PER_TASK:-$jobs}" \$goals
 EOF
     cat >"$out/slurm/collect.sh" <<EOF
 #!/bin/sh
@@ -481,20 +538,30 @@ status() {
             state=done
             n_done=$((n_done + 1))
         else
-            state="" job=""
+            # its tasks: the first running or pending one; all done (their
+            # goals there: shards), the collecting job makes the rest
+            state="" job="" tasks="" tasks_done=1
             if [ -n "$array" ]; then
-                i=$(grep -n -x -F "$l" "$out/slurm/tasks" | cut -d: -f1 || :)
-                if [ -n "$i" ]; then
-                    job=${array}_$((i - 1))
-                    state=$(printf '%s\n' "$queue" | awk -v j="$job" '$1 == j { print tolower($2) }')
-                fi
+                tasks=$(awk -F '\t' -v l="$l" '$1 == l { print NR - 1 }' "$out/slurm/tasks")
             fi
+            for i in $tasks; do
+                q=$(printf '%s\n' "$queue" | awk -v j="${array}_$i" '$1 == j { print tolower($2) }')
+                if [ -n "$q" ] && { [ -z "$state" ] || [ "$q" = running ]; }; then
+                    state=$q job=${array}_$i
+                fi
+                for g in $(sed -n "$((i + 1))p" "$out/slurm/tasks" | cut -f2); do
+                    case $g in trace-*) tasks_done="" ;; *) [ -e "$out/$g" ] || tasks_done="" ;; esac
+                done
+            done
             if [ -n "$state" ]; then
                 detail="job $job"
             elif [ -n "$local_run" ]; then
                 state=running
                 detail="a local run is under way"
-            elif [ -s "$out/$l/log" ] || [ -n "$job" ]; then
+            elif [ -n "$tasks" ] && [ -n "$tasks_done" ]; then
+                state=waiting
+                detail="its tasks are done; the collecting job makes the rest"
+            elif [ -s "$out/$l/log" ] || [ -n "$tasks" ]; then
                 state=failed
                 detail=$(first_error "$l")
             else
@@ -526,7 +593,7 @@ status() {
 }
 
 # ---- options ------------------------------------------------------------------
-out="" jobs="" study="" pipeline="" force="" slurm="" status_dir="" sbatch_opts="" repeat=""
+out="" jobs="" study="" pipeline="" force="" slurm="" status_dir="" sbatch_opts="" repeat="" shards=""
 manifests=""
 need() { [ $# -ge 2 ] || usage_error "$1: missing argument"; }
 while [ $# -gt 0 ]; do
@@ -551,6 +618,8 @@ while [ $# -gt 0 ]; do
 "; shift ;;
     --manifest=*) manifests="$manifests${1#*=}
 " ;;
+    --shards) need "$@"; shards=$2; shift ;;
+    --shards=*) shards=${1#*=} ;;
     -r | --repeat) need "$@"; repeat=$2; shift ;;
     --repeat=*) repeat=${1#*=} ;;
     --force) force=1 ;;
@@ -592,6 +661,9 @@ fi
 if [ -n "$repeat" ]; then
     case $repeat in '' | *[!0-9]* | 0*) usage_error "-r: '$repeat' is not a number of runs from 1" ;; esac
 fi
+if [ -n "$shards" ]; then
+    case $shards in '' | *[!0-9]* | 0* | 1) usage_error "--shards: '$shards' is not a number of shards from 2" ;; esac
+fi
 if [ -n "$jobs" ]; then
     case $jobs in '' | *[!0-9]* | 0*) usage_error "-j: '$jobs' is not a number of jobs from 1" ;; esac
 else
@@ -630,6 +702,12 @@ if [ -n "$repeat" ]; then
     [ -z "$was" ] || [ "$was" = "$repeat" ] ||
         die "$out: holds a batch of kernels run $was times, not $repeat (use another folder)"
 fi
+if [ -n "$shards" ]; then
+    [ "$study" = aging ] || usage_error "--shards: only the aging study's duty maps are sharded"
+    [ ! -f "$out/Makefile" ] || [ "$(sed -n 's/^SHARDS = //p' "$out/Makefile")" = "$shards" ] ||
+        die "$out: holds a batch made in $(sed -n 's/^SHARDS = //p' "$out/Makefile" | grep . || echo 1) shard(s), not $shards (use another folder)"
+fi
+[ -z "$shards" ] && [ -f "$out/Makefile" ] && shards=$(sed -n 's/^SHARDS = //p' "$out/Makefile")
 if [ "$study" = pipeline ] && [ -n "$old" ] && [ -n "$pipeline" ] &&
     ! grep -q -F -- "$(study_rules pipeline | tail -n 1)" "$out/Makefile"; then
     die "$out: holds a batch of another pipeline (use another folder)"

@@ -76,6 +76,29 @@ cell() {
     [[ $stderr == "rft-batch: -r: only the aging study repeats a kernel"* ]]
 }
 
+@test "--shards N: the duty maps made in shards of the slices and merged, the same results byte for byte" {
+    rft-batch -j 2 -r 2 -o whole "$TR"
+    rft-batch -j 2 -r 2 --shards 3 -o shards "$TR"
+    local t m
+    for t in a b c; do
+        cmp whole/$t/vth.tsv shards/$t/vth.tsv
+        cmp whole/$t/energy.tsv shards/$t/energy.tsv
+        for m in base rc rar rcrar wc argo; do
+            cmp <(rft-view whole/$t/$m.rft) <(rft-view shards/$t/$m.rft)
+        done
+        # the three shards' maps share the entries out
+        [ $(for m in shards/$t/s?/base.rft; do rft-view $m; done | wc -l) -eq $(rft-view whole/$t/base.rft | wc -l) ]
+    done
+    [ -d shards/a/s2 ] && [ ! -d shards/a/s3 ]
+    cmp whole/table.tsv shards/table.tsv
+    run -1 --separate-stderr rft-batch --shards 2 -o shards
+    assert_equal "$stderr" "rft-batch: shards: holds a batch made in 3 shard(s), not 2 (use another folder)"
+    run -2 --separate-stderr rft-batch --shards 2 --study undervolt -o uv "$TR"
+    [[ $stderr == "rft-batch: --shards: only the aging study's duty maps are sharded"* ]]
+    run -2 --separate-stderr rft-batch --shards 1 -o uv "$TR"
+    [[ $stderr == "rft-batch: --shards: '1' is not a number of shards from 2"* ]]
+}
+
 @test "a rerun skips what is complete; --force redoes it" {
     rft-batch -j 2 -o out "$TR"/a.rft "$TR"/b.tsv
     stat -c '%i %Y %n' out/[ab]/*.tsv out/[ab]/*.rft > before
@@ -170,7 +193,7 @@ EOF
     assert_equal "$stderr" "rft-batch: nothere.tsv: no such trace"
     run -2 --separate-stderr rft-batch --study ageing -o out "$TR"
     assert_equal "$stderr" "$(printf '%s\n' "rft-batch: --study: 'ageing' is not one of aging, undervolt, healing" \
-        'usage: rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r N] [--manifest FILE]... [--force]' \
+        'usage: rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r N] [--shards N] [--manifest FILE]... [--force]' \
         "Try 'rft-batch --help'.")"
     run -2 --separate-stderr rft-batch "$TR"
     [[ $stderr == "rft-batch: no output folder (-o DIR)"* ]]

@@ -152,6 +152,16 @@ wait_jobs() {
     assert_line --regexp '^c +done'
     assert_line --regexp '^\(table\) +done +remote/table.txt$'
     assert_line '3 traces: 3 done, 0 running, 0 failed, 0 waiting'
+    # a task per shard of a trace's slices and one for the rest: the same again
+    run -0 --separate-stderr rft-batch --slurm --shards 2 -o sharded "$TR"
+    [[ $stderr == "rft-batch: array job ${output% *} (9 tasks), collecting job ${output#* };"* ]]
+    wait_jobs ${output% *} ${output#* }
+    for f in table.txt table.tsv table.json {a,b,c}/vth.tsv {a,b,c}/energy.tsv; do
+        cmp local/$f sharded/$f
+    done
+    run -0 cut -f2 sharded/slurm/tasks
+    assert_line --index 0 "$(printf 'a/s0/%s.rft ' base rc rar rcrar wc argo)"
+    assert_line --index 2 "a/energy.tsv"
     # the scripts it submitted, kept to read and resubmit
     grep -q -- "--partition='debug' --time='10' --mem='200'" remote/slurm/submit.sh
     grep -q 'make -k -s -j' remote/slurm/array.sh
