@@ -204,9 +204,7 @@ MAPS = base.rft rc.rft rar.rft rcrar.rft wc.rft argo.rft
 SHARD = rft-view $< $(LOG) | awk -F '\t' -v k=$(1) -v n=$(SHARDS) '$$1 ~ /^[BWRE]$$/ && ($$3 * 4 + $$4) % n == k' | rft-decode $$(rft-view -H $< | awk '$$1 ~ /^(lanes|entries|block_lanes)$$/ { sub("_", "-", $$1); printf "--%s %s ", $$1, $$2 }') -o $@ $(LOG)
 EOF
     for k in $ids; do
-        printf '%%/s%s/runs.rft: %%/runs.rft
-	mkdir -p $(@D) && $(call SHARD,%s)
-' "$k" "$k"
+        printf '%%/s%s/runs.rft: %%/runs.rft\n\tmkdir -p $(@D) && $(call SHARD,%s)\n' "$k" "$k"
     done
     cat <<'EOF'
 define MERGED
