@@ -14,6 +14,8 @@ LIB_SRC = $(wildcard lib/*.c)
 LIB_OBJ = $(LIB_SRC:.c=.o)
 PROG_SRC = $(wildcard bin/rft-*.c) bin/rft.c
 PROGS = $(PROG_SRC:.c=)
+# programs written in sh: bin/rft-NAME.sh installed as rft-NAME
+PROG_SCRIPTS = $(patsubst %.sh,%,$(wildcard bin/rft-*.sh))
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNITS = $(UNIT_SRC:.c=)
 MAN1 = $(wildcard man/*.1)
@@ -43,9 +45,9 @@ DEB_PKGS = libzstd-dev libcsv-dev zstd bats bats-assert bats-support python3
 DEB_PKGS += pkg-config g++ python3-zstandard python3-numpy
 DEPS_STAMP = .deps-ok
 
-.PHONY: all check demo install uninstall clean deps bench bench-traces fuzz fuzz-build \
-	fuzz-replay fuzz-check fuzz-deps valgrind valgrind-deps
-all: $(DEPS_STAMP) $(PROGS) $(UNITS) $(SHLIB)
+.PHONY: all check check-slurm demo install uninstall clean deps bench bench-traces fuzz \
+	fuzz-build fuzz-replay fuzz-check fuzz-deps valgrind valgrind-deps
+all: $(DEPS_STAMP) $(PROGS) $(PROG_SCRIPTS) $(UNITS) $(SHLIB)
 
 # $(call deb_install,PACKAGES): install the missing Debian 12 packages as
 # root, or say exactly what to run and fail.
@@ -89,6 +91,8 @@ bin/%.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 bin/rft-faultmap bin/rft-dcpatch: bin/fmsource.o
 bin/%: bin/%.c bin/cli.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
+bin/%: bin/%.sh
+	cp $< $@ && chmod 755 $@
 tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
 
@@ -190,6 +194,10 @@ valgrind: all valgrind-deps
 valgrind-deps:
 	@$(call deb_install,valgrind)
 
+# the Slurm tests alone (check runs them too): a one-node cluster on localhost
+check-slurm: all
+	bats tests/slurm.bats
+
 demo: all
 	PATH="$(CURDIR)/bin:$$PATH" sh examples/demo.sh
 
@@ -205,7 +213,7 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
 	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	  $(DESTDIR)$(RFTDATA)/params $(DESTDIR)$(RFTDATA)/examples
-	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
+	install -m 755 $(PROGS) $(PROG_SCRIPTS) $(DESTDIR)$(BINDIR)/
 	install -m 644 lib/librft.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -223,7 +231,7 @@ install: all
 
 # Removes what install put there, and the folders of share/rftrace it made.
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(PROGS))) \
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(PROGS) $(PROG_SCRIPTS))) \
 	  $(addprefix $(DESTDIR)$(LIBDIR)/,librft.a librft.so $(SONAME) $(notdir $(SHLIB))) \
 	  $(DESTDIR)$(INCLUDEDIR)/rft.h $(DESTDIR)$(LIBDIR)/pkgconfig/rft.pc \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
@@ -235,5 +243,5 @@ uninstall:
 	  $(DESTDIR)$(RFTDATA)/examples $(DESTDIR)$(RFTDATA) 2>/dev/null || true
 
 clean:
-	rm -f lib/*.o lib/pic/*.o bin/*.o lib/librft.a lib/librft.so* .flags-* $(PROGS) $(UNITS)
+	rm -f lib/*.o lib/pic/*.o bin/*.o lib/librft.a lib/librft.so* .flags-* $(PROGS) $(PROG_SCRIPTS) $(UNITS)
 	rm -rf $(FUZZ_OUT)

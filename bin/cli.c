@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rft.h"
@@ -273,6 +274,163 @@ const char *cli_spool_stdin(int *fd)
     path = NULL;
     snprintf(name, sizeof name, "/dev/fd/%d", *fd);
     return name;
+}
+
+int cli_number(const char *s, double *v)
+{
+    char *end;
+    if (!*s)
+        return 0;
+    double d = strtod(s, &end);
+    if (*end || !isfinite(d))
+        return 0;
+    *v = d;
+    return 1;
+}
+
+/* Split line at tabs in place, each cell trimmed of spaces; *cells grows. */
+static size_t split_tabs(char *line, char ***cells, size_t *cap)
+{
+    size_t n = 0;
+    for (char *p = line;; p++) {
+        char *tab = strchr(p, '\t');
+        if (tab)
+            *tab = 0;
+        while (*p == ' ')
+            p++;
+        for (char *e = p + strlen(p); e > p && e[-1] == ' ';)
+            *--e = 0;
+        if (n == *cap) {
+            *cap = *cap ? 2 * *cap : 16;
+            *cells = xrealloc(*cells, *cap * sizeof **cells);
+        }
+        (*cells)[n++] = p;
+        if (!tab)
+            return n;
+        p = tab;
+    }
+}
+
+void cli_tsv_read(const char *path, const char *name, cli_tsv *t)
+{
+    *t = (cli_tsv){0};
+    FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!in)
+        die("%s: %s", name, strerror(errno));
+    char *line = NULL, **cells = NULL;
+    size_t cap = 0, ccap = 0, rcap = 0, lineno = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, in)) != -1) {
+        lineno++;
+        if (memchr(line, 0, (size_t)n))
+            die("%s: line %zu: a NUL byte: not a text table", name, lineno);
+        if (n && line[n - 1] == '\n')
+            line[--n] = 0;
+        if (n && line[n - 1] == '\r')   /* a table saved on Windows */
+            line[--n] = 0;
+        if (line[0] == '#' || strspn(line, " ") == (size_t)n)
+            continue;
+        size_t k = split_tabs(line, &cells, &ccap);
+        if (!t->col) {
+            t->col = xrealloc(NULL, k * sizeof *t->col);
+            memcpy(t->col, cells, k * sizeof *cells);
+            t->ncols = k;
+        } else {
+            if (k != t->ncols)
+                die("%s: line %zu: %zu field%s, the header has %zu", name, lineno, k,
+                    k == 1 ? "" : "s", t->ncols);
+            if (t->nrows == rcap) {
+                rcap = rcap ? 2 * rcap : 64;
+                t->cell = xrealloc(t->cell, rcap * t->ncols * sizeof *t->cell);
+            }
+            memcpy(t->cell + t->nrows++ * t->ncols, cells, k * sizeof *cells);
+        }
+        t->lines = xrealloc(t->lines, (t->nlines + 1) * sizeof *t->lines);
+        t->lines[t->nlines++] = line;   /* the cells point into it: keep it */
+        line = NULL;
+        cap = 0;
+    }
+    if (ferror(in))
+        die("%s: %s", name, strerror(errno));
+    if (in != stdin)
+        fclose(in);
+    free(line);
+    free(cells);
+    if (!t->col)
+        die("%s: empty input: no header line", name);
+    if (!t->nrows)
+        die("%s: no data rows after the header", name);
+}
+
+void cli_tsv_free(cli_tsv *t)
+{
+    for (size_t i = 0; i < t->nlines; i++)
+        free(t->lines[i]);
+    free(t->lines);
+    free(t->col);
+    free(t->cell);
+    *t = (cli_tsv){0};
+}
+
+/* ---- text output under a temporary name ------------------------------------ */
+static struct {
+    const char *name;
+    char *tmp;                  /* removed unless renamed */
+} text_out;
+
+static void drop_text_tmp(void)
+{
+    if (text_out.tmp)
+        unlink(text_out.tmp);
+}
+
+FILE *cli_output_open(const char *output)
+{
+    struct stat st;
+    FILE *o;
+    text_out.name = output;
+    if (!output || strcmp(output, "-") == 0)
+        return stdout;
+    if (stat(output, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (!(o = fopen(output, "w")))
+            die("%s: %s", output, strerror(errno));
+        return o;
+    }
+    size_t n = strlen(output) + 16;
+    text_out.tmp = xrealloc(NULL, n);
+    snprintf(text_out.tmp, n, "%s.tmpXXXXXX", output);
+    int fd = mkstemp(text_out.tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(text_out.tmp);
+        text_out.tmp = NULL;
+        die("%s: %s", output, strerror(e));
+    }
+    static int registered;
+    if (!registered++)
+        atexit(drop_text_tmp);
+    mode_t mask = umask(0);     /* mkstemp makes 0600; give what open(2) would */
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    if (!(o = fdopen(fd, "w")))
+        die("%s: %s", output, strerror(errno));
+    return o;
+}
+
+int cli_output_close(FILE *o)
+{
+    const char *name = text_out.name;
+    if (o == stdout)
+        return cli_close_stdout();
+    if (fflush(o) != 0 || ferror(o))
+        die("%s: %s", name, strerror(errno));
+    if (fclose(o) != 0)
+        die("%s: %s", name, strerror(errno));
+    if (text_out.tmp && rename(text_out.tmp, name) != 0)
+        die("%s: %s", name, strerror(errno));
+    free(text_out.tmp);
+    text_out.tmp = NULL;
+    return 0;
 }
 
 /* ---- the stage's streams ---------------------------------------------------- */
@@ -554,6 +712,43 @@ void table_dbl(cli_table *t, double v, int decimals)
     char *b = xasprintf("%.*f", decimals, v);   /* 1e300 has 301 digits */
     cell(t, b, 1);
     free(b);
+}
+
+/* s in JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int json_number(const char *s)
+{
+    s += *s == '-';
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        s += strspn(s, "0123456789");
+    else
+        return 0;
+    if (*s == '.') {
+        size_t n = strspn(++s, "0123456789");
+        if (!n)
+            return 0;
+        s += n;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s += s[1] == '+' || s[1] == '-' ? 2 : 1;
+        size_t n = strspn(s, "0123456789");
+        if (!n)
+            return 0;
+        s += n;
+    }
+    return !*s;
+}
+
+void table_num(cli_table *t, const char *s)
+{
+    double v;
+    if (t->fmt == FMT_JSON && !cli_number(s, &v))
+        s = "null";
+    if (t->fmt == FMT_JSON && strcmp(s, "null") && !json_number(s))
+        cell(t, s, 0);          /* 0x1p3, .5, +1: a number to strtod, not to JSON */
+    else
+        cell(t, s, 1);
 }
 
 void table_none(cli_table *t) { cell(t, t->fmt == FMT_JSON ? "null" : "", t->fmt == FMT_JSON); }

@@ -66,6 +66,34 @@ void cli_slice(const char *opt, const char *s, unsigned max, const char *form, u
  * "OPT: 'ARG' is not one of a, b, c". */
 int cli_choice(const char *opt, const char *arg, const char *choices);
 
+/* A finite number filling the whole string s (strtod's grammar): 1 and *v. */
+int cli_number(const char *s, double *v);
+
+/* A table of tab-separated text: lines starting with # and blank lines are
+ * skipped, the first other line is the header, every later one a row of as
+ * many cells, each trimmed of spaces (a trailing CR dropped).  Dies with
+ * "NAME: line N: what" on a bad table, an empty one or one without rows. */
+typedef struct cli_tsv {
+    char **col;                 /* header cells */
+    size_t ncols, nrows;
+    char **cell;                /* nrows x ncols */
+    char **lines;               /* the buffers the cells point into */
+    size_t nlines;
+} cli_tsv;
+void cli_tsv_read(const char *path, const char *name, cli_tsv *t);
+static inline const char *cli_tsv_at(const cli_tsv *t, size_t row, size_t col)
+{
+    return t->cell[row * t->ncols + col];
+}
+void cli_tsv_free(cli_tsv *t);
+
+/* -o FILE for a text output: written under a temporary name beside FILE and
+ * renamed to FILE by cli_output_close (removed at exit if it never is); a
+ * device such as /dev/full is written directly; NULL or "-" is stdout.  One
+ * output at a time.  Both die on failure; close returns the exit status. */
+FILE *cli_output_open(const char *output);
+int cli_output_close(FILE *o);
+
 /* Flush and close stdout; a failure (e.g. /dev/full) is an error: exit 1.
  * EPIPE dies quietly by SIGPIPE.  Call before returning from main(). */
 int cli_close_stdout(void);
@@ -134,6 +162,9 @@ void table_str(cli_table *t, const char *s);
 void table_u64(cli_table *t, uint64_t v);
 void table_i64(cli_table *t, int64_t v);
 void table_dbl(cli_table *t, double v, int decimals);
+/* A number already printed (s as strtod reads it): unquoted in JSON, where
+ * nan and inf become null and a form JSON has not (0x10, .5) a string. */
+void table_num(cli_table *t, const char *s);
 /* A cell without a value: empty, null in JSON. */
 void table_none(cli_table *t);
 void table_end_row(cli_table *t);

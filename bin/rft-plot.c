@@ -2,14 +2,11 @@
  * standalone SVG chart: lines over a numeric x, grouped bars over categories.
  * The seeds' figures (duty per bit position, longest '0' duty per register
  * and scheme) from the tables the report programs print. */
-#include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -35,10 +32,7 @@ static struct {
     int ymin_set, ymax_set;
     double ymin, ymax;
     unsigned width, height;
-    char **col;                 /* header cells */
-    size_t ncols, nrows;
-    char **cell;                /* nrows x ncols, pointers into the lines */
-    char *tmp;                  /* -o's temporary, removed unless renamed */
+    cli_tsv tab;                /* the input */
 } g = {.kind = -1, .width = 800, .height = 480};
 
 typedef struct {
@@ -47,99 +41,13 @@ typedef struct {
     const char *colour;
 } series;
 
-/* A finite number filling the whole (trimmed) cell: strtod's grammar. */
-static int number(const char *s, double *v)
-{
-    char *end;
-    if (!*s)
-        return 0;
-    double d = strtod(s, &end);
-    if (*end || !isfinite(d))
-        return 0;
-    *v = d;
-    return 1;
-}
-
-/* Split line at tabs in place, each cell trimmed of spaces; *cells grows. */
-static size_t split(char *line, char ***cells, size_t *cap)
-{
-    size_t n = 0;
-    for (char *p = line;; p++) {
-        char *tab = strchr(p, '\t');
-        if (tab)
-            *tab = 0;
-        while (*p == ' ')
-            p++;
-        for (char *e = p + strlen(p); e > p && e[-1] == ' ';)
-            *--e = 0;
-        if (n == *cap) {
-            *cap = *cap ? 2 * *cap : 16;
-            *cells = xrealloc(*cells, *cap * sizeof **cells);
-        }
-        (*cells)[n++] = p;
-        if (!tab)
-            return n;
-        p = tab;
-    }
-}
-
-/* The table: '#' lines and blank lines skipped, the first other line is the
- * header, every later one a row of as many cells. */
-static void read_table(void)
-{
-    FILE *in = strcmp(g.input, "-") ? fopen(g.input, "r") : stdin;
-    if (!in)
-        die("%s: %s", g.name, strerror(errno));
-    char *line = NULL, **cells = NULL;
-    size_t cap = 0, ccap = 0, rcap = 0, lineno = 0;
-    ssize_t n;
-    while ((n = getline(&line, &cap, in)) != -1) {
-        lineno++;
-        if (memchr(line, 0, (size_t)n))
-            die("%s: line %zu: a NUL byte: not a text table", g.name, lineno);
-        if (n && line[n - 1] == '\n')
-            line[--n] = 0;
-        if (n && line[n - 1] == '\r')   /* a table saved on Windows */
-            line[--n] = 0;
-        if (line[0] == '#' || strspn(line, " ") == (size_t)n)
-            continue;
-        size_t k = split(line, &cells, &ccap);
-        if (!g.col) {
-            g.col = xrealloc(NULL, k * sizeof *g.col);
-            memcpy(g.col, cells, k * sizeof *cells);
-            g.ncols = k;
-        } else {
-            if (k != g.ncols)
-                die("%s: line %zu: %zu field%s, the header has %zu", g.name, lineno, k,
-                    k == 1 ? "" : "s", g.ncols);
-            if (g.nrows == rcap) {
-                rcap = rcap ? 2 * rcap : 64;
-                g.cell = xrealloc(g.cell, rcap * g.ncols * sizeof *g.cell);
-            }
-            memcpy(g.cell + g.nrows++ * g.ncols, cells, k * sizeof *cells);
-        }
-        line = NULL;            /* the cells point into it: keep it */
-        cap = 0;
-    }
-    if (ferror(in))
-        die("%s: %s", g.name, strerror(errno));
-    if (in != stdin)
-        fclose(in);
-    free(line);
-    free(cells);
-    if (!g.col)
-        die("%s: empty input: no header line", g.name);
-    if (!g.nrows)
-        die("%s: no data rows after the header", g.name);
-}
-
-static const char *at(size_t row, size_t col) { return g.cell[row * g.ncols + col]; }
+static const char *at(size_t row, size_t col) { return cli_tsv_at(&g.tab, row, col); }
 
 static int all_numbers(size_t col)
 {
     double v;
-    for (size_t r = 0; r < g.nrows; r++)
-        if (!number(at(r, col), &v))
+    for (size_t r = 0; r < g.tab.nrows; r++)
+        if (!cli_number(at(r, col), &v))
             return 0;
     return 1;
 }
@@ -152,10 +60,10 @@ static series *select_series(size_t xcol, size_t *ns)
     size_t n = 0;
     unsigned char *hit = xrealloc(NULL, g.npats);
     memset(hit, 0, g.npats);
-    for (size_t c = 0; c < g.ncols; c++) {
+    for (size_t c = 0; c < g.tab.ncols; c++) {
         int take = 0;
         for (size_t p = 0; p < g.npats; p++)
-            if (fnmatch(g.pats[p], g.col[c], 0) == 0 &&
+            if (fnmatch(g.pats[p], g.tab.col[c], 0) == 0 &&
                 (c != xcol || !strpbrk(g.pats[p], "*?[")))
                 take = hit[p] = 1;
         if (!g.npats)
@@ -163,7 +71,7 @@ static series *select_series(size_t xcol, size_t *ns)
         if (!take)
             continue;
         s = xrealloc(s, (n + 1) * sizeof *s);
-        s[n] = (series){c, xrealloc(NULL, g.nrows * sizeof(double)),
+        s[n] = (series){c, xrealloc(NULL, g.tab.nrows * sizeof(double)),
                         palette[n % (sizeof palette / sizeof *palette)]};
         n++;
     }
@@ -173,18 +81,18 @@ static series *select_series(size_t xcol, size_t *ns)
     free(hit);
     if (!n)
         die("%s: no column other than '%s' is all numbers: nothing to plot (see -y)", g.name,
-            g.col[xcol]);
+            g.tab.col[xcol]);
     for (size_t i = 0; i < n; i++) {
         size_t bad = 0;
-        for (size_t r = 0; r < g.nrows; r++)
-            if (!number(at(r, s[i].col), &s[i].v[r])) {
+        for (size_t r = 0; r < g.tab.nrows; r++)
+            if (!cli_number(at(r, s[i].col), &s[i].v[r])) {
                 s[i].v[r] = NAN;
                 bad++;
             }
-        if (bad == g.nrows)
-            die("%s: column '%s': no cell is a number", g.name, g.col[s[i].col]);
+        if (bad == g.tab.nrows)
+            die("%s: column '%s': no cell is a number", g.name, g.tab.col[s[i].col]);
         if (bad)
-            warnx("warning: %s: column '%s': %zu %s (left out)", g.name, g.col[s[i].col], bad,
+            warnx("warning: %s: column '%s': %zu %s (left out)", g.name, g.tab.col[s[i].col], bad,
                   bad == 1 ? "cell is not a number" : "cells are not numbers");
     }
     *ns = n;
@@ -264,58 +172,6 @@ static size_t chars(const char *s)      /* UTF-8 characters, for widths */
     return n;
 }
 
-/* -o FILE: a temporary beside it, renamed at the end; devices directly. */
-static void drop_tmp(void)
-{
-    if (g.tmp)
-        unlink(g.tmp);
-}
-
-static FILE *open_output(void)
-{
-    struct stat st;
-    FILE *o;
-    if (!g.output || strcmp(g.output, "-") == 0)
-        return stdout;
-    if (stat(g.output, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (!(o = fopen(g.output, "w")))
-            die("%s: %s", g.output, strerror(errno));
-        return o;
-    }
-    size_t n = strlen(g.output) + 16;
-    g.tmp = xrealloc(NULL, n);
-    snprintf(g.tmp, n, "%s.tmpXXXXXX", g.output);
-    int fd = mkstemp(g.tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(g.tmp);
-        g.tmp = NULL;
-        die("%s: %s", g.output, strerror(e));
-    }
-    atexit(drop_tmp);
-    mode_t mask = umask(0);     /* mkstemp makes 0600; give what open(2) would */
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    if (!(o = fdopen(fd, "w")))
-        die("%s: %s", g.output, strerror(errno));
-    return o;
-}
-
-static int close_output(FILE *o)
-{
-    if (o == stdout)
-        return cli_close_stdout();
-    if (fflush(o) != 0 || ferror(o))
-        die("%s: %s", g.output, strerror(errno));
-    if (fclose(o) != 0)
-        die("%s: %s", g.output, strerror(errno));
-    if (g.tmp && rename(g.tmp, g.output) != 0)
-        die("%s: %s", g.output, strerror(errno));
-    free(g.tmp);
-    g.tmp = NULL;
-    return 0;
-}
-
 /* The chart's frame: data ranges and the plot area in pixels. */
 static struct {
     int kind, cat;              /* cat: x values as categories 0..nrows-1 */
@@ -331,10 +187,10 @@ static void frame(size_t xcol, const series *s, size_t ns)
     int numx = all_numbers(xcol);
     f.kind = g.kind >= 0 ? g.kind : numx ? LINE : BAR;
     f.cat = !numx || f.kind == BAR;
-    f.x = xrealloc(NULL, g.nrows * sizeof *f.x);
-    for (size_t r = 0; r < g.nrows; r++) {
+    f.x = xrealloc(NULL, g.tab.nrows * sizeof *f.x);
+    for (size_t r = 0; r < g.tab.nrows; r++) {
         if (!f.cat)
-            number(at(r, xcol), &f.x[r]);
+            cli_number(at(r, xcol), &f.x[r]);
         else
             f.x[r] = (double)r;
         f.xlo = r && f.xlo <= f.x[r] ? f.xlo : f.x[r];
@@ -342,7 +198,7 @@ static void frame(size_t xcol, const series *s, size_t ns)
     }
     if (f.cat) {                /* each category the middle of its slot */
         f.xlo = -0.5;
-        f.xhi = (double)g.nrows - 0.5;
+        f.xhi = (double)g.tab.nrows - 0.5;
     } else if (f.xlo == f.xhi) {        /* one x value: in the middle */
         double d = f.xlo + 0.5 != f.xlo ? 0.5 : fabs(f.xlo) * 1e-6;
         f.xlo -= d;
@@ -351,7 +207,7 @@ static void frame(size_t xcol, const series *s, size_t ns)
     /* y: from 0 or below to the largest value, unless given */
     double lo = 0, hi = -INFINITY;
     for (size_t i = 0; i < ns; i++)
-        for (size_t r = 0; r < g.nrows; r++)
+        for (size_t r = 0; r < g.tab.nrows; r++)
             if (!isnan(s[i].v[r])) {
                 lo = s[i].v[r] < lo ? s[i].v[r] : lo;
                 hi = s[i].v[r] > hi ? s[i].v[r] : hi;
@@ -371,7 +227,7 @@ static void frame(size_t xcol, const series *s, size_t ns)
     /* the plot area: what the margins and the legend leave */
     size_t longest = 0;
     for (size_t i = 0; i < ns; i++)
-        longest = chars(g.col[s[i].col]) > longest ? chars(g.col[s[i].col]) : longest;
+        longest = chars(g.tab.col[s[i].col]) > longest ? chars(g.tab.col[s[i].col]) : longest;
     double leg = LEG_PAD + CHAR_W * (double)longest;
     f.L = LEFT;
     f.R = g.width - RIGHT - (leg > g.width / 3.0 ? g.width / 3.0 : leg);
@@ -405,12 +261,12 @@ static void axes(FILE *o, size_t xcol)
     } else {
         /* every k-th category, k a 1-2-5 step: at most 20 labels, none overlapping */
         size_t wide = 0, k = 1;
-        for (size_t r = 0; r < g.nrows; r++)
+        for (size_t r = 0; r < g.tab.nrows; r++)
             wide = chars(at(r, xcol)) > wide ? chars(at(r, xcol)) : wide;
-        double slot = (f.R - f.L) / (double)g.nrows;
-        while (k < g.nrows && (g.nrows > 20 * k || (double)k * slot < CHAR_W * (double)wide + 6))
+        double slot = (f.R - f.L) / (double)g.tab.nrows;
+        while (k < g.tab.nrows && (g.tab.nrows > 20 * k || (double)k * slot < CHAR_W * (double)wide + 6))
             k = next_step(k);
-        for (size_t r = 0; r < g.nrows; r += k)
+        for (size_t r = 0; r < g.tab.nrows; r += k)
             text(o, px((double)r), f.B + 16, "middle", "", at(r, xcol));
     }
     fputs("</g>\n", o);
@@ -420,12 +276,12 @@ static void axes(FILE *o, size_t xcol)
 static void draw(FILE *o, const series *s, size_t i, size_t ns)
 {
     double base = py(f.ylo > 0 ? f.ylo : f.yhi < 0 ? f.yhi : 0);   /* bars grow from 0 */
-    double slot = (f.R - f.L) / (double)g.nrows, bw = 0.8 * slot / (double)ns;
+    double slot = (f.R - f.L) / (double)g.tab.nrows, bw = 0.8 * slot / (double)ns;
     fputs("<g class=\"series\" data-name=\"", o);
-    put_text(o, g.col[s[i].col]);
+    put_text(o, g.tab.col[s[i].col]);
     fprintf(o, "\" clip-path=\"url(#area)\" fill=\"%s\" stroke=\"%s\">\n", s[i].colour,
             f.kind == BAR ? "none" : s[i].colour);
-    for (size_t r = 0; r < g.nrows; r++) {
+    for (size_t r = 0; r < g.tab.nrows; r++) {
         double v = s[i].v[r];
         if (isnan(v))
             continue;
@@ -436,7 +292,7 @@ static void draw(FILE *o, const series *s, size_t i, size_t ns)
             continue;
         }
         size_t e = r;
-        while (e + 1 < g.nrows && !isnan(s[i].v[e + 1]))
+        while (e + 1 < g.tab.nrows && !isnan(s[i].v[e + 1]))
             e++;
         if (e == r) {
             fprintf(o, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"2.50\" stroke=\"none\"/>\n",
@@ -481,13 +337,13 @@ static void plot(FILE *o, size_t xcol, const series *s, size_t ns)
         double y = f.T + 18 * (double)i;
         fprintf(o, "<rect x=\"%.2f\" y=\"%.2f\" width=\"12.00\" height=\"12.00\" fill=\"%s\"/>\n",
                 f.R + 12, y, s[i].colour);
-        text(o, f.R + 30, y + 10, "start", "", g.col[s[i].col]);
+        text(o, f.R + 30, y + 10, "start", "", g.tab.col[s[i].col]);
     }
     fputs("</g>\n", o);
     if (g.title && *g.title)
         text(o, W / 2.0, 24, "middle", " font-size=\"16\"", g.title);
-    const char *xl = g.xlabel ? g.xlabel : g.col[xcol];
-    const char *yl = g.ylabel ? g.ylabel : ns == 1 ? g.col[s[0].col] : "";
+    const char *xl = g.xlabel ? g.xlabel : g.tab.col[xcol];
+    const char *yl = g.ylabel ? g.ylabel : ns == 1 ? g.tab.col[s[0].col] : "";
     if (*xl)
         text(o, (f.L + f.R) / 2, H - 10.0, "middle", "", xl);
     if (*yl) {
@@ -546,19 +402,19 @@ int main(int argc, char **argv)
     if (g.ymin_set && g.ymax_set && !(g.ymin < g.ymax))
         usage_error("--ymin %g is not below --ymax %g", g.ymin, g.ymax);
 
-    read_table();
+    cli_tsv_read(g.input, g.name, &g.tab);
     size_t xcol = 0, ns;
     if (g.xname) {
-        while (xcol < g.ncols && strcmp(g.col[xcol], g.xname))
+        while (xcol < g.tab.ncols && strcmp(g.tab.col[xcol], g.xname))
             xcol++;
-        if (xcol == g.ncols)
+        if (xcol == g.tab.ncols)
             usage_error("-x: '%s' is not a column of %s", g.xname, g.name);
     }
     series *s = select_series(xcol, &ns);
-    FILE *o = open_output();
+    FILE *o = cli_output_open(g.output);
     plot(o, xcol, s, ns);
     for (size_t i = 0; i < ns; i++)
         free(s[i].v);
     free(s);
-    return close_output(o);
+    return cli_output_close(o);
 }

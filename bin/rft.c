@@ -31,6 +31,8 @@ static const char *const known[][2] = {
     {"energy", "energy and performance cost of every scheme"},
     {"heal", "PE and SC healing (seed 003): VLIW slot and stream-core stress, Vth, cost"},
     {"plot", "TSV tables (rft-vth, rft-duty --summary, ...) as SVG charts"},
+    {"batch", "a study over many traces: make -j here, or a Slurm job array"},
+    {"collect", "the cross-trace table of a batch: a row per trace and scheme, the mean"},
 };
 
 static const char *self_dir;   /* where this program lives, or "" */

@@ -32,3 +32,12 @@ lanes_linear() {
 
 # run a pipeline with pipefail
 pipe() { bash -c "set -o pipefail; $1"; }
+
+# A small suite in DIR for rft-batch: three synthetic traces in three formats
+# rft-decode reads (an rft stream, canonical text, text compressed).
+make_suite() {
+    mkdir -p "$1"
+    rft-synth --writes 3000 --seed 1 -o "$1/a.rft"
+    rft-synth --writes 3000 --seed 2 | rft-view > "$1/b.tsv"
+    rft-synth --writes 3000 --seed 3 | rft-view | zstd -q > "$1/c.tsv.zst"
+}

@@ -1,0 +1,755 @@
+#!/bin/sh
+# rft-batch - one study (aging, undervolting, healing, or a pipeline of your
+# own) over many traces, on this machine with make -j or on a Slurm cluster
+# as a job array, then the cross-trace table of rft-collect(1).
+#
+# The batch folder DIR holds everything: a Makefile with the study's
+# pipelines (the same as examples/*.sh run), traces.tsv (label and path of
+# each trace), one folder per trace with its results and its log, the
+# collected tables and charts, and for Slurm the scripts it submitted.  See
+# rft-batch(1).
+set -eu
+prog=rft-batch
+usage="usage: rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r N] [--shards N] [--manifest FILE]... [--force]
+                 [--slurm [--partition P] [--time T] [--mem M] [--sbatch-args ARGS]]
+                 -o DIR [TRACE | FOLDER]...
+       rft-batch --status DIR
+       rft-batch --list"
+
+die() { printf '%s: %s\n' "$prog" "$*" >&2; exit 1; }
+usage_error() {
+    printf '%s: %s\n%s\nTry '\''%s --help'\''.\n' "$prog" "$1" "${usage%%
+*}" "$prog" >&2
+    exit 2
+}
+# 'text' for sh, any character allowed
+quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+# the rft programs beside this one come first
+bindir=$(cd "$(dirname "$0")" && pwd)
+PATH=$bindir:$PATH
+export PATH
+
+# ---- the studies -------------------------------------------------------------
+# A study is one entry below: its description, the result files every trace
+# gets, the columns of its table, its charts, and the make rules that make
+# the results from %/trace.rft (the decoded trace; % is the trace's folder,
+# $* in a recipe).  LOG sends a stage's messages to the trace's log, SAVE
+# writes standard output under a temporary name renamed when complete.
+studies="aging undervolt healing"
+
+study_about() {
+    case $1 in
+    aging) echo "seed 002 section 6: baseline, RC, RAR, RC+RAR, WC, ARGO (examples/aging.sh)" ;;
+    undervolt) echo "seed 001: DC-Patch under the common, clustered, dispersed fault maps (examples/undervolt.sh)" ;;
+    healing) echo "seed 003: SC healing, dVth of the degraded SC and run-time cost for 1-8 degraded SCs" ;;
+    pipeline) echo "rft-decode TRACE | $pipeline" ;;
+    esac
+}
+
+study_results() {
+    case $1 in
+    aging) echo "vth.tsv energy.tsv" ;;
+    undervolt) echo "energy.tsv writes.tsv" ;;
+    healing) echo "cost.tsv units.tsv" ;;
+    pipeline) echo "result.tsv" ;;
+    esac
+}
+
+study_columns() {
+    case $1 in
+    aging) echo "longest_0%,longest_0_red%,longest_1%,longest_1_red%,dvth_t0_norm,dvth_t0_norm_red%,dvth_t1_norm,dvth_t1_norm_red%,delay_eq3%,saving%,slowdown%" ;;
+    undervolt) echo "total,vs_conv%,vs_smooth%,slowdown%,normal%,faulty%,reliable%,lds%,mispred%,ldsload%,lds_peak_B" ;;
+    healing) echo "cycles_naive,cycles_healthy,overhead%,dvth_naive_mV,dvth_healed_mV,dvth_reduction%" ;;
+    pipeline) echo "all" ;;
+    esac
+}
+
+# The charts: "FILE|rft-collect options|rft-plot options" a line.
+study_figures() {
+    case $1 in
+    aging) cat <<'EOF'
+fig13-longest0|--pivot longest_0%|--ymin 0 --ymax 100 --ylabel "longest '0' duty (%)" --title "Longest '0' duty cycle of a cell (seed 002 Fig. 13)"
+fig16-longest1|--pivot longest_1%|--ymin 0 --ymax 100 --ylabel "longest '1' duty (%)" --title "Longest '1' duty cycle of a cell (seed 002 Fig. 16)"
+fig19-dvth-t0|--pivot dvth_t0_norm|--ymin 0 --ymax 1 --ylabel "dVth of T0 / its maximum" --title "Highest dVth from '0' duty (seed 002 Fig. 19)"
+fig19-dvth-t1|--pivot dvth_t1_norm|--ymin 0 --ymax 1 --ylabel "dVth of T1 / its maximum" --title "Highest dVth from '1' duty (seed 002 Fig. 19)"
+fig21-energy|--pivot total|--ymin 0 --ylabel "% of the baseline's energy" --title "Slice energy (seed 002 Fig. 21)"
+EOF
+        ;;
+    undervolt) cat <<'EOF'
+fig5-writes-common|--key common --columns normal%,faulty%,reliable%,lds%|--ymin 0 --ymax 100 --ylabel "% of the writes" --title "DC-Patch writes, common scenario (seed 001 Fig. 5)"
+fig8-energy|--pivot total|--ymin 0 --ylabel "% of Conv's energy" --title "Register-file energy (seed 001 Fig. 8)"
+EOF
+        ;;
+    healing) cat <<'EOF'
+fig8-dvth|--key 1 --columns dvth_naive_mV,dvth_healed_mV|--ymin 0 --ylabel "dVth after 360 h (mV)" --title "dVth of the degraded SC, naive and healthy kernel (seed 003 Fig. 8)"
+fig9-overhead|--pivot overhead%|--ymin 0 --ylabel "run-time overhead (%)" --title "SC healing cost, 1 to 8 degraded SCs (seed 003 Fig. 9)"
+EOF
+        ;;
+    esac
+}
+
+study_rules() {
+    case $1 in
+    aging)
+        cat <<'EOF'
+# examples/aging.sh: place the windows once per allocator, gate once per
+# scheme, a duty map per scheme; rft-vth compares the maps with the
+# baseline, rft-energy prices the placed and gated streams.
+#   baseline  rft-alloc --scheme first-fit | rft-duty
+#   RC        rft-alloc --scheme first-fit | rft-gate --scheme rc | rft-duty
+#   RAR       rft-alloc --scheme rar | rft-duty
+#   RC+RAR    rft-alloc --scheme rar | rft-gate --scheme rc | rft-duty
+#   WC        rft-alloc --scheme first-fit | rft-gate --scheme wc | rft-duty
+#   ARGO      rft-alloc --scheme argo | rft-duty
+# The kernel is run REPEAT times in a row first (rft-repeat(1), aging.sh -r):
+# the seeds' lifetimes are of kernels run again and again.
+EOF
+        echo "REPEAT = ${repeat:-1}"
+        cat <<'EOF'
+%/runs.rft: %/trace.rft
+	if [ $(REPEAT) = 1 ]; then $(call LINK,trace.rft); else rft-repeat -n $(REPEAT) -o $@ $< $(LOG); fi
+%/p-first-fit.rft: %/runs.rft
+	rft-alloc --scheme first-fit -o $@ $< $(LOG)
+%/p-rar.rft: %/runs.rft
+	rft-alloc --scheme rar -o $@ $< $(LOG)
+%/p-argo.rft: %/runs.rft
+	rft-alloc --scheme argo -o $@ $< $(LOG)
+%/g-rc.rft: %/p-first-fit.rft
+	rft-gate --scheme rc -o $@ $< $(LOG)
+%/g-rcrar.rft: %/p-rar.rft
+	rft-gate --scheme rc -o $@ $< $(LOG)
+%/g-wc.rft: %/p-first-fit.rft
+	rft-gate --scheme wc -o $@ $< $(LOG)
+# the placed and gated streams are large: removed when the run is over
+.INTERMEDIATE: $(foreach t,$(TRACES),$(foreach s,p-first-fit p-rar p-argo g-rc g-rcrar g-wc,$(t)/$(s).rft))
+
+# the duty maps are kept, for other rft-vth views (--by reg, --by bit)
+.PRECIOUS: %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
+%/base.rft: %/p-first-fit.rft
+	rft-duty -o $@ $< $(LOG)
+%/rc.rft: %/g-rc.rft
+	rft-duty -o $@ $< $(LOG)
+%/rar.rft: %/p-rar.rft
+	rft-duty -o $@ $< $(LOG)
+%/rcrar.rft: %/g-rcrar.rft
+	rft-duty -o $@ $< $(LOG)
+%/wc.rft: %/g-wc.rft
+	rft-duty -o $@ $< $(LOG)
+%/argo.rft: %/p-argo.rft
+	rft-duty -o $@ $< $(LOG)
+
+%/vth.tsv: %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
+	rft-vth --format tsv base=$*/base.rft rc=$*/rc.rft rar=$*/rar.rft rcrar=$*/rcrar.rft wc=$*/wc.rft argo=$*/argo.rft $(SAVE)
+%/energy.tsv: %/p-first-fit.rft %/g-rc.rft %/p-rar.rft %/g-rcrar.rft %/g-wc.rft %/p-argo.rft
+	rft-energy --format tsv base=$*/p-first-fit.rft rc=$*/g-rc.rft rar=$*/p-rar.rft rcrar=$*/g-rcrar.rft wc=$*/g-wc.rft argo=$*/p-argo.rft $(SAVE)
+EOF
+        [ "${shards:-1}" = 1 ] || shard_rules
+        ;;
+    undervolt) cat <<'EOF'
+# examples/undervolt.sh: DC-Patch under each fault scenario (fault maps of
+# seed SEED), its writes table and its energy against Conv and Smooth.  The
+# summary is renamed into place after the stream is complete: it stands for
+# both.
+SEED = 1
+%/common.tsv: %/trace.rft
+	rft-faultmap --scenario common --seed $(SEED) $< $(LOG) | rft-dcpatch --summary=$@.part --format tsv -o $*/common.rft $(LOG) && mv $@.part $@
+%/clustered.tsv: %/trace.rft
+	rft-faultmap --scenario clustered --seed $(SEED) $< $(LOG) | rft-dcpatch --summary=$@.part --format tsv -o $*/clustered.rft $(LOG) && mv $@.part $@
+%/dispersed.tsv: %/trace.rft
+	rft-faultmap --scenario dispersed --seed $(SEED) $< $(LOG) | rft-dcpatch --summary=$@.part --format tsv -o $*/dispersed.rft $(LOG) && mv $@.part $@
+
+# the total row of each scenario (seed 001 Fig. 5, 6; V-A2)
+%/writes.tsv: %/common.tsv %/clustered.tsv %/dispersed.tsv
+	{ printf 'scenario\t'; head -n 1 $*/common.tsv | cut -f2-; for s in common clustered dispersed; do printf '%s\t' $$s; awk -F '\t' '$$1 == "total"' $*/$$s.tsv | cut -f2-; done; } $(SAVE)
+%/energy.tsv: %/common.tsv %/clustered.tsv %/dispersed.tsv
+	rft-energy --format tsv common=$*/common.rft clustered=$*/clustered.rft dispersed=$*/dispersed.rft $(SAVE)
+EOF
+        ;;
+    healing) cat <<'EOF'
+# SC healing (seed 003 5.3) of a GCN trace: the run-time cost with 1 to 8
+# degraded SCs per slice (Fig. 9; the rows with every CU healed), and the
+# dVth of the one degraded SC after 360 hours, naive and healthy kernel
+# (Fig. 8), as the row of 1 degraded SC.
+%/cost.tsv: %/trace.rft
+	rft-heal --scheme sc --report cost --sweep 8 --format tsv $< $(LOG) | awk -F '\t' 'NR == 1 || $$2 == "all"' | cut -f1,3- $(SAVE)
+%/units.tsv: %/trace.rft
+	rft-heal --scheme sc --report units --format tsv $< $(LOG) | awk -F '\t' -v OFS='\t' 'NR == 1 { $$1 = "degraded_scs" } $$2 == "degraded" { $$1 = 1 } NR == 1 || $$2 == "degraded"' | cut -f1,3- $(SAVE)
+EOF
+        ;;
+    pipeline)
+        echo "# the pipeline given to rft-batch --pipeline, its output the result"
+        echo "%/result.tsv: %/trace.rft"
+        printf '\t{ %s; } <$< $(SAVE)\n' "$(printf '%s' "$pipeline" | sed 's/\$/$$/g')"
+        ;;
+    esac
+}
+
+# --shards N: the duty maps of each trace made in N shards of its slices
+# and added up by rft-merge, which gives the whole trace's maps byte for byte.
+shard_rules() {
+    cat <<'EOF'
+
+# The duty maps in SHARDS shards of a trace's slices, added up by rft-merge(1)
+# (the same maps, byte for byte): shard K (folder sK) holds the slices whose
+# index CU*4+SIMD is K modulo SHARDS.  The whole stream stays for the shards.
+EOF
+    k=0 ids=""
+    while [ $k -lt "$shards" ]; do ids="$ids $k"; k=$((k + 1)); done
+    echo "SHARDS = $shards"
+    echo "SHARD_IDS =$ids"
+    cat <<'EOF'
+MAPS = base.rft rc.rft rar.rft rcrar.rft wc.rft argo.rft
+.SECONDARY: $(foreach t,$(TRACES),$(t)/trace.rft $(t)/runs.rft)
+SHARD = rft-view $< $(LOG) | awk -F '\t' -v k=$(1) -v n=$(SHARDS) '$$1 ~ /^[BWRE]$$/ && ($$3 * 4 + $$4) % n == k' | rft-decode $$(rft-view -H $< | awk '$$1 ~ /^(lanes|entries|block_lanes)$$/ { sub("_", "-", $$1); printf "--%s %s ", $$1, $$2 }') -o $@ $(LOG)
+EOF
+    for k in $ids; do
+        printf '%%/s%s/runs.rft: %%/runs.rft\n\tmkdir -p $(@D) && $(call SHARD,%s)\n' "$k" "$k"
+    done
+    cat <<'EOF'
+define MERGED
+$(1)/$(2): $(foreach k,$(SHARD_IDS),$(1)/s$(k)/$(2))
+	rft-merge -o $$@ $$^ 2>>$(1)/log
+endef
+$(foreach t,$(TRACES),$(foreach m,$(MAPS),$(eval $(call MERGED,$(t),$(m)))))
+EOF
+}
+
+# What a Slurm task makes: LABEL<TAB>make goals, a line per task; with
+# shards, one task per shard's maps and one for the rest of the trace.
+task_goals() {
+    if [ "${shards:-1}" = 1 ]; then
+        printf '%s\ttrace-%s\n' "$1" "$1"
+        return
+    fi
+    k=0
+    while [ $k -lt "$shards" ]; do
+        printf '%s\t' "$1"
+        for m in base rc rar rcrar wc argo; do printf '%s/s%d/%s.rft ' "$1" $k $m; done
+        echo
+        k=$((k + 1))
+    done
+    printf '%s\t%s/energy.tsv\n' "$1" "$1"
+}
+
+# ---- the batch folder ----------------------------------------------------------
+# The Makefile: written once (edit it to change a stage; remove it to get the
+# study's own back), the traces in traces.mk, rewritten on every run.
+write_makefile() {
+    cat <<EOF
+# $out/Makefile, written by rft-batch for the $study study: $(study_about "$study")
+# 'make -k -j N' (in this folder) runs it as rft-batch does; 'make trace-LABEL'
+# one trace.  Each result is written under a temporary name and renamed when
+# complete, so a result that exists is whole; a trace's messages go to LABEL/log.
+study = $study
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
+SHELL = /bin/bash
+.SHELLFLAGS = -o pipefail -ec
+include traces.mk
+RESULTS = $(study_results "$study")
+LOG = 2>>\$(firstword \$(subst /, ,\$*))/log
+SAVE = >\$@.part \$(LOG) && mv \$@.part \$@
+# a symbolic link \$@ to \$(1), replacing an older one in one step
+LINK = ln -sf \$(1) \$@.\$\$\$\$ && mv -f \$@.\$\$\$\$ \$@
+
+.PHONY: all table
+all: table
+.SECONDEXPANSION:
+trace-%: \$\$(addprefix \$\$*/,\$\$(RESULTS)) ;
+
+# decode once; an rft stream (rft-view -H reads its header) is used as it is
+%/trace.rft: %/input
+	if rft-view -H \$< >/dev/null 2>&1; then \$(call LINK,input); else rft-decode -o \$@ \$< \$(LOG); fi
+
+$(study_rules "$study")
+
+# the cross-trace table (rft-collect(1)) and the charts of the seeds
+ALL_RESULTS = \$(foreach t,\$(TRACES),\$(addprefix \$(t)/,\$(RESULTS)))
+table: table.txt table.tsv table.csv table.json figures
+table.txt: \$(ALL_RESULTS) traces.tsv collect.conf
+	rft-collect -o \$@ . 2>>collect.log
+table.tsv table.csv table.json: table.%: \$(ALL_RESULTS) traces.tsv collect.conf
+	rft-collect --format \$* -o \$@ . 2>>collect.log
+EOF
+    figs=""
+    study_figures "$study" | {
+        while IFS='|' read -r name select plot; do
+            printf 'figures/%s.tsv: table.tsv\n' "$name"
+            printf '\tmkdir -p figures && rft-collect %s --format tsv -o $@ . 2>>collect.log\n' \
+                "$(printf '%s' "$select" | sed 's/\$/$$/g')"
+            printf 'figures/%s.svg: figures/%s.tsv\n' "$name" "$name"
+            printf '\trft-plot -x trace --kind bar %s -o $@ $< 2>>collect.log\n' \
+                "$(printf '%s' "$plot" | sed 's/\$/$$/g')"
+            figs="$figs figures/$name.svg"
+        done
+        printf '.PHONY: figures\nfigures:%s\n' "$figs"
+    }
+}
+
+# A trace's label: its file name without the trace suffixes.
+label_of() {
+    b=$(basename "$1")
+    b=${b%.zst}
+    b=${b%.zstd}
+    for s in .tsv .csv .txt .log .trace; do b=${b%"$s"}; done
+    printf '%s\n' "${b%.rft}"
+}
+
+# Inputs to "LABEL<TAB>ABSOLUTE PATH" lines.
+add_trace() {   # PATH [LABEL]
+    [ -f "$1" ] || die "$1: no such trace"
+    [ -r "$1" ] || die "$1: not readable"
+    case $1 in *'	'* | *'
+'*) die "$1: a tab or a newline in a trace's path is not supported" ;; esac
+    l=${2:-$(label_of "$1")}
+    case $l in
+    '' | .* | -* | *[!A-Za-z0-9_.+-]*)
+        die "$1: label '$l' is not letters, digits and _.+- (give one in a manifest)" ;;
+    mean) die "$1: label 'mean' is the mean rows' (give another in a manifest)" ;;
+    esac
+    p=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+    printf '%s\t%s\n' "$l" "$p" >>"$tmp/traces"
+}
+
+add_folder() {
+    found=0
+    for f in "$1"/*; do
+        case $f in
+        *.rft | *.tsv | *.csv | *.txt | *.log | *.trace | *.zst | *.zstd) ;;
+        *) continue ;;
+        esac
+        case $(label_of "$f") in *.*) case $f in *.zst | *.zstd) continue ;; esac ;; esac
+        [ -f "$f" ] || continue
+        add_trace "$f"
+        found=1
+    done
+    [ $found = 1 ] || die "$1: no traces (files named *.rft, *.tsv, *.csv, *.txt, *.log or *.trace, plain or .zst)"
+}
+
+add_manifest() {
+    [ -r "$1" ] || die "$1: cannot read the manifest"
+    base=$(dirname "$1")
+    n=0
+    while IFS= read -r line || [ -n "$line" ]; do
+        n=$((n + 1))
+        case $line in '' | '#'*) continue ;; esac
+        path=${line%%'	'*}
+        label=""
+        [ "$path" = "$line" ] || label=${line#*'	'}
+        case $path in /*) ;; *) path=$base/$path ;; esac
+        [ -e "$path" ] || die "$1: line $n: $path: no such trace"
+        add_trace "$path" "$label"
+    done <"$1"
+}
+
+# The results of trace $1 are all there.
+is_done() {
+    for r in $results; do
+        [ -e "$out/$1/$r" ] || return 1
+    done
+}
+
+
+first_error() {
+    if [ -s "$out/$1/log" ]; then
+        head -n 1 "$out/$1/log"
+    else
+        echo "failed (no message; see $out/make.log)"
+    fi
+}
+
+# ---- local runs -------------------------------------------------------------
+elapsed() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+
+# done_n and total: the traces done, of all
+count_done() {
+    done_n=0
+    total=0
+    while IFS='	' read -r l _; do
+        total=$((total + 1))
+        if is_done "$l"; then done_n=$((done_n + 1)); fi
+    done <"$out/traces.tsv"
+}
+
+# Traces done / total, elapsed, an estimate from this run's pace: every
+# second, on one line, while the run goes on.
+progress() {
+    start=$(date +%s)
+    before=$1
+    while :; do
+        count_done
+        t=$(($(date +%s) - start))
+        left=""
+        if [ $done_n -gt "$before" ] && [ $done_n -lt $total ]; then
+            left=", about $(elapsed $((t * (total - done_n) / (done_n - before)))) left"
+        fi
+        printf '\r%s: %d/%d traces, %s elapsed%s\033[K' "$prog" $done_n $total "$(elapsed $t)" "$left" >&2
+        sleep 1
+    done
+}
+
+run_local() {
+    count_done
+    before=$done_n
+    start=$(date +%s)
+    # make in a session of its own, so that one signal stops every stage
+    setsid make -C "$out" -k -s -j "$jobs" all >"$out/make.log" 2>&1 &
+    make_pid=$!
+    mon=""
+    trap 'stop TERM 143' TERM HUP
+    trap 'stop INT 130' INT
+    if [ -t 2 ]; then
+        progress "$before" &
+        mon=$!
+    fi
+    status=0
+    wait $make_pid || status=$?
+    trap - TERM HUP INT
+    if [ -n "$mon" ]; then
+        kill "$mon" 2>/dev/null || :
+        wait "$mon" 2>/dev/null || :
+        count_done
+        printf '\r%s: %d/%d traces done, %s elapsed\033[K\n' "$prog" $done_n $total \
+            "$(elapsed $(($(date +%s) - start)))" >&2
+    fi
+    failed=0
+    while IFS='	' read -r l p; do
+        if ! is_done "$l"; then
+            printf '%s: %s (%s): %s\n' "$prog" "$l" "$p" "$(first_error "$l")" >&2
+            failed=$((failed + 1))
+        fi
+    done <"$out/traces.tsv"
+    [ $failed = 0 ] || exit 1
+    if [ $status != 0 ]; then
+        if [ -s "$out/collect.log" ]; then
+            die "collecting: $(head -n 1 "$out/collect.log")"
+        fi
+        die "make failed: $(grep -v '^make' "$out/make.log" | head -n 1) (see $out/make.log)"
+    fi
+}
+
+# A signal: stop every stage (what they leave half written is never taken
+# as a result, and the next run redoes it).
+stop() {
+    kill -"$1" -"$make_pid" 2>/dev/null || :
+    [ -z "$mon" ] || kill "$mon" 2>/dev/null || :
+    wait "$make_pid" 2>/dev/null || :
+    [ -z "$mon" ] || printf '\n' >&2
+    exit "$2"
+}
+
+# ---- Slurm ----------------------------------------------------------------------
+# Scripts kept in DIR/slurm: array.sh runs one trace per task, collect.sh the
+# table once all succeeded, submit.sh submits both (run it again to resubmit).
+write_slurm() {
+    mkdir -p "$out/slurm"
+    : >"$tmp/tasks"
+    while IFS='	' read -r l _; do
+        is_done "$l" || task_goals "$l" >>"$tmp/tasks"
+    done <"$out/traces.tsv"
+    mv "$tmp/tasks" "$out/slurm/tasks"
+    ntasks=$(wc -l <"$out/slurm/tasks")
+    qdir=$(quote "$(cd "$out" && pwd)")
+    cat >"$out/slurm/array.sh" <<EOF
+#!/bin/sh
+# One task a line of slurm/tasks (line SLURM_ARRAY_TASK_ID + 1): a trace's
+# label and the make goals that are its results (or a shard's), made by the
+# batch's Makefile with as many jobs as the task has CPUs.
+#SBATCH --job-name=rft-$study
+#SBATCH --cpus-per-task=$jobs
+#SBATCH --output=slurm/%A_%a.out
+set -eu
+PATH=$(quote "$bindir"):\$PATH
+cd $qdir
+goals=\$(sed -n "\$((SLURM_ARRAY_TASK_ID + 1))p" slurm/tasks | cut -f2)
+exec make -k -s -j "\${SLURM_CPUS_PER_TASK:-$jobs}" \$goals
+EOF
+    cat >"$out/slurm/collect.sh" <<EOF
+#!/bin/sh
+# The cross-trace table and charts, once every task has succeeded.
+#SBATCH --job-name=rft-$study-collect
+#SBATCH --output=slurm/collect.out
+set -eu
+PATH=$(quote "$bindir"):\$PATH
+cd $qdir
+exec make -s table
+EOF
+    cat >"$out/slurm/submit.sh" <<EOF
+#!/bin/sh
+# Submit the batch: the array (one task per line of slurm/tasks), then the
+# collecting job, run only if every task succeeds (afterok; cancelled, not
+# left pending, when one fails).  The job ids go to slurm/jobs.
+set -eu
+cd $qdir
+array=\$(sbatch --parsable --chdir=$qdir --array=0-$((ntasks - 1))$sbatch_opts slurm/array.sh)
+array=\${array%%;*}
+if ! collect=\$(sbatch --parsable --chdir=$qdir --dependency=afterok:\$array --kill-on-invalid-dep=yes$sbatch_opts slurm/collect.sh); then
+    scancel "\$array"
+    exit 1
+fi
+echo "\$array \${collect%%;*}" >slurm/jobs
+EOF
+    chmod 755 "$out/slurm/array.sh" "$out/slurm/collect.sh" "$out/slurm/submit.sh"
+}
+
+run_slurm() {
+    command -v sbatch >/dev/null 2>&1 ||
+        die "--slurm: sbatch not found: Slurm's client is not installed (or run without --slurm)"
+    write_slurm
+    rm -f "$out/slurm/jobs"
+    if [ "$ntasks" = 0 ]; then
+        echo "$prog: every trace is done; collecting here" >&2
+        make -C "$out" -s table >"$out/make.log" 2>&1 ||
+            die "collecting: $(head -n 1 "$out/collect.log" 2>/dev/null)"
+        return
+    fi
+    if ! sh "$out/slurm/submit.sh" >"$tmp/sbatch.out" 2>&1; then
+        die "$(grep . "$tmp/sbatch.out" | tail -n 1)"
+    fi
+    read -r array collect <"$out/slurm/jobs"
+    echo "$array $collect"
+    echo "$prog: array job $array ($ntasks tasks), collecting job $collect; see rft-batch --status $out" >&2
+}
+
+# ---- status -------------------------------------------------------------------
+status() {
+    [ -f "$out/traces.tsv" ] && [ -f "$out/Makefile" ] ||
+        die "$out: not a batch folder (no traces.tsv and Makefile)"
+    results=$(sed -n 's/^RESULTS = //p' "$out/Makefile")
+    array="" collect="" queue=""
+    if [ -f "$out/slurm/jobs" ]; then
+        read -r array collect <"$out/slurm/jobs"
+        if command -v squeue >/dev/null 2>&1; then
+            queue=$(squeue -h -r -j "$array,$collect" -o '%i %T %r' 2>/dev/null || :)
+        fi
+    fi
+    local_run=""
+    if ! flock -n "$out/.lock" true 2>/dev/null; then local_run=1; fi
+    w=7
+    while IFS='	' read -r l _; do [ ${#l} -le $w ] || w=${#l}; done <"$out/traces.tsv"
+    printf "%-${w}s  %-8s  %s\n" trace state detail
+    n_done=0 n_fail=0 n_run=0 n_wait=0
+    while IFS='	' read -r l p; do
+        detail=""
+        if is_done "$l"; then
+            state=done
+            n_done=$((n_done + 1))
+        else
+            # its tasks: the first running or pending one; all done (their
+            # goals there: shards), the collecting job makes the rest
+            state="" job="" tasks="" tasks_done=1
+            if [ -n "$array" ]; then
+                tasks=$(awk -F '\t' -v l="$l" '$1 == l { print NR - 1 }' "$out/slurm/tasks")
+            fi
+            for i in $tasks; do
+                q=$(printf '%s\n' "$queue" | awk -v j="${array}_$i" '$1 == j { print tolower($2) }')
+                if [ -n "$q" ] && { [ -z "$state" ] || [ "$q" = running ]; }; then
+                    state=$q job=${array}_$i
+                fi
+                for g in $(sed -n "$((i + 1))p" "$out/slurm/tasks" | cut -f2); do
+                    case $g in trace-*) tasks_done="" ;; *) [ -e "$out/$g" ] || tasks_done="" ;; esac
+                done
+            done
+            if [ -n "$state" ]; then
+                detail="job $job"
+            elif [ -n "$local_run" ]; then
+                state=running
+                detail="a local run is under way"
+            elif [ -n "$tasks" ] && [ -n "$tasks_done" ]; then
+                state=waiting
+                detail="its tasks are done; the collecting job makes the rest"
+            elif [ -s "$out/$l/log" ] || [ -n "$tasks" ]; then
+                state=failed
+                detail=$(first_error "$l")
+            else
+                state="not run"
+            fi
+            case $state in
+            running) n_run=$((n_run + 1)) ;;
+            failed) n_fail=$((n_fail + 1)) ;;
+            *) n_wait=$((n_wait + 1)) ;;
+            esac
+        fi
+        printf "%-${w}s  %-8s  %s\n" "$l" "$state" "$detail"
+    done <"$out/traces.tsv"
+    # the table
+    if [ -s "$out/table.tsv" ] && [ -z "$local_run" ]; then
+        state=done detail="$out/table.txt"
+    elif [ -n "$collect" ] && line=$(printf '%s\n' "$queue" | awk -v j="$collect" '$1 == j') && [ -n "$line" ]; then
+        state=$(echo "$line" | awk '{ print tolower($2) }') detail="job $collect"
+    elif [ -s "$out/collect.log" ]; then
+        state=failed detail=$(head -n 1 "$out/collect.log")
+    elif [ $n_fail -gt 0 ]; then
+        state="not run" detail="a trace failed${collect:+: job $collect cancelled}"
+    else
+        state="not run" detail=""
+    fi
+    printf "%-${w}s  %-8s  %s\n" "(table)" "$state" "$detail"
+    echo "$((n_done + n_fail + n_run + n_wait)) traces: $n_done done, $n_run running, $n_fail failed, $n_wait waiting"
+    [ $n_fail = 0 ] || exit 1
+}
+
+# ---- options ------------------------------------------------------------------
+out="" jobs="" study="" pipeline="" force="" slurm="" status_dir="" sbatch_opts="" repeat="" shards=""
+manifests=""
+need() { [ $# -ge 2 ] || usage_error "$1: missing argument"; }
+while [ $# -gt 0 ]; do
+    case $1 in
+    -h | --help)
+        printf '%s\n%s\n' "$usage" "Run a study over many traces (rft-batch(1)); studies: rft-batch --list."
+        exit 0 ;;
+    --version) echo "rft-batch (rftrace) $(rft-view --version | sed 's/.* //')"; exit 0 ;;
+    --list)
+        for s in $studies; do printf '%-10s %s\n' "$s" "$(study_about "$s")"; done
+        exit 0 ;;
+    -o | --output) need "$@"; out=$2; shift ;;
+    --output=*) out=${1#*=} ;;
+    -j | --jobs) need "$@"; jobs=$2; shift ;;
+    -j*) jobs=${1#-j} ;;
+    --jobs=*) jobs=${1#*=} ;;
+    -s | --study) need "$@"; study=$2; shift ;;
+    --study=*) study=${1#*=} ;;
+    --pipeline) need "$@"; pipeline=$2; shift ;;
+    --pipeline=*) pipeline=${1#*=} ;;
+    -m | --manifest) need "$@"; manifests="$manifests$2
+"; shift ;;
+    --manifest=*) manifests="$manifests${1#*=}
+" ;;
+    --shards) need "$@"; shards=$2; shift ;;
+    --shards=*) shards=${1#*=} ;;
+    -r | --repeat) need "$@"; repeat=$2; shift ;;
+    --repeat=*) repeat=${1#*=} ;;
+    --force) force=1 ;;
+    --slurm) slurm=1 ;;
+    --partition | --time | --mem)
+        need "$@"; sbatch_opts="$sbatch_opts $1=$(quote "$2")"; slurm_opt=$1; shift ;;
+    --partition=* | --time=* | --mem=*)
+        sbatch_opts="$sbatch_opts ${1%%=*}=$(quote "${1#*=}")"; slurm_opt=${1%%=*} ;;
+    --sbatch-args) need "$@"; sbatch_opts="$sbatch_opts $2"; slurm_opt=$1; shift ;;
+    --sbatch-args=*) sbatch_opts="$sbatch_opts ${1#*=}"; slurm_opt=--sbatch-args ;;
+    --status) need "$@"; status_dir=$2; shift ;;
+    --status=*) status_dir=${1#*=} ;;
+    --) shift; break ;;
+    -?*) usage_error "unknown option '$1'" ;;
+    *) break ;;
+    esac
+    shift
+done
+
+if [ -n "$status_dir" ]; then
+    [ -z "$out$study$pipeline$force$slurm" ] && [ $# = 0 ] && [ -z "$manifests" ] ||
+        usage_error "--status takes a batch folder and nothing else"
+    out=$status_dir
+    status
+    exit 0
+fi
+[ -n "$out" ] || usage_error "no output folder (-o DIR)"
+[ -z "$study" ] || [ -z "$pipeline" ] || usage_error "--study and --pipeline do not go together"
+if [ -z "$slurm" ] && [ -n "${slurm_opt:-}" ]; then usage_error "$slurm_opt: only with --slurm"; fi
+case $pipeline in *'
+'*) usage_error "--pipeline: one line of stages" ;; esac
+[ -z "$pipeline" ] || study=pipeline
+if [ -n "$study" ] && [ "$study" != pipeline ]; then
+    case " $studies " in
+    *" $study "*) ;;
+    *) usage_error "--study: '$study' is not one of $(echo $studies | sed 's/ /, /g')" ;;
+    esac
+fi
+if [ -n "$repeat" ]; then
+    case $repeat in '' | *[!0-9]* | 0*) usage_error "-r: '$repeat' is not a number of runs from 1" ;; esac
+fi
+if [ -n "$shards" ]; then
+    case $shards in '' | *[!0-9]* | 0* | 1) usage_error "--shards: '$shards' is not a number of shards from 2" ;; esac
+fi
+if [ -n "$jobs" ]; then
+    case $jobs in '' | *[!0-9]* | 0*) usage_error "-j: '$jobs' is not a number of jobs from 1" ;; esac
+else
+    [ -n "$slurm" ] && jobs=1 || jobs=$(nproc)
+fi
+
+# ---- the run ---------------------------------------------------------------------
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-batch.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+: >"$tmp/traces"
+for a in "$@"; do
+    if [ -d "$a" ]; then add_folder "${a%/}"; else add_trace "$a"; fi
+done
+if [ -n "$manifests" ]; then
+    while IFS= read -r m; do [ -z "$m" ] || add_manifest "$m"; done <<EOF
+$manifests
+EOF
+fi
+
+if [ -e "$out" ] && [ ! -d "$out" ]; then die "$out: not a folder"; fi
+mkdir -p "$out" 2>"$tmp/err" || die "$out: cannot create: $(sed 's/.*: //' "$tmp/err")"
+( : >"$out/.lock" ) 2>/dev/null || die "$out: not writable"
+exec 9>>"$out/.lock"
+flock -n 9 || die "$out: another rft-batch is running on this folder"
+
+# the study of an earlier run of this folder
+old=""
+[ ! -f "$out/Makefile" ] || old=$(sed -n 's/^study = //p' "$out/Makefile")
+if [ -n "$old" ] && [ -n "$study" ] && [ "$old" != "$study" ]; then
+    die "$out: holds a batch of the $old study, not $study (use another folder)"
+fi
+study=${study:-${old:-aging}}
+if [ -n "$repeat" ]; then
+    [ "$study" = aging ] || usage_error "-r: only the aging study repeats a kernel"
+    was=$(sed -n 's/^REPEAT = //p' "$out/Makefile" 2>/dev/null || :)
+    [ -z "$was" ] || [ "$was" = "$repeat" ] ||
+        die "$out: holds a batch of kernels run $was times, not $repeat (use another folder)"
+fi
+if [ -n "$shards" ]; then
+    [ "$study" = aging ] || usage_error "--shards: only the aging study's duty maps are sharded"
+    [ ! -f "$out/Makefile" ] || [ "$(sed -n 's/^SHARDS = //p' "$out/Makefile")" = "$shards" ] ||
+        die "$out: holds a batch made in $(sed -n 's/^SHARDS = //p' "$out/Makefile" | grep . || echo 1) shard(s), not $shards (use another folder)"
+fi
+[ -z "$shards" ] && [ -f "$out/Makefile" ] && shards=$(sed -n 's/^SHARDS = //p' "$out/Makefile")
+if [ "$study" = pipeline ] && [ -n "$old" ] && [ -n "$pipeline" ] &&
+    ! grep -q -F -- "$(study_rules pipeline | tail -n 1)" "$out/Makefile"; then
+    die "$out: holds a batch of another pipeline (use another folder)"
+fi
+results=$(study_results "$study")
+
+if [ ! -s "$tmp/traces" ]; then      # no inputs: the traces of the earlier run
+    [ -f "$out/traces.tsv" ] || usage_error "no traces"
+    cp "$out/traces.tsv" "$tmp/traces"
+fi
+dup=$(cut -f1 "$tmp/traces" | sort | uniq -d | head -n 1)
+[ -z "$dup" ] || die "two traces labelled '$dup' (give labels in a manifest)"
+
+if [ ! -f "$out/Makefile" ]; then
+    write_makefile >"$tmp/Makefile"
+    mv "$tmp/Makefile" "$out/Makefile"
+fi
+{
+    echo "# written by rft-batch: the defaults of rft-collect $out"
+    echo "results $results"
+    echo "columns $(study_columns "$study")"
+} >"$tmp/collect.conf"
+mv "$tmp/collect.conf" "$out/collect.conf"
+{ printf 'TRACES ='; cut -f1 "$tmp/traces" | tr '\n' ' '; echo; } >"$tmp/traces.mk"
+mv "$tmp/traces.mk" "$out/traces.mk"
+cp "$tmp/traces" "$out/traces.tsv.part"
+mv "$out/traces.tsv.part" "$out/traces.tsv"
+
+# a trace's folder: its input, then what the study makes of it; what a
+# killed run left (temporaries, a log) goes
+while IFS='	' read -r l p; do
+    d=$out/$l
+    if [ -n "$force" ]; then rm -rf "$d"; fi
+    mkdir -p "$d"
+    [ "$(readlink "$d/input" 2>/dev/null)" = "$p" ] || ln -sfn "$p" "$d/input"
+    rm -f "$d"/*.part "$d"/*.tmp??????
+    is_done "$l" || : >"$d/log"
+done <"$out/traces.tsv"
+# the table exists only after a run that completed every trace
+rm -rf "$out/table.txt" "$out/table.tsv" "$out/table.csv" "$out/table.json" "$out/figures" \
+    "$out/collect.log"
+
+if [ -n "$slurm" ]; then
+    run_slurm
+else
+    run_local
+fi

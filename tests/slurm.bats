@@ -1,0 +1,186 @@
+#!/usr/bin/env bats
+# rft-batch --slurm against a real Slurm: a one-node cluster on localhost
+# (slurmctld, slurmd, munged) started here from a temporary configuration and
+# stopped afterwards.  The array and the collecting job give the local run's
+# results byte for byte; a failed task leaves the collecting job unrun and
+# --status names the trace.  `make check-slurm` runs this file alone.
+
+load test_helper
+
+PKGS="slurmctld slurmd slurm-client munge"
+
+# Slurm's packages, installed when missing if we are root (Debian 12)
+have_slurm() {
+    local p missing=""
+    for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing+=" $p"; done
+    [ -z "$missing" ] && return 0
+    [ "$(id -u)" = 0 ] || { echo "not root: cannot install$missing"; return 1; }
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        --no-install-recommends $missing) >/dev/null 2>&1 ||
+        { echo "apt-get could not install$missing"; return 1; }
+}
+
+# $1 listens on 127.0.0.1
+port_busy() { (exec 2>/dev/null; echo > "/dev/tcp/127.0.0.1/$1"); }
+
+# poll COMMAND until it prints PATTERN (a grep -E pattern), for up to $1 seconds
+poll() {
+    local secs=$1 pat=$2 i
+    shift 2
+    for ((i = 0; i < secs * 5; i++)); do
+        "$@" 2>/dev/null | grep -q -E "$pat" && return 0
+        sleep 0.2
+    done
+    return 1
+}
+
+slurm_start() {
+    BASE=$(mktemp -d /tmp/rft-slurm.XXXXXX)
+    chmod 755 "$BASE"       # munged refuses a socket in a folder others cannot enter
+    mkdir -p "$BASE"/{etc,munge,spool,state,log}
+    chmod 755 "$BASE/munge"
+    mungekey --create --keyfile="$BASE/munge/munge.key"
+    munged --key-file="$BASE/munge/munge.key" --socket="$BASE/munge/munge.socket" \
+        --pid-file="$BASE/munge/munged.pid" --log-file="$BASE/munge/munged.log" \
+        --seed-file="$BASE/munge/munged.seed"
+    local port=6817
+    while port_busy $port || port_busy $((port + 1)); do port=$((port + 2)); done
+    local mem
+    mem=$(slurmd -C | sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p')
+    cat > "$BASE/etc/slurm.conf" <<EOF
+ClusterName=rfttest
+SlurmctldHost=localhost(127.0.0.1)
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$BASE/munge/munge.socket
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+AccountingStorageType=accounting_storage/none
+JobAcctGatherType=jobacct_gather/none
+JobCompType=jobcomp/none
+SchedulerParameters=batch_sched_delay=0
+MpiDefault=none
+ReturnToService=2
+StateSaveLocation=$BASE/state
+SlurmdSpoolDir=$BASE/spool
+SlurmctldPidFile=$BASE/slurmctld.pid
+SlurmdPidFile=$BASE/slurmd.pid
+SlurmctldLogFile=$BASE/log/slurmctld.log
+SlurmdLogFile=$BASE/log/slurmd.log
+NodeName=rftnode NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=$mem State=UNKNOWN
+PartitionName=debug Nodes=rftnode Default=YES MaxTime=INFINITE State=UP
+EOF
+    export SLURM_CONF="$BASE/etc/slurm.conf"
+    slurmctld
+    poll 30 'UP' scontrol ping || return 1
+    slurmd -N rftnode
+    poll 30 '^idle' sinfo -h -N -o %T || return 1
+}
+
+# a daemon gone (a zombie counts as gone)
+gone() { [ ! -e /proc/$1/stat ] || [ "$(awk '{ print $3 }' /proc/$1/stat)" = Z ]; }
+
+slurm_stop() {
+    [ -n "${BASE:-}" ] || return 0
+    local f p i
+    if [ -f "$BASE/slurmctld.pid" ] && ! gone "$(cat "$BASE/slurmctld.pid")"; then
+        squeue -h -o %i | xargs -r scancel
+        for ((i = 0; i < 150; i++)); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
+    fi
+    for f in slurmd.pid slurmctld.pid munge/munged.pid; do
+        [ -f "$BASE/$f" ] || continue
+        p=$(cat "$BASE/$f")
+        kill -TERM "$p" 2>/dev/null || :
+        for ((i = 0; i < 100; i++)); do gone "$p" && break; sleep 0.1; done
+    done
+    rm -rf "$BASE"
+}
+
+setup_file() {
+    local why
+    if ! why=$(have_slurm); then
+        skip "Slurm (slurm-wlm, munge) is not installed and cannot be: $why"
+    fi
+    slurm_start || { slurm_stop; false; }
+    export BASE SLURM_CONF
+    make_suite "$BATS_FILE_TMPDIR/traces"
+}
+
+teardown_file() {
+    slurm_stop
+}
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+    TR="$BATS_FILE_TMPDIR/traces"
+}
+
+# wait until the jobs ARRAY and COLLECT have left the queue (done, failed or
+# cancelled), at most 120 s
+wait_jobs() {
+    local i
+    for ((i = 0; i < 600; i++)); do
+        [ -z "$(squeue -h -j "$1,$2" 2>/dev/null)" ] && return 0
+        sleep 0.2
+    done
+    return 1
+}
+
+@test "a Slurm job array and a collecting job: the local run's results byte for byte" {
+    rft-batch -j 2 -o local "$TR"
+    run -0 --separate-stderr rft-batch --slurm --partition debug --time 10 --mem 200 -o remote "$TR"
+    [[ $output =~ ^[0-9]+\ [0-9]+$ ]]
+    local array=${output% *} collect=${output#* }
+    [[ $stderr == "rft-batch: array job $array (3 tasks), collecting job $collect; see rft-batch --status remote" ]]
+    run -0 rft-batch --status remote
+    assert_line --regexp '^a +(pending|running|done) '
+    assert_line --regexp '^\(table\) +(pending|running|done) '
+    wait_jobs $array $collect
+    # three tasks and the collecting job ran, and wrote the results
+    [ "$(ls remote/slurm/${array}_*.out | wc -l)" -eq 3 ]
+    [ -e remote/slurm/collect.out ]
+    local f
+    for f in table.txt table.tsv table.csv table.json figures/fig13-longest0.svg \
+        figures/fig21-energy.tsv {a,b,c}/vth.tsv {a,b,c}/energy.tsv {a,b,c}/rcrar.rft; do
+        cmp local/$f remote/$f
+    done
+    run -0 rft-batch --status remote
+    assert_line --regexp '^c +done'
+    assert_line --regexp '^\(table\) +done +remote/table.txt$'
+    assert_line '3 traces: 3 done, 0 running, 0 failed, 0 waiting'
+    # a task per shard of a trace's slices and one for the rest: the same again
+    run -0 --separate-stderr rft-batch --slurm --shards 2 -o sharded "$TR"
+    [[ $stderr == "rft-batch: array job ${output% *} (9 tasks), collecting job ${output#* };"* ]]
+    wait_jobs ${output% *} ${output#* }
+    for f in table.txt table.tsv table.json {a,b,c}/vth.tsv {a,b,c}/energy.tsv; do
+        cmp local/$f sharded/$f
+    done
+    run -0 cut -f2 sharded/slurm/tasks
+    assert_line --index 0 "$(printf 'a/s0/%s.rft ' base rc rar rcrar wc argo)"
+    assert_line --index 2 "a/energy.tsv"
+    # the scripts it submitted, kept to read and resubmit
+    grep -q -- "--partition='debug' --time='10' --mem='200'" remote/slurm/submit.sh
+    grep -q 'make -k -s -j' remote/slurm/array.sh
+}
+
+@test "a failed array task: the collecting job never runs, --status names the trace" {
+    mkdir d
+    cp "$TR"/a.rft "$TR"/b.tsv d/
+    printf 'B 0 0 0 0 8 k 0\nW 0 0 0 0 0 zz\n' > d/bad.tsv
+    run -0 --separate-stderr rft-batch --slurm -o remote d
+    local array=${output% *} collect=${output#* }
+    wait_jobs $array $collect
+    [ ! -e remote/slurm/collect.out ] && [ ! -e remote/table.tsv ]
+    run -1 rft-batch --status remote
+    assert_line --regexp '^a +done'
+    assert_line --regexp "^bad +failed +rft-decode: bad/input:2: W line has 7 fields, expected 71 \(64 lanes\)$"
+    assert_line --regexp "^\(table\) +not run +a trace failed: job $collect cancelled$"
+    assert_line '3 traces: 2 done, 0 running, 1 failed, 0 waiting'
+    # sbatch refusing the job: its own message
+    run -1 --separate-stderr rft-batch --slurm --partition nosuch -o other "$TR"/a.rft
+    assert_equal "$stderr" "rft-batch: sbatch: error: Batch job submission failed: Invalid partition name specified"
+}
