@@ -215,6 +215,14 @@ static void scan(input *in, rft_reader *r)
             continue;
         rft_power *pw = &sl[*ix];
         if (rec->kind == RFT_ALLOC) {
+            /* the stream's banks (rft-alloc --bank), unless the parameters
+             * price it in banks of their own */
+            if (a.bank > 1 && g.e.bank_entries > 1 && a.bank != g.e.bank_entries)
+                die("%s: record %llu: the stream is gated in banks of %u entries, %s in banks of %u "
+                    "(gating.bank_entries)", in->path, (unsigned long long)rft_reader_count(r),
+                    a.bank, g.params_path, g.e.bank_entries);
+            if (!pw->gated && g.e.bank_entries == 1)
+                pw->bank = a.bank;
             rft_power_window(pw, t, a.base, a.n, a.event == RFT_ALLOC_EV_ALLOC,
                              a.flags & RFT_AF_GATED);
         } else if (rec->kind == RFT_WRITE && rec->w.phys != RFT_NO_PHYS) {

@@ -165,10 +165,10 @@ static void extra_record(const rft_rec *r, int as_json, char sep)
         if (as_json) {
             printf("{\"kind\": \"alloc\", \"cycle\": %llu, \"cu\": %u, \"simd\": %u, "
                    "\"wf\": %u, \"event\": \"%s\", \"base\": %u, \"n\": %u, \"rot\": %u, "
-                   "\"free\": %u, \"gated\": %d}\n",
+                   "\"free\": %u, \"gated\": %d, \"bank\": %u}\n",
                    (unsigned long long)a.cycle, a.cu, a.simd, a.wf,
                    a.event == RFT_ALLOC_EV_FREE ? "free" : "alloc", a.base, a.n, a.rot, a.nfree,
-                   a.flags & RFT_AF_GATED);
+                   a.flags & RFT_AF_GATED, a.bank);
         } else {
             char buf[512];
             size_t n = rft_alloc_format(&a, sep, buf);

@@ -197,7 +197,9 @@ typedef struct slice {
     uint64_t first, last;   /* cycles of its first and last event */
     uint64_t start, end;    /* clock at the window's start and end */
     uint64_t live, busy_acc, busy_since;
-    int gated;              /* ARGO: unallocated entries are switched off */
+    int gated;              /* ARGO: unallocated entries are switched off ... */
+    uint32_t bank;          /* ... per bank of this many entries (0 until gated) */
+    uint8_t *inwin;         /* per entry: in a window now */
     void *mem;              /* the arena as allocated ... */
     uint64_t *arena;        /* ... and aligned: entries blocks of blk words */
     uint64_t *now;          /* entries x pw words: the contents now */
@@ -293,6 +295,7 @@ void rft_duty_free(rft_duty *d)
         free(s->e);
         free(s->mem);
         free(s->now);
+        free(s->inwin);
         free(s);
     }
     free(d->s);
@@ -330,12 +333,13 @@ static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
     slice *s = calloc(1, sizeof *s);
     if (!s || !(s->mem = calloc(d->entries * d->blk * sizeof(uint64_t) + 64, 1)) ||
         !(s->now = calloc((size_t)d->entries * d->pw, sizeof *s->now)) ||
-        !(s->e = calloc(d->entries, sizeof *s->e)) ||
+        !(s->e = calloc(d->entries, sizeof *s->e)) || !(s->inwin = calloc(d->entries, 1)) ||
         rft_map_put(&d->idx, rft_slice_key(cu, simd), d->ns)) {
         if (s) {
             free(s->mem);
             free(s->now);
             free(s->e);
+            free(s->inwin);
         }
         free(s);
         return NULL;
@@ -614,21 +618,43 @@ static int do_alloc(rft_duty *d, const rft_rec *r)
         return fail(d, "window of wavefront %u (base %u, %u entries) does not fit in slice %u:%u",
                     a.wf, a.base, a.n, a.cu, a.simd);
     s->gated = a.flags & RFT_AF_GATED;
+    if (s->gated && s->bank && a.bank != s->bank)
+        return fail(d, "slice %u:%u: banks of %u entries, then of %u", a.cu, a.simd, s->bank, a.bank);
+    if (s->gated)
+        s->bank = a.bank;
     uint64_t c = clock_of(d, s, a.cycle);
     for (uint32_t i = 0; i < a.n; i++) {
         uint32_t k = (a.base + i) % d->entries;
-        ent *e = &s->e[k];
-        if (!e->born && birth(s, e, c))
+        if (!s->e[k].born && birth(s, &s->e[k], c))
             return oom(d);
-        uint32_t on = a.event == RFT_ALLOC_EV_ALLOC ? d->bits : 0;  /* woken, or freed */
-        if (!s->gated || on == e->on)
+        s->inwin[k] = a.event == RFT_ALLOC_EV_ALLOC;
+    }
+    if (!s->gated)
+        return 0;
+    /* every bank the window touches: on while one of its entries is in a
+     * window (those not in one hold zeros, then their last value), off
+     * once none is */
+    for (uint32_t i = 0; i < a.n; i++) {
+        uint32_t k = (a.base + i) % d->entries;
+        if (i > 0 && k % s->bank != 0)
             continue;
-        uint64_t *now = now_of(d, s, k);
-        if (account(d, s, e, now, c))
-            return oom(d);
-        memset(now, 0, d->pw * sizeof *now);        /* the content is lost */
-        e->nz = 0;
-        e->on = on;
+        uint32_t b0 = k / s->bank * s->bank, b1 = b0 + s->bank < d->entries ? b0 + s->bank : d->entries;
+        uint32_t on = 0;
+        for (uint32_t j = b0; j < b1 && !on; j++)
+            on = s->inwin[j] ? d->bits : 0;
+        for (uint32_t j = b0; j < b1; j++) {
+            ent *e = &s->e[j];
+            if (!e->born && birth(s, e, c))
+                return oom(d);
+            if (on == e->on)
+                continue;
+            uint64_t *now = now_of(d, s, j);
+            if (account(d, s, e, now, c))
+                return oom(d);
+            memset(now, 0, d->pw * sizeof *now);    /* the content is lost */
+            e->nz = 0;
+            e->on = on;
+        }
     }
     return 0;
 }
