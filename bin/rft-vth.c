@@ -1,6 +1,7 @@
 /* rft-vth - duty-cycle and NBTI report from duty maps (rft-duty(1)): average
  * duty per bit position, longest '0' and '1' duty cycles, threshold-voltage
- * degradation, switching delay and SNM lifetime; several maps side by side. */
+ * degradation, switching delay, SNM loss and lifetime, and their course over
+ * the years; several maps side by side. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -13,13 +14,14 @@
 #include "rft.h"
 
 static const char usage[] =
-    "usage: rft-vth [--params FILE] [--set KEY=VALUE]... [--years Y] [--by summary|bit|reg|cells]\n"
+    "usage: rft-vth [--params FILE] [--set KEY=VALUE]... [--years Y] [--step Y]\n"
+    "               [--by summary|bit|reg|cells|year]\n"
     "               [--slice CU:SIMD] [--per-slice] [--include-unused] [--show-params]\n"
     "               [--format table|tsv|csv|json] [[LABEL=]FILE...]\n"
     "Report duty cycles and NBTI degradation (seeds 002, 003, 004) from duty maps;\n"
     "several maps, labelled by scheme, side by side with the change against the first.\n";
 
-enum { BY_SUMMARY, BY_BIT, BY_REG, BY_CELLS };
+enum { BY_SUMMARY, BY_BIT, BY_REG, BY_CELLS, BY_YEAR };
 
 typedef struct {
     uint16_t cu, simd;
@@ -37,7 +39,7 @@ typedef struct {
 static struct {
     int by, per_slice, include_unused, slice_set;
     uint16_t cu, simd;
-    double years;
+    double years, step;
     rft_nbti p;
     enum cli_fmt fmt;
     map *maps;
@@ -45,7 +47,7 @@ static struct {
     uint32_t bits, entries;     /* geometry of the first record */
     const char *first_path;
     cli_table *cells;           /* --by cells: rows as the records come */
-} g = {.years = 3, .fmt = FMT_TABLE};
+} g = {.years = 3, .step = 1, .fmt = FMT_TABLE};
 
 static void *xcalloc(size_t n, size_t s)
 {
@@ -180,15 +182,17 @@ static void load(map *m)
 
 /* ---- the summary: one row per metric, one column per map ------------------------ */
 enum { M_WINDOW, M_CYCLES, M_USED, M_AVG0, M_AVG1, M_AVGOFF, M_L0, M_L0CELL, M_L0_1, M_L0_OFF,
-       M_L1, M_L1CELL, M_L1_0, M_L1_OFF, M_N0, M_N1, M_E0, M_E1, M_R0, M_R1, M_DELAY3,
-       M_DELAYRD, M_LIFE3, M_LIFERD, NM };
+       M_L1, M_L1CELL, M_L1_0, M_L1_OFF, M_N0, M_N1, M_E0, M_E1, M_R0, M_R1, M_RREL, M_SNMRD,
+       M_DELAY3, M_DELAYRD, M_LIFE3, M_LIFERD, NM };
 static const char *const mname[NM] = {
     "window", "cycles", "entries_used", "avg_0%", "avg_1%", "avg_off%", "longest_0%",
     "longest_0_cell", "longest_0_cell_1%", "longest_0_cell_off%", "longest_1%",
     "longest_1_cell", "longest_1_cell_0%", "longest_1_cell_off%", "dvth_t0_norm",
     "dvth_t1_norm", "dvth_t0_eq3_mV", "dvth_t1_eq3_mV", "dvth_t0_rd_mV", "dvth_t1_rd_mV",
-    "delay_eq3%", "delay_rd%", "snm_life_eq3_years", "snm_life_rd_years"};
-static const int mdec[NM] = {0, 0, 0, 2, 2, 2, 2, 0, 2, 2, 2, 0, 2, 2, 4, 4, 3, 3, 3, 3, 3, 3, 3, 3};
+    "dvth_rd%", "snm_loss_rd%", "delay_eq3%", "delay_rd%", "snm_life_eq3_years",
+    "snm_life_rd_years"};
+static const int mdec[NM] = {0, 0, 0, 2, 2, 2, 2, 0, 2, 2, 2, 0, 2, 2, 4, 4, 3, 3, 3, 3, 2, 2,
+                             3, 3, 3, 3};
 
 typedef struct {
     double v[NM];
@@ -224,6 +228,10 @@ static void compute(const rft_duty_stats *s, metrics *m)
     m->v[M_E1] = 1e3 * rft_nbti_eq3(&g.p, b1 * t, (1 - b1) * t);
     m->v[M_R0] = 1e3 * rft_nbti_rd(&g.p, a0, t);
     m->v[M_R1] = 1e3 * rft_nbti_rd(&g.p, b1, t);
+    /* the SNM of a cell goes with its more degraded PMOS */
+    double rd = 1e-3 * fmax(m->v[M_R0], m->v[M_R1]);
+    m->v[M_RREL] = 100 * rd / g.p.vth0;
+    m->v[M_SNMRD] = 100 * rft_nbti_snm_loss(&g.p, rd);
     double w = a0 > b1 ? a0 : b1;
     m->v[M_DELAY3] = 100 * rft_nbti_delay(&g.p, 1e-3 * fmax(m->v[M_E0], m->v[M_E1]));
     m->v[M_DELAYRD] = 100 * rft_nbti_delay(&g.p, 1e-3 * fmax(m->v[M_R0], m->v[M_R1]));
@@ -384,6 +392,38 @@ static void by_bit(void)
     free_columns(cols, 1, n);
 }
 
+/* Seed 004 Figs. 7-9: dVth and SNM loss of the most stressed transistor of
+ * each map's scope, every --step years up to --years (RD model). */
+static void by_year(void)
+{
+    static const char *const per[] = {"stress%", "dvth_t0_rd_mV", "dvth_t1_rd_mV", "dvth_rd%",
+                                      "snm_loss_rd%", "window"};
+    int n;
+    const char **cols = columns("year", per, 6, 0, &n);
+    cli_table *t = table_new(g.fmt, stdout, n, cols);
+    /* years as multiples of the step, so that no step is lost to rounding */
+    uint64_t steps = (uint64_t)floor(g.years / g.step + 1e-9);
+    for (uint64_t k = 0; k <= steps + (g.years - (double)steps * g.step > 1e-9 * g.step); k++) {
+        double y = k <= steps ? (double)k * g.step : g.years;
+        table_dbl(t, y, 3);
+        for (int i = 0; i < g.nmaps; i++) {
+            const rft_duty_stats *s = &g.maps[i].all;
+            double a0 = rft_duty_frac(s->max0.t0, s->max0.cycles);
+            double b1 = rft_duty_frac(s->max1.t1, s->max1.cycles);
+            double d0 = rft_nbti_rd(&g.p, a0, y * RFT_YEAR), d1 = rft_nbti_rd(&g.p, b1, y * RFT_YEAR);
+            table_dbl(t, 100 * fmax(a0, b1), 2);
+            table_dbl(t, 1e3 * d0, 3);
+            table_dbl(t, 1e3 * d1, 3);
+            table_dbl(t, 100 * fmax(d0, d1) / g.p.vth0, 2);
+            table_dbl(t, 100 * rft_nbti_snm_loss(&g.p, fmax(d0, d1)), 2);
+            window_cell(t, s);
+        }
+        table_end_row(t);
+    }
+    table_free(t);
+    free_columns(cols, 1, n);
+}
+
 static void by_reg(void)
 {
     static const char *const per[] = {"longest_0%", "0_cell_1%", "0_cell_off%",
@@ -439,9 +479,10 @@ int main(int argc, char **argv)
         {"by", required_argument, 0, 'b'},     {"slice", required_argument, 0, 'S'},
         {"per-slice", no_argument, 0, 'P'},    {"include-unused", no_argument, 0, 'u'},
         {"show-params", no_argument, 0, 'w'},  {"format", required_argument, 0, 'f'},
-        {"set", required_argument, 0, 's'},   {0, 0, 0, 0}};
+        {"set", required_argument, 0, 's'},    {"step", required_argument, 0, 't'},
+        {0, 0, 0, 0}};
     const char *params = NULL;
-    int c, show = 0;
+    int c, show = 0, step_set = 0;
     rft_params set;
     char why[RFT_PARAM_WHY];
     cli_init(argc, argv, usage);
@@ -461,7 +502,13 @@ int main(int argc, char **argv)
             if (g.years > 1e6)
                 usage_error("--years: %g is out of range (at most 1e6)", g.years);
             break;
-        case 'b': g.by = cli_choice("--by", optarg, "summary|bit|reg|cells"); break;  /* BY_* */
+        case 'b': g.by = cli_choice("--by", optarg, "summary|bit|reg|cells|year"); break;  /* BY_* */
+        case 't':
+            step_set = 1;
+            g.step = cli_double("--step", optarg, -1e300, 1e300);
+            if (!(g.step > 0) || g.step > 1e6)
+                usage_error("--step: %s years is not in (0, 1e6]", optarg);
+            break;
         case 'S':
             cli_slice("--slice", optarg, 65535, "CU:SIMD", &g.cu, &g.simd);
             g.slice_set = 1;
@@ -473,6 +520,10 @@ int main(int argc, char **argv)
         default: cli_bad_option(argv);
         }
     }
+    if (step_set && g.by != BY_YEAR)
+        usage_error("--step applies to --by year only");
+    if (g.by == BY_YEAR && g.years / g.step > 100000)
+        usage_error("--step: more than 100000 rows to --years %g", g.years);
     if (params || set.n)
         load_params(params, &set);
     rft_params_free(&set);
@@ -524,6 +575,8 @@ int main(int argc, char **argv)
         by_bit();
     else if (g.by == BY_REG)
         by_reg();
+    else if (g.by == BY_YEAR)
+        by_year();
     else
         summary();
     for (int i = 0; i < g.nmaps; i++) {

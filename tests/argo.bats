@@ -135,3 +135,57 @@ cells() { rft-vth --by cells --format tsv "m=$1" | cut -f 3-9,13; }
     run -1 rft-alloc --util=/dev/full b.rft -o out.rft
     [ ! -e out.rft ]
 }
+
+# a duty map of 16 entries: entry 0 holds 0 and entry 1 ffffffff all the time
+stressed() {
+    printf 'B\t100\t0\t0\t1\t2\tk\t0\nW\t100\t0\t0\t1\t0\t1\t00000000\tphys=0\nW\t100\t0\t0\t1\t1\t1\tffffffff\tphys=1\nE\t200\t0\t0\t1\n' |
+        rft-decode --lanes 1 --block-lanes 1 --entries 16 | rft-duty
+}
+metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { print $3 }'; }
+
+@test "seed 004 6.2.1, 6.2.3: 22 % (45 nm) and 19 % (65 nm) of Vth0 after 5 years, SNM lost by 20 % after 3.2 years" {
+    stressed > s.duty
+    rft-vth --params "$TOP/params/seed004-45nm.conf" --years 5 --format tsv s.duty > 45.tsv
+    run -0 metric dvth_rd% < 45.tsv
+    assert_output '22.00'
+    run -0 metric snm_life_rd_years < 45.tsv
+    assert_output '3.200'
+    run -0 metric snm_loss_rd% < 45.tsv
+    assert_output '21.54'
+    # Eq. 3 is calibrated to agree with the RD model there
+    run -0 metric dvth_t0_eq3_mV < 45.tsv
+    assert_output "$(metric dvth_t0_rd_mV < 45.tsv)"
+    rft-vth --params "$TOP/params/seed004-65nm.conf" --years 5 --format tsv s.duty > 65.tsv
+    run -0 metric dvth_rd% < 65.tsv
+    assert_output '19.00'
+    # 65 nm: no lifetime in the seed; the 45 nm ratio of SNM to Vth loss
+    run -0 metric snm_life_rd_years < 65.tsv
+    assert_output '7.713'
+    # both sets name a source or an assumption for every value
+    for f in "$TOP"/params/seed004-*.conf; do
+        run -0 awk '/^[a-z0-9_]+ = / && !/(Seed|seed|ASSUMPTION|CALIBRATED|physics)/' "$f"
+        assert_output ''
+    done
+}
+
+@test "--by year: dVth and SNM loss of each map every --step years (Figs. 7-9)" {
+    stressed > base.duty
+    # ARGO-like: the same cells off three quarters of the time
+    small 16 rotate.tsv | rft-alloc --scheme argo --bank 4 | rft-duty > argo.duty
+    run -0 rft-vth --params "$TOP/params/seed004-45nm.conf" --by year --years 5 --step 1.6 --format tsv base=base.duty argo=argo.duty
+    assert_line --index 0 "$(printf 'year\tbase_stress%%\tbase_dvth_t0_rd_mV\tbase_dvth_t1_rd_mV\tbase_dvth_rd%%\tbase_snm_loss_rd%%\tbase_window\targo_stress%%\targo_dvth_t0_rd_mV\targo_dvth_t1_rd_mV\targo_dvth_rd%%\targo_snm_loss_rd%%\targo_window')"
+    # 0, 1.6, 3.2, 4.8 and the last year, 5
+    assert_equal "${#lines[@]}" 6
+    assert_line --index 1 "$(printf '0.000\t100.00\t0.000\t0.000\t0.00\t0.00\tslice 100..200\t25.00\t0.000\t0.000\t0.00\t0.00\tslice 0..400')"
+    run -0 awk -F '\t' '$1 == "3.200" { print $6, $12 }' <<< "$output"
+    assert_output '20.00 15.12'
+    run -0 awk -F '\t' '$1 == "5.000" { print $5, $11 }' <<< "$(rft-vth --params "$TOP/params/seed004-45nm.conf" --by year --years 5 --format tsv base=base.duty argo=argo.duty)"
+    assert_output '22.00 16.63'
+    # the same year in the summary: the reduction is Fig. 7's improvement
+    run -0 pipe "rft-vth --params '$TOP/params/seed004-45nm.conf' --years 5 --format tsv base=base.duty argo=argo.duty | grep -E '^all	(dvth_rd|snm_loss_rd)%'"
+    assert_output "$(printf 'all\tdvth_rd%%\t22.00\t16.63\t24.39\nall\tsnm_loss_rd%%\t21.54\t16.29\t24.39')"
+    run -2 rft-vth --step 1 base.duty
+    assert_line --index 0 'rft-vth: --step applies to --by year only'
+    run -2 rft-vth --by year --step 0 base.duty
+    assert_line --index 0 "rft-vth: --step: 0 years is not in (0, 1e6]"
+}
