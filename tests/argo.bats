@@ -189,3 +189,26 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { print $3 }'; }
     run -2 rft-vth --by year --step 0 base.duty
     assert_line --index 0 "rft-vth: --step: 0 years is not in (0, 1e6]"
 }
+
+@test "Fig. 11: the leakage ARGO saves per compute unit next to its allocator's 0.92 mW against 0.56 mW" {
+    small 16 rotate.tsv > r.rft
+    rft-alloc --scheme argo --bank 4 r.rft > r4.rft
+    geo="--set geometry.lanes=1 --set geometry.entries=16 --set geometry.block_lanes=1"
+    run -0 pipe "rft-energy $geo --format tsv r4.rft | cut -f 1,11,14-"
+    # one slice, one compute unit: 75 % of the slice's 75.86 mW saved, less
+    # the 0.36 mW ARGO's allocator costs over the aging-oblivious one
+    assert_output "$(printf '%s\n' \
+        'scheme	leak_saving%	alloc_mW	leak_saved_mW	net_saved_mW' \
+        'baseline	0.00	0.560	0.000	0.000' \
+        'argo	75.00	0.920	56.895	56.535')"
+    # the same share from rft-alloc's recovery report
+    run -0 pipe "rft-alloc --scheme argo --recovery --banks 4 -o /dev/null r.rft | awk -F '\t' 'NR == 2 { print \$9 }'"
+    assert_output '75.00'
+    # one allocator without the other is refused; without both, no columns
+    grep -v '^alloc\.argo' "$TOP/params/seed002-32nm.conf" > half.conf
+    run -1 --separate-stderr rft-energy --params half.conf $geo r4.rft
+    assert_equal "$stderr" "rft-energy: half.conf: missing key 'alloc.argo_mw'"
+    grep -v '^alloc\.' "$TOP/params/seed002-32nm.conf" > none.conf
+    run -0 pipe "rft-energy --params none.conf $geo --format tsv r4.rft | head -1 | awk -F '\t' '{ print NF }'"
+    assert_output 13
+}
