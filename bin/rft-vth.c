@@ -10,18 +10,24 @@
 
 #include "cli.h"
 #include "duty.h"
+#include "faultmap.h"
 #include "nbti.h"
 #include "rft.h"
 
 static const char usage[] =
     "usage: rft-vth [--params FILE] [--set KEY=VALUE]... [--years Y] [--step Y]\n"
-    "               [--by summary|bit|reg|cells|year]\n"
+    "               [--by summary|bit|reg|cells|year|fault]\n"
     "               [--slice CU:SIMD] [--per-slice] [--include-unused] [--show-params]\n"
     "               [--format table|tsv|csv|json] [[LABEL=]FILE...]\n"
     "Report duty cycles and NBTI degradation (seeds 002, 003, 004) from duty maps;\n"
     "several maps, labelled by scheme, side by side with the change against the first.\n";
 
-enum { BY_SUMMARY, BY_BIT, BY_REG, BY_CELLS, BY_YEAR };
+enum { BY_SUMMARY, BY_BIT, BY_REG, BY_CELLS, BY_YEAR, BY_FAULT };
+
+/* --by fault: the cells of an undervolted register file by what its fault
+ * map makes of them (seed 001 II-B) */
+enum { C_RELIABLE, C_USABLE, C_DEAD, NCLASS };
+static const char *const class_name[NCLASS] = {"reliable", "faulty:usable", "faulty:dead"};
 
 typedef struct {
     uint16_t cu, simd;
@@ -34,6 +40,8 @@ typedef struct {
     sstat *sl;              /* per slice, in order of appearance */
     size_t nsl, csl;
     rft_duty_stats all;
+    rft_fmset fm;           /* --by fault: its fault maps ... */
+    rft_duty_stats cls[NCLASS];   /* ... and its cells by class */
 } map;
 
 static struct {
@@ -110,6 +118,41 @@ static void cell_rows(const map *m, const rft_duty_rec *d)
     }
 }
 
+static int same_map(const rft_faultmap *a, const rft_faultmap *b)
+{
+    return a->entries == b->entries && a->blocks == b->blocks && a->ecp == b->ecp &&
+           memcmp(a->bits, b->bits, (size_t)a->entries * a->blocks) == 0;
+}
+
+/* An entry's cells into the classes of its slice's fault map. */
+static void by_class(map *m, const rft_duty_rec *d)
+{
+    const rft_faultmap *fm = rft_fmset_find(&m->fm, d->cu, d->simd), *f0;
+    if (!fm)
+        stage_fail("no fault map for slice %u:%u before its duty map: put rft-faultmap(1) before "
+                   "the placement in every pipeline compared", d->cu, d->simd);
+    if (fm->entries != d->entries || d->bits % fm->blocks)
+        stage_fail("the fault map of slice %u:%u is %u entries x %u blocks, the duty map %u entries "
+                   "of %u cells", d->cu, d->simd, fm->entries, fm->blocks, d->entries, d->bits);
+    /* one table compares placements on the same cells */
+    if (m != &g.maps[0] && (!(f0 = rft_fmset_find(&g.maps[0].fm, d->cu, d->simd)) || !same_map(f0, fm)))
+        stage_fail("the fault map of slice %u:%u differs from that of %s: compare placements on one "
+                   "undervolted register file", d->cu, d->simd, g.maps[0].path);
+    static uint8_t sel[NCLASS][RFT_MAX_LANES];
+    memset(sel, 0, sizeof sel);
+    int faulty = rft_faultmap_entry_faulty(fm, d->entry);
+    for (uint32_t b = 0; b < fm->blocks; b++)
+        sel[!faulty ? C_RELIABLE : rft_faultmap_block_faulty(fm, d->entry, b) ? C_DEAD : C_USABLE][b] = 1;
+    for (int c = 0; c < NCLASS; c++) {
+        if (!memchr(sel[c], 1, fm->blocks))
+            continue;
+        if (!m->cls[c].records)
+            stats_init(&m->cls[c]);
+        if (rft_duty_stats_add_blocks(&m->cls[c], d, fm->blocks, sel[c]))
+            stage_fail("a duty map of another span mixed in");
+    }
+}
+
 static void load(map *m)
 {
     rft_reader *r = stage_open(m->path);
@@ -125,6 +168,15 @@ static void load(map *m)
         if (rec.kind >= RFT_KERNEL && rec.kind <= RFT_BUNDLE) {
             if (!trace)             /* refused once the stream is read */
                 trace = rft_reader_count(r);
+            continue;
+        }
+        if (rec.kind == RFT_FAULTMAP && g.by == BY_FAULT) {
+            rft_faultmap fm;
+            char why[RFT_FM_WHY];
+            if (rft_faultmap_decode(rec.raw, rec.len, &fm, why, sizeof why))
+                stage_fail("%s", why);
+            if (rft_fmset_put(&m->fm, &fm))
+                die("out of memory");
             continue;
         }
         if (rec.kind != RFT_DUTY)
@@ -147,6 +199,8 @@ static void load(map *m)
             cell_rows(m, &d);
             continue;
         }
+        if (g.by == BY_FAULT)
+            by_class(m, &d);
         if (!m->all.records)
             stats_init(&m->all);
         sstat *s = m->nsl ? &m->sl[m->nsl - 1] : NULL;
@@ -201,7 +255,7 @@ typedef struct {
 
 static void compute(const rft_duty_stats *s, metrics *m)
 {
-    double n = s->avg_n * s->bits;
+    double n = s->avg_cells;
     const rft_duty_cell *a = &s->max0, *b = &s->max1;
     double a0 = rft_duty_frac(a->t0, a->cycles), b1 = rft_duty_frac(b->t1, b->cycles);
     double t = g.years * RFT_YEAR;
@@ -312,6 +366,34 @@ static void free_columns(const char **c, int from, int n)
     for (int i = from; i < n; i++)
         free((void *)c[i]);
     free(c);
+}
+
+/* the summary for each class of cells of the fault maps, then for all */
+static void fault_summary(void)
+{
+    static const char *const per[] = {""};
+    int n;
+    const char **cols = columns(NULL, per, 1, 1, &n);
+    const char **all = xcalloc((size_t)n + 2, sizeof *all);
+    all[0] = "cells";
+    all[1] = "metric";
+    memcpy(all + 2, cols, (size_t)n * sizeof *all);
+    cli_table *t = table_new(g.fmt, stdout, n + 2, all);
+    const rft_duty_stats **st = xcalloc((size_t)g.nmaps, sizeof *st);
+    for (int c = 0; c <= NCLASS; c++) {
+        int any = 0;
+        for (int j = 0; j < g.nmaps; j++) {
+            const rft_duty_stats *x = c < NCLASS ? &g.maps[j].cls[c] : &g.maps[j].all;
+            st[j] = x->records ? x : NULL;
+            any |= st[j] != NULL;
+        }
+        if (any)
+            summary_rows(t, c < NCLASS ? class_name[c] : "all", st);
+    }
+    table_free(t);
+    free(st);
+    free(all);
+    free_columns(cols, 0, n);
 }
 
 static void summary(void)
@@ -502,7 +584,7 @@ int main(int argc, char **argv)
             if (g.years > 1e6)
                 usage_error("--years: %g is out of range (at most 1e6)", g.years);
             break;
-        case 'b': g.by = cli_choice("--by", optarg, "summary|bit|reg|cells|year"); break;  /* BY_* */
+        case 'b': g.by = cli_choice("--by", optarg, "summary|bit|reg|cells|year|fault"); break;  /* BY_* */
         case 't':
             step_set = 1;
             g.step = cli_double("--step", optarg, -1e300, 1e300);
@@ -577,6 +659,8 @@ int main(int argc, char **argv)
         by_reg();
     else if (g.by == BY_YEAR)
         by_year();
+    else if (g.by == BY_FAULT)
+        fault_summary();
     else
         summary();
     for (int i = 0; i < g.nmaps; i++) {
@@ -584,6 +668,9 @@ int main(int argc, char **argv)
             stats_free(&g.maps[i].sl[k].st);
         free(g.maps[i].sl);
         stats_free(&g.maps[i].all);
+        for (int k = 0; k < NCLASS; k++)
+            stats_free(&g.maps[i].cls[k]);
+        rft_fmset_free(&g.maps[i].fm);
         free(g.maps[i].own);
     }
     free(g.maps);
