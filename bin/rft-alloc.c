@@ -273,7 +273,7 @@ static void util_report(void)
         table_u64(t, r.max_wf);
         table_u64(t, r.peak);
         pct(t, (double)r.peak / g.entries);
-        if (r.vgprs_max)    /* windows the widest of its windows would leave free */
+        if (r.vgprs_max && r.vgprs_min == r.vgprs_max)  /* windows of one size only */
             table_i64(t, (int64_t)(g.entries / r.vgprs_max) - r.max_wf);
         else
             table_none(t);

@@ -212,3 +212,25 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { print $3 }'; }
     run -0 pipe "rft-energy --params none.conf $geo --format tsv r4.rft | head -1 | awk -F '\t' '{ print NF }'"
     assert_output 13
 }
+
+@test "examples/argo.sh: Tables 1 and 3, Figs. 7, 9 and 11 for a trace" {
+    rft-synth --cus 1 --simds 2 --writes 3000 --seed 2 > s.rft
+    run -0 "$TOP/examples/argo.sh" -k keep -p figs s.rft
+    assert_line --index 0 '== s.rft: register-file utilization (seed 004 Table 1; seed 002 Table 5)'
+    assert_line --regexp '^kernel +vgprs +max_wf +peak_entries +peak% +unused_windows +mean% +slice_cycles$'
+    assert_line '== s.rft: ARGO'"'"'s worst-case bank recovery, % of the span gated (seed 004 Table 3)'
+    assert_line --regexp '^kernel +1K +2K +4K +8K$'
+    # the rows of the tables are rft-alloc's reports
+    rft-alloc --scheme argo --recovery --format tsv -o /dev/null s.rft > t3.tsv
+    worst=$(awk -F '\t' '$1 == "all" && $3 == 1024 { print $6 }' t3.tsv)
+    assert_line --regexp "^all +$worst "
+    # 45 nm: the baseline's most stressed cell loses 22 % of Vth0 in 5 years
+    assert_line --regexp '^45nm +dvth_rd% +22.00 '
+    assert_line --regexp '^argo +[0-9.]+ +0.920 '
+    for f in fig7 fig9 fig11; do
+        python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "figs/$f.svg"
+    done
+    [ "$(grep -c '<g class="series"' figs/fig9.svg)" -eq 2 ]
+    for m in base argo; do rft-view -H "keep/$m.duty" > /dev/null; done
+    run -2 "$TOP/examples/argo.sh"
+}
