@@ -368,18 +368,42 @@ static void free_columns(const char **c, int from, int n)
     free(c);
 }
 
+/* A summary table: a scope column (named first), the metric, a column per
+ * map and the change against the first. */
+typedef struct {
+    cli_table *t;
+    const char **cols, **all;
+    int n;
+    const rft_duty_stats **st;  /* per map: the stats of the scope of a row */
+} sumtab;
+
+static void sumtab_open(sumtab *s, const char *first)
+{
+    static const char *const per[] = {""};
+    s->cols = columns(NULL, per, 1, 1, &s->n);
+    s->all = xcalloc((size_t)s->n + 2, sizeof *s->all);
+    s->all[0] = first;
+    s->all[1] = "metric";
+    memcpy(s->all + 2, s->cols, (size_t)s->n * sizeof *s->all);
+    s->t = table_new(g.fmt, stdout, s->n + 2, s->all);
+    s->st = xcalloc((size_t)g.nmaps, sizeof *s->st);
+}
+
+static void sumtab_close(sumtab *s)
+{
+    table_free(s->t);
+    free(s->st);
+    free(s->all);
+    free_columns(s->cols, 0, s->n);
+}
+
 /* the summary for each class of cells of the fault maps, then for all */
 static void fault_summary(void)
 {
-    static const char *const per[] = {""};
-    int n;
-    const char **cols = columns(NULL, per, 1, 1, &n);
-    const char **all = xcalloc((size_t)n + 2, sizeof *all);
-    all[0] = "cells";
-    all[1] = "metric";
-    memcpy(all + 2, cols, (size_t)n * sizeof *all);
-    cli_table *t = table_new(g.fmt, stdout, n + 2, all);
-    const rft_duty_stats **st = xcalloc((size_t)g.nmaps, sizeof *st);
+    sumtab tab;
+    sumtab_open(&tab, "cells");
+    cli_table *t = tab.t;
+    const rft_duty_stats **st = tab.st;
     for (int c = 0; c <= NCLASS; c++) {
         int any = 0;
         for (int j = 0; j < g.nmaps; j++) {
@@ -390,23 +414,15 @@ static void fault_summary(void)
         if (any)
             summary_rows(t, c < NCLASS ? class_name[c] : "all", st);
     }
-    table_free(t);
-    free(st);
-    free(all);
-    free_columns(cols, 0, n);
+    sumtab_close(&tab);
 }
 
 static void summary(void)
 {
-    static const char *const per[] = {""};
-    int n;
-    const char **cols = columns(NULL, per, 1, 1, &n);
-    const char **all = xcalloc((size_t)n + 2, sizeof *all);
-    all[0] = "scope";
-    all[1] = "metric";
-    memcpy(all + 2, cols, (size_t)n * sizeof *all);
-    cli_table *t = table_new(g.fmt, stdout, n + 2, all);
-    const rft_duty_stats **st = xcalloc((size_t)g.nmaps, sizeof *st);
+    sumtab tab;
+    sumtab_open(&tab, "scope");
+    cli_table *t = tab.t;
+    const rft_duty_stats **st = tab.st;
     if (g.per_slice && !g.slice_set) {
         /* slices of the first map, then any the others add */
         for (int i = 0; i < g.nmaps; i++)
@@ -437,10 +453,7 @@ static void summary(void)
     else
         snprintf(scope, sizeof scope, "all");
     summary_rows(t, scope, st);
-    table_free(t);
-    free(st);
-    free(all);
-    free_columns(cols, 0, n);
+    sumtab_close(&tab);
 }
 
 /* the window of a map's scope, printed with every row */

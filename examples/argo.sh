@@ -57,18 +57,7 @@ keep_dir=$keep
 out=${keep:-$tmp}
 mkdir -p "$out"
 
-if rft-view -H "$trace" >/dev/null 2>&1; then
-    src=$trace
-else
-    stage rft-decode -o "$tmp/trace.rft" "$trace"
-    join
-    src=$tmp/trace.rft
-fi
-if [ "$repeat" != 1 ]; then
-    stage rft-repeat -n "$repeat" -o "$tmp/repeated.rft" "$src"
-    join
-    src=$tmp/repeated.rft
-fi
+trace_stream "$trace" "$repeat"     # decoded once, repeated: src
 
 stage rft-alloc --scheme first-fit -o "$out/base.rft" "$src"
 stage rft-alloc --scheme argo --bank "$bank" --util="$tmp/t1.tsv" --recovery="$tmp/t3.tsv" \
