@@ -235,17 +235,17 @@ static void load(map *m)
 }
 
 /* ---- the summary: one row per metric, one column per map ------------------------ */
-enum { M_WINDOW, M_CYCLES, M_USED, M_AVG0, M_AVG1, M_AVGOFF, M_L0, M_L0CELL, M_L0_1, M_L0_OFF,
+enum { M_WINDOW, M_CYCLES, M_USED, M_AVG0, M_AVG1, M_AVGOFF, M_STRESS, M_L0, M_L0CELL, M_L0_1, M_L0_OFF,
        M_L1, M_L1CELL, M_L1_0, M_L1_OFF, M_N0, M_N1, M_E0, M_E1, M_R0, M_R1, M_RREL, M_SNMRD,
        M_DELAY3, M_DELAYRD, M_LIFE3, M_LIFERD, NM };
 static const char *const mname[NM] = {
-    "window", "cycles", "entries_used", "avg_0%", "avg_1%", "avg_off%", "longest_0%",
+    "window", "cycles", "entries_used", "avg_0%", "avg_1%", "avg_off%", "avg_stress%", "longest_0%",
     "longest_0_cell", "longest_0_cell_1%", "longest_0_cell_off%", "longest_1%",
     "longest_1_cell", "longest_1_cell_0%", "longest_1_cell_off%", "dvth_t0_norm",
     "dvth_t1_norm", "dvth_t0_eq3_mV", "dvth_t1_eq3_mV", "dvth_t0_rd_mV", "dvth_t1_rd_mV",
     "dvth_rd%", "snm_loss_rd%", "delay_eq3%", "delay_rd%", "snm_life_eq3_years",
     "snm_life_rd_years"};
-static const int mdec[NM] = {0, 0, 0, 2, 2, 2, 2, 0, 2, 2, 2, 0, 2, 2, 4, 4, 3, 3, 3, 3, 2, 2,
+static const int mdec[NM] = {0, 0, 0, 2, 2, 2, 2, 2, 0, 2, 2, 2, 0, 2, 2, 4, 4, 3, 3, 3, 3, 2, 2,
                              3, 3, 3, 3};
 
 typedef struct {
@@ -268,6 +268,7 @@ static void compute(const rft_duty_stats *s, metrics *m)
     m->v[M_AVG0] = n ? 100 * s->s0 / n : 0;
     m->v[M_AVG1] = n ? 100 * s->s1 / n : 0;
     m->v[M_AVGOFF] = n ? 100 * s->soff / n : 0;
+    m->v[M_STRESS] = n ? 100 * s->sstress / n : 0;
     m->v[M_L0] = 100 * a0;
     m->v[M_L0_1] = 100 * rft_duty_frac(a->t1, a->cycles);
     m->v[M_L0_OFF] = 100 * rft_duty_frac(a->toff, a->cycles);
@@ -617,6 +618,8 @@ int main(int argc, char **argv)
     }
     if (step_set && g.by != BY_YEAR)
         usage_error("--step applies to --by year only");
+    if (g.by == BY_FAULT)       /* every cell of a class: the same cells in every map */
+        g.include_unused = 1;
     if (g.by == BY_YEAR && g.years / g.step > 100000)
         usage_error("--step: more than 100000 rows to --years %g", g.years);
     if (params || set.n)

@@ -994,6 +994,7 @@ int rft_duty_stats_add_blocks(rft_duty_stats *s, const rft_duty_rec *d, uint32_t
             s->s0 += f0;
             s->s1 += f1;
             s->soff += fo;
+            s->sstress += f0 > f1 ? f0 : f1;
             if (s->bit0) {
                 s->bit0[b] += f0;
                 s->bit1[b] += f1;

@@ -94,6 +94,7 @@ typedef struct rft_duty_stats {
     double avg_n;                   /* entries averaged */
     double avg_cells;               /* cells averaged */
     double s0, s1, soff;            /* sums of per-cell duty fractions (averaged entries) */
+    double sstress;                 /* sum of each cell's larger of its '0' and '1' duty */
     rft_duty_cell max0, max1;       /* longest '0' and '1' duty among all cells */
     int have_max;
     /* optional (set the pointers to bits / entries sized arrays of zeros) */

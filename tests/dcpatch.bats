@@ -276,21 +276,31 @@ field() { awk -F'\t' -v n="$2" -v c="$3" '$1 == n { print $c }' "$1"; }
 @test "aging: DC-Patch against the baseline allocator on the same cells, by fault class" {
     pipe "rft-faultmap --map '$D/map8.csv' '$T/basic.rft' | rft-dcpatch | rft-duty > '$T/d.duty'"
     pipe "rft-faultmap --map '$D/map8.csv' '$T/basic.rft' | rft-alloc | rft-duty > '$T/b.duty'"
-    run -0 pipe "rft-vth --by fault --format tsv base='$T/b.duty' dcpatch='$T/d.duty' | grep -E '	(entries_used|avg_1%|longest_1%)	'"
+    run -0 pipe "rft-vth --by fault --format tsv base='$T/b.duty' dcpatch='$T/d.duty' | grep -E '	(entries_used|avg_1%|avg_off%|avg_stress%|longest_1%)	'"
     # the baseline writes whole registers into faulty entries too; DC-Patch
-    # stores only codes in the usable blocks of entry 1, nothing in entry 3
+    # stores only codes in the usable blocks of entry 1 and nothing in entry
+    # 3, whose cells count (off, unused) as they do in the baseline: every
+    # class compares the same cells
     assert_output "$(printf '%s\n' \
         'reliable	entries_used	6	6	' \
         'reliable	avg_1%	8.64	6.63	23.18' \
+        'reliable	avg_off%	0.00	0.00	0.00' \
+        'reliable	avg_stress%	96.04	95.58	0.48' \
         'reliable	longest_1%	96.15	84.62	12.00' \
         'faulty:usable	entries_used	1	1	' \
         'faulty:usable	avg_1%	10.10	0.55	94.53' \
+        'faulty:usable	avg_off%	0.00	0.00	0.00' \
+        'faulty:usable	avg_stress%	99.16	99.97	-0.81' \
         'faulty:usable	longest_1%	92.31	96.15	-4.17' \
         'faulty:dead	entries_used	2	1	' \
         'faulty:dead	avg_1%	8.22	0.00	100.00' \
+        'faulty:dead	avg_off%	0.00	66.67	nan' \
+        'faulty:dead	avg_stress%	97.03	33.33	65.65' \
         'faulty:dead	longest_1%	92.31	0.00	100.00' \
         'all	entries_used	8	7	' \
-        'all	avg_1%	8.65	5.73	33.79' \
+        'all	avg_1%	8.65	5.01	42.07' \
+        'all	avg_off%	0.00	12.50	nan' \
+        'all	avg_stress%	96.42	84.18	12.69' \
         'all	longest_1%	96.15	96.15	0.00')"
     # other faults, or none, are not the same cells
     pipe "rft-faultmap --scenario common '$T/basic.rft' | rft-alloc | rft-duty > '$T/o.duty'"
