@@ -107,6 +107,26 @@ static void test_recovery_rotation(void)
     rft_occ_free(o);
 }
 
+/* Seed 004 6.2.5: when the windows are a multiple of the bank size, larger
+ * banks recover as much as smaller ones: windows of 8 rotating over 16
+ * entries give banks of 1, 4 and 8 the same 50 %; a bank of 16 never rests. */
+static void test_recovery_multiple(void)
+{
+    rft_occ *o = rft_occ_new(16, banks, 4);
+    CHECK(o);
+    for (uint32_t i = 0; i < 6; i++) {
+        CHECK(rft_occ_window(o, 0, 0, RFT_NO_KERNEL, 100 * i, 8 * (i % 2), 8, 1, 1) == 0);
+        CHECK(rft_occ_window(o, 0, 0, RFT_NO_KERNEL, 100 * (i + 1), 8 * (i % 2), 8, 0, 1) == 0);
+    }
+    rft_occ_finish(o);
+    rft_occ_row r;
+    rft_occ_get(o, 0, &r);
+    for (int j = 0; j < 3; j++)
+        CHECK(fabs(r.bank[j].worst - 0.5) < 1e-12 && fabs(r.bank[j].leak - 0.5) < 1e-12);
+    CHECK(r.bank[3].worst == 0 && r.bank[3].leak == 0);
+    rft_occ_free(o);
+}
+
 /* A bank of 8 entries where one entry is always in a window is never off;
  * the same window ungated: nothing is ever off. */
 static void test_recovery_pinned(void)
@@ -173,6 +193,7 @@ int main(void)
     test_seed004_table1();
     test_seed002_table5();
     test_recovery_rotation();
+    test_recovery_multiple();
     test_recovery_pinned();
     test_kernel_spans();
     puts("test_occupancy: ok");
