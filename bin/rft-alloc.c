@@ -1,6 +1,7 @@
 /* rft-alloc - place every wavefront's register window in its slice (first-fit,
  * RAR or ARGO), annotate each register write and read with its physical
- * entry, and record every window placed or freed (RFT_ALLOC records). */
+ * entry, and record every window placed or freed (RFT_ALLOC records); report
+ * the register-file utilization and the recovery of power-gating banks. */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -8,12 +9,14 @@
 
 #include "alloc.h"
 #include "cli.h"
+#include "occupancy.h"
 #include "rft.h"
 
 static const char usage[] =
     "usage: rft-alloc [-o FILE] [--level N] [--flush] [--scheme first-fit|rar|argo]\n"
-    "                 [--granularity wavefront|work-group] [--wrap ring|restart]\n"
-    "                 [--events[=FILE]] [--format table|tsv|csv|json] [FILE]\n"
+    "                 [--granularity wavefront|work-group] [--wrap ring|restart] [--bank N]\n"
+    "                 [--events[=FILE]] [--util[=FILE]] [--recovery[=FILE]] [--banks LIST]\n"
+    "                 [--format table|tsv|csv|json] [FILE]\n"
     "Place the register window of every wavefront in its slice and annotate the\n"
     "register writes and reads of an rft stream (rft(5)) with their physical entries.\n";
 
@@ -26,7 +29,7 @@ typedef struct {            /* a slice seen in the stream */
 } slice;
 
 typedef struct {            /* a window: of a live wavefront, or held by its work-group */
-    uint32_t slice, group, next, wf;
+    uint32_t slice, group, next, wf, kernel;
     uint16_t base, n, rot;
 } wave;
 
@@ -37,14 +40,18 @@ typedef struct {            /* a work-group instance on a slice */
 } group;
 
 static struct {
-    const char *input, *output, *events;
+    const char *input, *output, *events, *util, *recovery;
     int scheme, wrap, by_group;
+    uint32_t bank;                  /* entries per power-gating bank (ARGO) */
     enum cli_fmt fmt;
     rft_writer_opts wo;
     rft_writer *w;
     rft_reader *r;
     cli_table *t;
-    FILE *tf;
+    FILE *tf, *uf, *rf;             /* the events table, the two reports */
+    rft_occ *occ;                   /* for the reports */
+    uint32_t banks[RFT_OCC_MAX_BANKS];
+    int nbanks;
     uint32_t entries;
     rft_map slice_of, wave_of;      /* slice key -> slices[]; wavefront key -> waves[] */
     slice *slices;
@@ -53,7 +60,7 @@ static struct {
     uint32_t nwaves, wcap, wfree;   /* wfree: free list through wave.next */
     group *groups;
     uint32_t ngr, grcap, grfree;    /* grfree: free list through group.first */
-} g = {.input = "-", .scheme = RFT_ALLOC_FIRSTFIT, .by_group = -1, .fmt = FMT_TSV,
+} g = {.input = "-", .scheme = RFT_ALLOC_FIRSTFIT, .by_group = -1, .bank = 1, .fmt = FMT_TSV,
        .wfree = NONE, .grfree = NONE};
 
 static slice *slice_get(uint16_t cu, uint16_t simd)
@@ -137,9 +144,12 @@ static void event(const slice *s, const wave *wv, uint64_t cycle, int ev)
 {
     rft_alloc_rec a = {cycle, s->cu, s->simd, wv->wf, wv->base, wv->n, wv->rot,
                        (uint16_t)s->a.nfree, (uint8_t)ev,
-                       g.scheme == RFT_ALLOC_ARGO ? RFT_AF_GATED : 0};
+                       g.scheme == RFT_ALLOC_ARGO ? RFT_AF_GATED : 0, (uint16_t)g.bank};
     if (g.w)
         stage_put(rft_write_alloc(g.w, &a));
+    if (g.occ && rft_occ_window(g.occ, s->cu, s->simd, wv->kernel, cycle, wv->base, wv->n,
+                                ev == RFT_ALLOC_EV_ALLOC, a.flags & RFT_AF_GATED))
+        die("out of memory");
     if (g.t) {
         table_u64(g.t, a.cycle);
         table_u64(g.t, a.cu);
@@ -175,7 +185,7 @@ static void begin(const rft_wfbegin *b)
              (unsigned long long)b->cycle, s->a.nfree, rft_salloc_largest(&s->a));
     uint32_t i = wave_new();
     wave *wv = &g.waves[i];
-    *wv = (wave){(uint32_t)(s - g.slices), gi, NONE, b->wf, (uint16_t)base, b->nregs, rot};
+    *wv = (wave){(uint32_t)(s - g.slices), gi, NONE, b->wf, b->kernel, (uint16_t)base, b->nregs, rot};
     if (rft_map_put(&g.wave_of, key, i))
         die("out of memory");
     if (gi != NONE) {
@@ -237,15 +247,94 @@ static uint16_t phys(const wave *wv, uint16_t vreg)
     return (uint16_t)rft_window_phys(g.entries, wv->base, wv->n, wv->rot, vreg);
 }
 
+/* A record of a live wavefront: its kernel runs on the slice (reports). */
+static void ran(uint16_t cu, uint16_t simd, uint32_t kernel, uint64_t cycle)
+{
+    if (g.occ && rft_occ_record(g.occ, cu, simd, kernel, cycle))
+        die("out of memory");
+}
+
+static void pct(cli_table *t, double share) { table_dbl(t, 100 * share, 2); }
+
+/* Seed 004 Table 1 and seed 002 Table 5, one row per kernel and one for all. */
+static void util_report(void)
+{
+    static const char *const cols[] = {"kernel", "vgprs", "slices", "max_wf", "peak_entries",
+                                       "peak%", "unused_windows", "mean%", "slice_cycles"};
+    cli_table *t = table_new(g.fmt, g.uf, 9, cols);
+    rft_occ_row r;
+    for (size_t i = 0; i < rft_occ_rows(g.occ); i++) {
+        rft_occ_get(g.occ, i, &r);
+        char v[32];
+        snprintf(v, sizeof v, r.vgprs_min == r.vgprs_max ? "%u" : "%u-%u", r.vgprs_min, r.vgprs_max);
+        table_str(t, r.kernel);
+        table_str(t, v);
+        table_u64(t, r.slices);
+        table_u64(t, r.max_wf);
+        table_u64(t, r.peak);
+        pct(t, (double)r.peak / g.entries);
+        if (r.vgprs_max && r.vgprs_min == r.vgprs_max)  /* windows of one size only */
+            table_i64(t, (int64_t)(g.entries / r.vgprs_max) - r.max_wf);
+        else
+            table_none(t);
+        pct(t, r.mean);
+        table_u64(t, r.cycles);
+        table_end_row(t);
+    }
+    table_free(t);
+}
+
+/* Seed 004 Table 3 and Fig. 11: one row per kernel and bank size. */
+static void recovery_report(uint32_t entry_bytes)
+{
+    static const char *const cols[] = {"kernel", "bank_entries", "bank_bytes", "slice_cycles",
+                                       "used_banks", "worst_recovery%", "worst_bank",
+                                       "mean_recovery%", "leak_saving%"};
+    cli_table *t = table_new(g.fmt, g.rf, 9, cols);
+    rft_occ_row r;
+    for (size_t i = 0; i < rft_occ_rows(g.occ); i++) {
+        rft_occ_get(g.occ, i, &r);
+        for (int j = 0; j < r.nbank; j++) {
+            const rft_occ_bank *b = &r.bank[j];
+            table_str(t, r.kernel);
+            table_u64(t, b->entries);
+            table_u64(t, (uint64_t)b->entries * entry_bytes);
+            table_u64(t, r.cycles);
+            table_u64(t, b->used);
+            if (b->used) {
+                uint32_t lo = b->worst_bank * b->entries, hi = lo + b->entries - 1;
+                char where[48];
+                snprintf(where, sizeof where, "%u:%u e%u-%u", b->worst_cu, b->worst_simd, lo,
+                         hi < g.entries ? hi : g.entries - 1);
+                pct(t, b->worst);
+                table_str(t, where);
+                pct(t, b->mean);
+            } else {
+                table_none(t);
+                table_none(t);
+                table_none(t);
+            }
+            pct(t, b->leak);
+            table_end_row(t);
+        }
+    }
+    table_free(t);
+}
+
 static void run(void)
 {
     g.r = stage_open(g.input);
     const rft_header *in = rft_reader_header(g.r);
     g.entries = in->geom.entries;
-    char meta[96];
-    snprintf(meta, sizeof meta, "scheme=%s granularity=%s%s", rft_alloc_scheme_name(g.scheme),
+    if (g.bank > g.entries)
+        usage_error("--bank: %u entries is more than the %u of a slice", g.bank, g.entries);
+    char meta[96], bank[24] = "";
+    if (g.bank > 1)
+        snprintf(bank, sizeof bank, " bank=%u", g.bank);
+    snprintf(meta, sizeof meta, "scheme=%s granularity=%s%s%s", rft_alloc_scheme_name(g.scheme),
              g.by_group ? "work-group" : "wavefront",
-             g.scheme != RFT_ALLOC_ARGO ? "" : g.wrap == RFT_WRAP_RING ? " wrap=ring" : " wrap=restart");
+             g.scheme != RFT_ALLOC_ARGO ? "" : g.wrap == RFT_WRAP_RING ? " wrap=ring" : " wrap=restart",
+             bank);
     if (g.output) {
         const char *old;
         g.w = stage_output_as(g.output, "alloc", meta, &g.wo, &old);
@@ -254,6 +343,20 @@ static void run(void)
     }
     if (rft_map_init(&g.slice_of, 64) || rft_map_init(&g.wave_of, 256))
         die("out of memory");
+    uint32_t entry_bytes = in->geom.lanes * 4;
+    for (int j = 0; j < g.nbanks; j++)
+        if (g.banks[j] > g.entries)
+            usage_error("--banks: %u entries is more than the %u of a slice", g.banks[j], g.entries);
+    /* by default banks of 1, 2, 4 and 8 KB (seed 004 Table 3): at least an
+     * entry, at most the slice */
+    for (uint32_t kb = 1, given = g.nbanks > 0; !given && kb <= 8; kb *= 2) {
+        uint32_t n = kb * 1024 / entry_bytes;
+        n = n < 1 ? 1 : n > g.entries ? g.entries : n;
+        if (!g.nbanks || n != g.banks[g.nbanks - 1])
+            g.banks[g.nbanks++] = n;
+    }
+    if ((g.util || g.recovery) && !(g.occ = rft_occ_new(g.entries, g.banks, g.nbanks)))
+        die("out of memory");
 
     rft_rec *rec = xrealloc(NULL, sizeof *rec);
     int e;
@@ -261,6 +364,11 @@ static void run(void)
         uint64_t *v;
         const wave *wv;
         switch (rec->kind) {
+        case RFT_KERNEL:
+            if (g.occ && rft_occ_kernel(g.occ, rec->u.kernel.index, rec->u.kernel.name,
+                                        rec->u.kernel.name_len))
+                stage_fail("kernel index %u", rec->u.kernel.index);
+            break;
         case RFT_WFBEGIN:
             if (g.w)
                 stage_put(rft_write_rec(g.w, rec));
@@ -274,6 +382,7 @@ static void run(void)
                      x->wf, x->cu, x->simd);
             uint32_t i = (uint32_t)*v;
             rft_map_del(&g.wave_of, key);
+            ran(x->cu, x->simd, g.waves[i].kernel, x->cycle);
             if (g.w)
                 stage_put(rft_write_rec(g.w, rec));
             end(x, i);
@@ -282,11 +391,19 @@ static void run(void)
         case RFT_WRITE:
             wv = window_of(rec->w.cu, rec->w.simd, rec->w.wf, rec->w.vreg, "write");
             rec->w.phys = phys(wv, rec->w.vreg);
+            ran(rec->w.cu, rec->w.simd, wv->kernel, rec->w.cycle);
             break;
         case RFT_READ:
             wv = window_of(rec->u.read.cu, rec->u.read.simd, rec->u.read.wf, rec->u.read.vreg, "read");
             rec->u.read.phys = phys(wv, rec->u.read.vreg);
+            ran(rec->u.read.cu, rec->u.read.simd, wv->kernel, rec->u.read.cycle);
             break;
+        case RFT_BUNDLE: {
+            const rft_bundle *x = &rec->u.bundle;
+            if ((v = rft_map_get(&g.wave_of, rft_wf_key(x->cu, x->simd, x->wf))))
+                ran(x->cu, x->simd, g.waves[*v].kernel, x->cycle);
+            break;
+        }
         case RFT_ALLOC:
             continue;       /* an earlier placement: replaced by ours */
         }
@@ -299,6 +416,18 @@ static void run(void)
         table_free(g.t);
         g.t = NULL;
         side_close(g.tf, g.events);
+    }
+    if (g.occ) {
+        rft_occ_finish(g.occ);
+        if (g.util) {
+            util_report();
+            side_close(g.uf, g.util);
+        }
+        if (g.recovery) {
+            recovery_report(entry_bytes);
+            side_close(g.rf, g.recovery);
+        }
+        rft_occ_free(g.occ);
     }
     stage_close();
     g.w = NULL;
@@ -313,14 +442,31 @@ static void run(void)
     rft_map_free(&g.wave_of);
 }
 
+/* --banks LIST: entries per bank, comma-separated */
+static void banks_opt(const char *s)
+{
+    char *copy = xasprintf("%s", s), *save = NULL;
+    g.nbanks = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (g.nbanks == RFT_OCC_MAX_BANKS)
+            usage_error("--banks: more than %d sizes", RFT_OCC_MAX_BANKS);
+        g.banks[g.nbanks++] = (uint32_t)cli_uint("--banks", tok, 1, RFT_MAX_ENTRIES);
+    }
+    free(copy);
+    if (!g.nbanks)
+        usage_error("--banks: '%s' names no bank size", s);
+}
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         CLI_FILTER_OPTIONS,
         {"scheme", required_argument, 0, 's'}, {"granularity", required_argument, 0, 'g'},
         {"wrap", required_argument, 0, 'w'},   {"events", optional_argument, 0, 'e'},
-        {"format", required_argument, 0, 'f'}, {0, 0, 0, 0}};
-    int c, wrap_set = 0, fmt_set = 0;
+        {"format", required_argument, 0, 'f'}, {"bank", required_argument, 0, 'b'},
+        {"util", optional_argument, 0, 'u'},   {"recovery", optional_argument, 0, 'r'},
+        {"banks", required_argument, 0, 'B'},  {0, 0, 0, 0}};
+    int c, wrap_set = 0, fmt_set = 0, bank_set = 0;
     cli_init(argc, argv, usage);
     g.wo.level = RFT_DEFAULT_LEVEL;
     while ((c = getopt_long(argc, argv, "o:f:", opts, NULL)) != -1) {
@@ -335,7 +481,14 @@ int main(int argc, char **argv)
             wrap_set = 1;
             g.wrap = cli_choice("--wrap", optarg, "ring|restart") ? RFT_WRAP_RESTART : RFT_WRAP_RING;
             break;
+        case 'b':
+            bank_set = 1;
+            g.bank = (uint32_t)cli_uint("--bank", optarg, 1, RFT_MAX_ENTRIES);
+            break;
         case 'e': g.events = optarg ? optarg : "-"; break;
+        case 'u': g.util = optarg ? optarg : "-"; break;
+        case 'r': g.recovery = optarg ? optarg : "-"; break;
+        case 'B': banks_opt(optarg); break;
         case 'f': fmt_set = 1; g.fmt = cli_format(optarg); break;
         default:
             if (!cli_filter_option(c, &g.output, &g.wo))
@@ -345,18 +498,36 @@ int main(int argc, char **argv)
     g.input = cli_input(argc, argv);
     if (wrap_set && g.scheme != RFT_ALLOC_ARGO)
         usage_error("--wrap applies to --scheme argo only");
-    if (fmt_set && !g.events)
-        usage_error("--format shapes the --events table");
+    if (bank_set && g.scheme != RFT_ALLOC_ARGO)
+        usage_error("--bank applies to --scheme argo only (the other schemes gate nothing)");
+    if (fmt_set && !g.events && !g.util && !g.recovery)
+        usage_error("--format shapes the --events, --util and --recovery tables");
+    if (g.nbanks && !g.recovery)
+        usage_error("--banks applies to --recovery only");
     /* Per wavefront by default, for ARGO too: the trace's own dispatcher
      * freed each window at its wavefront's end, and holding windows until a
      * whole work-group ends can make the trace's schedule not fit. */
     if (g.by_group < 0)
         g.by_group = 0;
-    /* the stream goes to -o, or to stdout unless the events table does */
-    if (!g.output && !(g.events && strcmp(g.events, "-") == 0))
+    /* the stream goes to -o, or to stdout unless a table does */
+    const char *side[] = {g.events, g.util, g.recovery}, *name[] = {"events table", "--util report",
+                                                                    "--recovery report"};
+    int on_stdout = -1;
+    for (int i = 0; i < 3; i++)
+        if (side[i] && strcmp(side[i], "-") == 0) {
+            if (on_stdout >= 0)
+                usage_error("the %s and the %s cannot both go to standard output", name[on_stdout],
+                            name[i]);
+            on_stdout = i;
+        }
+    if (!g.output && on_stdout < 0)
         g.output = "-";
-    if (g.output && g.events && strcmp(g.output, "-") == 0 && strcmp(g.events, "-") == 0)
-        usage_error("the stream and the events table cannot both go to standard output");
+    if (g.output && on_stdout >= 0 && strcmp(g.output, "-") == 0)
+        usage_error("the stream and the %s cannot both go to standard output", name[on_stdout]);
+    if (g.util)
+        g.uf = side_open(g.util);
+    if (g.recovery)
+        g.rf = side_open(g.recovery);
     if (g.events) {
         static const char *const cols[] = {"cycle", "cu", "simd", "wf", "event", "base",
                                            "n", "rot", "free", "gated"};

@@ -1,7 +1,9 @@
 /* rft-dcpatch - DC-Patch (seed 001 section IV) over an rft stream, one slice
  * at a time: where every register write goes (normal, a patch to a faulty or
  * a reliable entry, the LDS), mispredictions, LDS spills, occupancy, and the
- * events an energy model prices, as counters records and a table. */
+ * events an energy model prices, as counters records and a table; every
+ * write of the output stream is placed (a patch record before it) for
+ * rft-duty(1). */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -92,7 +94,7 @@ static struct {
     uint32_t nb, reg_bytes;
     rft_pattern_opts po;
     rft_fmset opt_maps, stream_maps;
-    int stream_had_maps;
+    int stream_had_maps, dropped_alloc;
     /* state */
     slice *slices;
     uint32_t nslices, slcap;
@@ -200,6 +202,21 @@ static uint32_t slice_get(uint16_t cu, uint16_t simd)
     s->simd = simd;
     if (rft_dcp_init(&s->s, m, &g.o))
         stage_fail("out of memory");
+    if (stage.w && (g.fm.have_gen || g.fm.map_path)) {
+        /* the map used, in the stream before the slice's first record (the
+         * stream's own maps are dropped): later stages see the faults */
+        rft_faultmap own;
+        if (rft_faultmap_copy(&own, m))
+            stage_fail("out of memory");
+        own.cu = cu;
+        own.simd = simd;
+        size_t len = rft_faultmap_record_len(&own);
+        uint8_t *buf = xrealloc(NULL, len);
+        rft_faultmap_encode(&own, buf);
+        stage_put(rft_write_raw(stage.w, RFT_FAULTMAP, buf, (uint32_t)len));
+        free(buf);
+        rft_faultmap_free(&own);
+    }
     rft_faultmap_free(&tmp);
     uint64_t *c = rft_map_get(&g.cu_of, cu);
     if (!c) {
@@ -434,13 +451,32 @@ static void place_text(const rft_dcp_slice *d, uint32_t row, char *buf, size_t n
         snprintf(buf, n, "%u", r->entry);
 }
 
-static void on_write(const rft_write *x)
+/* The patch record before a write: where its content goes, for rft-duty. */
+static void put_patch(const rft_write *x, const rft_dcp_event *ev, int comp, uint32_t c0,
+                      uint32_t de, uint32_t db)
+{
+    rft_patch_rec p = {x->cycle, x->cu, x->simd, x->wf, x->vreg, RFT_PATCH_NONE, RFT_PATCH_NONE,
+                       RFT_PATCH_LDS, 0, 0};
+    if (ev->place != RFT_DCP_LDS) {
+        p.entry = ev->entry;
+        p.place = comp ? RFT_PATCH_BLOCK : RFT_PATCH_ENTRY;
+        if (comp) {
+            p.block = ev->block;
+            p.c0 = c0;
+            p.code = rft_dcp_code(de, db);
+        }
+    }
+    stage_put(rft_write_patch(stage.w, &p));
+}
+
+static void on_write(rft_write *x)
 {
     wave *w = reg_access(x->cu, x->simd, x->wf, x->vreg, x->cycle, "write");
     slice *s = &g.slices[w->slice];
     kstat *k = &g.ks[w->kernel];
     uint32_t row = w->base + x->vreg, nb = g.nb;
     int cls, fb, div;
+    uint32_t c0 = x->c0, de = x->de, db = x->db;
     if (x->cls != RFT_CLS_NONE) {   /* annotated by rft-classify */
         cls = x->cls;
         fb = (x->flags & RFT_WF_FIRSTBLOCK) != 0;
@@ -451,6 +487,9 @@ static void on_write(const rft_write *x)
         rft_pattern_classify(x->val, g.geom.lanes, g.geom.block_lanes, &g.po, &p);
         cls = p.cls;
         fb = p.firstblock;
+        c0 = p.c0;
+        de = p.de;
+        db = p.db;
         if (!w->have_full) {
             memcpy(w->full, x->mask, mb);
             w->have_full = 1;
@@ -469,6 +508,9 @@ static void on_write(const rft_write *x)
     int64_t d = s->s.acc.cur[RFT_DCP_SPILLED_REGS] - sp;
     if (d)
         spill_delta(s, w->kernel, d);
+    x->phys = ev.place == RFT_DCP_LDS ? RFT_NO_PHYS : ev.entry;
+    if (stage.w)
+        put_patch(x, &ev, comp, c0, de, db);
 
     count(s, k, C_WRITES, 1);
     count(s, k, C_NORMAL + ev.place, 1);
@@ -522,13 +564,14 @@ static void on_write(const rft_write *x)
     check(s);
 }
 
-static void on_read(const rft_regread *x)
+static void on_read(rft_regread *x)
 {
     wave *w = reg_access(x->cu, x->simd, x->wf, x->vreg, x->cycle, "read");
     slice *s = &g.slices[w->slice];
     kstat *k = &g.ks[w->kernel];
     uint32_t row = w->base + x->vreg;
     int kind = rft_dcp_read(&s->s, row);
+    x->phys = kind == RFT_DCP_R_COMP || kind == RFT_DCP_R_UNC ? s->s.pt[row].entry : RFT_NO_PHYS;
     count(s, k, C_READS, 1);
     count(s, k, C_PTR, 1);
     switch (kind) {
@@ -737,7 +780,17 @@ static void run(void)
         case RFT_WFEND: on_end(&rec->u.end); break;
         case RFT_WRITE: on_write(&rec->w); break;
         case RFT_READ: on_read(&rec->u.read); break;
-        case RFT_FAULTMAP: on_map_record(rec); break;
+        case RFT_FAULTMAP:
+            on_map_record(rec);
+            if (g.fm.have_gen || g.fm.map_path)
+                continue;       /* the maps used are written at each slice */
+            break;
+        case RFT_ALLOC:         /* another placement: DC-Patch places the registers */
+        case RFT_PATCH:
+            if (!g.dropped_alloc++)
+                warnx("warning: %s: placement records of an earlier stage dropped: DC-Patch "
+                      "places the registers itself", g.input);
+            continue;
         }
         if (stage.w)
             stage_put(rft_write_rec(stage.w, rec));

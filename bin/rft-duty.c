@@ -33,7 +33,7 @@ static void summary(FILE *out, enum cli_fmt fmt, const row *rows, size_t nrows)
     cli_table *t = table_new(fmt, out, 14, cols);
     for (size_t i = 0; i < nrows; i++) {
         const rft_duty_stats *s = &rows[i].st;
-        double n = s->avg_n * s->bits;
+        double n = s->avg_cells;
         char b[64];
         table_str(t, rows[i].name);
         table_str(t, rft_span_name(s->span));

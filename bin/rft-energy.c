@@ -32,7 +32,7 @@ typedef struct {
     rft_counters *dcp, *gtc;
     uint64_t reads, writes, first, last;
     int any, gating;            /* records seen; on_bits or gated windows seen */
-    uint32_t nslices;
+    uint32_t nslices, ncus;
     double pcc;
     uint64_t alloc_wakeups;
     rft_geom geom;
@@ -150,10 +150,10 @@ static void scan(input *in, rft_reader *r)
     in->dcp = xcalloc(1, sizeof *in->dcp);
     in->gtc = xcalloc(1, sizeof *in->gtc);
     static rft_counters c;
-    rft_map slice_of;                   /* slice key -> index in sl */
+    rft_map slice_of, cu_of;            /* slice key -> index in sl; compute units seen */
     rft_power *sl = NULL;               /* powered cells per slice (gating model) */
     uint32_t cap = 0;
-    if (rft_map_init(&slice_of, 64))
+    if (rft_map_init(&slice_of, 64) || rft_map_init(&cu_of, 16))
         die("out of memory");
     int track = g.e.model == RFT_EM_GATING;
     uint32_t full = 32 * in->geom.lanes;
@@ -210,11 +210,24 @@ static void scan(input *in, rft_reader *r)
                 die("out of memory");
             ix = rft_map_get(&slice_of, rft_slice_key(cu, simd));
             in->nslices++;
+            if (!rft_map_get(&cu_of, cu)) {
+                if (rft_map_put(&cu_of, cu, 1))
+                    die("out of memory");
+                in->ncus++;
+            }
         }
         if (!track)
             continue;
         rft_power *pw = &sl[*ix];
         if (rec->kind == RFT_ALLOC) {
+            /* the stream's banks (rft-alloc --bank), unless the parameters
+             * price it in banks of their own */
+            if (a.bank > 1 && g.e.bank_entries > 1 && a.bank != g.e.bank_entries)
+                die("%s: record %llu: the stream is gated in banks of %u entries, %s in banks of %u "
+                    "(gating.bank_entries)", in->path, (unsigned long long)rft_reader_count(r),
+                    a.bank, g.params_path, g.e.bank_entries);
+            if (!pw->gated && g.e.bank_entries == 1)
+                pw->bank = a.bank;
             rft_power_window(pw, t, a.base, a.n, a.event == RFT_ALLOC_EV_ALLOC,
                              a.flags & RFT_AF_GATED);
         } else if (rec->kind == RFT_WRITE && rec->w.phys != RFT_NO_PHYS) {
@@ -237,6 +250,7 @@ static void scan(input *in, rft_reader *r)
     free(sl);
     free(rec);
     rft_map_free(&slice_of);
+    rft_map_free(&cu_of);
 }
 
 /* Geometry and clock of a stream against the parameters. */
@@ -341,7 +355,8 @@ static const char *const uv_cols[] = {"scheme", "vdd_mV", "static", "read", "wri
                                       "vs_smooth%", "added_cycles", "slowdown%"};
 static const char *const gt_cols[] = {"scheme", "powered%", "leak_slice", "leak_logic",
                                       "dyn_slice", "dyn_logic", "wakeup", "total", "energy_nJ",
-                                      "saving%", "leak_saving%", "added_cycles", "slowdown%"};
+                                      "saving%", "leak_saving%", "added_cycles", "slowdown%",
+                                      "alloc_mW", "leak_saved_mW", "net_saved_mW"};
 
 static double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0; }
 /* % saved against a reference (exactly 0 for the reference itself) */
@@ -410,7 +425,9 @@ static void undervolt_rows(cli_table *t)
     }
 }
 
-static void gating_row(cli_table *t, const char *name, const rft_eresult *r, const rft_eresult *base)
+/* in: the scheme's stream (NULL: the baseline, the first stream's trace) */
+static void gating_row(cli_table *t, const char *name, const rft_eresult *r, const rft_eresult *base,
+                       const input *in)
 {
     table_str(t, name);
     table_dbl(t, 100 * r->powered, 2);
@@ -418,6 +435,18 @@ static void gating_row(cli_table *t, const char *name, const rft_eresult *r, con
     table_dbl(t, saved(r->total, base->total), 2);
     table_dbl(t, saved(r->cat[RFT_EG_LEAK_SLICE], base->cat[RFT_EG_LEAK_SLICE]), 2);
     perf(t, r);
+    if (g.e.alloc_given) {
+        /* seed 004 Fig. 11 against 5.4: the slice leakage a scheme saves per
+         * compute unit, less what its allocator costs over the baseline's */
+        const input *x = in ? in : &g.in[0];
+        int argo = in && field_is(in->alloc, "scheme", "argo");
+        double mw = argo ? g.e.alloc_argo_mw : g.e.alloc_base_mw;
+        double leak = rft_energy_mw_per_cu(&g.e, base->cat[RFT_EG_LEAK_SLICE] - r->cat[RFT_EG_LEAK_SLICE],
+                                           r->cycles, x->ncus ? (double)x->nslices / x->ncus : 0);
+        table_dbl(t, mw, 3);
+        table_dbl(t, leak, 3);
+        table_dbl(t, leak - (mw - g.e.alloc_base_mw), 3);
+    }
     table_end_row(t);
 }
 
@@ -442,12 +471,12 @@ static void gating_rows(cli_table *t)
             base_name = in->name;
     }
     rft_energy_baseline(&g.e, b, &base);
-    gating_row(t, base_name, &base, &base);
+    gating_row(t, base_name, &base, &base, NULL);
     for (int i = 0; i < g.n; i++) {
         if (plain[i])
             continue;
         rft_energy_gating(&g.e, &gi[i], &r);
-        gating_row(t, g.in[i].name, &r, &base);
+        gating_row(t, g.in[i].name, &r, &base, &g.in[i]);
     }
 }
 
@@ -592,7 +621,7 @@ int main(int argc, char **argv)
     }
     /* static: reachable (for LeakSanitizer) when a row dies on bad input */
     static cli_table *t;
-    t = table_new(g.fmt, stdout, uv ? 14 : 13, uv ? uv_cols : gt_cols);
+    t = table_new(g.fmt, stdout, uv ? 14 : g.e.alloc_given ? 16 : 13, uv ? uv_cols : gt_cols);
     if (uv)
         undervolt_rows(t);
     else

@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "cli.h"
+#include "dcpatch.h"
 #include "rft.h"
 
 static const char usage[] =
@@ -35,6 +36,7 @@ typedef struct {
 static int cycle_of(const rft_rec *r, uint64_t *c)
 {
     rft_alloc_rec a;
+    rft_patch_rec p;
     switch (r->kind) {
     case RFT_KERNEL: case RFT_WFBEGIN: case RFT_WFEND: case RFT_WRITE: case RFT_READ:
     case RFT_BUNDLE:
@@ -44,6 +46,11 @@ static int cycle_of(const rft_rec *r, uint64_t *c)
         if (rft_alloc_parse(r->raw, r->len, &a))
             stage_fail("malformed allocation record");
         *c = a.cycle;
+        return 1;
+    case RFT_PATCH:
+        if (rft_patch_parse(r->raw, r->len, &p))
+            stage_fail("malformed patch record");
+        *c = p.cycle;
         return 1;
     default:
         return 0;
@@ -108,6 +115,13 @@ static void copy(uint64_t k, uint64_t shift, uint32_t koff, extent *x)
             rft_alloc_parse(rec->raw, rec->len, &a);
             a.cycle += shift;
             stage_put(rft_write_alloc(stage.w, &a));
+            continue;
+        }
+        case RFT_PATCH: {
+            rft_patch_rec p;
+            rft_patch_parse(rec->raw, rec->len, &p);
+            p.cycle += shift;
+            stage_put(rft_write_patch(stage.w, &p));
             continue;
         }
         }

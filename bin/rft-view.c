@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "alloc.h"
+#include "dcpatch.h"
 #include "rft.h"
 
 static const char usage[] =
@@ -165,13 +166,32 @@ static void extra_record(const rft_rec *r, int as_json, char sep)
         if (as_json) {
             printf("{\"kind\": \"alloc\", \"cycle\": %llu, \"cu\": %u, \"simd\": %u, "
                    "\"wf\": %u, \"event\": \"%s\", \"base\": %u, \"n\": %u, \"rot\": %u, "
-                   "\"free\": %u, \"gated\": %d}\n",
+                   "\"free\": %u, \"gated\": %d, \"bank\": %u}\n",
                    (unsigned long long)a.cycle, a.cu, a.simd, a.wf,
                    a.event == RFT_ALLOC_EV_FREE ? "free" : "alloc", a.base, a.n, a.rot, a.nfree,
-                   a.flags & RFT_AF_GATED);
+                   a.flags & RFT_AF_GATED, a.bank);
         } else {
             char buf[512];
             size_t n = rft_alloc_format(&a, sep, buf);
+            printf("%.*s\n", (int)n, buf);
+        }
+        return;
+    }
+    rft_patch_rec p;
+    if (r->kind == RFT_PATCH && rft_patch_parse(r->raw, r->len, &p) == 0) {
+        if (as_json) {
+            static const char *const place[] = {"?", "entry", "block", "lds"};
+            printf("{\"kind\": \"patch\", \"cycle\": %llu, \"cu\": %u, \"simd\": %u, \"wf\": %u, "
+                   "\"vreg\": %u, \"place\": \"%s\"", (unsigned long long)p.cycle, p.cu, p.simd,
+                   p.wf, p.vreg, place[p.place]);
+            if (p.entry != RFT_PATCH_NONE)
+                printf(", \"entry\": %u", p.entry);
+            if (p.block != RFT_PATCH_NONE)
+                printf(", \"block\": %u, \"c0\": %u, \"code\": %u", p.block, p.c0, p.code);
+            printf("}\n");
+        } else {
+            char buf[RFT_PATCH_TEXT_MAX];
+            size_t n = rft_patch_format(&p, sep, buf);
             printf("%.*s\n", (int)n, buf);
         }
         return;

@@ -1,6 +1,7 @@
 /* rft-vth - duty-cycle and NBTI report from duty maps (rft-duty(1)): average
  * duty per bit position, longest '0' and '1' duty cycles, threshold-voltage
- * degradation, switching delay and SNM lifetime; several maps side by side. */
+ * degradation, switching delay, SNM loss and lifetime, and their course over
+ * the years; several maps side by side. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -9,17 +10,24 @@
 
 #include "cli.h"
 #include "duty.h"
+#include "faultmap.h"
 #include "nbti.h"
 #include "rft.h"
 
 static const char usage[] =
-    "usage: rft-vth [--params FILE] [--set KEY=VALUE]... [--years Y] [--by summary|bit|reg|cells]\n"
+    "usage: rft-vth [--params FILE] [--set KEY=VALUE]... [--years Y] [--step Y]\n"
+    "               [--by summary|bit|reg|cells|year|fault]\n"
     "               [--slice CU:SIMD] [--per-slice] [--include-unused] [--show-params]\n"
     "               [--format table|tsv|csv|json] [[LABEL=]FILE...]\n"
     "Report duty cycles and NBTI degradation (seeds 002, 003, 004) from duty maps;\n"
     "several maps, labelled by scheme, side by side with the change against the first.\n";
 
-enum { BY_SUMMARY, BY_BIT, BY_REG, BY_CELLS };
+enum { BY_SUMMARY, BY_BIT, BY_REG, BY_CELLS, BY_YEAR, BY_FAULT };
+
+/* --by fault: the cells of an undervolted register file by what its fault
+ * map makes of them (seed 001 II-B) */
+enum { C_RELIABLE, C_USABLE, C_DEAD, NCLASS };
+static const char *const class_name[NCLASS] = {"reliable", "faulty:usable", "faulty:dead"};
 
 typedef struct {
     uint16_t cu, simd;
@@ -32,12 +40,14 @@ typedef struct {
     sstat *sl;              /* per slice, in order of appearance */
     size_t nsl, csl;
     rft_duty_stats all;
+    rft_fmset fm;           /* --by fault: its fault maps ... */
+    rft_duty_stats cls[NCLASS];   /* ... and its cells by class */
 } map;
 
 static struct {
     int by, per_slice, include_unused, slice_set;
     uint16_t cu, simd;
-    double years;
+    double years, step;
     rft_nbti p;
     enum cli_fmt fmt;
     map *maps;
@@ -45,7 +55,7 @@ static struct {
     uint32_t bits, entries;     /* geometry of the first record */
     const char *first_path;
     cli_table *cells;           /* --by cells: rows as the records come */
-} g = {.years = 3, .fmt = FMT_TABLE};
+} g = {.years = 3, .step = 1, .fmt = FMT_TABLE};
 
 static void *xcalloc(size_t n, size_t s)
 {
@@ -108,6 +118,41 @@ static void cell_rows(const map *m, const rft_duty_rec *d)
     }
 }
 
+static int same_map(const rft_faultmap *a, const rft_faultmap *b)
+{
+    return a->entries == b->entries && a->blocks == b->blocks && a->ecp == b->ecp &&
+           memcmp(a->bits, b->bits, (size_t)a->entries * a->blocks) == 0;
+}
+
+/* An entry's cells into the classes of its slice's fault map. */
+static void by_class(map *m, const rft_duty_rec *d)
+{
+    const rft_faultmap *fm = rft_fmset_find(&m->fm, d->cu, d->simd), *f0;
+    if (!fm)
+        stage_fail("no fault map for slice %u:%u before its duty map: put rft-faultmap(1) before "
+                   "the placement in every pipeline compared", d->cu, d->simd);
+    if (fm->entries != d->entries || d->bits % fm->blocks)
+        stage_fail("the fault map of slice %u:%u is %u entries x %u blocks, the duty map %u entries "
+                   "of %u cells", d->cu, d->simd, fm->entries, fm->blocks, d->entries, d->bits);
+    /* one table compares placements on the same cells */
+    if (m != &g.maps[0] && (!(f0 = rft_fmset_find(&g.maps[0].fm, d->cu, d->simd)) || !same_map(f0, fm)))
+        stage_fail("the fault map of slice %u:%u differs from that of %s: compare placements on one "
+                   "undervolted register file", d->cu, d->simd, g.maps[0].path);
+    static uint8_t sel[NCLASS][RFT_MAX_LANES];
+    memset(sel, 0, sizeof sel);
+    int faulty = rft_faultmap_entry_faulty(fm, d->entry);
+    for (uint32_t b = 0; b < fm->blocks; b++)
+        sel[!faulty ? C_RELIABLE : rft_faultmap_block_faulty(fm, d->entry, b) ? C_DEAD : C_USABLE][b] = 1;
+    for (int c = 0; c < NCLASS; c++) {
+        if (!memchr(sel[c], 1, fm->blocks))
+            continue;
+        if (!m->cls[c].records)
+            stats_init(&m->cls[c]);
+        if (rft_duty_stats_add_blocks(&m->cls[c], d, fm->blocks, sel[c]))
+            stage_fail("a duty map of another span mixed in");
+    }
+}
+
 static void load(map *m)
 {
     rft_reader *r = stage_open(m->path);
@@ -123,6 +168,15 @@ static void load(map *m)
         if (rec.kind >= RFT_KERNEL && rec.kind <= RFT_BUNDLE) {
             if (!trace)             /* refused once the stream is read */
                 trace = rft_reader_count(r);
+            continue;
+        }
+        if (rec.kind == RFT_FAULTMAP && g.by == BY_FAULT) {
+            rft_faultmap fm;
+            char why[RFT_FM_WHY];
+            if (rft_faultmap_decode(rec.raw, rec.len, &fm, why, sizeof why))
+                stage_fail("%s", why);
+            if (rft_fmset_put(&m->fm, &fm))
+                die("out of memory");
             continue;
         }
         if (rec.kind != RFT_DUTY)
@@ -145,6 +199,8 @@ static void load(map *m)
             cell_rows(m, &d);
             continue;
         }
+        if (g.by == BY_FAULT)
+            by_class(m, &d);
         if (!m->all.records)
             stats_init(&m->all);
         sstat *s = m->nsl ? &m->sl[m->nsl - 1] : NULL;
@@ -179,16 +235,18 @@ static void load(map *m)
 }
 
 /* ---- the summary: one row per metric, one column per map ------------------------ */
-enum { M_WINDOW, M_CYCLES, M_USED, M_AVG0, M_AVG1, M_AVGOFF, M_L0, M_L0CELL, M_L0_1, M_L0_OFF,
-       M_L1, M_L1CELL, M_L1_0, M_L1_OFF, M_N0, M_N1, M_E0, M_E1, M_R0, M_R1, M_DELAY3,
-       M_DELAYRD, M_LIFE3, M_LIFERD, NM };
+enum { M_WINDOW, M_CYCLES, M_USED, M_AVG0, M_AVG1, M_AVGOFF, M_STRESS, M_L0, M_L0CELL, M_L0_1, M_L0_OFF,
+       M_L1, M_L1CELL, M_L1_0, M_L1_OFF, M_N0, M_N1, M_E0, M_E1, M_R0, M_R1, M_RREL, M_SNMRD,
+       M_DELAY3, M_DELAYRD, M_LIFE3, M_LIFERD, NM };
 static const char *const mname[NM] = {
-    "window", "cycles", "entries_used", "avg_0%", "avg_1%", "avg_off%", "longest_0%",
+    "window", "cycles", "entries_used", "avg_0%", "avg_1%", "avg_off%", "avg_stress%", "longest_0%",
     "longest_0_cell", "longest_0_cell_1%", "longest_0_cell_off%", "longest_1%",
     "longest_1_cell", "longest_1_cell_0%", "longest_1_cell_off%", "dvth_t0_norm",
     "dvth_t1_norm", "dvth_t0_eq3_mV", "dvth_t1_eq3_mV", "dvth_t0_rd_mV", "dvth_t1_rd_mV",
-    "delay_eq3%", "delay_rd%", "snm_life_eq3_years", "snm_life_rd_years"};
-static const int mdec[NM] = {0, 0, 0, 2, 2, 2, 2, 0, 2, 2, 2, 0, 2, 2, 4, 4, 3, 3, 3, 3, 3, 3, 3, 3};
+    "dvth_rd%", "snm_loss_rd%", "delay_eq3%", "delay_rd%", "snm_life_eq3_years",
+    "snm_life_rd_years"};
+static const int mdec[NM] = {0, 0, 0, 2, 2, 2, 2, 2, 0, 2, 2, 2, 0, 2, 2, 4, 4, 3, 3, 3, 3, 2, 2,
+                             3, 3, 3, 3};
 
 typedef struct {
     double v[NM];
@@ -197,7 +255,7 @@ typedef struct {
 
 static void compute(const rft_duty_stats *s, metrics *m)
 {
-    double n = s->avg_n * s->bits;
+    double n = s->avg_cells;
     const rft_duty_cell *a = &s->max0, *b = &s->max1;
     double a0 = rft_duty_frac(a->t0, a->cycles), b1 = rft_duty_frac(b->t1, b->cycles);
     double t = g.years * RFT_YEAR;
@@ -210,6 +268,7 @@ static void compute(const rft_duty_stats *s, metrics *m)
     m->v[M_AVG0] = n ? 100 * s->s0 / n : 0;
     m->v[M_AVG1] = n ? 100 * s->s1 / n : 0;
     m->v[M_AVGOFF] = n ? 100 * s->soff / n : 0;
+    m->v[M_STRESS] = n ? 100 * s->sstress / n : 0;
     m->v[M_L0] = 100 * a0;
     m->v[M_L0_1] = 100 * rft_duty_frac(a->t1, a->cycles);
     m->v[M_L0_OFF] = 100 * rft_duty_frac(a->toff, a->cycles);
@@ -224,6 +283,10 @@ static void compute(const rft_duty_stats *s, metrics *m)
     m->v[M_E1] = 1e3 * rft_nbti_eq3(&g.p, b1 * t, (1 - b1) * t);
     m->v[M_R0] = 1e3 * rft_nbti_rd(&g.p, a0, t);
     m->v[M_R1] = 1e3 * rft_nbti_rd(&g.p, b1, t);
+    /* the SNM of a cell goes with its more degraded PMOS */
+    double rd = 1e-3 * fmax(m->v[M_R0], m->v[M_R1]);
+    m->v[M_RREL] = 100 * rd / g.p.vth0;
+    m->v[M_SNMRD] = 100 * rft_nbti_snm_loss(&g.p, rd);
     double w = a0 > b1 ? a0 : b1;
     m->v[M_DELAY3] = 100 * rft_nbti_delay(&g.p, 1e-3 * fmax(m->v[M_E0], m->v[M_E1]));
     m->v[M_DELAYRD] = 100 * rft_nbti_delay(&g.p, 1e-3 * fmax(m->v[M_R0], m->v[M_R1]));
@@ -306,17 +369,61 @@ static void free_columns(const char **c, int from, int n)
     free(c);
 }
 
-static void summary(void)
+/* A summary table: a scope column (named first), the metric, a column per
+ * map and the change against the first. */
+typedef struct {
+    cli_table *t;
+    const char **cols, **all;
+    int n;
+    const rft_duty_stats **st;  /* per map: the stats of the scope of a row */
+} sumtab;
+
+static void sumtab_open(sumtab *s, const char *first)
 {
     static const char *const per[] = {""};
-    int n;
-    const char **cols = columns(NULL, per, 1, 1, &n);
-    const char **all = xcalloc((size_t)n + 2, sizeof *all);
-    all[0] = "scope";
-    all[1] = "metric";
-    memcpy(all + 2, cols, (size_t)n * sizeof *all);
-    cli_table *t = table_new(g.fmt, stdout, n + 2, all);
-    const rft_duty_stats **st = xcalloc((size_t)g.nmaps, sizeof *st);
+    s->cols = columns(NULL, per, 1, 1, &s->n);
+    s->all = xcalloc((size_t)s->n + 2, sizeof *s->all);
+    s->all[0] = first;
+    s->all[1] = "metric";
+    memcpy(s->all + 2, s->cols, (size_t)s->n * sizeof *s->all);
+    s->t = table_new(g.fmt, stdout, s->n + 2, s->all);
+    s->st = xcalloc((size_t)g.nmaps, sizeof *s->st);
+}
+
+static void sumtab_close(sumtab *s)
+{
+    table_free(s->t);
+    free(s->st);
+    free(s->all);
+    free_columns(s->cols, 0, s->n);
+}
+
+/* the summary for each class of cells of the fault maps, then for all */
+static void fault_summary(void)
+{
+    sumtab tab;
+    sumtab_open(&tab, "cells");
+    cli_table *t = tab.t;
+    const rft_duty_stats **st = tab.st;
+    for (int c = 0; c <= NCLASS; c++) {
+        int any = 0;
+        for (int j = 0; j < g.nmaps; j++) {
+            const rft_duty_stats *x = c < NCLASS ? &g.maps[j].cls[c] : &g.maps[j].all;
+            st[j] = x->records ? x : NULL;
+            any |= st[j] != NULL;
+        }
+        if (any)
+            summary_rows(t, c < NCLASS ? class_name[c] : "all", st);
+    }
+    sumtab_close(&tab);
+}
+
+static void summary(void)
+{
+    sumtab tab;
+    sumtab_open(&tab, "scope");
+    cli_table *t = tab.t;
+    const rft_duty_stats **st = tab.st;
     if (g.per_slice && !g.slice_set) {
         /* slices of the first map, then any the others add */
         for (int i = 0; i < g.nmaps; i++)
@@ -347,10 +454,7 @@ static void summary(void)
     else
         snprintf(scope, sizeof scope, "all");
     summary_rows(t, scope, st);
-    table_free(t);
-    free(st);
-    free(all);
-    free_columns(cols, 0, n);
+    sumtab_close(&tab);
 }
 
 /* the window of a map's scope, printed with every row */
@@ -376,6 +480,38 @@ static void by_bit(void)
             table_dbl(t, s->bit0 ? s->bit0[b] * k : 0, 2);
             table_dbl(t, s->bit1 ? s->bit1[b] * k : 0, 2);
             table_dbl(t, s->bitoff ? s->bitoff[b] * k : 0, 2);
+            window_cell(t, s);
+        }
+        table_end_row(t);
+    }
+    table_free(t);
+    free_columns(cols, 1, n);
+}
+
+/* Seed 004 Figs. 7-9: dVth and SNM loss of the most stressed transistor of
+ * each map's scope, every --step years up to --years (RD model). */
+static void by_year(void)
+{
+    static const char *const per[] = {"stress%", "dvth_t0_rd_mV", "dvth_t1_rd_mV", "dvth_rd%",
+                                      "snm_loss_rd%", "window"};
+    int n;
+    const char **cols = columns("year", per, 6, 0, &n);
+    cli_table *t = table_new(g.fmt, stdout, n, cols);
+    /* years as multiples of the step, so that no step is lost to rounding */
+    uint64_t steps = (uint64_t)floor(g.years / g.step + 1e-9);
+    for (uint64_t k = 0; k <= steps + (g.years - (double)steps * g.step > 1e-9 * g.step); k++) {
+        double y = k <= steps ? (double)k * g.step : g.years;
+        table_dbl(t, y, 3);
+        for (int i = 0; i < g.nmaps; i++) {
+            const rft_duty_stats *s = &g.maps[i].all;
+            double a0 = rft_duty_frac(s->max0.t0, s->max0.cycles);
+            double b1 = rft_duty_frac(s->max1.t1, s->max1.cycles);
+            double d0 = rft_nbti_rd(&g.p, a0, y * RFT_YEAR), d1 = rft_nbti_rd(&g.p, b1, y * RFT_YEAR);
+            table_dbl(t, 100 * fmax(a0, b1), 2);
+            table_dbl(t, 1e3 * d0, 3);
+            table_dbl(t, 1e3 * d1, 3);
+            table_dbl(t, 100 * fmax(d0, d1) / g.p.vth0, 2);
+            table_dbl(t, 100 * rft_nbti_snm_loss(&g.p, fmax(d0, d1)), 2);
             window_cell(t, s);
         }
         table_end_row(t);
@@ -424,9 +560,10 @@ int main(int argc, char **argv)
         {"by", required_argument, 0, 'b'},     {"slice", required_argument, 0, 'S'},
         {"per-slice", no_argument, 0, 'P'},    {"include-unused", no_argument, 0, 'u'},
         {"show-params", no_argument, 0, 'w'},  {"format", required_argument, 0, 'f'},
-        {"set", required_argument, 0, 's'},   {0, 0, 0, 0}};
+        {"set", required_argument, 0, 's'},    {"step", required_argument, 0, 't'},
+        {0, 0, 0, 0}};
     const char *params = NULL;
-    int c, show = 0;
+    int c, show = 0, step_set = 0;
     rft_params set;
     char why[RFT_PARAM_WHY];
     cli_init(argc, argv, usage);
@@ -446,7 +583,13 @@ int main(int argc, char **argv)
             if (g.years > 1e6)
                 usage_error("--years: %g is out of range (at most 1e6)", g.years);
             break;
-        case 'b': g.by = cli_choice("--by", optarg, "summary|bit|reg|cells"); break;  /* BY_* */
+        case 'b': g.by = cli_choice("--by", optarg, "summary|bit|reg|cells|year|fault"); break;  /* BY_* */
+        case 't':
+            step_set = 1;
+            g.step = cli_double("--step", optarg, -1e300, 1e300);
+            if (!(g.step > 0) || g.step > 1e6)
+                usage_error("--step: %s years is not in (0, 1e6]", optarg);
+            break;
         case 'S':
             cli_slice("--slice", optarg, 65535, "CU:SIMD", &g.cu, &g.simd);
             g.slice_set = 1;
@@ -458,6 +601,12 @@ int main(int argc, char **argv)
         default: cli_bad_option(argv);
         }
     }
+    if (step_set && g.by != BY_YEAR)
+        usage_error("--step applies to --by year only");
+    if (g.by == BY_FAULT)       /* every cell of a class: the same cells in every map */
+        g.include_unused = 1;
+    if (g.by == BY_YEAR && g.years / g.step > 100000)
+        usage_error("--step: more than 100000 rows to --years %g", g.years);
     if (params || set.n)
         cli_nbti_params(&g.p, params, &set);
     rft_params_free(&set);
@@ -509,6 +658,10 @@ int main(int argc, char **argv)
         by_bit();
     else if (g.by == BY_REG)
         by_reg();
+    else if (g.by == BY_YEAR)
+        by_year();
+    else if (g.by == BY_FAULT)
+        fault_summary();
     else
         summary();
     for (int i = 0; i < g.nmaps; i++) {
@@ -516,6 +669,9 @@ int main(int argc, char **argv)
             stats_free(&g.maps[i].sl[k].st);
         free(g.maps[i].sl);
         stats_free(&g.maps[i].all);
+        for (int k = 0; k < NCLASS; k++)
+            stats_free(&g.maps[i].cls[k]);
+        rft_fmset_free(&g.maps[i].fm);
         free(g.maps[i].own);
     }
     free(g.maps);

@@ -51,19 +51,7 @@ mkdir -p "$tmp"
 out=${keep:-$tmp}
 mkdir -p "$out"
 
-# decode once (an rft stream, whose header rft-view reads, is used as it is)
-if rft-view -H "$trace" >/dev/null 2>&1; then
-    src=$trace
-else
-    stage rft-decode -o "$tmp/trace.rft" "$trace"
-    join
-    src=$tmp/trace.rft
-fi
-if [ "$repeat" != 1 ]; then
-    stage rft-repeat -n "$repeat" -o "$tmp/repeated.rft" "$src"
-    join
-    src=$tmp/repeated.rft
-fi
+trace_stream "$trace" "$repeat"     # decoded once, repeated: src
 
 # place the windows once per allocator and gate once per scheme; the duty
 # maps and the energy below both use these streams

@@ -175,6 +175,7 @@ KINDS = {
     0x11: Kind("counters", any_length, None, None, False),
     0x12: Kind("faultmap", any_length, None, None, False),
     0x13: Kind("alloc", any_length, None, None, False),
+    0x14: Kind("patch", any_length, None, None, False),
 }
 UNKNOWN = Kind("unknown", any_length, None, None, False)
 

@@ -1,4 +1,4 @@
-# stages.sh - sourced by the example scripts (aging.sh, undervolt.sh,
+# stages.sh - sourced by the example scripts (aging.sh, argo.sh, undervolt.sh,
 # demo.sh): their stages run in the background and are waited for, so that
 # a signal is taken at once, and nothing is left behind when one comes.
 #
@@ -12,6 +12,9 @@
 #   stage CMD ARGS...   start a stage (a simple command: its pid is known)
 #   join                wait for the stages started; the status of the
 #                       last that failed, 0 if none did
+#   trace_stream T [N]  src = the trace T as an rft stream: T itself if it
+#                       is one, else decoded into $tmp; with N > 1, the
+#                       kernel run N times in a row (rft-repeat)
 # A pipeline started with & adds its last stage's pid ($!) to pids itself:
 # when that one is stopped the others end on their broken pipe, and the
 # handler waits for every child.
@@ -27,6 +30,21 @@ join() {
     done
     pids=""
     return $status
+}
+trace_stream() {
+    # an rft stream (rft-view reads its header) is used as it is
+    if rft-view -H "$1" >/dev/null 2>&1; then
+        src=$1
+    else
+        stage rft-decode -o "$tmp/trace.rft" "$1"
+        join
+        src=$tmp/trace.rft
+    fi
+    if [ "${2:-1}" != 1 ]; then
+        stage rft-repeat -n "$2" -o "$tmp/repeated.rft" "$src"
+        join
+        src=$tmp/repeated.rft
+    fi
 }
 stop_stages() {
     # shellcheck disable=SC2086

@@ -18,6 +18,7 @@ void rft_alloc_encode(uint8_t *p, const rft_alloc_rec *a)
     st16(p + 22, a->nfree);
     p[24] = a->event;
     p[25] = a->flags;
+    st16(p + 26, a->bank ? a->bank : 1);
 }
 
 int rft_write_alloc(rft_writer *w, const rft_alloc_rec *a)
@@ -29,7 +30,7 @@ int rft_write_alloc(rft_writer *w, const rft_alloc_rec *a)
 
 int rft_alloc_parse(const uint8_t *p, uint32_t len, rft_alloc_rec *a)
 {
-    if (len < RFT_ALLOC_LEN)
+    if (len < RFT_ALLOC_MIN)
         return RFT_EFORMAT;
     a->cycle = ld64(p);
     a->cu = ld16(p + 8);
@@ -41,6 +42,9 @@ int rft_alloc_parse(const uint8_t *p, uint32_t len, rft_alloc_rec *a)
     a->nfree = ld16(p + 22);
     a->event = p[24];
     a->flags = p[25];
+    a->bank = len >= RFT_ALLOC_LEN ? ld16(p + 26) : 1;
+    if (a->bank == 0)
+        return RFT_EFORMAT;
     if (a->event != RFT_ALLOC_EV_ALLOC && a->event != RFT_ALLOC_EV_FREE)
         return RFT_EFORMAT;
     if (a->n && a->rot >= a->n)
@@ -56,6 +60,8 @@ size_t rft_alloc_format(const rft_alloc_rec *a, char sep, char *buf)
                      sep, (unsigned long long)a->cycle, sep, a->cu, a->simd, sep, a->wf, sep,
                      a->event == RFT_ALLOC_EV_ALLOC ? "alloc" : "free", sep, a->base, sep, a->n,
                      sep, a->rot, sep, a->nfree, sep, (unsigned)(a->flags & RFT_AF_GATED));
+    if (n >= 0 && a->bank > 1)
+        n += snprintf(buf + n, RFT_ALLOC_TEXT_MAX - (size_t)n, "%cbank=%u", sep, a->bank);
     return n < 0 ? 0 : (size_t)n;
 }
 

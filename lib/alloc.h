@@ -20,8 +20,9 @@
 #include "rft.h"
 
 /* ---- the RFT_ALLOC record -------------------------------------------------
- * Payload, little-endian, 26 bytes (a longer payload is accepted and the
- * extra bytes ignored, for later minor versions):
+ * Payload, little-endian, 28 bytes (a longer payload is accepted and the
+ * extra bytes ignored, for later minor versions; a 26-byte payload, written
+ * before the bank field, has banks of one entry):
  *   0  u64 cycle   cycle of the B or E record it follows
  *   8  u16 cu
  *  10  u16 simd
@@ -32,8 +33,11 @@
  *  22  u16 nfree   entries of the slice in no window after this event
  *  24  u8  event   1 = window allocated, 2 = window freed
  *  25  u8  flags   bit 0: entries in no window are power-gated from now on
+ *  26  u16 bank    entries per power-gating bank (>= 1): a bank is off only
+ *                  while none of its entries is in a window
  */
-#define RFT_ALLOC_LEN 26u
+#define RFT_ALLOC_LEN 28u
+#define RFT_ALLOC_MIN 26u   /* the payload before the bank field */
 enum { RFT_ALLOC_EV_ALLOC = 1, RFT_ALLOC_EV_FREE = 2 };
 #define RFT_AF_GATED 0x01
 
@@ -43,17 +47,20 @@ typedef struct rft_alloc_rec {
     uint32_t wf;
     uint16_t base, n, rot, nfree;
     uint8_t event, flags;
+    uint16_t bank;      /* entries per gating bank; 0 is written as 1 */
 } rft_alloc_rec;
 
 /* buf must hold RFT_ALLOC_LEN bytes. */
 void rft_alloc_encode(uint8_t *buf, const rft_alloc_rec *a);
 int rft_write_alloc(rft_writer *w, const rft_alloc_rec *a);
-/* 0, or RFT_EFORMAT if the payload is short or names an unknown event. */
+/* 0, or RFT_EFORMAT if the payload is short, names an unknown event or
+ * has a bank of 0 entries. */
 int rft_alloc_parse(const uint8_t *p, uint32_t len, rft_alloc_rec *a);
 
 /* The record as one line for people, as rft-view(1) shows analysis
  * records (no newline): "# alloc" then cycle=, slice=CU:SIMD, wf=,
- * event=alloc|free, base=, n=, rot=, free=, gated=0|1, separated by sep.
+ * event=alloc|free, base=, n=, rot=, free=, gated=0|1 and, for banks of
+ * more than one entry, bank=, separated by sep.
  * buf must hold RFT_ALLOC_TEXT_MAX bytes; returns the length. */
 #define RFT_ALLOC_TEXT_MAX 160
 size_t rft_alloc_format(const rft_alloc_rec *a, char sep, char *buf);

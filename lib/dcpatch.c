@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "endian.h"
 #include "rft.h"
 
 void rft_dcp_opts_default(rft_dcp_opts *o)
@@ -311,6 +312,82 @@ void rft_dcp_write(rft_dcp_slice *s, uint32_t row, int comp, uint64_t t, rft_dcp
     ev->place = place;
     ev->entry = r->entry;
     ev->block = r->block;
+}
+
+/* ---- the RFT_PATCH record ------------------------------------------------------------ */
+static uint32_t delta_code(uint32_t d)
+{
+    if (d == 0)
+        return 7;
+    if ((d & (d - 1)) == 0 && d <= 64)
+        return (uint32_t)__builtin_ctz(d);
+    return d & 7;
+}
+
+uint32_t rft_dcp_code(uint32_t de, uint32_t db)
+{
+    return delta_code(de) | delta_code(db) << 3 | 1u << 6;
+}
+
+void rft_patch_encode(uint8_t *b, const rft_patch_rec *p)
+{
+    st64(b, p->cycle);
+    st16(b + 8, p->cu);
+    st16(b + 10, p->simd);
+    st32(b + 12, p->wf);
+    st16(b + 16, p->vreg);
+    st16(b + 18, p->entry);
+    st16(b + 20, p->block);
+    b[22] = p->place;
+    b[23] = 0;
+    st32(b + 24, p->c0);
+    st32(b + 28, p->code);
+}
+
+int rft_write_patch(rft_writer *w, const rft_patch_rec *p)
+{
+    uint8_t buf[RFT_PATCH_LEN];
+    rft_patch_encode(buf, p);
+    return rft_write_raw(w, RFT_PATCH, buf, RFT_PATCH_LEN);
+}
+
+int rft_patch_parse(const uint8_t *b, uint32_t len, rft_patch_rec *p)
+{
+    if (len < RFT_PATCH_LEN)
+        return RFT_EFORMAT;
+    p->cycle = ld64(b);
+    p->cu = ld16(b + 8);
+    p->simd = ld16(b + 10);
+    p->wf = ld32(b + 12);
+    p->vreg = ld16(b + 16);
+    p->entry = ld16(b + 18);
+    p->block = ld16(b + 20);
+    p->place = b[22];
+    p->c0 = ld32(b + 24);
+    p->code = ld32(b + 28);
+    switch (p->place) {
+    case RFT_PATCH_ENTRY: return p->entry != RFT_PATCH_NONE && p->block == RFT_PATCH_NONE ? 0 : RFT_EFORMAT;
+    case RFT_PATCH_BLOCK: return p->entry != RFT_PATCH_NONE && p->block != RFT_PATCH_NONE ? 0 : RFT_EFORMAT;
+    case RFT_PATCH_LDS: return p->entry == RFT_PATCH_NONE && p->block == RFT_PATCH_NONE ? 0 : RFT_EFORMAT;
+    default: return RFT_EFORMAT;
+    }
+}
+
+size_t rft_patch_format(const rft_patch_rec *p, char sep, char *buf)
+{
+    static const char *const place[] = {"?", "entry", "block", "lds"};
+    char e[8] = "-", b[8] = "-";
+    if (p->entry != RFT_PATCH_NONE)
+        snprintf(e, sizeof e, "%u", p->entry);
+    if (p->block != RFT_PATCH_NONE)
+        snprintf(b, sizeof b, "%u", p->block);
+    int n = snprintf(buf, RFT_PATCH_TEXT_MAX,
+                     "# patch%ccycle=%llu%cslice=%u:%u%cwf=%u%cvreg=%u%cplace=%s%centry=%s%cblock=%s"
+                     "%cc0=%08x%ccode=%02x",
+                     sep, (unsigned long long)p->cycle, sep, p->cu, p->simd, sep, p->wf, sep, p->vreg,
+                     sep, place[p->place <= RFT_PATCH_LDS ? p->place : 0], sep, e, sep, b, sep, p->c0,
+                     sep, p->code);
+    return n < 0 ? 0 : (size_t)n;
 }
 
 /* ---- invariants ------------------------------------------------------------------- */

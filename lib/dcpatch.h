@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "faultmap.h"
+#include "rft.h"
 
 typedef struct rft_dcp_opts {
     int pick_high;      /* encoders pick the highest free index (default 0: lowest) */
@@ -141,6 +142,52 @@ static inline int rft_dcp_read(const rft_dcp_slice *s, uint32_t row)
         return RFT_DCP_R_LDS;
     return f & RFT_DCP_COMP ? RFT_DCP_R_COMP : RFT_DCP_R_UNC;
 }
+
+/* ---- the RFT_PATCH record ------------------------------------------------------
+ * Where the write record right after it is stored under DC-Patch, so that
+ * rft-duty(1) can follow the cells of an undervolted register file.
+ * Payload, little-endian, 32 bytes (a longer payload is accepted and the
+ * extra bytes ignored, for later minor versions):
+ *   0  u64 cycle   cycle of the write
+ *   8  u16 cu
+ *  10  u16 simd
+ *  12  u32 wf
+ *  16  u16 vreg
+ *  18  u16 entry   entry of the slice, 0xffff in the LDS
+ *  20  u16 block   block holding a compressed register, 0xffff otherwise
+ *  22  u8  place   1 = a whole reliable entry (uncompressed), 2 = one block
+ *                  (compressed), 3 = the LDS spill partition (no cell)
+ *  23  u8  zero
+ *  24  u32 c0      compressed: what the block's first lane holds (C0) ...
+ *  28  u32 code    ... and its second: log2 De in bits 0-2 (7: De = 0),
+ *                  log2 Db in bits 3-5, the valid bit 6 (seed 001 II-C, 39
+ *                  bits); the block's other lanes are written zero */
+#define RFT_PATCH_LEN 32u
+#define RFT_PATCH_NONE 0xFFFFu
+enum { RFT_PATCH_ENTRY = 1, RFT_PATCH_BLOCK = 2, RFT_PATCH_LDS = 3 };
+
+typedef struct rft_patch_rec {
+    uint64_t cycle;
+    uint16_t cu, simd;
+    uint32_t wf;
+    uint16_t vreg, entry, block;
+    uint8_t place;
+    uint32_t c0, code;
+} rft_patch_rec;
+
+/* The stored code of the deltas of a compressed register: a delta that is 0
+ * is 7, a power of two up to 64 its log2; any other (a relaxed
+ * classification the hardware cannot store) keeps its low 3 bits. */
+uint32_t rft_dcp_code(uint32_t de, uint32_t db);
+void rft_patch_encode(uint8_t *buf, const rft_patch_rec *p);   /* RFT_PATCH_LEN bytes */
+int rft_write_patch(rft_writer *w, const rft_patch_rec *p);
+/* 0, or RFT_EFORMAT if short or inconsistent (place and entry/block). */
+int rft_patch_parse(const uint8_t *buf, uint32_t len, rft_patch_rec *p);
+/* "# patch" then cycle=, slice=CU:SIMD, wf=, vreg=, place=entry|block|lds,
+ * entry=, block=, c0= (hex), code= (hex), separated by sep (no newline);
+ * buf holds RFT_PATCH_TEXT_MAX bytes; returns the length. */
+#define RFT_PATCH_TEXT_MAX 192
+size_t rft_patch_format(const rft_patch_rec *p, char sep, char *buf);
 
 /* Check the invariants: no two live registers share a block, none sits on a
  * faulty block, uncompressed registers hold whole reliable entries, and the

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "dcpatch.h"
 #include "endian.h"
 
 /* ---- the record -------------------------------------------------------------- */
@@ -197,7 +198,10 @@ typedef struct slice {
     uint64_t first, last;   /* cycles of its first and last event */
     uint64_t start, end;    /* clock at the window's start and end */
     uint64_t live, busy_acc, busy_since;
-    int gated;              /* ARGO: unallocated entries are switched off */
+    int gated;              /* ARGO: unallocated entries are switched off ... */
+    uint32_t bank;          /* ... per bank of this many entries (0 until gated) */
+    uint8_t *inwin;         /* per entry: in a window now */
+    uint8_t *bank_on;       /* per bank: switched on */
     void *mem;              /* the arena as allocated ... */
     uint64_t *arena;        /* ... and aligned: entries blocks of blk words */
     uint64_t *now;          /* entries x pw words: the contents now */
@@ -207,6 +211,9 @@ typedef struct slice {
 struct rft_duty {
     rft_duty_opts o;
     uint32_t lanes, entries, bits, words, pw;  /* pw: words padded to VW */
+    uint32_t block_lanes;
+    int pending;            /* a patch record waits for its write ... */
+    rft_patch_rec patch;    /* ... this one */
     size_t blk;             /* words per entry block */
     slice **s;
     size_t ns, cs;
@@ -263,6 +270,7 @@ rft_duty *rft_duty_new(const rft_geom *g, const rft_duty_opts *o)
     d->o = *o;
     d->lanes = g->lanes;
     d->entries = g->entries;
+    d->block_lanes = g->block_lanes;
     d->bits = 32u * g->lanes;
     d->words = (g->lanes + 1) / 2;
     d->pw = (d->words + VW - 1) / VW * VW;
@@ -293,6 +301,8 @@ void rft_duty_free(rft_duty *d)
         free(s->e);
         free(s->mem);
         free(s->now);
+        free(s->inwin);
+        free(s->bank_on);
         free(s);
     }
     free(d->s);
@@ -330,12 +340,15 @@ static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
     slice *s = calloc(1, sizeof *s);
     if (!s || !(s->mem = calloc(d->entries * d->blk * sizeof(uint64_t) + 64, 1)) ||
         !(s->now = calloc((size_t)d->entries * d->pw, sizeof *s->now)) ||
-        !(s->e = calloc(d->entries, sizeof *s->e)) ||
+        !(s->e = calloc(d->entries, sizeof *s->e)) || !(s->inwin = calloc(d->entries, 1)) ||
+        !(s->bank_on = calloc(d->entries, 1)) ||
         rft_map_put(&d->idx, rft_slice_key(cu, simd), d->ns)) {
         if (s) {
             free(s->mem);
             free(s->now);
             free(s->e);
+            free(s->inwin);
+            free(s->bank_on);
         }
         free(s);
         return NULL;
@@ -548,14 +561,14 @@ static inline uint64_t lane_pair(const rft_duty *d, const rft_write *w, uint32_t
     return on == d->bits ? x : x & word_mask(on, k);
 }
 
-static int do_write(rft_duty *d, slice *s, const rft_write *w, uint64_t c)
+static int do_write(rft_duty *d, slice *s, const rft_write *w, uint32_t phys, uint64_t c)
 {
-    if (w->phys == RFT_NO_PHYS)
+    if (phys == RFT_NO_PHYS)
         return fail(d, "no physical entries: run rft-alloc first");
-    if (w->phys >= d->entries)
-        return fail(d, "physical entry %u out of range (slice has %u entries)", w->phys, d->entries);
-    ent *e = &s->e[w->phys];
-    uint64_t *now = now_of(d, s, w->phys);
+    if (phys >= d->entries)
+        return fail(d, "physical entry %u out of range (slice has %u entries)", phys, d->entries);
+    ent *e = &s->e[phys];
+    uint64_t *now = now_of(d, s, phys);
     if (!e->born && birth(s, e, c))
         return oom(d);
     uint32_t on = w->on_bits == RFT_NO_GATE || w->on_bits > d->bits ? d->bits : w->on_bits;
@@ -593,6 +606,67 @@ static int do_write(rft_duty *d, slice *s, const rft_write *w, uint64_t c)
     return 0;
 }
 
+/* DC-Patch: a compressed register written into one block of an entry; the
+ * block's first lanes hold its code, the others zeros, and the entry's
+ * other blocks keep what they hold (rft-dcpatch(1)). */
+static int do_block(rft_duty *d, slice *s, const rft_patch_rec *p, uint64_t c)
+{
+    ent *e = &s->e[p->entry];
+    uint64_t *now = now_of(d, s, p->entry), *next = d->tmp1;
+    if (!e->born && birth(s, e, c))
+        return oom(d);
+    memcpy(next, now, d->pw * sizeof *now);
+    uint32_t l0 = p->block * d->block_lanes;
+    for (uint32_t l = l0; l < l0 + d->block_lanes && l < d->lanes; l++) {
+        uint64_t v = l == l0 ? p->c0 : l == l0 + 1 ? p->code : 0, half = 32u * (l & 1);
+        next[l / 2] = (next[l / 2] & ~(0xffffffffull << half)) | v << half;
+    }
+    uint64_t nz = 0;
+    for (uint32_t k = 0; k < d->words; k++) {
+        next[k] &= word_mask(e->on, k);     /* cells switched off hold nothing */
+        nz |= next[k];
+    }
+    if (memcmp(next, now, d->words * sizeof *now) == 0)
+        return 0;
+    if (account(d, s, e, now, c))
+        return oom(d);
+    memcpy(now, next, d->words * sizeof *now);
+    e->nz = nz != 0;
+    return 0;
+}
+
+static int do_patch(rft_duty *d, const rft_rec *r)
+{
+    if (d->pending)
+        return fail(d, "a patch record of v%u follows another instead of its write", d->patch.vreg);
+    if (rft_patch_parse(r->raw, r->len, &d->patch))
+        return fail(d, "malformed patch record");
+    const rft_patch_rec *p = &d->patch;
+    if (p->place != RFT_PATCH_LDS &&
+        (p->entry >= d->entries ||
+         (p->place == RFT_PATCH_BLOCK && p->block >= (d->lanes + d->block_lanes - 1) / d->block_lanes)))
+        return fail(d, "patch of v%u of wavefront %u outside the slice (entry %u, block %u)", p->vreg,
+                    p->wf, p->entry, p->block);
+    d->pending = 1;
+    return 0;
+}
+
+/* The write a patch record placed. */
+static int do_patched(rft_duty *d, slice *s, const rft_write *w, uint64_t c)
+{
+    const rft_patch_rec *p = &d->patch;
+    d->pending = 0;
+    if (p->cycle != w->cycle || p->cu != w->cu || p->simd != w->simd || p->wf != w->wf ||
+        p->vreg != w->vreg)
+        return fail(d, "the patch record before it names v%u of wavefront %u at cycle %llu", p->vreg,
+                    p->wf, (unsigned long long)p->cycle);
+    switch (p->place) {
+    case RFT_PATCH_ENTRY: return do_write(d, s, w, p->entry, c);
+    case RFT_PATCH_BLOCK: return do_block(d, s, p, c);
+    default: return 0;      /* in the LDS: no cell of the slice */
+    }
+}
+
 static int do_alloc(rft_duty *d, const rft_rec *r)
 {
     rft_alloc_rec a;
@@ -614,21 +688,47 @@ static int do_alloc(rft_duty *d, const rft_rec *r)
         return fail(d, "window of wavefront %u (base %u, %u entries) does not fit in slice %u:%u",
                     a.wf, a.base, a.n, a.cu, a.simd);
     s->gated = a.flags & RFT_AF_GATED;
+    if (s->gated && s->bank && a.bank != s->bank)
+        return fail(d, "slice %u:%u: banks of %u entries, then of %u", a.cu, a.simd, s->bank, a.bank);
+    if (s->gated)
+        s->bank = a.bank;
     uint64_t c = clock_of(d, s, a.cycle);
     for (uint32_t i = 0; i < a.n; i++) {
         uint32_t k = (a.base + i) % d->entries;
-        ent *e = &s->e[k];
-        if (!e->born && birth(s, e, c))
+        if (!s->e[k].born && birth(s, &s->e[k], c))
             return oom(d);
-        uint32_t on = a.event == RFT_ALLOC_EV_ALLOC ? d->bits : 0;  /* woken, or freed */
-        if (!s->gated || on == e->on)
+        s->inwin[k] = a.event == RFT_ALLOC_EV_ALLOC;
+    }
+    if (!s->gated)
+        return 0;
+    /* every bank the window touches: switched on (every entry powered, the
+     * content lost: zeros) when one of its entries enters a window, off when
+     * none is left in one; while it stays on, its entries keep their state */
+    for (uint32_t i = 0; i < a.n; i++) {
+        uint32_t k = (a.base + i) % d->entries;
+        if (i > 0 && k % s->bank != 0)
             continue;
-        uint64_t *now = now_of(d, s, k);
-        if (account(d, s, e, now, c))
-            return oom(d);
-        memset(now, 0, d->pw * sizeof *now);        /* the content is lost */
-        e->nz = 0;
-        e->on = on;
+        uint32_t b0 = k / s->bank * s->bank, b1 = b0 + s->bank < d->entries ? b0 + s->bank : d->entries;
+        uint8_t want = 0;
+        for (uint32_t j = b0; j < b1 && !want; j++)
+            want = s->inwin[j];
+        if (want == s->bank_on[k / s->bank])
+            continue;
+        s->bank_on[k / s->bank] = want;
+        uint32_t on = want ? d->bits : 0;
+        for (uint32_t j = b0; j < b1; j++) {
+            ent *e = &s->e[j];
+            if (!e->born && birth(s, e, c))
+                return oom(d);
+            if (on == e->on)
+                continue;
+            uint64_t *now = now_of(d, s, j);
+            if (account(d, s, e, now, c))
+                return oom(d);
+            memset(now, 0, d->pw * sizeof *now);    /* the content is lost */
+            e->nz = 0;
+            e->on = on;
+        }
     }
     return 0;
 }
@@ -644,8 +744,11 @@ int rft_duty_feed(rft_duty *d, const rft_rec *r)
     case RFT_BUNDLE: cu = r->u.bundle.cu; simd = r->u.bundle.simd; break;
     case RFT_KERNEL: cu = simd = 0; break;
     case RFT_ALLOC: return do_alloc(d, r);
+    case RFT_PATCH: return do_patch(d, r);
     default: return 1;
     }
+    if (d->pending && r->kind != RFT_WRITE)
+        return fail(d, "a patch record of v%u not followed by its write", d->patch.vreg);
     uint64_t cyc = rft_rec_cycle(r);
     if (!d->any)
         d->sfirst = cyc;
@@ -671,7 +774,9 @@ int rft_duty_feed(rft_duty *d, const rft_rec *r)
             s->busy_acc += cyc - s->busy_since;
         return 0;
     case RFT_WRITE:
-        return do_write(d, s, &r->w, clock_of(d, s, cyc));
+        if (d->pending)
+            return do_patched(d, s, &r->w, clock_of(d, s, cyc));
+        return do_write(d, s, &r->w, r->w.phys, clock_of(d, s, cyc));
     default:
         return 0;
     }
@@ -694,6 +799,8 @@ int rft_duty_finish(rft_duty *d)
 {
     if (d->finished)
         return 0;
+    if (d->pending)
+        return fail(d, "the stream ends after a patch record, before its write");
     d->finished = 1;
     if (d->ns > 1)
         qsort(d->s, d->ns, sizeof *d->s, cmp_slice);
@@ -830,6 +937,19 @@ static int frac_gt(uint64_t a, uint64_t b, uint64_t c, uint64_t dd)
 
 int rft_duty_stats_add(rft_duty_stats *s, const rft_duty_rec *d)
 {
+    return rft_duty_stats_add_blocks(s, d, 1, NULL);
+}
+
+int rft_duty_stats_add_blocks(rft_duty_stats *s, const rft_duty_rec *d, uint32_t nblocks,
+                              const uint8_t *sel)
+{
+    uint32_t per = nblocks ? d->bits / nblocks : 0, cells = 0;
+    if (!per || per * nblocks != d->bits)
+        return RFT_EFORMAT;
+    for (uint32_t k = 0; k < nblocks; k++)
+        cells += !sel || sel[k] ? per : 0;
+    if (!cells)
+        return RFT_EFORMAT;
     if (s->bits && (s->bits != d->bits || s->span != d->span))
         return RFT_EFORMAT;
     if (!s->records || s->last_cu != d->cu || s->last_simd != d->simd)
@@ -851,6 +971,7 @@ int rft_duty_stats_add(rft_duty_stats *s, const rft_duty_rec *d)
     s->used += used;
     int avg = used || s->include_unused;
     s->avg_n += avg;
+    s->avg_cells += avg ? cells : 0;
     rft_duty_cell *r0 = NULL, *r1 = NULL;
     if (s->reg0 && d->entry < s->nreg) {
         r0 = &s->reg0[d->entry];
@@ -859,14 +980,21 @@ int rft_duty_stats_add(rft_duty_stats *s, const rft_duty_rec *d)
     }
     double inv = d->cycles ? 1.0 / (double)d->cycles : 0.0;
     uint64_t best0 = 0, best1 = 0;
-    uint32_t b0 = 0, b1 = 0;
+    uint32_t b0 = UINT32_MAX, b1 = UINT32_MAX;
     for (uint32_t b = 0; b < d->bits; b++) {
+        if (sel && !sel[b / per]) {
+            b += per - 1;       /* the block is not counted */
+            continue;
+        }
+        if (b0 == UINT32_MAX)
+            b0 = b1 = b;
         uint64_t t1 = d->t1[b], toff = d->toff[b], t0 = d->cycles - t1 - toff;
         if (avg) {
             double f0 = (double)t0 * inv, f1 = (double)t1 * inv, fo = (double)toff * inv;
             s->s0 += f0;
             s->s1 += f1;
             s->soff += fo;
+            s->sstress += f0 > f1 ? f0 : f1;
             if (s->bit0) {
                 s->bit0[b] += f0;
                 s->bit1[b] += f1;

@@ -92,7 +92,9 @@ typedef struct rft_duty_stats {
     uint64_t first, last;           /* union of the windows */
     uint64_t cyc_min, cyc_max;      /* shortest and longest window */
     double avg_n;                   /* entries averaged */
+    double avg_cells;               /* cells averaged */
     double s0, s1, soff;            /* sums of per-cell duty fractions (averaged entries) */
+    double sstress;                 /* sum of each cell's larger of its '0' and '1' duty */
     rft_duty_cell max0, max1;       /* longest '0' and '1' duty among all cells */
     int have_max;
     /* optional (set the pointers to bits / entries sized arrays of zeros) */
@@ -104,6 +106,12 @@ typedef struct rft_duty_stats {
 
 /* Account one record; RFT_EFORMAT if its geometry differs from earlier ones. */
 int rft_duty_stats_add(rft_duty_stats *s, const rft_duty_rec *d);
+/* The same for some blocks of the entry only: the record's cells in nblocks
+ * equal blocks, those k with sel[k] != 0 counted (sel NULL: all); the
+ * entry counts once.  RFT_EFORMAT also if nblocks does not divide the
+ * cells or sel selects none. */
+int rft_duty_stats_add_blocks(rft_duty_stats *s, const rft_duty_rec *d, uint32_t nblocks,
+                              const uint8_t *sel);
 static inline double rft_duty_frac(uint64_t t, uint64_t cycles)
 {
     return cycles ? (double)t / (double)cycles : 0.0;

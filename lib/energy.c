@@ -229,6 +229,12 @@ static int load_gating(rft_eparams *e, ld *l)
         num(l, "wakeup.cycles", 0, &e->wakeup_cycles) ||
         whole(l, "gating.bank_entries", 1, RFT_MAX_ENTRIES, &e->bank_entries))
         return RFT_EFORMAT;
+    if (rft_params_find(l->ps, "alloc.base_mw") || rft_params_find(l->ps, "alloc.argo_mw")) {
+        e->alloc_given = 1;     /* one without the other is a missing key */
+        if (num(l, "alloc.base_mw", 0, &e->alloc_base_mw) ||
+            num(l, "alloc.argo_mw", 0, &e->alloc_argo_mw))
+            return RFT_EFORMAT;
+    }
     return 0;
 }
 
@@ -415,6 +421,13 @@ void rft_energy_gating(const rft_eparams *e, const rft_gate_in *in, rft_eresult 
                                e->ct_write_pj * (double)(in->ct_writes + in->ct_inval);
     r->cat[RFT_EG_WAKEUP] = e->wakeup_pj * (double)(in->wakeups + in->alloc_wakeups);
     sum(r, RFT_EG_NCAT);
+}
+
+double rft_energy_mw_per_cu(const rft_eparams *e, double pj, double slice_cycles,
+                            double slices_per_cu)
+{
+    /* pJ over ns is mW; a cycle is 1000 / clock_mhz ns */
+    return slice_cycles > 0 ? pj * slices_per_cu / (slice_cycles * 1000.0 / e->clock_mhz) : 0;
 }
 
 /* ---- powered cells ---------------------------------------------------------------- */

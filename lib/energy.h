@@ -68,6 +68,10 @@ typedef struct rft_eparams {
     double comp_units, decomp_units;        /* per slice */
     double wakeup_pj;
     uint32_t bank_entries;          /* power-gating granularity of free entries */
+    /* gating, optional: the register allocators per compute unit (seed 004
+     * 5.4), priced apart from the energy (alloc_given: both keys given) */
+    double alloc_base_mw, alloc_argo_mw;
+    int alloc_given;
     /* what was derived or assumed, one line each, for the reader */
     char note[RFT_ENOTES][RFT_ENOTE_LEN];
     int nnotes;
@@ -139,6 +143,10 @@ void rft_energy_baseline(const rft_eparams *e, const rft_gate_in *in, rft_eresul
 /* A scheme: slice leakage in proportion to its powered cells, extra
  * cycles leaking at the same mean share; its units, table and wake-ups. */
 void rft_energy_gating(const rft_eparams *e, const rft_gate_in *in, rft_eresult *r);
+/* The mean power (mW) per compute unit of pj spent over slice_cycles, with
+ * slices_per_cu slices to a compute unit; 0 without cycles. */
+double rft_energy_mw_per_cu(const rft_eparams *e, double pj, double slice_cycles,
+                            double slices_per_cu);
 
 /* ---- powered cells of a slice over time ---------------------------------------------
  * Follows the power of every entry of one slice from t0 through window

@@ -175,6 +175,11 @@ double rft_nbti_snm_dvth(const rft_nbti *p)
     return p->snm_fail * p->snm0 / p->snm_sens;
 }
 
+double rft_nbti_snm_loss(const rft_nbti *p, double dvth)
+{
+    return p->snm_sens * dvth / p->snm0;
+}
+
 double rft_nbti_lifetime(const rft_nbti *p, double alpha, int model)
 {
     double target = rft_nbti_snm_dvth(p);

@@ -54,6 +54,9 @@ double rft_nbti_rd_iterate(const rft_nbti *p, double alpha, unsigned long period
 double rft_nbti_delay(const rft_nbti *p, double dvth);
 /* dVth at which the SNM has dropped by snm_fail (seed 004 §6.2.3). */
 double rft_nbti_snm_dvth(const rft_nbti *p);
+/* Share of the read SNM lost at a dVth: snm_sens dvth / snm0 (seed 004
+ * §6.2.2: the SNM follows dVth with a near-constant factor). */
+double rft_nbti_snm_loss(const rft_nbti *p, double dvth);
 /* Seconds until a transistor with duty alpha reaches rft_nbti_snm_dvth(),
  * with Eq. 3 (model 0) or the RD model (model 1); INFINITY if never. */
 double rft_nbti_lifetime(const rft_nbti *p, double alpha, int model);

@@ -61,6 +61,7 @@ enum rft_kind {
     RFT_COUNTERS = 0x11, /* any stage: named event counters (rft_counters) */
     RFT_FAULTMAP = 0x12, /* rft-faultmap: faulty blocks of a slice */
     RFT_ALLOC = 0x13,    /* rft-alloc: a window placed in or freed from a slice */
+    RFT_PATCH = 0x14,    /* rft-dcpatch: where the write that follows goes */
 };
 
 /* Write classification (rft-classify), stored in rft_write.cls. */

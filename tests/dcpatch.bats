@@ -156,11 +156,13 @@ field() { awk -F'\t' -v n="$2" -v c="$3" '$1 == n { print $c }' "$1"; }
 @test "as a stream stage: maps from rft-faultmap, counters before the end record" {
     run pipe "rft-decode --entries 8 '$D/basic.txt' | rft-faultmap --map '$D/map8.csv' | rft-dcpatch > '$T/out.rft'"
     assert_success
-    # the records pass through unchanged
-    diff <(rft-view "$T/basic.rft" | grep -v '^#') <(rft-view "$T/out.rft" | grep -v '^#')
-    # one map record, then counters: kernel k, slice 0:0, total
+    # the records pass through, writes and reads annotated with their entry
+    diff <(rft-view "$T/basic.rft" | grep -v '^#') \
+        <(rft-view "$T/out.rft" | grep -v '^#' | sed 's/\tphys=[0-9]*$//')
+    # one map record, a patch record per write (20), then counters: kernel
+    # k, slice 0:0, total
     run rft-view --stats --format csv "$T/out.rft"
-    assert_line "other_records,4"
+    assert_line "other_records,24"
     run pipe "rft-view --format json '$T/out.rft' | grep -c '\"stage\": \"rft-dcpatch\"'"
     assert_output 3
     # the same decisions as with --map
@@ -243,4 +245,79 @@ field() { awk -F'\t' -v n="$2" -v c="$3" '$1 == n { print $c }' "$1"; }
 @test "a full disk is an error" {
     run -1 bash -c "rft-dcpatch --map '$D/map8.csv' --summary '$T/basic.rft' > /dev/full"
     run -1 bash -c "rft-dcpatch --map '$D/map8.csv' '$T/basic.rft' > /dev/full"
+}
+
+@test "aging: a compressed register holds one block, the others keep theirs; a spilled one no cell" {
+    pipe "rft-faultmap --map '$D/map8.csv' '$T/basic.rft' | rft-dcpatch | rft-duty > '$T/d.duty'"
+    run -0 pipe "rft-vth --by cells --format tsv '$T/d.duty' | cut -f 3-9,13"
+    # entry 1 (faulty, blocks 1 and 3 usable): v0's code from cycle 1 in
+    # lane 17 (block 1), v1's from 2 in lane 49 (block 3): C0 = 0, log2 De
+    # = 0, log2 Db = 3, valid: bits 3, 4 and 6; blocks 0 and 2 hold zeros
+    assert_line $'1\t0\t546\t26\t0\t0\t26\tused'
+    assert_line $'1\t547\t548\t1\t25\t0\t26\tused'
+    assert_line $'1\t550\t550\t1\t25\t0\t26\tused'
+    assert_line $'1\t1571\t1572\t2\t24\t0\t26\tused'
+    assert_line $'1\t1575\t2047\t26\t0\t0\t26\tused'
+    # entry 3 (every block faulty) is never written: off, as unused entries are
+    assert_line $'3\t0\t2047\t0\t0\t26\t26\tunused'
+    # entry 0, block 2: v4's code from 5; v4 spills at 14 (its block keeps
+    # the code, the LDS holds it) until v5 takes the whole entry at 16
+    # (lane 33 = 3 x 33 = 0x63: bits 0, 1, 5, 6)
+    assert_line $'0\t1059\t1060\t15\t11\t0\t26\tused'
+    assert_line $'0\t1062\t1062\t5\t21\t0\t26\tused'
+    # the placement as rft-view shows it
+    run -1 pipe "rft-view '$T/d.duty' | grep -c '^# patch'"
+    assert_output 0
+    run -0 pipe "rft-dcpatch --map '$D/map8.csv' '$T/basic.rft' | rft-view | grep '^# patch' | sed -n '1p;14p'"
+    assert_line --index 0 $'# patch\tcycle=1\tslice=0:0\twf=0\tvreg=0\tplace=block\tentry=1\tblock=1\tc0=00000000\tcode=58'
+    assert_line --index 1 $'# patch\tcycle=14\tslice=0:0\twf=0\tvreg=4\tplace=lds\tentry=-\tblock=-\tc0=00000000\tcode=00'
+}
+
+@test "aging: DC-Patch against the baseline allocator on the same cells, by fault class" {
+    pipe "rft-faultmap --map '$D/map8.csv' '$T/basic.rft' | rft-dcpatch | rft-duty > '$T/d.duty'"
+    pipe "rft-faultmap --map '$D/map8.csv' '$T/basic.rft' | rft-alloc | rft-duty > '$T/b.duty'"
+    run -0 pipe "rft-vth --by fault --format tsv base='$T/b.duty' dcpatch='$T/d.duty' | grep -E '	(entries_used|avg_1%|avg_off%|avg_stress%|longest_1%)	'"
+    # the baseline writes whole registers into faulty entries too; DC-Patch
+    # stores only codes in the usable blocks of entry 1 and nothing in entry
+    # 3, whose cells count (off, unused) as they do in the baseline: every
+    # class compares the same cells
+    assert_output "$(printf '%s\n' \
+        'reliable	entries_used	6	6	' \
+        'reliable	avg_1%	8.64	6.63	23.18' \
+        'reliable	avg_off%	0.00	0.00	0.00' \
+        'reliable	avg_stress%	96.04	95.58	0.48' \
+        'reliable	longest_1%	96.15	84.62	12.00' \
+        'faulty:usable	entries_used	1	1	' \
+        'faulty:usable	avg_1%	10.10	0.55	94.53' \
+        'faulty:usable	avg_off%	0.00	0.00	0.00' \
+        'faulty:usable	avg_stress%	99.16	99.97	-0.81' \
+        'faulty:usable	longest_1%	92.31	96.15	-4.17' \
+        'faulty:dead	entries_used	2	1	' \
+        'faulty:dead	avg_1%	8.22	0.00	100.00' \
+        'faulty:dead	avg_off%	0.00	66.67	nan' \
+        'faulty:dead	avg_stress%	97.03	33.33	65.65' \
+        'faulty:dead	longest_1%	92.31	0.00	100.00' \
+        'all	entries_used	8	7	' \
+        'all	avg_1%	8.65	5.01	42.07' \
+        'all	avg_off%	0.00	12.50	nan' \
+        'all	avg_stress%	96.42	84.18	12.69' \
+        'all	longest_1%	96.15	96.15	0.00')"
+    # other faults, or none, are not the same cells
+    pipe "rft-faultmap --scenario common '$T/basic.rft' | rft-alloc | rft-duty > '$T/o.duty'"
+    run -1 --separate-stderr rft-vth --by fault base="$T/o.duty" "$T/d.duty"
+    assert_equal "$stderr" "rft-vth: $T/d.duty: record 2: the fault map of slice 0:0 differs from that of $T/o.duty: compare placements on one undervolted register file"
+    rft-alloc "$T/basic.rft" | rft-duty > "$T/n.duty"
+    run -1 --separate-stderr rft-vth --by fault "$T/n.duty"
+    assert_equal "$stderr" "rft-vth: $T/n.duty: record 1: no fault map for slice 0:0 before its duty map: put rft-faultmap(1) before the placement in every pipeline compared"
+}
+
+@test "aging: maps given to rft-dcpatch go into its stream; an earlier placement is dropped" {
+    # the stream's own maps (common) are replaced by the map used
+    run -0 --separate-stderr pipe "rft-faultmap --scenario common '$T/basic.rft' | rft-alloc | rft-dcpatch --map '$D/map8.csv' -o '$T/x.rft'"
+    assert_equal "$stderr" "rft-dcpatch: warning: -: placement records of an earlier stage dropped: DC-Patch places the registers itself"
+    diff <(rft-faultmap --csv "$T/x.rft") <(rft-faultmap --csv <(rft-faultmap --map "$D/map8.csv" "$T/basic.rft") | sed 's/^\*,\*,/0,0,/')
+    run -1 pipe "rft-view --format json '$T/x.rft' | grep -c '\"kind\": \"alloc\"'"
+    assert_output 0
+    # a repeated stream keeps each patch before its write
+    rft-repeat -n 2 "$T/x.rft" | rft-duty > /dev/null
 }

@@ -50,16 +50,19 @@ dcpatch() {
 #    1010 = 24835.90; dyn_slice 10 x 295.86 + 16 x 365.91 = 8813.16;
 #    dyn_logic 10 x 1.10 + 10 x 0.96 + 4 x 1.25 + (2 + 1) x 66.49 = 225.07;
 #    wakeup 232.88; total 34525.94
+#  allocators (seed 004 5.4, one slice = one compute unit here): the slice
+#    leakage saved over the 1000 ns, e.g. argo (75860 - 533.40) / 1000 =
+#    75.327 mW, less ARGO's 0.92 - 0.56 mW: 74.967 mW net
 @test "seed 002: baseline, WC, ARGO and RC+RAR by hand, in nJ" {
     schemes
     run rft-energy --absolute -f tsv ff.rft wc.rft argo.rft rcrar.rft
     assert_success
     assert_output - <<'EOF'
-scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%
-baseline	100.00	75.860	0.000	10.588	0.000	0.000	86.448	86.448	0.00	0.00	0	0.000
-wc	0.61	0.466	23.301	7.941	0.018	0.233	31.959	31.959	63.03	99.39	10	1.000
-argo	0.70	0.533	0.000	10.588	0.000	0.932	12.053	12.053	86.06	99.30	0	0.000
-rc+rar	0.55	0.419	24.836	8.813	0.225	0.233	34.526	34.526	60.06	99.45	10	1.000
+scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW
+baseline	100.00	75.860	0.000	10.588	0.000	0.000	86.448	86.448	0.00	0.00	0	0.000	0.560	0.000	0.000
+wc	0.61	0.466	23.301	7.941	0.018	0.233	31.959	31.959	63.03	99.39	10	1.000	0.560	75.394	75.394
+argo	0.70	0.533	0.000	10.588	0.000	0.932	12.053	12.053	86.06	99.30	0	0.000	0.920	75.327	74.967
+rc+rar	0.55	0.419	24.836	8.813	0.225	0.233	34.526	34.526	60.06	99.45	10	1.000	0.560	75.441	75.441
 EOF
 }
 
@@ -69,11 +72,11 @@ EOF
     run rft-energy -f tsv wc.rft argo.rft rcrar.rft
     assert_success
     assert_output - <<'EOF'
-scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%
-baseline	100.00	87.75	0.00	12.25	0.00	0.00	100.00	86.448	0.00	0.00	0	0.000
-wc	0.61	0.54	26.95	9.19	0.02	0.27	36.97	31.959	63.03	99.39	10	1.000
-argo	0.70	0.62	0.00	12.25	0.00	1.08	13.94	12.053	86.06	99.30	0	0.000
-rc+rar	0.55	0.48	28.73	10.19	0.26	0.27	39.94	34.526	60.06	99.45	10	1.000
+scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW
+baseline	100.00	87.75	0.00	12.25	0.00	0.00	100.00	86.448	0.00	0.00	0	0.000	0.560	0.000	0.000
+wc	0.61	0.54	26.95	9.19	0.02	0.27	36.97	31.959	63.03	99.39	10	1.000	0.560	75.394	75.394
+argo	0.70	0.62	0.00	12.25	0.00	1.08	13.94	12.053	86.06	99.30	0	0.000	0.920	75.327	74.967
+rc+rar	0.55	0.48	28.73	10.19	0.26	0.27	39.94	34.526	60.06	99.45	10	1.000	0.560	75.441	75.441
 EOF
 }
 
@@ -83,17 +86,17 @@ EOF
     # 461.39, leak_logic 23.07 x 1000 = 23070
     run rft-energy --set perf.added_static=0 --absolute -f tsv wc.rft
     assert_success
-    assert_line --index 2 "wc	0.61	0.461	23.070	7.941	0.018	0.233	31.724	31.724	63.30	99.39	10	1.000"
+    assert_line --index 2 "wc	0.61	0.461	23.070	7.941	0.018	0.233	31.724	31.724	63.30	99.39	10	1.000	0.560	75.399	75.399"
     # a switched-off cell keeping 10 % of its leakage: argo's share
     # f + 0.1 (1 - f) = 0.1063281, x 75860 = 8066.05
     run rft-energy --set slice.off_leak=0.1 --absolute -f tsv argo.rft
     assert_success
-    assert_line --index 2 "argo	0.70	8.066	0.000	10.588	0.000	0.932	19.586	19.586	77.34	89.37	0	0.000"
+    assert_line --index 2 "argo	0.70	8.066	0.000	10.588	0.000	0.932	19.586	19.586	77.34	89.37	0	0.000	0.920	67.794	67.434"
     # argo gated in banks of 4 entries: the window at 2-3 wakes entries 0-3
     # (bank 0) again: P = 2048 x 4 x (600 + 300), 8 wake-ups
     run rft-energy --set gating.bank_entries=4 --absolute -f tsv argo.rft
     assert_success
-    assert_line --index 2 "argo	1.41	1.067	0.000	10.588	0.000	1.863	13.518	13.518	84.36	98.59	0	0.000"
+    assert_line --index 2 "argo	1.41	1.067	0.000	10.588	0.000	1.863	13.518	13.518	84.36	98.59	0	0.000	0.920	74.793	74.433"
 }
 
 @test "seed 002: labels name rows; a stream that is not the scheme asked for" {
@@ -220,7 +223,7 @@ EOF
     assert_success
     # 800 MHz: 1.25 ns per cycle, the baseline leaks 75.86 x 1250 = 94825 pJ
     run rft-energy --set clock_mhz=800 --absolute -f tsv clk.rft
-    assert_line --index 1 "baseline	100.00	94.825	0.000	10.588	0.000	0.000	105.413	105.413	0.00	0.00	0	0.000"
+    assert_line --index 1 "baseline	100.00	94.825	0.000	10.588	0.000	0.000	105.413	105.413	0.00	0.00	0	0.000	0.560	0.000	0.000"
     # another trace
     head -n 12 "$E/gate.txt" | rft-decode | rft-alloc -o short.rft
     run -1 rft-energy wc.rft short.rft

@@ -147,7 +147,8 @@ classes() {
     run pipe "rft-decode --entries 8 '$D/two.txt' | rft-faultmap --scenario common --seed 7 | rft-dcpatch | rft-view --stats --format csv"
     assert_success
     assert_line "writes,5"
-    assert_line "other_records,7"   # 2 maps, counters for 2 kernels, 2 slices, total
+    # 2 maps, a patch record per write, counters for 2 kernels, 2 slices, total
+    assert_line "other_records,12"
 }
 
 @test "bad map files" {

@@ -200,10 +200,11 @@ static void test_random(void)
 static void test_record(void)
 {
     rft_alloc_rec a = {0x0102030405060708ull, 0x1112, 0x2122, 0x31323334, 0x4142, 0x5152,
-                       0x0001, 0x6162, RFT_ALLOC_EV_FREE, RFT_AF_GATED}, b;
+                       0x0001, 0x6162, RFT_ALLOC_EV_FREE, RFT_AF_GATED, 0}, b;
     static const uint8_t want[RFT_ALLOC_LEN] = {
         0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0x12, 0x11, 0x22, 0x21, 0x34, 0x33,
-        0x32, 0x31, 0x42, 0x41, 0x52, 0x51, 0x01, 0x00, 0x62, 0x61, 0x02, 0x01};
+        0x32, 0x31, 0x42, 0x41, 0x52, 0x51, 0x01, 0x00, 0x62, 0x61, 0x02, 0x01,
+        0x01, 0x00};        /* bank 0 is written as 1 */
     uint8_t buf[RFT_ALLOC_LEN + 4];
     memset(buf, 0xee, sizeof buf);
     rft_alloc_encode(buf, &a);
@@ -212,8 +213,15 @@ static void test_record(void)
     CHECK(a.cycle == b.cycle && a.cu == b.cu && a.simd == b.simd && a.wf == b.wf &&
           a.base == b.base && a.n == b.n && a.rot == b.rot && a.nfree == b.nfree &&
           a.event == b.event && a.flags == b.flags);
+    CHECK(b.bank == 1);
     CHECK(rft_alloc_parse(buf, RFT_ALLOC_LEN + 4, &b) == 0);   /* longer: a later minor */
-    CHECK(rft_alloc_parse(buf, RFT_ALLOC_LEN - 1, &b) == RFT_EFORMAT);
+    buf[26] = 8;        /* banks of 8 entries; a 26-byte record (before banks) has 1 */
+    CHECK(rft_alloc_parse(buf, RFT_ALLOC_LEN, &b) == 0 && b.bank == 8);
+    CHECK(rft_alloc_parse(buf, RFT_ALLOC_MIN, &b) == 0 && b.bank == 1);
+    CHECK(rft_alloc_parse(buf, RFT_ALLOC_MIN - 1, &b) == RFT_EFORMAT);
+    buf[26] = 0;
+    CHECK(rft_alloc_parse(buf, RFT_ALLOC_LEN, &b) == RFT_EFORMAT);
+    buf[26] = 1;
     buf[24] = 3;
     CHECK(rft_alloc_parse(buf, RFT_ALLOC_LEN, &b) == RFT_EFORMAT);
     buf[24] = 1;
@@ -223,7 +231,7 @@ static void test_record(void)
     CHECK(strcmp(rft_alloc_scheme_name(RFT_ALLOC_RAR), "rar") == 0);
     char text[RFT_ALLOC_TEXT_MAX];
     rft_alloc_rec big = {UINT64_MAX, 65535, 65535, UINT32_MAX, 65535, 65535, 65534, 65535,
-                         RFT_ALLOC_EV_ALLOC, 0xff};
+                         RFT_ALLOC_EV_ALLOC, 0xff, 1};
     size_t n = rft_alloc_format(&big, '\t', text);
     CHECK(n == strlen(text) && n < sizeof text);
     CHECK(strcmp(text, "# alloc\tcycle=18446744073709551615\tslice=65535:65535\twf=4294967295"
@@ -232,6 +240,10 @@ static void test_record(void)
     rft_alloc_format(&a, ',', text);
     CHECK(strcmp(text, "# alloc,cycle=72623859790382856,slice=4370:8482,wf=825373492,event=free,"
                        "base=16706,n=20818,rot=1,free=24930,gated=1") == 0);
+    big.bank = 65535;
+    n = rft_alloc_format(&big, '\t', text);
+    CHECK(n == strlen(text) && n < sizeof text);
+    CHECK(strcmp(text + n - 11, "\tbank=65535") == 0);
 }
 
 int main(void)

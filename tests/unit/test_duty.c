@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "dcpatch.h"
 #include "duty.h"
 #include "nbti.h"
 #include "rft.h"
@@ -111,6 +112,7 @@ typedef struct {            /* the reference: every cell, every event */
     uint64_t t0[RE][RB], t1[RE][RB], toff[RE][RB], pend[RE];
     uint32_t on[RE], val[RE][RL];
     int born[RE], gated, live;
+    int inwin[RE], bank_on[RE]; /* gated slices: entries in a window, banks on */
     uint64_t clock, start;
     int any;
 } refsim;
@@ -169,8 +171,10 @@ static void feed(rft_duty *d, const rft_rec *r)
 }
 
 /* One slice, random events; span slice, busy or stream with a window that
- * cuts both ends (window > 0: its length); compare every cell. */
-static void run_random(int span, int gated_slice, int big_gap, unsigned nev, uint64_t window)
+ * cuts both ends (window > 0: its length); gated slices in banks of bank
+ * entries; compare every cell. */
+static void run_random(int span, int gated_slice, int big_gap, unsigned nev, uint64_t window,
+                       uint32_t bank)
 {
     rft_geom g = {RL, RE, 16, 32};
     rft_duty_opts o = {.span = span};
@@ -226,7 +230,7 @@ static void run_random(int span, int gated_slice, int big_gap, unsigned nev, uin
             rft_alloc_rec a = {.cycle = cyc, .cu = 2, .simd = 1, .wf = 7,
                                .base = (uint16_t)(rnd() % RE), .n = (uint16_t)(1 + rnd() % 3),
                                .event = kind == 2 ? RFT_ALLOC_EV_ALLOC : RFT_ALLOC_EV_FREE,
-                               .flags = gated_slice ? RFT_AF_GATED : 0};
+                               .flags = gated_slice ? RFT_AF_GATED : 0, .bank = (uint16_t)bank};
             rft_alloc_encode(raw, &a);
             r.kind = RFT_ALLOC;
             r.raw = raw;
@@ -236,11 +240,27 @@ static void run_random(int span, int gated_slice, int big_gap, unsigned nev, uin
             for (uint32_t k = 0; k < a.n; k++) {
                 int e = (a.base + k) % RE;
                 ref_birth(&s, e);
-                uint32_t on = a.event == RFT_ALLOC_EV_ALLOC ? RB : 0;
-                if (!gated_slice || s.on[e] == on)
-                    continue;       /* woken holding zeros, or freed: content lost */
-                memset(s.val[e], 0, sizeof s.val[e]);
-                s.on[e] = on;
+                s.inwin[e] = a.event == RFT_ALLOC_EV_ALLOC;
+            }
+            /* a bank the window touches switches when its first entry enters a
+             * window or its last one leaves: every entry of it woken holding
+             * zeros, or off and its content lost */
+            for (uint32_t q = 0; gated_slice && q * bank < RE; q++) {
+                int touched = 0, want = 0;
+                for (uint32_t k = 0; k < a.n; k++)
+                    touched |= (a.base + k) % RE / bank == q;
+                for (uint32_t j = q * bank; j < (q + 1) * bank && j < RE; j++)
+                    want |= s.inwin[j];
+                if (!touched || want == s.bank_on[q])
+                    continue;
+                s.bank_on[q] = want;
+                for (uint32_t j = q * bank; j < (q + 1) * bank && j < RE; j++) {
+                    ref_birth(&s, (int)j);
+                    if (s.on[j] == (want ? RB : 0))
+                        continue;
+                    memset(s.val[j], 0, sizeof s.val[j]);
+                    s.on[j] = want ? RB : 0;
+                }
             }
         } else if (kind == 4) {                                 /* a read: an event only */
             r.kind = RFT_READ;
@@ -371,6 +391,111 @@ static void test_hand(void)
     rft_duty_free(d);
 }
 
+/* DC-Patch placements (patch records): a compressed register writes one
+ * block (its code in the first two lanes, zeros), the other blocks keep
+ * theirs; a spilled register writes no cell; a patch must precede its write. */
+static void test_patch(void)
+{
+    rft_geom g;
+    rft_geom_default(&g);       /* 64 lanes in 4 blocks of 16 */
+    rft_duty_opts o = {.span = RFT_SPAN_SLICE};
+    rft_duty *d = rft_duty_new(&g, &o);
+    rft_rec r, p;
+    uint8_t raw[RFT_PATCH_LEN];
+    rft_patch_rec pr;
+    memset(&r, 0, sizeof r);
+    memset(&p, 0, sizeof p);
+    p.kind = RFT_PATCH;
+    p.raw = raw;
+    p.len = RFT_PATCH_LEN;
+    r.kind = RFT_WRITE;
+    r.w.wf = 1;
+    r.w.on_bits = RFT_NO_GATE;
+    r.w.phys = RFT_NO_PHYS;     /* the patch record places it */
+    for (uint32_t l = 0; l < 64; l++)
+        r.w.val[l] = 0xffffffffu;
+    CHECK(rft_dcp_code(1, 8) == (0u | 3u << 3 | 1u << 6) && rft_dcp_code(0, 64) == (7u | 6u << 3 | 64u));
+    /* cycle 0: v0 uncompressed into entry 2 (every cell '1') */
+    pr = (rft_patch_rec){0, 0, 0, 1, 0, 2, RFT_PATCH_NONE, RFT_PATCH_ENTRY, 0, 0};
+    rft_patch_encode(raw, &pr);
+    feed(d, &p);
+    feed(d, &r);
+    /* cycle 10: v1 compressed into block 1 of entry 2: lanes 16, 17 = c0,
+     * code; lanes 18-31 zero; blocks 0, 2, 3 keep v0's ones */
+    pr = (rft_patch_rec){10, 0, 0, 1, 1, 2, 1, RFT_PATCH_BLOCK, 0x80000001u, 0x58};
+    rft_patch_encode(raw, &pr);
+    feed(d, &p);
+    r.w.cycle = 10;
+    r.w.vreg = 1;
+    feed(d, &r);
+    /* cycle 30: v2 spilled to the LDS: no cell changes */
+    pr = (rft_patch_rec){30, 0, 0, 1, 2, RFT_PATCH_NONE, RFT_PATCH_NONE, RFT_PATCH_LDS, 0, 0};
+    rft_patch_encode(raw, &pr);
+    feed(d, &p);
+    r.w.cycle = 30;
+    r.w.vreg = 2;
+    feed(d, &r);
+    memset(&r, 0, sizeof r);
+    r.kind = RFT_WFEND;
+    r.u.end = (rft_wfend){.cycle = 40, .cu = 0, .simd = 0, .wf = 1};
+    feed(d, &r);
+    CHECK(rft_duty_finish(d) == 0);
+    rft_duty_rec x = new_rec(64);
+    uint8_t *buf = malloc(rft_duty_max_len(2048));
+    const char *why;
+    CHECK(rft_duty_parse(buf, rft_duty_emit(d, 2, buf), &x, &why) == 0);
+    CHECK(x.cycles == 40 && !(x.flags & RFT_DUTY_UNUSED));
+    CHECK(x.t1[0] == 40 && x.t1[511] == 40 && x.t1[1024] == 40 && x.t1[2047] == 40);
+    CHECK(x.t1[16 * 32] == 40 && x.t1[16 * 32 + 31] == 40);        /* c0 bits 0 and 31 */
+    CHECK(x.t1[16 * 32 + 1] == 10);                                 /* c0 bit 1: 0 from 10 */
+    CHECK(x.t1[17 * 32 + 3] == 40 && x.t1[17 * 32 + 6] == 40);      /* the code */
+    CHECK(x.t1[17 * 32 + 0] == 10 && x.t1[18 * 32] == 10 && x.t1[31 * 32 + 31] == 10);
+    for (uint32_t b = 0; b < 2048; b++)
+        CHECK(x.toff[b] == 0);
+    for (size_t e = 0; e < 256; e++)    /* the spilled write left no entry born */
+        if (e != 2) {
+            CHECK(rft_duty_parse(buf, rft_duty_emit(d, e, buf), &x, &why) == 0);
+            CHECK(x.flags & RFT_DUTY_UNUSED);
+        }
+    rft_duty_free(d);
+    /* a patch not followed by its write, or followed by another's */
+    static const char *const bad[] = {"a patch record of v0 not followed by its write",
+                                      "the patch record before it names v0 of wavefront 1 at cycle 0",
+                                      "the stream ends after a patch record, before its write"};
+    for (int i = 0; i < 3; i++) {
+        d = rft_duty_new(&g, &o);
+        pr = (rft_patch_rec){0, 0, 0, 1, 0, 2, RFT_PATCH_NONE, RFT_PATCH_ENTRY, 0, 0};
+        rft_patch_encode(raw, &pr);
+        feed(d, &p);
+        memset(&r, 0, sizeof r);
+        r.kind = i == 0 ? RFT_READ : RFT_WRITE;
+        r.w.wf = 1;
+        r.w.vreg = 1;
+        if (i < 2) {
+            CHECK(rft_duty_feed(d, &r) == RFT_EFORMAT);
+        } else {
+            CHECK(rft_duty_finish(d) == RFT_EFORMAT);
+        }
+        if (strcmp(rft_duty_error(d), bad[i]) != 0)
+            fprintf(stderr, "got '%s'\n", rft_duty_error(d));
+        CHECK(strcmp(rft_duty_error(d), bad[i]) == 0);
+        rft_duty_free(d);
+    }
+    /* malformed and out-of-range patches */
+    d = rft_duty_new(&g, &o);
+    pr = (rft_patch_rec){0, 0, 0, 1, 0, 2, 4, RFT_PATCH_BLOCK, 0, 0};     /* block 4 of 4 */
+    rft_patch_encode(raw, &pr);
+    CHECK(rft_duty_feed(d, &p) == RFT_EFORMAT);
+    pr.place = RFT_PATCH_LDS;       /* the LDS with an entry */
+    rft_patch_encode(raw, &pr);
+    CHECK(rft_patch_parse(raw, RFT_PATCH_LEN, &pr) == RFT_EFORMAT);
+    CHECK(rft_patch_parse(raw, RFT_PATCH_LEN - 1, &pr) == RFT_EFORMAT);
+    rft_duty_free(d);
+    free(buf);
+    free(x.t1);
+    free(x.toff);
+}
+
 /* ---- NBTI -------------------------------------------------------------------- */
 static void test_nbti(void)
 {
@@ -448,12 +573,14 @@ int main(void)
     test_record();
     test_hand();
     for (int i = 0; i < 40; i++) {
-        run_random(RFT_SPAN_SLICE, i % 2, 0, 400, 0);
-        run_random(RFT_SPAN_BUSY, i % 2, 0, 400, 0);
-        run_random(RFT_SPAN_STREAM, i % 2, 0, 400, 1 + rnd() % 60000);
+        uint32_t bank = i % 4 == 3 ? 4 : 1 + (uint32_t)(i % 4);  /* 1, 2, 3 (uneven) and 4 */
+        run_random(RFT_SPAN_SLICE, i % 2, 0, 400, 0, bank);
+        run_random(RFT_SPAN_BUSY, i % 2, 0, 400, 0, bank);
+        run_random(RFT_SPAN_STREAM, i % 2, 0, 400, 1 + rnd() % 60000, bank);
     }
     for (int i = 0; i < 6; i++)
-        run_random(RFT_SPAN_SLICE, i % 2, 1, 300, 0);
+        run_random(RFT_SPAN_SLICE, i % 2, 1, 300, 0, 1 + (uint32_t)i % 3);
+    test_patch();
     test_nbti();
     printf("test_duty: ok\n");
     return 0;

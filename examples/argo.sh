@@ -1,0 +1,143 @@
+#!/bin/sh
+# argo.sh - the results of ARGO (seed 004) on a trace: register-file
+# utilization (Table 1), worst-case recovery of power-gating banks of 1 to
+# 8 KB (Table 3), dVth and SNM under the aging-oblivious allocator and ARGO
+# at 45 and 65 nm (Figs. 7-9), and the leakage ARGO saves against what its
+# allocator costs (Fig. 11 and section 5.4).  Every step is an ordinary
+# command you can copy:
+#
+#   Tables 1, 3  rft-alloc --scheme argo --util --recovery=t3.tsv -o /dev/null TRACE.rft
+#   maps         rft-alloc --scheme first-fit TRACE.rft | rft-duty -o base.duty
+#                rft-alloc --scheme argo [--bank N] TRACE.rft | rft-duty -o argo.duty
+#   Figs. 7-9    rft-vth --params params/seed004-45nm.conf --years 5 [--by year] base=base.duty argo=argo.duty
+#   Fig. 11      rft-energy base.rft argo.rft      (the placed streams)
+#
+# usage: argo.sh [-r N] [-b N] [-y YEARS] [-k DIR] [-p DIR] TRACE
+#   TRACE     canonical text (plain or .zst, rft-decode(1)) or an rft stream
+#   -r N      the kernel run N times in a row (rft-repeat(1)) before placing:
+#             ARGO rotates once per window, the seeds' lifetimes are of
+#             kernels run again and again
+#   -b N      ARGO gates banks of N entries (rft-alloc --bank; default 1)
+#   -y YEARS  the lifetime of Figs. 7-9 (default 5, as seed 004)
+#   -k DIR    keep the placed streams and duty maps in DIR
+#   -p DIR    draw the figures as SVG in DIR (rft-plot(1)): fig7.svg (dVth
+#             after YEARS at 45 and 65 nm), fig9.svg (SNM loss over the
+#             years, 45 nm), fig11.svg (leakage saved, allocator overhead
+#             and net, per compute unit)
+set -eu
+
+repeat=1
+bank=1
+years=5
+keep=""
+plots=""
+usage="usage: argo.sh [-r N] [-b N] [-y YEARS] [-k DIR] [-p DIR] TRACE"
+while getopts r:b:y:k:p: opt; do
+    case $opt in
+    r) repeat=$OPTARG ;;
+    b) bank=$OPTARG ;;
+    y) years=$OPTARG ;;
+    k) keep=$OPTARG ;;
+    p) plots=$OPTARG ;;
+    *) echo "$usage" >&2; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+if [ $# -ne 1 ]; then
+    echo "$usage" >&2
+    exit 2
+fi
+trace=$1
+# the parameter sets beside the examples, in the source tree or installed
+params=$(dirname "$0")/../params
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-argo.XXXXXX")
+keep_dir=$keep
+. "$(dirname "$0")/stages.sh"   # stage, join; cleans up on exit and signals
+out=${keep:-$tmp}
+mkdir -p "$out"
+
+trace_stream "$trace" "$repeat"     # decoded once, repeated: src
+
+stage rft-alloc --scheme first-fit -o "$out/base.rft" "$src"
+stage rft-alloc --scheme argo --bank "$bank" --util="$tmp/t1.tsv" --recovery="$tmp/t3.tsv" \
+    -o "$out/argo.rft" "$src"
+join
+stage rft-duty -o "$out/base.duty" "$out/base.rft"
+stage rft-duty -o "$out/argo.duty" "$out/argo.rft"
+join
+
+name=$(basename "$trace")
+[ "$repeat" = 1 ] || name="$name, run $repeat times"
+echo "== $name: register-file utilization (seed 004 Table 1; seed 002 Table 5)"
+awk -F '\t' '{ printf "%-24s %6s %7s %13s %7s %15s %7s %13s\n", $1, $2, $4, $5, $6, $7, $8, $9 }' \
+    "$tmp/t1.tsv"
+
+echo
+echo "== $name: ARGO's worst-case bank recovery, % of the span gated (seed 004 Table 3)"
+# one row per kernel, one column per bank size (rft-alloc --recovery's rows)
+awk -F '\t' 'NR > 1 {
+        if (!($1 in seen)) { seen[$1] = 1; order[++nk] = $1 }
+        if (!($3 in sz)) { sz[$3] = 1; size[++ns] = $3 }
+        v[$1, $3] = $6 == "" ? "-" : $6
+    }
+    END {
+        printf "%-24s", "kernel"
+        for (j = 1; j <= ns; j++)
+            printf " %8s", (size[j] >= 1024 ? size[j] / 1024 "K" : size[j] "B")
+        printf "\n"
+        for (i = 1; i <= nk; i++) {
+            printf "%-24s", order[i]
+            for (j = 1; j <= ns; j++)
+                printf " %8s", v[order[i], size[j]]
+            printf "\n"
+        }
+    }' "$tmp/t3.tsv"
+
+# rft-vth over both maps with a parameter set
+vth() {
+    p=$1
+    shift
+    rft-vth --params "$params/seed004-$p.conf" --years "$years" --format tsv "$@" \
+        base="$out/base.duty" argo="$out/argo.duty"
+}
+echo
+echo "== $name: after $years years, aging-oblivious (base) and ARGO (seed 004 Figs. 7, 8, 9; red% = improvement)"
+for p in 45nm 65nm; do
+    vth "$p" > "$tmp/vth-$p.tsv"
+    awk -F '\t' -v p="$p" '$1 == "all" && $2 ~ /^(longest_0%|longest_1%|dvth_rd%|snm_loss_rd%|snm_life_rd_years)$/ {
+        printf "%-5s %-18s %9s %9s %9s\n", p, $2, $3, $4, $5 }' "$tmp/vth-$p.tsv"
+done
+
+echo
+echo "== $name: leakage (seed 004 Fig. 11) against the allocators' power (5.4), per compute unit"
+stage rft-energy --format tsv base="$out/base.rft" argo="$out/argo.rft" > "$tmp/energy.tsv"
+join
+awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+    { printf "%-10s %13s %9s %14s %13s\n", $1, $c["leak_saving%"], $c["alloc_mW"],
+          $c["leak_saved_mW"], $c["net_saved_mW"] }' "$tmp/energy.tsv"
+
+if [ -n "$plots" ]; then
+    mkdir -p "$plots"
+    {
+        printf 'technology\tbase\targo\n'
+        for p in 45nm 65nm; do
+            awk -F '\t' -v p="$p" '$1 == "all" && $2 == "dvth_rd%" { printf "%s\t%s\t%s\n", p, $3, $4 }' \
+                "$tmp/vth-$p.tsv"
+        done
+    } | rft-plot -x technology -y base,argo --kind bar --ymin 0 \
+        --ylabel "dVth after $years years (% of Vth0)" \
+        --title "$name: dVth of the most stressed cell (seed 004 Fig. 7)" -o "$plots/fig7.svg"
+    rft-vth --params "$params/seed004-45nm.conf" --by year --years "$years" --step 0.25 \
+        --format tsv base="$out/base.duty" argo="$out/argo.duty" |
+        rft-plot -x year -y base_snm_loss_rd%,argo_snm_loss_rd% --ymin 0 \
+            --ylabel "read SNM lost (%; the cell fails at 20)" --xlabel "years" \
+            --title "$name: SNM degradation, 45 nm (seed 004 Fig. 9)" -o "$plots/fig9.svg"
+    awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; printf "quantity\tmW\n" }
+        $1 == "argo" { printf "leakage saved\t%s\nARGO allocator overhead\t%s\nnet saving\t%s\n",
+                       $c["leak_saved_mW"], $c["alloc_mW"] - base_mw, $c["net_saved_mW"] }
+        $1 == "base" || $1 == "baseline" { base_mw = $c["alloc_mW"] }' "$tmp/energy.tsv" |
+        rft-plot -x quantity -y mW --kind bar --ylabel "mW per compute unit" \
+            --title "$name: ARGO's leakage saving and its allocator (seed 004 Fig. 11, 5.4)" \
+            -o "$plots/fig11.svg"
+fi
