@@ -227,7 +227,7 @@ aging_killed() {
     [ -z "$(ls -A keep)" ]
     # every stage named a file under $TMPDIR or keep/: none is left
     ! pgrep -f -- "$BATS_TEST_TMPDIR/tmp/rft-aging" > /dev/null
-    ! pgrep -f -- " -o keep/" > /dev/null
+    ! pgrep -f -- " -o keep/.*$BATS_TEST_TMPDIR" > /dev/null   # ours, not another run's
 }
 
 @test "examples/aging.sh: HUP and TERM stop the stages and leave no temporary file" {
