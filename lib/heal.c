@@ -127,7 +127,7 @@ void rft_heal_free(rft_heal *h)
         free(h->ss[i].sc_b);
         free(h->ss[i].sc_w);
         free(h->sl[i].pe_busy);
-        for (int d = 0; d <= h->o.sweep; d++) {
+        for (int d = 0; h->ss[i].rp && d <= h->o.sweep; d++) {
             free(h->ss[i].rp[d].end);
             free(h->ss[i].rp[d].slots);
         }

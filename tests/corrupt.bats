@@ -18,6 +18,7 @@ setup() {
 args_for() {
     case $1 in
     rft-faultmap | rft-dcpatch) echo --scenario common ;;
+    rft-heal) echo --scheme sc ;;    # PE healing would refuse a trace without bundles
     *) ;;
     esac
 }
@@ -84,6 +85,7 @@ reject_all() {
 @test "rft-energy rejects every corrupt stream" { reject_all rft-energy; }
 @test "rft-faultmap rejects every corrupt stream" { reject_all rft-faultmap; }
 @test "rft-repeat rejects every corrupt stream" { reject_all rft-repeat; }
+@test "rft-heal rejects every corrupt stream" { reject_all rft-heal; }
 
 @test "the messages say what is wrong" {
     local -A want=(
@@ -141,7 +143,7 @@ reject_all() {
     run -1 bash -c 'rft-decode bad.tsv > part.rft'
     local p bad=0
     for p in rft-view rft-classify rft-alloc rft-gate rft-duty rft-dcpatch rft-merge rft-vth \
-             rft-energy rft-faultmap rft-repeat; do
+             rft-energy rft-faultmap rft-repeat rft-heal; do
         [[ -x "$TOP/bin/$p" ]] || continue
         run --separate-stderr bash -c '"$@" > /dev/null' _ "$p" $(args_for "$p") part.rft
         if [[ $status -ne 1 || $stderr != "$p: part.rft: record 3: "*"(truncated)" ]]; then
