@@ -15,7 +15,8 @@ LIB_OBJ = $(LIB_SRC:.c=.o)
 PROG_SRC = $(wildcard bin/rft-*.c) bin/rft.c
 PROGS = $(PROG_SRC:.c=)
 # programs written in sh: bin/rft-NAME.sh installed as rft-NAME
-PROG_SCRIPTS = $(patsubst %.sh,%,$(wildcard bin/rft-*.sh))
+# programs written in shell: bin/sh/rft-NAME.sh, copied to bin/rft-NAME
+PROG_SCRIPTS = $(patsubst bin/sh/%.sh,bin/%,$(wildcard bin/sh/rft-*.sh))
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNITS = $(UNIT_SRC:.c=)
 MAN1 = $(wildcard man/*.1)
@@ -91,7 +92,7 @@ bin/%.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 bin/rft-faultmap bin/rft-dcpatch: bin/fmsource.o
 bin/%: bin/%.c bin/cli.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
-bin/%: bin/%.sh
+bin/%: bin/sh/%.sh
 	cp $< $@ && chmod 755 $@
 tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
