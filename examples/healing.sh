@@ -40,14 +40,9 @@ fi
 trace=$1
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-healing.XXXXXX")
-. "$(dirname "$0")/stages.sh"   # cleans up on exit and signals
+. "$(dirname "$0")/stages.sh"   # trace_stream; cleans up on exit and signals
 
-if rft-view -H "$trace" >/dev/null 2>&1; then
-    src=$trace
-else
-    rft-decode -o "$tmp/trace.rft" "$trace"
-    src=$tmp/trace.rft
-fi
+trace_stream "$trace"               # decoded once: src
 name=$(basename "$trace")
 heal() { rft-heal --hours "$hours" --variation "$var" "$@" "$src"; }
 
