@@ -516,13 +516,10 @@ int rft_heal_feed(rft_heal *h, const rft_rec *r)
     return 0;
 }
 
-static const rft_heal *sort_ctx;   /* qsort has no context argument in C11 */
-static int by_slice(const void *a, const void *b)
+static int u64_cmp(const void *a, const void *b)
 {
-    const rft_heal *h = sort_ctx;
-    const rft_heal_slice *x = &h->sl[*(const size_t *)a], *y = &h->sl[*(const size_t *)b];
-    uint32_t kx = rft_slice_key(x->cu, x->simd), ky = rft_slice_key(y->cu, y->simd);
-    return kx < ky ? -1 : kx > ky;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 int rft_heal_finish(rft_heal *h)
@@ -531,13 +528,19 @@ int rft_heal_finish(rft_heal *h)
         drain(h, (uint32_t)s, 1);
     h->source = h->o.source != RFT_HEAL_AUTO ? h->o.source
                 : h->bundles ? RFT_HEAL_BUNDLES : RFT_HEAL_WRITES;
+    /* slices in (cu, simd) order: sort slice key << 32 | index */
+    uint64_t *keyed = malloc((h->nsl ? h->nsl : 1) * sizeof *keyed);
     h->order = malloc((h->nsl ? h->nsl : 1) * sizeof *h->order);
-    if (!h->order)
+    if (!keyed || !h->order) {
+        free(keyed);
         return fail(h, RFT_EMEM, "out of memory");
+    }
     for (size_t i = 0; i < h->nsl; i++)
-        h->order[i] = i;
-    sort_ctx = h;
-    qsort(h->order, h->nsl, sizeof *h->order, by_slice);
+        keyed[i] = (uint64_t)rft_slice_key(h->sl[i].cu, h->sl[i].simd) << 32 | i;
+    qsort(keyed, h->nsl, sizeof *keyed, u64_cmp);
+    for (size_t i = 0; i < h->nsl; i++)
+        h->order[i] = (size_t)(keyed[i] & 0xffffffffu);
+    free(keyed);
     /* a slice's time: its replayed schedule, or its issue bound (one vector
      * instruction occupies the slice's SCs for lanes / block_lanes cycles) */
     for (size_t i = 0; i < h->nsl; i++) {
