@@ -27,6 +27,13 @@ static const char usage[] =
 enum { R_SUMMARY, R_PROFILE, R_SLICES, R_UNITS, R_GROUPS, R_COST, R_SERIES };
 static const char pe_names[] = "XYZWT";
 
+/* "PE_X" .. "PE_T" */
+static const char *pe_label(int p)
+{
+    static const char *const l[RFT_NSLOTS] = {"PE_X", "PE_Y", "PE_Z", "PE_W", "PE_T"};
+    return l[p];
+}
+
 static struct {
     int scheme, report, policy, fmt;
     double hours, adapt, step, variation, packing, issue, threshold, rest;
@@ -220,15 +227,13 @@ static void report_profile(void)
         rft_heal_work_of_trace(g.h, &w);
     rft_heal_pe_alpha(&w, g.policy, g.have_profile, NULL, a);
     for (int p = 0; p < RFT_NSLOTS && (g.have_profile || rft_heal_bundles(g.h)); p++) {
-        char name[8] = "PE_";
-        name[3] = pe_names[p];
         double lo = INFINITY, hi = 0;
         for (size_t i = 0; i < nsl; i++)
             for (uint32_t j = 0; j < nsc; j++) {
                 double x = rft_heal_alpha(g.h, rft_heal_slice_at(g.h, i)->pe_busy[j * RFT_NSLOTS + p]);
                 lo = fmin(lo, x), hi = fmax(hi, x);
             }
-        table_str(t, name);
+        table_str(t, pe_label(p));
         table_dbl(t, 100 * (g.have_profile ? g.share[p] : all ? (double)instr[p] / all : 0), 2);
         table_dbl(t, 100 * a[p], 2);
         if (g.have_profile)
@@ -292,6 +297,14 @@ static void report_slices(void)
     table_free(t);
 }
 
+/* The long table of the series report, and its step in hours. */
+static void series_open(void)
+{
+    static const char *const cols[] = {"hours", "unit", "dvth_naive_mV", "dvth_healed_mV"};
+    g.series = table_new(g.fmt, stdout, 4, cols);
+}
+static double series_step(void) { return g.step > 0 ? g.step : g.hours / 36; }
+
 static void series_row(double t, const char *unit, double naive, double healed)
 {
     table_dbl(g.series, t / 3600, 2);
@@ -305,9 +318,7 @@ static double pe_naive[RFT_NSLOTS], pe_dv0[RFT_NSLOTS];
 static void pe_series(double t, const double dvth[RFT_NSLOTS], void *user)
 {
     for (int p = 0; p < RFT_NSLOTS; p++) {
-        char name[8] = "PE_";
-        name[3] = pe_names[p];
-        series_row(t, name, rft_heal_dvth(&g.p, pe_naive[p], t, pe_dv0[p]), dvth[p]);
+        series_row(t, pe_label(p), rft_heal_dvth(&g.p, pe_naive[p], t, pe_dv0[p]), dvth[p]);
     }
 }
 
@@ -345,11 +356,9 @@ static void report_pe(int series)
     rft_heal_pe_alpha(&w, g.policy, g.have_profile, NULL, pe_naive);
     for (int p = 0; p < RFT_NSLOTS; p++)   /* --variation: X starts lowest, T highest */
         pe_dv0[p] = 1e-3 * g.variation * p / (RFT_NSLOTS - 1);
-    if (series) {
-        static const char *const cols[] = {"hours", "unit", "dvth_naive_mV", "dvth_healed_mV"};
-        g.series = table_new(g.fmt, stdout, 4, cols);
-    }
-    double step = g.step > 0 ? g.step : g.hours / 36;
+    if (series)
+        series_open();
+    double step = series_step();
     rft_heal_pe_run(&g.p, &w, g.have_profile ? RFT_HEAL_PERMUTE : g.policy, g.have_profile,
                     pe_dv0, horizon_s(), g.adapt * 3600, series ? step * 3600 : 0,
                     series ? pe_series : NULL, NULL, dh, ah);
@@ -360,10 +369,8 @@ static void report_pe(int series)
     cli_table *t = table_new(g.fmt, stdout, 10, unit_cols);
     double mn = 0, mh = 0, an = 0, a2 = 0, d0n = 0, d0h = 0;
     for (int p = 0; p < RFT_NSLOTS; p++) {
-        char name[8] = "PE_";
-        name[3] = pe_names[p];
         double dn = rft_heal_dvth(&g.p, pe_naive[p], horizon_s(), pe_dv0[p]);
-        unit_row(t, name, "pe", pe_naive[p], ah[p], pe_dv0[p], dn, dh[p], NAN);
+        unit_row(t, pe_label(p), "pe", pe_naive[p], ah[p], pe_dv0[p], dn, dh[p], NAN);
         if (dn > mn)
             mn = dn, an = pe_naive[p], d0n = pe_dv0[p];
         if (dh[p] > mh)
@@ -378,13 +385,11 @@ static void report_sc(int series)
 {
     uint32_t nsc = rft_heal_nsc(g.h);
     cli_table *t;
-    if (series) {
-        static const char *const cols[] = {"hours", "unit", "dvth_naive_mV", "dvth_healed_mV"};
-        g.series = table_new(g.fmt, stdout, 4, cols);
-        t = NULL;
-    } else
+    if (series)
+        series_open(), t = NULL;
+    else
         t = table_new(g.fmt, stdout, 10, unit_cols);
-    double step = g.step > 0 ? g.step : g.hours / 36;
+    double step = series_step();
     for (size_t i = 0; i < ndegs; i++) {
         const rft_heal_slice *s = NULL;
         for (size_t k = 0; k < rft_heal_nslices(g.h); k++)
