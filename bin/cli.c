@@ -498,8 +498,12 @@ rft_writer *stage_output_as(const char *output, const char *key, const char *val
 
 /* The stage failed: close the output without its end record, stop the
  * reader, print msg (allocated: freed here) and exit 1. */
+void (*cli_abandon_hook)(void);
+
 static noreturn void abandon_with(char *msg)
 {
+    if (cli_abandon_hook)
+        cli_abandon_hook();
     if (stage.w)
         rft_writer_close(stage.w, 0, NULL, 0);
     stage.w = NULL;
@@ -584,6 +588,8 @@ void side_close(FILE *f, const char *path)
     if (!bad)
         return;
     if (f == stdout && e == EPIPE) {    /* the reader went away: quietly, and incomplete */
+        if (cli_abandon_hook)
+            cli_abandon_hook();
         if (stage.w)
             rft_writer_close(stage.w, 0, NULL, 0);
         stage.w = NULL;

@@ -122,6 +122,10 @@ extern cli_stage stage;
         {"flush", no_argument, 0, 'F'}
 int cli_filter_option(int c, const char **output, rft_writer_opts *wo);
 
+/* Called before a failing stage exits (bin/pipeline.c: every stream of
+ * the pipeline left without its end record). */
+extern void (*cli_abandon_hook)(void);
+
 /* Open the input stream (die with "INPUT: why" on failure). */
 rft_reader *stage_open(const char *input);
 /* Open the output stream with header h (die on failure). */

@@ -40,28 +40,10 @@ uint64_t rft_counters_get(const rft_counters *c, const char *name)
     return 0;
 }
 
-static uint8_t *put_s(uint8_t *p, const char *s)
-{
-    size_t n = strlen(s);
-    st16(p, (uint16_t)n);
-    memcpy(p + 2, s, n);
-    return p + 2 + n;
-}
-
 int rft_write_counters(rft_writer *w, const rft_counters *c)
 {
-    uint8_t buf[2 + sizeof c->stage + 2 + sizeof c->scope + 2 +
-                RFT_MAX_COUNTERS * (2 + sizeof c->name[0] + 8)];
-    uint8_t *p = put_s(buf, c->stage);
-    p = put_s(p, c->scope);
-    st16(p, (uint16_t)c->n);
-    p += 2;
-    for (int i = 0; i < c->n; i++) {
-        p = put_s(p, c->name[i]);
-        st64(p, c->value[i]);
-        p += 8;
-    }
-    return rft_write_raw(w, RFT_COUNTERS, buf, (uint32_t)(p - buf));
+    static _Thread_local uint8_t buf[RFT_COUNTERS_MAX];
+    return rft_write_raw(w, RFT_COUNTERS, buf, rft_counters_encode(c, buf));
 }
 
 static int get_s(const uint8_t **p, const uint8_t *end, char *out, size_t cap)

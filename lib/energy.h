@@ -125,7 +125,7 @@ void rft_energy_conv(const rft_eparams *e, const rft_dcp_in *in, int pt, rft_ere
 void rft_energy_dcpatch(const rft_eparams *e, const rft_dcp_in *in, int pt, rft_eresult *r);
 
 /* ---- gating (seed 002) ------------------------------------------------------------ */
-enum { RFT_GATE_NONE = 0, RFT_GATE_RC = 1, RFT_GATE_WC = 2 };
+#include "gate.h"  /* RFT_GATE_RC, RFT_GATE_WC */
 typedef struct rft_gate_in {
     int gate;                   /* RFT_GATE_*: which units and table exist */
     uint64_t reads, writes, slice_cycles;

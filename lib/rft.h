@@ -435,6 +435,78 @@ const char *rft_class_name(int cls);   /* "constant", "single-delta", ... */
 const char *rft_wc_name(int wc);       /* "base", "delta1", ... */
 const char *rft_kind_name(int kind);   /* "kernel", "begin", ... */
 
+/* ---- stages: the one interface of every pipeline stage (rft-alloc, rft-gate,
+ * rft-duty, ...): records in, records out, in memory.
+ *
+ * A stage module (gate.h, alloc.h, ...) has its own constructor taking its
+ * options, e.g. rft_gate_new(&opts); everything after is common:
+ *
+ *   rft_stage_start(s, in, out)   the input header; out gets the output
+ *                                 header (in's, with what the stage adds)
+ *   rft_stage_feed(s, rec, sink)  one record; the stage may change it and
+ *                                 hands zero or more records to sink (kinds
+ *                                 it does not know: passed on unchanged)
+ *   rft_stage_finish(s, sink)     end of input: the records a stage emits
+ *                                 at the end (maps, counters)
+ *   rft_stage_free(s)
+ *
+ * Errors are negative RFT_E* codes with a one-line message from
+ * rft_stage_error() that does not name the place: a driver adds "FILE:
+ * record N:" (N: records fed so far).  An error of the sink is returned as
+ * it is and leaves rft_stage_error() empty.  Warnings go to the stage's
+ * warn callback, if set (one line each, without the program's name).
+ *
+ * No I/O and no global state: a simulator can run several stages inline,
+ * e.g. examples/gate-inline.c.  A sink that writes a file is
+ * rft_sink_writer() below.
+ */
+/* Where a stage's records go.  put may change the record (the next stage
+ * annotates it); the record is only valid during the call. */
+typedef struct rft_sink {
+    int (*put)(void *ctx, rft_rec *rec);
+    void *ctx;
+} rft_sink;
+
+typedef struct rft_stage rft_stage;
+typedef struct rft_stage_ops {
+    const char *name;   /* the program: "rft-gate" */
+    int (*start)(rft_stage *s, const rft_header *in, rft_header *out);
+    int (*feed)(rft_stage *s, rft_rec *rec, const rft_sink *out);
+    int (*finish)(rft_stage *s, const rft_sink *out);
+    void (*free)(rft_stage *s);
+} rft_stage_ops;
+
+#define RFT_STAGE_WHY 512
+struct rft_stage {      /* the common head of every stage */
+    const rft_stage_ops *ops;
+    const char *input;  /* the input's name for warnings ("-" by default) */
+    void (*warn)(void *ctx, const char *msg);   /* NULL: warnings dropped */
+    void *warn_ctx;
+    char why[RFT_STAGE_WHY];
+};
+
+/* out is initialized here with the stage's program as producer; free it
+ * with rft_header_free in any case. */
+int rft_stage_start(rft_stage *s, const rft_header *in, rft_header *out);
+int rft_stage_feed(rft_stage *s, rft_rec *rec, const rft_sink *out);
+int rft_stage_finish(rft_stage *s, const rft_sink *out);
+const char *rft_stage_error(const rft_stage *s);
+const char *rft_stage_name(const rft_stage *s);
+void rft_stage_free(rft_stage *s);      /* accepts NULL */
+
+/* A sink writing to w (rft_write_rec). */
+rft_sink rft_sink_writer(rft_writer *w);
+
+/* For stage modules: set the message (returns code) and warn. */
+int rft_stage_fail(rft_stage *s, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void rft_stage_warn(rft_stage *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Hand a record of a payload-only kind (counters, allocation, ...) on. */
+int rft_sink_raw(const rft_sink *out, int kind, const uint8_t *payload, uint32_t len);
+/* Encode a counters record into buf (RFT_COUNTERS_MAX bytes): its length. */
+#define RFT_COUNTERS_MAX (4 + 64 + RFT_MAX_SCOPE + 1 + 2 + RFT_MAX_COUNTERS * (2 + 64 + 8))
+uint32_t rft_counters_encode(const rft_counters *c, uint8_t *buf);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,58 @@
+/* pipeline.h - how a stage program runs (rft-alloc, rft-gate, rft-duty, ...):
+ * its options make a job, the driver runs it from the input stream to the
+ * output.  `rft run` (bin/run.c) runs several jobs in one process through
+ * the same driver, records passing in memory. */
+#ifndef RFT_PIPELINE_H
+#define RFT_PIPELINE_H
+
+#include "cli.h"
+#include "rft.h"
+
+typedef struct cli_job cli_job;
+struct cli_job {
+    rft_stage *st;          /* the stage its options configured */
+    const char *input;      /* the input stream: "-" (standard input) by default */
+    const char *output;     /* -o as given, NULL when not */
+    int stream;             /* 1: writes a stream (to output, else standard output) */
+    rft_writer_opts wo;
+    int read_flags;         /* RFT_IN_AHEAD: the stage's own work is heavy */
+    /* After the stage's end, before any end record is written: the job's
+     * reports (--summary ...), from ctx and the stage.  May be NULL. */
+    void (*report)(cli_job *j);
+    void *ctx;
+    const char *prog;       /* "rft-gate", set by the driver */
+    /* A source (rft-decode, rft-synth) makes its records itself instead of
+     * reading an input stream: st is NULL; source_open sets the header of
+     * its records (*h initialized with the program as producer), then
+     * source_run hands each record to out (and returns 0) or dies with a
+     * message, as a stage program does.  Only the first job of a pipeline. */
+    void (*source_open)(cli_job *j, rft_header *h);
+    void (*source_run)(cli_job *j, const rft_sink *out);
+};
+
+/* A stage program: its name, usage text and option parser, which fills a
+ * job (st, input, output, stream, ...) or ends with a usage error. */
+typedef struct cli_prog {
+    const char *name;       /* "rft-gate" */
+    const char *usage;
+    void (*parse)(int argc, char **argv, cli_job *j);
+} cli_prog;
+
+/* main() of a stage program: cli_init, parse, run, close standard output. */
+int cli_prog_main(const cli_prog *p, int argc, char **argv);
+
+/* Parse argv (argv[0]: the stage's name) as program p would, into j;
+ * usage errors name p. */
+void cli_prog_parse(const cli_prog *p, int argc, char **argv, cli_job *j);
+
+/* Run the jobs of npipes pipelines, each a chain of jobs (pipe[i][0..len[i]-1]):
+ * the first job of every pipeline reads the same input; leading jobs equal
+ * in pipelines (same) run once, their records handed to each that follows
+ * (same[i][k]: job k of pipeline i is job k of pipeline same[i][k] < i, or
+ * -1).  Dies on any failure, leaving every stream without its end record. */
+void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *same);
+
+/* A single pipeline: cli_pipelines_run of one. */
+void cli_jobs_run(cli_job *jobs, int n);
+
+#endif

@@ -1,0 +1,98 @@
+/* stage.c - the common part of every stage (rft.h, "stages"). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "endian.h"
+#include "rft.h"
+
+int rft_stage_start(rft_stage *s, const rft_header *in, rft_header *out)
+{
+    rft_header_init(out, s->ops->name);
+    if (!out->producer || rft_header_copy(out, in))
+        return rft_stage_fail(s, RFT_EMEM, "out of memory");
+    s->why[0] = 0;
+    return s->ops->start ? s->ops->start(s, in, out) : 0;
+}
+
+int rft_stage_feed(rft_stage *s, rft_rec *rec, const rft_sink *out)
+{
+    return s->ops->feed(s, rec, out);
+}
+
+int rft_stage_finish(rft_stage *s, const rft_sink *out)
+{
+    return s->ops->finish ? s->ops->finish(s, out) : 0;
+}
+
+const char *rft_stage_error(const rft_stage *s) { return s->why; }
+const char *rft_stage_name(const rft_stage *s) { return s->ops->name; }
+
+void rft_stage_free(rft_stage *s)
+{
+    if (s)
+        s->ops->free(s);
+}
+
+int rft_stage_fail(rft_stage *s, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->why, sizeof s->why, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+void rft_stage_warn(rft_stage *s, const char *fmt, ...)
+{
+    if (!s->warn)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *msg = malloc(n > 0 ? (size_t)n + 1 : 1);
+    if (!msg)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+    va_end(ap);
+    s->warn(s->warn_ctx, msg);
+    free(msg);
+}
+
+static int put_writer(void *ctx, rft_rec *rec) { return rft_write_rec(ctx, rec); }
+
+rft_sink rft_sink_writer(rft_writer *w) { return (rft_sink){put_writer, w}; }
+
+int rft_sink_raw(const rft_sink *out, int kind, const uint8_t *payload, uint32_t len)
+{
+    rft_rec r;
+    r.kind = kind;
+    r.raw = payload;
+    r.len = len;
+    return out->put(out->ctx, &r);
+}
+
+static uint8_t *put_s(uint8_t *p, const char *s)
+{
+    size_t n = strlen(s);
+    st16(p, (uint16_t)n);
+    memcpy(p + 2, s, n);
+    return p + 2 + n;
+}
+
+uint32_t rft_counters_encode(const rft_counters *c, uint8_t *buf)
+{
+    uint8_t *p = put_s(buf, c->stage);
+    p = put_s(p, c->scope);
+    st16(p, (uint16_t)c->n);
+    p += 2;
+    for (int i = 0; i < c->n; i++) {
+        p = put_s(p, c->name[i]);
+        st64(p, c->value[i]);
+        p += 8;
+    }
+    return (uint32_t)(p - buf);
+}
