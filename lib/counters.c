@@ -1,5 +1,6 @@
 /* counters.c - the counters record: named u64 event counts of one stage for
  * one scope, which rft-merge adds and rft-energy prices. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "endian.h"
@@ -42,8 +43,12 @@ uint64_t rft_counters_get(const rft_counters *c, const char *name)
 
 int rft_write_counters(rft_writer *w, const rft_counters *c)
 {
-    static _Thread_local uint8_t buf[RFT_COUNTERS_MAX];
-    return rft_write_raw(w, RFT_COUNTERS, buf, rft_counters_encode(c, buf));
+    uint8_t *buf = malloc(RFT_COUNTERS_MAX);     /* rare and large: not on the stack */
+    if (!buf)
+        return RFT_EMEM;
+    int e = rft_write_raw(w, RFT_COUNTERS, buf, rft_counters_encode(c, buf));
+    free(buf);
+    return e;
 }
 
 static int get_s(const uint8_t **p, const uint8_t *end, char *out, size_t cap)

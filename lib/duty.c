@@ -1073,3 +1073,124 @@ void rft_counter_set_free(rft_counter_set *s)
     s->c = NULL;
     s->n = s->cap = 0;
 }
+
+/* ---- the stage (rft-duty) ------------------------------------------------------- */
+typedef struct duty_stage {
+    rft_stage st;
+    rft_duty_opts o;
+    int summary;
+    rft_duty *d;
+    rft_geom geom;
+    rft_counter_set cs;             /* counters records: added up, emitted after the map */
+    rft_counters cnt;
+    rft_duty_rec dr;                /* a record of the map, parsed back for the summary */
+    uint8_t *buf;
+    rft_duty_row *rows;
+    size_t nrows;
+    uint8_t cbuf[RFT_COUNTERS_MAX];
+} duty_stage;
+
+static int ds_start(rft_stage *st, const rft_header *in, rft_header *out)
+{
+    duty_stage *s = (duty_stage *)st;
+    char win[64];
+    snprintf(win, sizeof win, "%llu:%llu", (unsigned long long)s->o.from, (unsigned long long)s->o.to);
+    if (rft_header_set(out, "duty.span", rft_span_name(s->o.span)) ||
+        rft_header_set(out, "duty.unused", s->o.unused_on ? "on" : "off") ||
+        (s->o.window_set && rft_header_set(out, "duty.window", win)))
+        return rft_stage_fail(st, RFT_EFORMAT, "header: too much metadata");
+    if (in->geom.lane_bits != 32)
+        return rft_stage_fail(st, RFT_EFORMAT, "%u bits per lane: only 32 is supported",
+                              in->geom.lane_bits);
+    s->geom = in->geom;
+    uint32_t bits = 32u * in->geom.lanes;
+    if (!(s->d = rft_duty_new(&in->geom, &s->o)) || !(s->buf = malloc(rft_duty_max_len(bits))) ||
+        !(s->dr.t1 = malloc(bits * sizeof *s->dr.t1)) ||
+        !(s->dr.toff = malloc(bits * sizeof *s->dr.toff)))
+        return rft_stage_fail(st, RFT_EMEM, "out of memory");
+    return 0;
+}
+
+static int ds_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
+{
+    duty_stage *s = (duty_stage *)st;
+    int e;
+    if (rec->kind == RFT_COUNTERS) {
+        if (rft_counters_parse(rec->raw, rec->len, &s->cnt))
+            return rft_stage_fail(st, RFT_EFORMAT, "malformed counters record");
+        if ((e = rft_counter_set_add(&s->cs, &s->cnt)))
+            return rft_stage_fail(st, e, "%s", e == RFT_EMEM ? "out of memory" : "too many counters");
+        return 0;
+    }
+    if (rec->kind == RFT_DUTY)
+        return rft_stage_fail(st, RFT_EFORMAT, "the input is a duty map already (rft-merge(1) adds maps)");
+    if ((e = rft_duty_feed(s->d, rec)) < 0)
+        return rft_stage_fail(st, e, "%s", rft_duty_error(s->d));
+    return e == 1 ? out->put(out->ctx, rec) : 0;    /* a kind we do not know: passed on */
+}
+
+static int ds_finish(rft_stage *st, const rft_sink *out)
+{
+    duty_stage *s = (duty_stage *)st;
+    int e;
+    if ((e = rft_duty_finish(s->d)))
+        return rft_stage_fail(st, e, "%s", rft_duty_error(s->d));
+    /* the map, by slice and entry; the summary's statistics on the way */
+    size_t nrec = rft_duty_count(s->d), nent = s->geom.entries;
+    if (s->summary && !(s->rows = calloc(nrec / nent + 1, sizeof *s->rows)))
+        return rft_stage_fail(st, RFT_EMEM, "out of memory");
+    for (size_t i = 0; i < nrec; i++) {
+        uint32_t len = rft_duty_emit(s->d, i, s->buf);
+        if ((e = rft_sink_raw(out, RFT_DUTY, s->buf, len)))
+            return e;
+        if (!s->summary)
+            continue;
+        const char *why;
+        if (rft_duty_parse(s->buf, len, &s->dr, &why))
+            return rft_stage_fail(st, RFT_EFORMAT, "%s", why);    /* cannot happen: our own encoding */
+        if (i % nent == 0)
+            snprintf(s->rows[s->nrows++].name, sizeof s->rows[0].name, "%u:%u", s->dr.cu, s->dr.simd);
+        rft_duty_stats_add(&s->rows[s->nrows - 1].st, &s->dr);
+        rft_duty_stats_add(&s->rows[nrec / nent].st, &s->dr);
+    }
+    if (s->summary)
+        snprintf(s->rows[s->nrows++].name, sizeof s->rows[0].name, "all");
+    rft_counter_set_sort(&s->cs);
+    for (size_t i = 0; i < s->cs.n; i++)
+        if ((e = rft_sink_raw(out, RFT_COUNTERS, s->cbuf, rft_counters_encode(s->cs.c[i], s->cbuf))))
+            return e;
+    return 0;
+}
+
+static void ds_free(rft_stage *st)
+{
+    duty_stage *s = (duty_stage *)st;
+    rft_duty_free(s->d);
+    rft_counter_set_free(&s->cs);
+    free(s->buf);
+    free(s->dr.t1);
+    free(s->dr.toff);
+    free(s->rows);
+    free(s);
+}
+
+static const rft_stage_ops duty_ops = {"rft-duty", ds_start, ds_feed, ds_finish, ds_free};
+
+rft_stage *rft_duty_stage_new(const rft_duty_opts *o, int summary)
+{
+    duty_stage *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->st.ops = &duty_ops;
+    s->st.input = "-";
+    s->o = *o;
+    s->summary = summary;
+    return &s->st;
+}
+
+const rft_duty_row *rft_duty_stage_rows(const rft_stage *st, size_t *n)
+{
+    const duty_stage *s = (const duty_stage *)st;
+    *n = s->nrows;
+    return s->rows;
+}

@@ -75,6 +75,14 @@ uint32_t rft_duty_emit(const rft_duty *d, size_t i, uint8_t *buf);
 const char *rft_duty_error(const rft_duty *d);
 void rft_duty_free(rft_duty *d);
 
+/* ---- the stage behind rft-duty(1) (rft.h, "stages") ------------------------------
+ * Feeds the engine; at the end emits the map, then the counters records it
+ * read, added up and sorted (rft_counter_set).  With summary, it keeps the
+ * statistics of each slice and of all ("all", last) for the report. */
+typedef struct rft_duty_row rft_duty_row;
+rft_stage *rft_duty_stage_new(const rft_duty_opts *o, int summary);
+const rft_duty_row *rft_duty_stage_rows(const rft_stage *s, size_t *n);
+
 /* ---- statistics over records (rft-duty --summary, rft-vth) ------------------------ */
 typedef struct rft_duty_cell {      /* one cell and its breakdown */
     uint16_t cu, simd, entry;
@@ -103,6 +111,11 @@ typedef struct rft_duty_stats {
     rft_duty_cell *reg0, *reg1;     /* per entry index: longest '0' / '1' cell */
     uint8_t *reg_used;              /* per entry index: allocated in some slice */
 } rft_duty_stats;
+
+struct rft_duty_row {               /* a slice's statistics, or all slices' */
+    char name[32];
+    rft_duty_stats st;
+};
 
 /* Account one record; RFT_EFORMAT if its geometry differs from earlier ones. */
 int rft_duty_stats_add(rft_duty_stats *s, const rft_duty_rec *d);
