@@ -16,6 +16,7 @@ static const char usage[] =
 
 /* one line per command known to this version; others found are listed too */
 static const char *const known[][2] = {
+    {"run", "pipelines of stages in one process, records passing in memory"},
     {"decode", "text or CSV register-write trace to an rft stream"},
     {"view", "rft stream to text, TSV, CSV or JSON; header, statistics, filters"},
     {"synth", "seeded synthetic GPU kernel workloads"},
@@ -37,8 +38,12 @@ static const char *const known[][2] = {
 
 static const char *self_dir;   /* where this program lives, or "" */
 
+int run_main(int argc, char **argv);    /* bin/run.c */
+
 static int exists_beside(const char *name)
 {
+    if (strcmp(name, "run") == 0)   /* built in */
+        return 1;
     char *p = xasprintf("%s/rft-%s", self_dir, name);
     int yes = self_dir[0] && access(p, X_OK) == 0;
     free(p);
@@ -77,6 +82,8 @@ int main(int argc, char **argv)
         usage_error("no command");
     if (strcmp(argv[1], "help") == 0 && argc == 2)
         return list();
+    if (strcmp(argv[1], "run") == 0)
+        return run_main(argc - 1, argv + 1);
     /* exec rft-CMD with our remaining arguments; rft help CMD = rft-CMD --help */
     const char *cmd = argv[1];
     char *help_args[3] = {NULL, "--help", NULL};

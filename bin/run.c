@@ -1,0 +1,190 @@
+/* run.c - `rft run PIPELINE...`: pipelines of stage programs in one process,
+ * records passing in memory (bin/pipeline.c), with exactly the streams and
+ * tables the same programs give joined by shell pipes.  Pipelines that
+ * begin with the same stages (same words) share them: they run once. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline.h"
+
+/* The stage programs, one per line (the Makefile reads this list). */
+#define STAGES \
+    X(duty) \
+    X(gate)
+
+#define X(n) extern const cli_prog cli_##n;
+STAGES
+#undef X
+#define X(n) &cli_##n,
+static const cli_prog *const progs[] = {STAGES};
+#undef X
+
+static const char usage[] =
+    "usage: rft run PIPELINE...\n"
+    "Run pipelines of rft stages in one process, records passing in memory: each\n"
+    "PIPELINE is one argument, 'STAGE [ARGS...] | STAGE [ARGS...] ...', a STAGE being a\n"
+    "program name without its rft- prefix; see rft(1).\n";
+
+typedef struct {
+    char **word;            /* argv of the stage: word[0] its name */
+    int nword;
+} stage_words;
+
+typedef struct {
+    stage_words *st;
+    int n;
+} pipeline;
+
+static noreturn void run_usage(const char *fmt, const char *arg)
+{
+    prog = "rft run";
+    cli_usage_text = usage;
+    usage_error(fmt, arg);
+}
+
+static void add_word(stage_words *s, const char *w, size_t n)
+{
+    s->word = xrealloc(s->word, (s->nword + 2) * sizeof *s->word);
+    s->word[s->nword] = xrealloc(NULL, n + 1);
+    memcpy(s->word[s->nword], w, n);
+    s->word[s->nword][n] = 0;
+    s->word[++s->nword] = NULL;
+}
+
+/* Split text into stages of words as sh would: blanks separate words, '|'
+ * stages; 'single' and "double" quotes and backslashes quote. */
+static pipeline split(const char *text)
+{
+    pipeline p = {0};
+    size_t cap = strlen(text) + 1, n = 0;
+    char *w = xrealloc(NULL, cap);
+    int in_word = 0;
+    p.st = xrealloc(NULL, sizeof *p.st);
+    p.st[0] = (stage_words){0};
+    p.n = 1;
+    for (const char *c = text;; c++) {
+        if (*c == 0 || *c == ' ' || *c == '\t' || *c == '\n' || *c == '|') {
+            if (in_word)
+                add_word(&p.st[p.n - 1], w, n);
+            in_word = 0;
+            n = 0;
+            if (*c == '|') {
+                if (!p.st[p.n - 1].nword)
+                    run_usage("'%s': a '|' without a stage before it", text);
+                p.st = xrealloc(p.st, (p.n + 1) * sizeof *p.st);
+                p.st[p.n++] = (stage_words){0};
+            }
+            if (*c == 0)
+                break;
+            continue;
+        }
+        in_word = 1;
+        if (*c == '\'') {
+            const char *end = strchr(c + 1, '\'');
+            if (!end)
+                run_usage("'%s': a ' without its end", text);
+            memcpy(w + n, c + 1, end - c - 1);
+            n += end - c - 1;
+            c = end;
+        } else if (*c == '"') {
+            for (c++; *c != '"'; c++) {
+                if (!*c)
+                    run_usage("'%s': a \" without its end", text);
+                if (*c == '\\' && strchr("\"\\$`", c[1]))
+                    c++;
+                w[n++] = *c;
+            }
+        } else if (*c == '\\') {
+            if (!c[1])
+                run_usage("'%s': a \\ at the end", text);
+            w[n++] = *++c;
+        } else {
+            w[n++] = *c;
+        }
+    }
+    free(w);
+    if (!p.st[p.n - 1].nword)
+        run_usage("'%s': a pipeline without a stage at its end", text);
+    return p;
+}
+
+static const cli_prog *find(const char *name)
+{
+    const char *bare = strncmp(name, "rft-", 4) == 0 ? name + 4 : name;
+    for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
+        if (strcmp(progs[i]->name + 4, bare) == 0)
+            return progs[i];
+    run_usage("'%s' is not a stage (rft(1) lists them)", name);
+}
+
+static int same_words(const stage_words *a, const stage_words *b)
+{
+    if (a->nword != b->nword)
+        return 0;
+    for (int i = 0; i < a->nword; i++)
+        if (strcmp(a->word[i], b->word[i]))
+            return 0;
+    return 1;
+}
+
+int run_main(int argc, char **argv)
+{
+    cli_usage_text = usage;
+    if (argc < 2)
+        run_usage("%s", "no pipeline");
+    int np = argc - 1;
+    pipeline *pl = xrealloc(NULL, np * sizeof *pl);
+    cli_job **jobs = xrealloc(NULL, np * sizeof *jobs);
+    int *len = xrealloc(NULL, np * sizeof *len);
+    int **same = xrealloc(NULL, np * sizeof *same);
+    for (int i = 0; i < np; i++) {
+        pl[i] = split(argv[i + 1]);
+        len[i] = pl[i].n;
+        jobs[i] = xrealloc(NULL, pl[i].n * sizeof **jobs);
+        same[i] = xrealloc(NULL, pl[i].n * sizeof **same);
+        for (int k = 0; k < pl[i].n; k++) {
+            /* the stage of an earlier pipeline that began with the same words */
+            same[i][k] = -1;
+            for (int e = 0; e < i && same[i][k] < 0; e++) {
+                int eq = k < pl[e].n;
+                for (int m = 0; eq && m <= k; m++)
+                    eq = same_words(&pl[e].st[m], &pl[i].st[m]);
+                if (eq)
+                    same[i][k] = same[e][k] >= 0 ? same[e][k] : e;
+            }
+            if (same[i][k] >= 0) {
+                jobs[i][k] = jobs[same[i][k]][k];
+                continue;
+            }
+            stage_words *s = &pl[i].st[k];
+            const cli_prog *p = find(s->word[0]);
+            for (int m = 1; m < s->nword && strcmp(s->word[m], "--"); m++)
+                if (strcmp(s->word[m], "--help") == 0 || strcmp(s->word[m], "-h") == 0) {
+                    fputs(p->usage, stdout);
+                    exit(cli_close_stdout());
+                }
+            cli_job *j = &jobs[i][k];
+            cli_prog_parse(p, s->nword, s->word, j);
+            if (k > 0 && (strcmp(j->input, "-") || j->source_run))
+                usage_error("in a pipeline only the first stage reads a file");
+            if (k + 1 < pl[i].n && (j->output || !j->stream))
+                usage_error("only the last stage of a pipeline writes -o or a table instead of "
+                            "its stream");
+            if (k == 0 && i > 0 && (strcmp(j->input, jobs[0][0].input) ||
+                                    !j->source_run != !jobs[0][0].source_run || j->source_run))
+                usage_error("every pipeline reads the input of the first ('%s')", jobs[0][0].input);
+        }
+    }
+    int to_stdout = 0;          /* streams of distinct last stages on standard output */
+    for (int i = 0; i < np; i++) {
+        const cli_job *j = &jobs[i][len[i] - 1];
+        int again = 0;
+        for (int e = 0; e < i; e++)
+            again |= len[e] == len[i] && same[i][len[i] - 1] == e;
+        to_stdout += !again && j->stream && (!j->output || strcmp(j->output, "-") == 0);
+    }
+    if (to_stdout > 1)
+        run_usage("%s", "more than one pipeline writes its stream to standard output: give -o");
+    cli_pipelines_run(jobs, len, np, same);
+    return cli_close_stdout();
+}
