@@ -45,8 +45,10 @@ setup() {
     assert_equal "$stderr" "rft-gate: raw.rft: record 3: no physical entries: run rft-alloc first"
     [ ! -e out.rft ]
     # a later stage names its input "-", as in a shell pipeline
-    run -1 --separate-stderr rft run "duty p.rft | gate"
-    assert_equal "$stderr" "$(pipe 'rft-duty p.rft | rft-gate' 2>&1 >/dev/null | grep rft-gate)"
+    run -1 --separate-stderr rft run "gate p.rft | duty | duty -o out.rft"
+    assert_equal "$stderr" "$(pipe 'rft-gate p.rft | rft-duty | rft-duty -o out.rft' 2>&1)"
+    assert_equal "$stderr" "rft-duty: -: record 1: the input is a duty map already (rft-merge(1) adds maps)"
+    [ ! -e out.rft ]
     # and on standard output the stream has no end record
     rft run "gate raw.rft | duty" > part.rft || :
     run -1 rft-view part.rft
