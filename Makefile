@@ -23,6 +23,8 @@ MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
 PARAMS = $(wildcard params/*.conf)
 SCRIPTS = $(wildcard examples/*.sh)
+# installed headers: the stream API and the stage modules a simulator embeds
+HEADERS = lib/rft.h lib/gate.h lib/pattern.h lib/duty.h
 
 # Where install puts things.  bin/ and share/ stay under PREFIX: rft-energy
 # finds its parameters in bin/../share/rftrace/params.
@@ -48,7 +50,7 @@ DEPS_STAMP = .deps-ok
 
 .PHONY: all check check-slurm demo install uninstall clean deps bench bench-traces fuzz \
 	fuzz-build fuzz-replay fuzz-check fuzz-deps valgrind valgrind-deps
-all: $(DEPS_STAMP) $(PROGS) $(PROG_SCRIPTS) $(UNITS) $(SHLIB)
+all: $(DEPS_STAMP) $(PROGS) $(PROG_SCRIPTS) $(UNITS) $(SHLIB) examples/gate-inline
 
 # $(call deb_install,PACKAGES): install the missing Debian 12 packages as
 # root, or say exactly what to run and fail.
@@ -99,6 +101,9 @@ bin/%: bin/%.c bin/cli.o bin/pipeline.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
 bin/%: bin/sh/%.sh
 	cp $< $@ && chmod 755 $@
+# a C example of the library (tests/run.bats runs it)
+examples/gate-inline: examples/gate-inline.c lib/librft.a lib/*.h
+	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
 tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
 
@@ -224,7 +229,7 @@ install: all
 	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/librft.so
-	install -m 644 lib/rft.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(PC_LIBDIR)|' \
 	  -e 's|@INCLUDEDIR@|$(PC_INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	  lib/rft.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/rft.pc
@@ -239,7 +244,7 @@ install: all
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(PROGS) $(PROG_SCRIPTS))) \
 	  $(addprefix $(DESTDIR)$(LIBDIR)/,librft.a librft.so $(SONAME) $(notdir $(SHLIB))) \
-	  $(DESTDIR)$(INCLUDEDIR)/rft.h $(DESTDIR)$(LIBDIR)/pkgconfig/rft.pc \
+	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(HEADERS))) $(DESTDIR)$(LIBDIR)/pkgconfig/rft.pc \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
 	  $(addprefix $(DESTDIR)$(RFTDATA)/params/,$(notdir $(PARAMS))) \
@@ -249,5 +254,6 @@ uninstall:
 	  $(DESTDIR)$(RFTDATA)/examples $(DESTDIR)$(RFTDATA) 2>/dev/null || true
 
 clean:
-	rm -f lib/*.o lib/pic/*.o bin/*.o lib/librft.a lib/librft.so* .flags-* $(PROGS) $(PROG_SCRIPTS) $(UNITS)
+	rm -f lib/*.o lib/pic/*.o bin/*.o lib/librft.a lib/librft.so* .flags-* $(PROGS) $(PROG_SCRIPTS) $(UNITS) \
+	  examples/gate-inline
 	rm -rf $(FUZZ_OUT)

@@ -216,3 +216,13 @@ except rft_reader.Bad as e:
     assert_output ./usr/share/doc/other/keep
     [ ! -e "$d/usr/share/rftrace" ]
 }
+
+@test "a simulator embeds the gate stage through the installed headers (examples/gate-inline.c)" {
+    for l in shared static; do
+        cc $SAN -std=c11 -Wall -Wextra -Werror $(pc --cflags rft) -o "$BATS_TEST_TMPDIR/gi-$l" \
+            "$TOP/examples/gate-inline.c" $(libs $l)
+        run -0 env LD_LIBRARY_PATH="$LIBDIR" "$BATS_TEST_TMPDIR/gi-$l"
+        assert_line --index 1 "write 2: v0 in entry 0, 2048 bits powered (woken up)"
+        assert_line --index 3 "switch-offs 2, wake-ups 1, compression-table writes 2"
+    done
+}

@@ -88,3 +88,13 @@ setup() {
     run -0 rft help
     assert_output --partial 'run        pipelines of stages in one process'
 }
+
+@test "examples/gate-inline.c: a gate stage inline, records made in C, no files" {
+    run -0 "$TOP/examples/gate-inline"
+    assert_output - <<'EOF2'
+write 1: v0 in entry 0, 0 bits powered
+write 2: v0 in entry 0, 2048 bits powered (woken up)
+write 3: v0 in entry 0, 0 bits powered
+switch-offs 2, wake-ups 1, compression-table writes 2
+EOF2
+}
