@@ -396,9 +396,8 @@ FILE *cli_output_open(const char *output)
             die("%s: %s", output, strerror(errno));
         return o;
     }
-    size_t n = strlen(output) + 16;
-    text_out.tmp = xrealloc(NULL, n);
-    snprintf(text_out.tmp, n, "%s.tmpXXXXXX", output);
+    if (!(text_out.tmp = rft_tmp_template(output)))
+        die("out of memory");
     int fd = mkstemp(text_out.tmp);
     if (fd < 0) {
         int e = errno;

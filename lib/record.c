@@ -4,6 +4,7 @@
  * specific error (truncated, corrupt, invalid). */
 #include <errno.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -202,6 +203,22 @@ static int take_str(const uint8_t **p, const uint8_t *e, char **out)
     return 0;
 }
 
+char *rft_tmp_template(const char *path)
+{
+    /* the suffix must not push a legal name over the limit: the name's
+     * end gives way (the folder, and so the rename, stay the same) */
+    static const char suffix[] = ".tmpXXXXXX";
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash - path) + 1 : 0, base = strlen(path) - dir;
+    size_t keep = base + sizeof suffix - 1 > NAME_MAX ? NAME_MAX - (sizeof suffix - 1) : base;
+    char *t = malloc(dir + keep + sizeof suffix);
+    if (t) {
+        memcpy(t, path, dir + keep);
+        memcpy(t + dir + keep, suffix, sizeof suffix);
+    }
+    return t;
+}
+
 static int parse_header(rft_reader *r, char *err, size_t errlen)
 {
     int e = fill(r, 12);
@@ -215,7 +232,10 @@ static int parse_header(rft_reader *r, char *err, size_t errlen)
     }
     const uint8_t *p = r->buf;
     if (memcmp(p, RFT_MAGIC, 4) != 0) {
-        snprintf(err, errlen, "not an rft stream (bad magic)");
+        /* a compressed text trace is the likely mistake */
+        snprintf(err, errlen, "not an rft stream (bad magic)%s",
+                 memchr(p, '\t', 12) || memchr(p, ' ', 12) ? ": text? a trace is decoded first "
+                                                               "(rft-decode FILE | ...)" : "");
         return RFT_EFORMAT;
     }
     r->h.major = p[4];
@@ -658,14 +678,12 @@ rft_writer *rft_writer_open(const char *path, const rft_header *h, const rft_wri
         }
         w->own_fd = 1;
     } else {
-        size_t n = strlen(path) + 16;
         w->path = strdup(path);
-        w->tmp = malloc(n);
+        w->tmp = rft_tmp_template(path);
         if (!w->path || !w->tmp) {
             snprintf(err, errlen, "out of memory");
             goto fail;
         }
-        snprintf(w->tmp, n, "%s.tmpXXXXXX", path);
         if ((w->fd = mkstemp(w->tmp)) < 0) {
             snprintf(err, errlen, "%s", strerror(errno));
             free(w->tmp);

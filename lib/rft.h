@@ -340,6 +340,10 @@ int rft_writer_flush(rft_writer *w);
  * Frees w (NULL is accepted: returns 0).  Returns 0 or the first error met
  * while writing or closing, with its message in err (if given). */
 int rft_writer_close(rft_writer *w, int complete, char *err, size_t errlen);
+/* The mkstemp template of the temporary name a file PATH is written under
+ * before its rename: PATH.tmpXXXXXX in PATH's folder, PATH's name shortened
+ * so that the name stays within NAME_MAX (allocated; NULL: out of memory). */
+char *rft_tmp_template(const char *path);
 uint64_t rft_writer_count(const rft_writer *w);
 const char *rft_writer_error(const rft_writer *w);
 

@@ -96,6 +96,26 @@ static long fail(rft_in *in, int code, const char *fmt, const char *detail)
     return code;
 }
 
+/* What content that is not zstd seems to be, and what to run instead. */
+static const char *not_zstd(const unsigned char *p, size_t n)
+{
+    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+        return "gzip data, not an rft stream: decompress it first (zcat FILE | ...)";
+    if (n >= 4 && memcmp(p, "\xfd" "7zX", 4) == 0)
+        return "xz data, not an rft stream: decompress it first (xzcat FILE | ...)";
+    if (n >= 3 && memcmp(p, "BZh", 3) == 0)
+        return "bzip2 data, not an rft stream: decompress it first (bzcat FILE | ...)";
+    if (n >= 4 && memcmp(p, "RFTS", 4) == 0)
+        return "an rft stream's content without its zstd frame (zstd -q FILE makes the stream)";
+    size_t text = 0;
+    while (text < n && (p[text] == '\t' || p[text] == '\n' || p[text] == '\r' ||
+                        (p[text] >= 0x20 && p[text] < 0x7f)))
+        text++;
+    if (text == n)
+        return "text, not an rft stream: a trace is decoded first (rft-decode FILE | ...)";
+    return "not a zstd stream (bad frame magic)";
+}
+
 rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen)
 {
     rft_in *in = calloc(1, sizeof *in);
@@ -135,7 +155,7 @@ rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen)
     static const unsigned char zmagic[4] = {0x28, 0xB5, 0x2F, 0xFD};
     in->is_zstd = n == 4 && memcmp(in->inbuf, zmagic, 4) == 0;
     if ((mode & RFT_IN_ZSTD) && !in->is_zstd) {
-        snprintf(err, errlen, n == 0 ? "empty input" : "not a zstd stream (bad frame magic)");
+        snprintf(err, errlen, "%s", n == 0 ? "empty input" : not_zstd(in->inbuf, n));
         rft_in_close(in);
         return NULL;
     }

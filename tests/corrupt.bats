@@ -107,13 +107,13 @@ reject_all() {
         [kernel-name-length]="record 1: kernel name length does not match the record length"
         [long-end-wf-record]="record 3: end-wf record of 17 bytes (at most 16)"
         [no-end-record]="record 6: stream ends without an end record (truncated)"
-        [plain-text]="not a zstd stream (bad frame magic)"
+        [plain-text]="text, not an rft stream: a trace is decoded first (rft-decode FILE | ...)"
         [short-begin-record]="record 2: begin record of 16 bytes (expected 27)"
         [short-bundle-record]="record 3: bundle record of 25 bytes (expected 26)"
         [truncated-frame-header]="record 6: truncated record header"
         [truncated-header]="truncated header"
         [truncated-record]="record 6: stream ends inside a record (truncated)"
-        [uncompressed]="not a zstd stream (bad frame magic)"
+        [uncompressed]="an rft stream's content without its zstd frame (zstd -q FILE makes the stream)"
     )
     local k bad=0
     for k in "${!want[@]}"; do

@@ -373,7 +373,7 @@ A	20	1	0	1	YW"
 
 @test "a text file given to rft-view" {
     run -1 --separate-stderr rft-view "$T"
-    assert_equal "$stderr" "rft-view: $T: not a zstd stream (bad frame magic)"
+    assert_equal "$stderr" "rft-view: $T: text, not an rft stream: a trace is decoded first (rft-decode FILE | ...)"
 }
 
 @test "usage errors exit 2 and print nothing on stdout" {
