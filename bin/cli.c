@@ -459,9 +459,16 @@ rft_reader *stage_open(const char *input)
     return stage.r;
 }
 
+void cli_no_terminal(const char *output)
+{
+    if ((!output || strcmp(output, "-") == 0) && isatty(STDOUT_FILENO))
+        die("standard output is a terminal: an rft stream is binary (use -o FILE or a pipe)");
+}
+
 rft_writer *stage_output(const char *output, const rft_header *h, const rft_writer_opts *o)
 {
     char err[320];
+    cli_no_terminal(output);
     stage.output = output;
     if (!(stage.w = rft_writer_open(output, h, o, err, sizeof err)))
         die("%s: %s", stage_output_name(), err);

@@ -128,6 +128,9 @@ extern void (*cli_abandon_hook)(void);
 
 /* Open the input stream (die with "INPUT: why" on failure). */
 rft_reader *stage_open(const char *input);
+/* A stream is never written to a terminal (as zstd refuses): dies if
+ * output (NULL or "-": standard output) is one. */
+void cli_no_terminal(const char *output);
 /* Open the output stream with header h (die on failure). */
 rft_writer *stage_output(const char *output, const rft_header *h, const rft_writer_opts *o);
 /* Set metadata key=val in h, or die naming the limit that refuses it (a

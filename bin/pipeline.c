@@ -154,6 +154,8 @@ static void open_writers(void)
         if (!n->leaf || !n->job->stream)
             continue;
         const char *o = n->job->output ? n->job->output : "-";
+        prog = n->job->prog;
+        cli_no_terminal(o);
         if (!(n->w = rft_writer_open(o, &n->out, &n->job->wo, err, sizeof err))) {
             prog = n->job->prog;
             char *msg = xasprintf("%s: %s", out_name(n), err);

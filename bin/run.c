@@ -130,6 +130,10 @@ static int same_words(const stage_words *a, const stage_words *b)
 int run_main(int argc, char **argv)
 {
     cli_usage_text = usage;
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage, stdout);
+        return cli_close_stdout();
+    }
     if (argc < 2)
         run_usage("%s", "no pipeline");
     int np = argc - 1;

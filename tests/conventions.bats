@@ -21,3 +21,16 @@ setup() {
     [ -s "$n.tsv" ]
     [ -z "$(ls | grep tmp)" ]
 }
+
+@test "a stream is never written to a terminal: an error that says to use -o or a pipe" {
+    command -v script >/dev/null || skip "script(1) (bsdutils) is missing"
+    rft-synth --writes 100 --seed 1 > s.rft
+    for p in "rft-alloc s.rft" "rft run 'duty s.rft'" "rft-duty s.rft"; do
+        run -0 script -qec "$p; echo status=\$?" /dev/null
+        assert_output --partial "standard output is a terminal: an rft stream is binary (use -o FILE or a pipe)"
+        assert_output --partial "status=1"
+    done
+    # a table to the terminal is fine
+    run -0 script -qec "rft-alloc s.rft | rft-duty --summary; echo status=\$?" /dev/null
+    assert_output --partial "status=0"
+}
