@@ -17,6 +17,25 @@
 
 const char *prog = "rft";
 const char *cli_usage_text = "";
+int cli_quiet;
+
+int cli_take_quiet(int argc, char **argv)
+{
+    int n = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            while (i < argc)
+                argv[n++] = argv[i++];
+            break;
+        }
+        if (strcmp(argv[i], "--quiet") == 0)
+            cli_quiet = 1;
+        else
+            argv[n++] = argv[i];
+    }
+    argv[n] = NULL;
+    return n;
+}
 
 void cli_init(int argc, char **argv, const char *usage)
 {

@@ -14,6 +14,11 @@ extern const char *prog;        /* program name for messages */
  * handles --help/--version when they are argv[1] (prints the usage text). */
 void cli_init(int argc, char **argv, const char *usage);
 
+/* --quiet, which every program takes (no progress on stderr): removed from
+ * argv (before any "--") and noted in cli_quiet; returns the new argc. */
+extern int cli_quiet;
+int cli_take_quiet(int argc, char **argv);
+
 /* "prog: fmt\n" on stderr (stdout flushed first).  die: exit 1. */
 void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

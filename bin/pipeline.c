@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 typedef struct node node;
 struct node {
@@ -30,9 +33,60 @@ static struct {
     uint32_t lanes;
 } run;
 
+/* ---- progress on stderr, when it is a terminal and not --quiet ---------------- */
+static struct {
+    int on, shown;
+    double t0, last, every;     /* seconds between lines: RFT_PROGRESS_SECONDS, 0.5 */
+    uint64_t size;          /* bytes of the input file, 0 if unknown */
+} meter;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void meter_start(const char *input)
+{
+    struct stat st;
+    meter.on = !cli_quiet && isatty(STDERR_FILENO);
+    meter.size = strcmp(input, "-") && stat(input, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+    meter.t0 = meter.last = now_s();
+    meter.shown = 0;
+    const char *e = getenv("RFT_PROGRESS_SECONDS");
+    meter.every = e && cli_number(e, &meter.every) && meter.every >= 0 ? meter.every : 0.5;
+}
+
+/* Records done, rate and (from the input's bytes) the share done and the
+ * time left; twice a second at most. */
+static void meter_tick(uint64_t records, uint64_t bytes)
+{
+    double t = now_s();
+    if (t - meter.last < meter.every)
+        return;
+    meter.last = t;
+    double rate = records / (t - meter.t0);
+    fprintf(stderr, "\r%s: %.1fM records, %.2fM/s", prog, records / 1e6, rate / 1e6);
+    if (meter.size && bytes) {
+        double f = (double)bytes / meter.size;
+        fprintf(stderr, ", %.0f%%, %.0f s left", 100 * f, (t - meter.t0) * (1 - f) / f);
+    }
+    fputs("\033[K", stderr);      /* the rest of an earlier, longer line */
+    meter.shown = 1;
+}
+
+static void meter_end(void)
+{
+    if (meter.shown)
+        fputs("\r\033[K", stderr);
+    meter.shown = 0;
+}
+
 /* Every stream is left without its end record, the reader stopped. */
 static void abandon_all(void)
 {
+    meter_end();
     for (int i = 0; i < run.n; i++) {
         rft_writer_close(run.all[i]->w, 0, NULL, 0);
         run.all[i]->w = NULL;
@@ -231,8 +285,14 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
         for (int i = 0; i < root.nchild; i++)
             start(root.child[i], h);
         open_writers();
-        while ((e = rft_read(run.r, rec)) == 0)
+        meter_start(run.input);
+        prog = pipe[0][0].prog;
+        for (uint64_t n = 1; (e = rft_read(run.r, rec)) == 0; n++) {
             node_out(&root, rec);
+            if (meter.on && !(n & 0xffff))
+                meter_tick(n, rft_reader_bytes(run.r));
+        }
+        meter_end();
         if (e != RFT_EOF) {
             prog = pipe[0][0].prog;
             char *msg = xasprintf("%s: %s", run.input, rft_reader_error(run.r));
@@ -301,6 +361,7 @@ void cli_prog_parse(const cli_prog *p, int argc, char **argv, cli_job *j)
 int cli_prog_main(const cli_prog *p, int argc, char **argv)
 {
     cli_job j;
+    argc = cli_take_quiet(argc, argv);
     cli_init(argc, argv, p->usage);
     cli_prog_parse(p, argc, argv, &j);
     cli_jobs_run(&j, 1);

@@ -130,6 +130,7 @@ static int same_words(const stage_words *a, const stage_words *b)
 int run_main(int argc, char **argv)
 {
     cli_usage_text = usage;
+    argc = cli_take_quiet(argc, argv);
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         fputs(usage, stdout);
         return cli_close_stdout();
@@ -168,6 +169,7 @@ int run_main(int argc, char **argv)
                     exit(cli_close_stdout());
                 }
             cli_job *j = &jobs[i][k];
+            s->nword = cli_take_quiet(s->nword, s->word);
             cli_prog_parse(p, s->nword, s->word, j);
             if (k > 0 && (strcmp(j->input, "-") || j->source_run))
                 usage_error("in a pipeline only the first stage reads a file");

@@ -34,3 +34,17 @@ setup() {
     run -0 script -qec "rft-alloc s.rft | rft-duty --summary; echo status=\$?" /dev/null
     assert_output --partial "status=0"
 }
+
+@test "progress on stderr when it is a terminal, off with --quiet and when not a terminal" {
+    command -v script >/dev/null || skip "script(1) (bsdutils) is missing"
+    rft-synth --writes 60000 --seed 1 | rft-alloc > p.rft
+    export RFT_PROGRESS_SECONDS=0           # a line every 65536 records
+    run -0 script -qec "rft-gate -o /dev/null p.rft" /dev/null
+    assert_output --regexp $'^\rrft-gate: 0\\.1M records, [0-9.]+M/s, [0-9]+%, [0-9]+ s left'
+    run -0 script -qec "rft-gate --quiet -o /dev/null p.rft" /dev/null
+    assert_output ""
+    run -0 script -qec "rft run --quiet 'gate p.rft | duty -o /dev/null'" /dev/null
+    assert_output ""
+    run -0 --separate-stderr rft-gate -o /dev/null p.rft
+    assert_equal "$stderr" ""
+}
