@@ -138,6 +138,10 @@ static void add_child(node *p, node *c)
 static void start(node *n, const rft_header *in)
 {
     n->job->st->input = node_input(n);
+    if (n->job->check) {
+        prog = n->job->prog;
+        n->job->check(n->job, in);
+    }
     if (rft_stage_start(n->job->st, in, &n->out))
         node_fail(n, 0);
     for (int i = 0; i < n->nchild; i++)

@@ -19,6 +19,9 @@ struct cli_job {
     /* After the stage's end, before any end record is written: the job's
      * reports (--summary ...), from ctx and the stage.  May be NULL. */
     void (*report)(cli_job *j);
+    /* Before the stage starts, with its input header: usage errors that
+     * depend on the input (an option larger than the slice).  May be NULL. */
+    void (*check)(cli_job *j, const rft_header *in);
     void *ctx;
     const char *prog;       /* "rft-gate", set by the driver */
     /* A source (rft-decode, rft-synth) makes its records itself instead of
