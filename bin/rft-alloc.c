@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "occreport.h"
 #include "pipeline.h"
 
 static const char usage[] =
@@ -42,73 +43,6 @@ static void event_row(void *ctx, const rft_alloc_rec *a)
     table_end_row(t);
 }
 
-static void pct(cli_table *t, double share) { table_dbl(t, 100 * share, 2); }
-
-/* Seed 004 Table 1 and seed 002 Table 5, one row per kernel and one for all. */
-static void util_report(const alloc_cli *c, const rft_occ *occ, uint32_t entries)
-{
-    static const char *const cols[] = {"kernel", "vgprs", "slices", "max_wf", "peak_entries",
-                                       "peak%", "unused_windows", "mean%", "slice_cycles"};
-    cli_table *t = table_new(c->fmt, c->uf, 9, cols);
-    rft_occ_row r;
-    for (size_t i = 0; i < rft_occ_rows(occ); i++) {
-        rft_occ_get(occ, i, &r);
-        char v[32];
-        snprintf(v, sizeof v, r.vgprs_min == r.vgprs_max ? "%u" : "%u-%u", r.vgprs_min, r.vgprs_max);
-        table_str(t, r.kernel);
-        table_str(t, v);
-        table_u64(t, r.slices);
-        table_u64(t, r.max_wf);
-        table_u64(t, r.peak);
-        pct(t, (double)r.peak / entries);
-        if (r.vgprs_max && r.vgprs_min == r.vgprs_max)  /* windows of one size only */
-            table_i64(t, (int64_t)(entries / r.vgprs_max) - r.max_wf);
-        else
-            table_none(t);
-        pct(t, r.mean);
-        table_u64(t, r.cycles);
-        table_end_row(t);
-    }
-    table_free(t);
-}
-
-/* Seed 004 Table 3 and Fig. 11: one row per kernel and bank size. */
-static void recovery_report(const alloc_cli *c, const rft_occ *occ, const rft_geom *g)
-{
-    static const char *const cols[] = {"kernel", "bank_entries", "bank_bytes", "slice_cycles",
-                                       "used_banks", "worst_recovery%", "worst_bank",
-                                       "mean_recovery%", "leak_saving%"};
-    cli_table *t = table_new(c->fmt, c->rf, 9, cols);
-    rft_occ_row r;
-    for (size_t i = 0; i < rft_occ_rows(occ); i++) {
-        rft_occ_get(occ, i, &r);
-        for (int j = 0; j < r.nbank; j++) {
-            const rft_occ_bank *b = &r.bank[j];
-            table_str(t, r.kernel);
-            table_u64(t, b->entries);
-            table_u64(t, (uint64_t)b->entries * g->lanes * 4);
-            table_u64(t, r.cycles);
-            table_u64(t, b->used);
-            if (b->used) {
-                uint32_t lo = b->worst_bank * b->entries, hi = lo + b->entries - 1;
-                char where[48];
-                snprintf(where, sizeof where, "%u:%u e%u-%u", b->worst_cu, b->worst_simd, lo,
-                         hi < g->entries ? hi : g->entries - 1);
-                pct(t, b->worst);
-                table_str(t, where);
-                pct(t, b->mean);
-            } else {
-                table_none(t);
-                table_none(t);
-                table_none(t);
-            }
-            pct(t, b->leak);
-            table_end_row(t);
-        }
-    }
-    table_free(t);
-}
-
 /* The bank sizes must fit the input's slice; allocating again warns. */
 static void check(cli_job *j, const rft_header *in)
 {
@@ -134,11 +68,11 @@ static void report(cli_job *j)
     const rft_occ *occ = rft_alloc_occupancy(j->st);
     const rft_geom *g = rft_alloc_geom(j->st);
     if (occ && c->util) {
-        util_report(c, occ, g->entries);
+        occ_util_table(c->fmt, c->uf, occ, g->entries);
         side_close(c->uf, c->util);
     }
     if (occ && c->recovery) {
-        recovery_report(c, occ, g);
+        occ_recovery_table(c->fmt, c->rf, occ, g);
         side_close(c->rf, c->recovery);
     }
 }
