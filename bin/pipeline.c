@@ -144,6 +144,10 @@ static void start(node *n, const rft_header *in)
     }
     if (rft_stage_start(n->job->st, in, &n->out))
         node_fail(n, 0);
+    if (strcmp(n->out.producer, n->job->prog) != 0) {  /* a program run by another name */
+        free(n->out.producer);
+        n->out.producer = xasprintf("%s", n->job->prog);
+    }
     for (int i = 0; i < n->nchild; i++)
         start(n->child[i], &n->out);
 }
@@ -304,7 +308,9 @@ int cli_prog_main(const cli_prog *p, int argc, char **argv)
 {
     cli_job j;
     cli_init(argc, argv, p->usage);
-    cli_prog_parse(p, argc, argv, &j);
+    cli_prog self = *p;
+    self.name = prog;       /* the name it was run by: a link may rename it */
+    cli_prog_parse(&self, argc, argv, &j);
     cli_jobs_run(&j, 1);
     return cli_close_stdout();
 }
