@@ -243,18 +243,17 @@ typedef struct alloc {
 
 static int oom(alloc *a) { return rft_stage_fail(&a->st, RFT_EMEM, "out of memory"); }
 
-/* Grow *p (of *cap elements of size sz) to hold one more than n: 0 or -1. */
-static int reserve(void **p, uint32_t *cap, uint32_t n, size_t sz, uint32_t first)
+/* Array p of *cap elements of size sz, grown (doubling, from first) to
+ * hold element n; NULL when out of memory (p is left as it was). */
+static void *reserve(void *p, uint32_t *cap, uint32_t n, size_t sz, uint32_t first)
 {
     if (n < *cap)
-        return 0;
+        return p;
     uint32_t c = *cap ? 2 * *cap : first;
-    void *np = realloc(*p, (size_t)c * sz);
-    if (!np)
-        return -1;
-    *p = np;
-    *cap = c;
-    return 0;
+    void *np = realloc(p, (size_t)c * sz);
+    if (np)
+        *cap = c;
+    return np;
 }
 
 static slice *slice_get(alloc *a, uint16_t cu, uint16_t simd)
@@ -292,8 +291,10 @@ static uint32_t wave_new(alloc *a)
         a->wfree = a->waves[i].next;
         return i;
     }
-    if (reserve((void **)&a->waves, &a->wcap, a->nwaves, sizeof *a->waves, 64))
+    window *w = reserve(a->waves, &a->wcap, a->nwaves, sizeof *w, 64);
+    if (!w)
         return NONE;
+    a->waves = w;
     return a->nwaves++;
 }
 
@@ -313,15 +314,18 @@ static uint32_t group_get(alloc *a, slice *s, uint32_t kernel, uint32_t wg)
             if (gr->kernel == kernel && gr->wg == wg)
                 return s->groups[k];
         }
-    if (reserve((void **)&s->groups, &s->gcap, s->ngroups, sizeof *s->groups, 8))
+    uint32_t *live = reserve(s->groups, &s->gcap, s->ngroups, sizeof *live, 8), i;
+    if (!live)
         return NONE;
-    uint32_t i;
+    s->groups = live;
     if (a->grfree != NONE) {
         i = a->grfree;
         a->grfree = a->groups[i].first;
     } else {
-        if (reserve((void **)&a->groups, &a->grcap, a->ngr, sizeof *a->groups, 16))
+        group *gs = reserve(a->groups, &a->grcap, a->ngr, sizeof *gs, 16);
+        if (!gs)
             return NONE;
+        a->groups = gs;
         i = a->ngr++;
     }
     a->groups[i] = (group){kernel, wg, 0, NONE, NONE};

@@ -39,19 +39,19 @@ typedef struct classify {
 
 static int oom(classify *c) { return rft_stage_fail(&c->st, RFT_EMEM, "out of memory"); }
 
-/* Grow array *p of *n elements of size sz to want elements, the new ones
- * filled with byte fill: 0 or -1. */
-static int grow(void *p, unsigned *n, unsigned want, size_t sz, int fill)
+/* Array p of *n elements of size sz, grown to want elements (at least),
+ * the new ones filled with byte fill; NULL when out of memory (p is left
+ * as it was). */
+static void *grow(void *p, unsigned *n, unsigned want, size_t sz, int fill)
 {
     if (want <= *n)
-        return 0;
-    void **pp = p, *np = realloc(*pp, want * sz);
-    if (!np)
-        return -1;
-    memset((char *)np + *n * sz, fill, (want - *n) * sz);
-    *pp = np;
-    *n = want;
-    return 0;
+        return p;
+    void *np = realloc(p, (size_t)want * sz);
+    if (np) {
+        memset((char *)np + (size_t)*n * sz, fill, (size_t)(want - *n) * sz);
+        *n = want;
+    }
+    return np;
 }
 
 /* The group of kernel name, created with the stage's block size if new;
@@ -79,8 +79,10 @@ static int on_kernel(classify *c, const rft_kernel *k)
 {
     if (k->index >= 1u << 24)
         return rft_stage_fail(&c->st, RFT_EFORMAT, "too many kernels");
-    if (grow(&c->kgroup, &c->nk, k->index + 1, sizeof *c->kgroup, 0xff))  /* NO_GROUP: unseen */
+    unsigned *kg = grow(c->kgroup, &c->nk, k->index + 1, sizeof *kg, 0xff);  /* NO_GROUP: unseen */
+    if (!kg)
         return oom(c);
+    c->kgroup = kg;
     if ((c->cur_group = c->kgroup[k->index] = group_of(c, k->name, k->name_len)) == NO_GROUP)
         return oom(c);
     return 0;
@@ -101,9 +103,13 @@ static wave *wave_get(classify *c, uint16_t cu, uint16_t simd, uint32_t wf, cons
     else {
         if (c->nwaves == c->wcap) {     /* zeroed: no comp words yet */
             unsigned want = c->wcap ? 2 * c->wcap : 64, nw = c->wcap, nf = c->wcap;
-            if (grow(&c->waves, &nw, want, sizeof *c->waves, 0) ||
-                grow(&c->free_waves, &nf, want, sizeof *c->free_waves, 0))
+            wave *ws = grow(c->waves, &nw, want, sizeof *ws, 0);
+            if (ws)
+                c->waves = ws;
+            unsigned *fs = ws ? grow(c->free_waves, &nf, want, sizeof *fs, 0) : NULL;
+            if (!fs)
                 return NULL;
+            c->free_waves = fs;
             c->wcap = want;
         }
         i = c->nwaves++;
@@ -138,8 +144,10 @@ static void wave_end(classify *c, const rft_wfend *e)
 static int swap_comp(wave *wv, unsigned r, int now)
 {
     unsigned word = r / 64;
-    if (grow(&wv->comp, &wv->ncomp, word + 1, sizeof *wv->comp, 0))
+    uint64_t *comp = grow(wv->comp, &wv->ncomp, word + 1, sizeof *comp, 0);
+    if (!comp)
         return -1;
+    wv->comp = comp;
     uint64_t bit = 1ull << (r % 64);
     int was = (wv->comp[word] & bit) != 0;
     wv->comp[word] = now ? wv->comp[word] | bit : wv->comp[word] & ~bit;
@@ -193,8 +201,10 @@ static int annotate(classify *c, rft_write *w)
                          (mov ? RFT_WF_MOV : 0));
     count(&gr->all, w, on);
     if (c->o.by_reg) {
-        if (grow(&gr->reg, &gr->nreg, w->vreg + 1u, sizeof *gr->reg, 0))
+        rft_classify_counts *reg = grow(gr->reg, &gr->nreg, w->vreg + 1u, sizeof *reg, 0);
+        if (!reg)
             return oom(c);
+        gr->reg = reg;
         count(&gr->reg[w->vreg], w, on);
     }
     return 0;
