@@ -312,5 +312,6 @@ int cli_prog_main(const cli_prog *p, int argc, char **argv)
     self.name = prog;       /* the name it was run by: a link may rename it */
     cli_prog_parse(&self, argc, argv, &j);
     cli_jobs_run(&j, 1);
+    free(j.ctx);
     return cli_close_stdout();
 }

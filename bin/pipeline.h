@@ -22,7 +22,7 @@ struct cli_job {
     /* Before the stage starts, with its input header: usage errors that
      * depend on the input (an option larger than the slice).  May be NULL. */
     void (*check)(cli_job *j, const rft_header *in);
-    void *ctx;
+    void *ctx;              /* the program's state, malloc'ed; cli_prog_main frees it */
     const char *prog;       /* "rft-gate", set by the driver */
     /* A source (rft-decode, rft-synth) makes its records itself instead of
      * reading an input stream: st is NULL; source_open sets the header of
