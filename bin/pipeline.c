@@ -192,8 +192,16 @@ static void add_child(node *p, node *c)
 static void start(node *n, const rft_header *in)
 {
     n->job->st->input = node_input(n);
+    if (n->job->check) {
+        prog = n->job->prog;
+        n->job->check(n->job, in);
+    }
     if (rft_stage_start(n->job->st, in, &n->out))
         node_fail(n, 0);
+    if (strcmp(n->out.producer, n->job->prog) != 0) {  /* a program run by another name */
+        free(n->out.producer);
+        n->out.producer = xasprintf("%s", n->job->prog);
+    }
     for (int i = 0; i < n->nchild; i++)
         start(n->child[i], &n->out);
 }
@@ -323,6 +331,8 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
         rft_header_free(&n->out);
         rft_stage_free(n->job->st);
         n->job->st = NULL;
+        free(n->job->ctx);      /* the program's state, from its parse */
+        n->job->ctx = NULL;
         free(n->child);
         free(n->copy);
         free(n);
@@ -363,7 +373,9 @@ int cli_prog_main(const cli_prog *p, int argc, char **argv)
     cli_job j;
     argc = cli_take_quiet(argc, argv);
     cli_init(argc, argv, p->usage);
-    cli_prog_parse(p, argc, argv, &j);
+    cli_prog self = *p;
+    self.name = prog;       /* the name it was run by: a link may rename it */
+    cli_prog_parse(&self, argc, argv, &j);
     cli_jobs_run(&j, 1);
     return cli_close_stdout();
 }

@@ -9,6 +9,8 @@
 
 /* The stage programs, one per line (the Makefile reads this list). */
 #define STAGES \
+    X(alloc) \
+    X(classify) \
     X(duty) \
     X(gate)
 

@@ -205,3 +205,427 @@ uint32_t rft_salloc_largest(const rft_salloc *s)
         best = lead + run;
     return best;
 }
+
+/* ---- the stage ---------------------------------------------------------------- */
+#define NONE UINT32_MAX
+
+typedef struct {            /* a slice seen in the stream */
+    uint16_t cu, simd;
+    rft_salloc a;
+    uint32_t *groups, ngroups, gcap;  /* live work-groups (work-group granularity) */
+} slice;
+
+typedef struct {            /* a window: of a live wavefront, or held by its work-group */
+    uint32_t slice, group, next, wf, kernel;
+    uint16_t base, n, rot;
+} window;
+
+typedef struct {            /* a work-group instance on a slice */
+    uint32_t kernel, wg;
+    uint32_t live;          /* wavefronts that have not ended */
+    uint32_t first, last;   /* its windows, in placement order */
+} group;
+
+typedef struct alloc {
+    rft_stage st;
+    rft_alloc_opts o;
+    rft_geom geom;
+    rft_occ *occ;
+    rft_map slice_of, wave_of;      /* slice key -> slices[]; wavefront key -> waves[] */
+    slice *slices;
+    uint32_t nslices;
+    window *waves;
+    uint32_t nwaves, wcap, wfree;   /* wfree: free list through window.next */
+    group *groups;
+    uint32_t ngr, grcap, grfree;    /* grfree: free list through group.first */
+    uint8_t buf[RFT_ALLOC_LEN];
+} alloc;
+
+static int oom(alloc *a) { return rft_stage_fail(&a->st, RFT_EMEM, "out of memory"); }
+
+/* Array p of *cap elements of size sz, grown (doubling, from first) to
+ * hold element n; NULL when out of memory (p is left as it was). */
+static void *reserve(void *p, uint32_t *cap, uint32_t n, size_t sz, uint32_t first)
+{
+    if (n < *cap)
+        return p;
+    uint32_t c = *cap ? 2 * *cap : first;
+    void *np = realloc(p, (size_t)c * sz);
+    if (np)
+        *cap = c;
+    return np;
+}
+
+static slice *slice_get(alloc *a, uint16_t cu, uint16_t simd)
+{
+    uint64_t *v = rft_map_get(&a->slice_of, rft_slice_key(cu, simd));
+    if (v)
+        return &a->slices[*v];
+    if (a->nslices == 1u << 20) {
+        rft_stage_fail(&a->st, RFT_EFORMAT, "more than %u slices", 1u << 20);
+        return NULL;
+    }
+    slice *ns = realloc(a->slices, (a->nslices + 1) * sizeof *ns);
+    if (!ns)
+        goto fail;
+    a->slices = ns;
+    slice *s = memset(&a->slices[a->nslices], 0, sizeof *s);
+    s->cu = cu;
+    s->simd = simd;
+    if (rft_salloc_init(&s->a, a->geom.entries, a->o.scheme, a->o.wrap))
+        goto fail;
+    if (rft_map_put(&a->slice_of, rft_slice_key(cu, simd), a->nslices)) {
+        rft_salloc_destroy(&s->a);
+        goto fail;
+    }
+    return &a->slices[a->nslices++];
+fail:
+    oom(a);
+    return NULL;
+}
+
+static uint32_t wave_new(alloc *a)
+{
+    if (a->wfree != NONE) {
+        uint32_t i = a->wfree;
+        a->wfree = a->waves[i].next;
+        return i;
+    }
+    window *w = reserve(a->waves, &a->wcap, a->nwaves, sizeof *w, 64);
+    if (!w)
+        return NONE;
+    a->waves = w;
+    return a->nwaves++;
+}
+
+static void wave_drop(alloc *a, uint32_t i)
+{
+    a->waves[i].next = a->wfree;
+    a->wfree = i;
+}
+
+/* The live work-group (kernel, wg) of slice s, created if absent; NONE
+ * when out of memory. */
+static uint32_t group_get(alloc *a, slice *s, uint32_t kernel, uint32_t wg)
+{
+    if (wg != RFT_NO_WG)
+        for (uint32_t k = 0; k < s->ngroups; k++) {
+            group *gr = &a->groups[s->groups[k]];
+            if (gr->kernel == kernel && gr->wg == wg)
+                return s->groups[k];
+        }
+    uint32_t *live = reserve(s->groups, &s->gcap, s->ngroups, sizeof *live, 8), i;
+    if (!live)
+        return NONE;
+    s->groups = live;
+    if (a->grfree != NONE) {
+        i = a->grfree;
+        a->grfree = a->groups[i].first;
+    } else {
+        group *gs = reserve(a->groups, &a->grcap, a->ngr, sizeof *gs, 16);
+        if (!gs)
+            return NONE;
+        a->groups = gs;
+        i = a->ngr++;
+    }
+    a->groups[i] = (group){kernel, wg, 0, NONE, NONE};
+    s->groups[s->ngroups++] = i;
+    return i;
+}
+
+static void group_drop(alloc *a, slice *s, uint32_t i)
+{
+    for (uint32_t k = 0; k < s->ngroups; k++)
+        if (s->groups[k] == i) {
+            s->groups[k] = s->groups[--s->ngroups];
+            break;
+        }
+    a->groups[i].first = a->grfree;
+    a->grfree = i;
+}
+
+/* A window placed or freed: its record, the occupancy, the caller's hook. */
+static int event(alloc *a, const slice *s, const window *wv, uint64_t cycle, int ev,
+                 const rft_sink *out)
+{
+    rft_alloc_rec r = {cycle, s->cu, s->simd, wv->wf, wv->base, wv->n, wv->rot,
+                       (uint16_t)s->a.nfree, (uint8_t)ev,
+                       a->o.scheme == RFT_ALLOC_ARGO ? RFT_AF_GATED : 0, (uint16_t)a->o.bank};
+    rft_alloc_encode(a->buf, &r);
+    int e = rft_sink_raw(out, RFT_ALLOC, a->buf, RFT_ALLOC_LEN);
+    if (e)
+        return e;
+    if (a->occ && rft_occ_window(a->occ, s->cu, s->simd, wv->kernel, cycle, wv->base, wv->n,
+                                 ev == RFT_ALLOC_EV_ALLOC, r.flags & RFT_AF_GATED))
+        return oom(a);
+    if (a->o.on_event)
+        a->o.on_event(a->o.event_ctx, &r);
+    return 0;
+}
+
+static int begin(alloc *a, const rft_wfbegin *b, const rft_sink *out)
+{
+    uint64_t key = rft_wf_key(b->cu, b->simd, b->wf);
+    if (rft_map_get(&a->wave_of, key))
+        return rft_stage_fail(&a->st, RFT_EFORMAT,
+                              "wavefront %u begins again on slice (%u,%u) before its end", b->wf,
+                              b->cu, b->simd);
+    slice *s = slice_get(a, b->cu, b->simd);
+    if (!s)
+        return RFT_EFORMAT;
+    uint32_t gi = NONE, hint = RFT_SALLOC_NO_HINT;
+    if (a->o.by_group) {
+        if ((gi = group_get(a, s, b->kernel, b->wg)) == NONE)
+            return oom(a);
+        const group *gr = &a->groups[gi];
+        if (gr->last != NONE)
+            hint = (uint32_t)a->waves[gr->last].base + a->waves[gr->last].n;
+    }
+    uint16_t rot;
+    long base = rft_salloc_place(&s->a, b->nregs, hint, &rot);
+    if (base < 0)
+        return rft_stage_fail(&a->st, RFT_EFORMAT,
+                              "window of %u registers of wavefront %u does not fit in slice (%u,%u) "
+                              "at cycle %llu (%u free entries, largest free run %u)",
+                              b->nregs, b->wf, b->cu, b->simd, (unsigned long long)b->cycle,
+                              s->a.nfree, rft_salloc_largest(&s->a));
+    uint32_t i = wave_new(a);
+    if (i == NONE || rft_map_put(&a->wave_of, key, i))
+        return oom(a);
+    window *wv = &a->waves[i];
+    *wv = (window){(uint32_t)(s - a->slices), gi, NONE, b->wf, b->kernel, (uint16_t)base, b->nregs, rot};
+    if (gi != NONE) {
+        group *gr = &a->groups[gi];
+        if (gr->last == NONE)
+            gr->first = i;
+        else
+            a->waves[gr->last].next = i;
+        gr->last = i;
+        gr->live++;
+    }
+    return event(a, s, wv, b->cycle, RFT_ALLOC_EV_ALLOC, out);
+}
+
+static int release(alloc *a, slice *s, uint32_t i, uint64_t cycle, const rft_sink *out)
+{
+    window *wv = &a->waves[i];
+    rft_salloc_release(&s->a, wv->base, wv->n);
+    int e = event(a, s, wv, cycle, RFT_ALLOC_EV_FREE, out);
+    wave_drop(a, i);
+    return e;
+}
+
+/* The E record is already out: free window i, or all its work-group's
+ * once the group's last wavefront has ended. */
+static int end(alloc *a, uint64_t cycle, uint32_t i, const rft_sink *out)
+{
+    window *wv = &a->waves[i];
+    slice *s = &a->slices[wv->slice];
+    if (wv->group == NONE)
+        return release(a, s, i, cycle, out);
+    uint32_t gi = wv->group;
+    if (--a->groups[gi].live)
+        return 0;
+    int e = 0;
+    for (uint32_t k = a->groups[gi].first, next; k != NONE && !e; k = next) {
+        next = a->waves[k].next;
+        e = release(a, s, k, cycle, out);
+    }
+    group_drop(a, s, gi);
+    return e;
+}
+
+/* The window of the wavefront a write or read names; NULL (failed) if none
+ * or the register is outside it. */
+static const window *window_of(alloc *a, uint16_t cu, uint16_t simd, uint32_t wf, uint16_t vreg,
+                               const char *what)
+{
+    uint64_t *v = rft_map_get(&a->wave_of, rft_wf_key(cu, simd, wf));
+    if (!v) {
+        rft_stage_fail(&a->st, RFT_EFORMAT,
+                       "%s of wavefront %u on slice (%u,%u), which has no window (no begin record)",
+                       what, wf, cu, simd);
+        return NULL;
+    }
+    const window *wv = &a->waves[*v];
+    if (vreg >= wv->n) {
+        rft_stage_fail(&a->st, RFT_EFORMAT,
+                       "%s of register v%u outside the window of %u registers of wavefront %u", what,
+                       vreg, wv->n, wf);
+        return NULL;
+    }
+    return wv;
+}
+
+static uint16_t phys(const alloc *a, const window *wv, uint16_t vreg)
+{
+    return (uint16_t)rft_window_phys(a->geom.entries, wv->base, wv->n, wv->rot, vreg);
+}
+
+/* A record of a live wavefront: its kernel runs on the slice (occupancy). */
+static int ran(alloc *a, uint16_t cu, uint16_t simd, uint32_t kernel, uint64_t cycle)
+{
+    return a->occ && rft_occ_record(a->occ, cu, simd, kernel, cycle) ? oom(a) : 0;
+}
+
+void rft_alloc_opts_default(rft_alloc_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->scheme = RFT_ALLOC_FIRSTFIT;
+    o->wrap = RFT_WRAP_RING;
+    o->bank = 1;
+}
+
+int rft_alloc_opts_check(const rft_alloc_opts *o, const rft_geom *g, char *why, size_t len)
+{
+    if (o->bank > g->entries) {
+        snprintf(why, len, "--bank: %u entries is more than the %u of a slice", o->bank, g->entries);
+        return RFT_EFORMAT;
+    }
+    for (int j = 0; j < o->nbanks; j++)
+        if (o->banks[j] > g->entries) {
+            snprintf(why, len, "--banks: %u entries is more than the %u of a slice", o->banks[j],
+                     g->entries);
+            return RFT_EFORMAT;
+        }
+    return 0;
+}
+
+static int start(rft_stage *st, const rft_header *in, rft_header *out)
+{
+    alloc *a = (alloc *)st;
+    a->geom = in->geom;
+    if (rft_alloc_opts_check(&a->o, &a->geom, st->why, sizeof st->why))
+        return RFT_EFORMAT;
+    char meta[96], bank[24] = "";
+    if (a->o.bank > 1)
+        snprintf(bank, sizeof bank, " bank=%u", a->o.bank);
+    snprintf(meta, sizeof meta, "scheme=%s granularity=%s%s%s", rft_alloc_scheme_name(a->o.scheme),
+             a->o.by_group ? "work-group" : "wavefront",
+             a->o.scheme != RFT_ALLOC_ARGO      ? ""
+             : a->o.wrap == RFT_WRAP_RING ? " wrap=ring"
+                                          : " wrap=restart",
+             bank);
+    if (rft_header_set(out, "alloc", meta))
+        return rft_stage_fail(st, RFT_EFORMAT, "header: more than %d metadata keys", RFT_MAX_META);
+    if (!a->o.occupancy)
+        return 0;
+    /* by default banks of 1, 2, 4 and 8 KB (seed 004 Table 3): at least an
+     * entry, at most the slice */
+    uint32_t entry_bytes = a->geom.lanes * 4;
+    for (uint32_t kb = 1, given = a->o.nbanks > 0; !given && kb <= 8; kb *= 2) {
+        uint32_t n = kb * 1024 / entry_bytes;
+        n = n < 1 ? 1 : n > a->geom.entries ? a->geom.entries : n;
+        if (!a->o.nbanks || n != a->o.banks[a->o.nbanks - 1])
+            a->o.banks[a->o.nbanks++] = n;
+    }
+    if (!(a->occ = rft_occ_new(a->geom.entries, a->o.banks, a->o.nbanks)))
+        return oom(a);
+    return 0;
+}
+
+static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
+{
+    alloc *a = (alloc *)st;
+    const window *wv;
+    uint64_t *v;
+    int e;
+    switch (rec->kind) {
+    case RFT_KERNEL:
+        if (a->occ && rft_occ_kernel(a->occ, rec->u.kernel.index, rec->u.kernel.name,
+                                     rec->u.kernel.name_len))
+            return rft_stage_fail(st, RFT_EMEM, "kernel index %u", rec->u.kernel.index);
+        break;
+    case RFT_WFBEGIN: {
+        rft_wfbegin b = rec->u.begin;   /* the next stage may change rec */
+        if ((e = out->put(out->ctx, rec)))
+            return e;
+        return begin(a, &b, out);
+    }
+    case RFT_WFEND: {
+        rft_wfend x = rec->u.end;
+        uint64_t key = rft_wf_key(x.cu, x.simd, x.wf);
+        if (!(v = rft_map_get(&a->wave_of, key)))
+            return rft_stage_fail(st, RFT_EFORMAT,
+                                  "end of wavefront %u on slice (%u,%u), which has no window "
+                                  "(no begin record)", x.wf, x.cu, x.simd);
+        uint32_t i = (uint32_t)*v;
+        rft_map_del(&a->wave_of, key);
+        if ((e = ran(a, x.cu, x.simd, a->waves[i].kernel, x.cycle)) ||
+            (e = out->put(out->ctx, rec)))
+            return e;
+        return end(a, x.cycle, i, out);
+    }
+    case RFT_WRITE:
+        if (!(wv = window_of(a, rec->w.cu, rec->w.simd, rec->w.wf, rec->w.vreg, "write")))
+            return RFT_EFORMAT;
+        rec->w.phys = phys(a, wv, rec->w.vreg);
+        if ((e = ran(a, rec->w.cu, rec->w.simd, wv->kernel, rec->w.cycle)))
+            return e;
+        break;
+    case RFT_READ: {
+        rft_regread *x = &rec->u.read;
+        if (!(wv = window_of(a, x->cu, x->simd, x->wf, x->vreg, "read")))
+            return RFT_EFORMAT;
+        x->phys = phys(a, wv, x->vreg);
+        if ((e = ran(a, x->cu, x->simd, wv->kernel, x->cycle)))
+            return e;
+        break;
+    }
+    case RFT_BUNDLE: {
+        const rft_bundle *x = &rec->u.bundle;
+        if ((v = rft_map_get(&a->wave_of, rft_wf_key(x->cu, x->simd, x->wf))) &&
+            (e = ran(a, x->cu, x->simd, a->waves[*v].kernel, x->cycle)))
+            return e;
+        break;
+    }
+    case RFT_ALLOC:
+        return 0;       /* an earlier placement: replaced by ours */
+    }
+    return out->put(out->ctx, rec);
+}
+
+static int finish(rft_stage *st, const rft_sink *out)
+{
+    alloc *a = (alloc *)st;
+    if (a->occ)
+        rft_occ_finish(a->occ);
+    return 0;
+}
+
+static void alloc_free(rft_stage *st)
+{
+    alloc *a = (alloc *)st;
+    for (uint32_t i = 0; i < a->nslices; i++) {
+        rft_salloc_destroy(&a->slices[i].a);
+        free(a->slices[i].groups);
+    }
+    free(a->slices);
+    free(a->waves);
+    free(a->groups);
+    rft_map_free(&a->slice_of);
+    rft_map_free(&a->wave_of);
+    rft_occ_free(a->occ);
+    free(a);
+}
+
+static const rft_stage_ops ops = {"rft-alloc", start, feed, finish, alloc_free};
+
+rft_stage *rft_alloc_new(const rft_alloc_opts *o)
+{
+    alloc *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->st.ops = &ops;
+    a->st.input = "-";
+    a->o = *o;
+    a->wfree = a->grfree = NONE;
+    if (rft_map_init(&a->slice_of, 64) || rft_map_init(&a->wave_of, 256)) {
+        alloc_free(&a->st);
+        return NULL;
+    }
+    return &a->st;
+}
+
+const rft_geom *rft_alloc_geom(const rft_stage *s) { return &((const alloc *)s)->geom; }
+const rft_occ *rft_alloc_occupancy(const rft_stage *s) { return ((const alloc *)s)->occ; }

@@ -1,6 +1,7 @@
-/* alloc.h - register windows in a slice: the RFT_ALLOC record (kind 0x13)
- * and the slice allocators of rft-alloc(1): first-fit (seed 004 Fig. 5),
- * RAR (seed 002 section 5.2) and ARGO (seed 004 Fig. 6).
+/* alloc.h - register windows in a slice: the RFT_ALLOC record (kind 0x13),
+ * the slice allocators first-fit (seed 004 Fig. 5), RAR (seed 002 section
+ * 5.2) and ARGO (seed 004 Fig. 6), and the stage of rft-alloc(1) that
+ * places every wavefront's window with them.
  *
  * A window of n entries placed at base with rotation rot covers the entries
  * (base + i) mod entries, 0 <= i < n, and maps logical register idx to
@@ -8,8 +9,7 @@
  * (rot is 0 except under RAR; the outer mod matters only for ARGO windows
  * that wrap past the last entry of the slice).
  *
- * Pure computation and record coding: no I/O, no global state.  The only
- * allocation is the per-slice arrays made by rft_salloc_init.
+ * Pure computation and record coding: no I/O, no global state.
  */
 #ifndef RFT_ALLOC_H
 #define RFT_ALLOC_H
@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "occupancy.h"
 #include "rft.h"
 
 /* ---- the RFT_ALLOC record -------------------------------------------------
@@ -109,5 +110,39 @@ void rft_salloc_release(rft_salloc *s, uint32_t base, uint32_t n);
 uint32_t rft_salloc_largest(const rft_salloc *s);
 
 const char *rft_alloc_scheme_name(int scheme); /* "first-fit", "rar", "argo" */
+
+/* ---- the stage behind rft-alloc(1) ------------------------------------------
+ * Places the window of every wavefront (B record) in its slice, frees it at
+ * the wavefront's end (E) or, by work-group, at the end of the group's last
+ * wavefront; sets the physical entry of every write and read; hands an
+ * RFT_ALLOC record on after each B or E record that placed or freed a
+ * window; drops the RFT_ALLOC records of an earlier placement.  The header
+ * gets alloc=<scheme, granularity, ARGO's wrap and bank>.  With occupancy
+ * set it also measures utilization and bank recovery (occupancy.h). */
+typedef struct rft_alloc_opts {
+    int scheme;             /* RFT_ALLOC_*: first-fit by default */
+    int wrap;               /* ARGO: RFT_WRAP_RING (default) or RFT_WRAP_RESTART */
+    int by_group;           /* hold windows until their work-group ends */
+    uint32_t bank;          /* ARGO: entries per power-gating bank (>= 1) */
+    int occupancy;          /* measure utilization and recovery (rft_alloc_occupancy) */
+    uint32_t banks[RFT_OCC_MAX_BANKS];  /* bank sizes studied by the recovery; */
+    int nbanks;             /* none: 1, 2, 4 and 8 KB banks, within the slice */
+    /* Called for every window placed or freed, after its record went on
+     * (may be NULL). */
+    void (*on_event)(void *ctx, const rft_alloc_rec *a);
+    void *event_ctx;
+} rft_alloc_opts;
+void rft_alloc_opts_default(rft_alloc_opts *o);
+
+/* 0 if the bank sizes of o fit a slice of g, else RFT_EFORMAT and why
+ * ("--bank: 9 entries is more than the 8 of a slice"). */
+int rft_alloc_opts_check(const rft_alloc_opts *o, const rft_geom *g, char *why, size_t len);
+
+/* NULL when out of memory. */
+rft_stage *rft_alloc_new(const rft_alloc_opts *o);
+/* After start: the input's geometry; after finish: the occupancy figures
+ * (NULL unless o->occupancy). */
+const rft_geom *rft_alloc_geom(const rft_stage *s);
+const rft_occ *rft_alloc_occupancy(const rft_stage *s);
 
 #endif
