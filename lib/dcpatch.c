@@ -517,7 +517,8 @@ const char *const rft_dcpatch_counter_names[RFT_DCPC_N] = {
     "dcp_rel_comp_entry_cycles", "dcp_faulty_comp_entry_cycles", "lds_spill_byte_cycles",
     "lds_peak_bytes"};
 
-const char rft_dcpatch_log_header[] = "record\tcycle\tslice\twf\tvreg\tevent\tcontent\tplace\tflags\n";
+const char rft_dcpatch_log_header[] =
+    "record\tcycle\tslice\twf\tvreg\tevent\tcontent\tplace\tflags\n";
 
 void rft_dcpatch_opts_default(rft_dcpatch_opts *o)
 {
@@ -663,21 +664,22 @@ static const rft_faultmap *slice_map(dcp *d, uint16_t cu, uint16_t simd, rft_fau
 {
     const rft_faultmap *m;
     if (d->given) {
-        if (rft_fm_source_map(&d->o.maps, &d->opt_maps, d->geom.entries, d->nb, cu, simd, tmp, &m)) {
+        if (rft_fm_source_map(&d->o.maps, &d->opt_maps, d->geom.entries, d->nb, cu, simd, tmp,
+                              &m)) {
             oom(d);
             return NULL;
         }
         if (!m)
-            rft_stage_fail(&d->st, RFT_EFORMAT, "no fault map for slice %u:%u in %s (it has neither "
-                           "its rows nor '*' rows)", cu, simd, d->o.maps.csv);
+            rft_stage_fail(&d->st, RFT_EFORMAT, "no fault map for slice %u:%u in %s (it has "
+                           "neither its rows nor '*' rows)", cu, simd, d->o.maps.csv);
     } else if (!(m = rft_fmset_find(&d->stream_maps, cu, simd))) {
         if (d->stream_had_maps)
-            rft_stage_fail(&d->st, RFT_EFORMAT, "no fault map for slice %u:%u before its first record",
-                           cu, simd);
+            rft_stage_fail(&d->st, RFT_EFORMAT, "no fault map for slice %u:%u before its first "
+                           "record", cu, simd);
         else
             rft_stage_fail(&d->st, RFT_EFORMAT, "no fault map for slice %u:%u: the stream carries "
-                           "none (add --scenario NAME or --map FILE.csv, or run rft-faultmap first)",
-                           cu, simd);
+                           "none (add --scenario NAME or --map FILE.csv, or run rft-faultmap "
+                           "first)", cu, simd);
     }
     return m;
 }
@@ -754,11 +756,12 @@ static int on_map_record(dcp *d, const rft_rec *rec)
         snprintf(sl, sizeof sl, "slice %u:%u", m.cu, m.simd);
     int e = 0;
     if (m.entries != d->geom.entries || m.blocks != d->nb)
-        e = rft_stage_fail(&d->st, RFT_EFORMAT, "the fault map of %s is %u entries x %u blocks, the "
-                           "stream's slices are %u x %u", sl, m.entries, m.blocks, d->geom.entries,
-                           d->nb);
+        e = rft_stage_fail(&d->st, RFT_EFORMAT, "the fault map of %s is %u entries x %u blocks, "
+                           "the stream's slices are %u x %u", sl, m.entries, m.blocks,
+                           d->geom.entries, d->nb);
     else if (m.cu != RFT_FM_ALL && rft_map_get(&d->slice_of, rft_slice_key(m.cu, m.simd)))
-        e = rft_stage_fail(&d->st, RFT_EFORMAT, "fault map of %s after the slice's first record", sl);
+        e = rft_stage_fail(&d->st, RFT_EFORMAT, "fault map of %s after the slice's first record",
+                           sl);
     else if (rft_fmset_put(&d->stream_maps, &m))
         e = oom(d);
     rft_faultmap_free(&m);
@@ -822,7 +825,7 @@ static void corrupt(slice *s)
         a->flags ^= RFT_DCP_COMP;
 }
 
-static int check(dcp *d, slice *s)
+static __attribute__((noinline)) int check_slow(dcp *d, slice *s)
 {
     char why[512];
     if (d->o.test_corrupt_at && d->count == d->o.test_corrupt_at)
@@ -831,6 +834,11 @@ static int check(dcp *d, slice *s)
         return rft_stage_fail(&d->st, RFT_EFORMAT, "slice %u:%u: invariant violated: %s", s->cu,
                               s->simd, why);
     return 0;
+}
+
+static inline int check(dcp *d, slice *s)
+{
+    return d->o.check || d->o.test_corrupt_at ? check_slow(d, s) : 0;
 }
 
 static void log_line(dcp *d, uint64_t cycle, const slice *s, uint32_t wf, const char *vreg,
@@ -892,8 +900,8 @@ static int on_begin(dcp *d, const rft_wfbegin *b, const rft_sink *out)
     stamp(d, ks, b->cycle);
     int base = rft_dcp_begin(&s->s, b->nregs, b->wf, b->cycle, &ks->acc);
     if (base < 0)
-        return rft_stage_fail(&d->st, RFT_EFORMAT, "window of %u registers of wavefront %u does not "
-                              "fit in slice %u:%u (%u of %u rows in use, first fit)", b->nregs,
+        return rft_stage_fail(&d->st, RFT_EFORMAT, "window of %u registers of wavefront %u does "
+                              "not fit in slice %u:%u (%u of %u rows in use, first fit)", b->nregs,
                               b->wf, b->cu, b->simd, s->s.live_rows, s->s.entries);
     if ((wi = wave_new(d)) == UINT32_MAX)
         return oom(d);
@@ -919,17 +927,30 @@ static int on_begin(dcp *d, const rft_wfbegin *b, const rft_sink *out)
     return check(d, s);
 }
 
-static wave *wave_get(dcp *d, uint16_t cu, uint16_t simd, uint32_t wf, const char *what)
+/* The failures of wave_get and reg_access, out of their hot path. */
+static __attribute__((noinline, cold)) wave *not_running(dcp *d, uint16_t cu, uint16_t simd,
+                                                         uint32_t wf, const char *what)
+{
+    rft_stage_fail(&d->st, RFT_EFORMAT, "%s by wavefront %u, which is not running on slice %u:%u",
+                   what, wf, cu, simd);
+    return NULL;
+}
+
+static __attribute__((noinline, cold)) wave *outside(dcp *d, const wave *w, uint16_t vreg)
+{
+    rft_stage_fail(&d->st, RFT_EFORMAT, "register v%u outside the window of %u registers of "
+                   "wavefront %u", vreg, w->nregs, w->wf);
+    return NULL;
+}
+
+static inline wave *wave_get(dcp *d, uint16_t cu, uint16_t simd, uint32_t wf, const char *what)
 {
     uint64_t key = rft_wf_key(cu, simd, wf);
     if (key == d->last_wkey)
         return &d->waves[d->last_wave];
     uint64_t *v = rft_map_get(&d->wave_of, key);
-    if (!v) {
-        rft_stage_fail(&d->st, RFT_EFORMAT, "%s by wavefront %u, which is not running on slice "
-                       "%u:%u", what, wf, cu, simd);
-        return NULL;
-    }
+    if (!v)
+        return not_running(d, cu, simd, wf, what);
     d->last_wkey = key;
     d->last_wave = (uint32_t)*v;
     return &d->waves[*v];
@@ -937,17 +958,14 @@ static wave *wave_get(dcp *d, uint16_t cu, uint16_t simd, uint32_t wf, const cha
 
 /* A write or read of register vreg by a running wavefront: its window must
  * hold the register; the kernel's clock moves on.  NULL: it does not. */
-static wave *reg_access(dcp *d, uint16_t cu, uint16_t simd, uint32_t wf, uint16_t vreg,
-                        uint64_t cycle, const char *what)
+static inline wave *reg_access(dcp *d, uint16_t cu, uint16_t simd, uint32_t wf, uint16_t vreg,
+                               uint64_t cycle, const char *what)
 {
     wave *w = wave_get(d, cu, simd, wf, what);
     if (!w)
         return NULL;
-    if (vreg >= w->nregs) {
-        rft_stage_fail(&d->st, RFT_EFORMAT, "register v%u outside the window of %u registers of "
-                       "wavefront %u", vreg, w->nregs, wf);
-        return NULL;
-    }
+    if (vreg >= w->nregs)
+        return outside(d, w, vreg);
     stamp(d, &d->ks[w->kernel], cycle);
     return w;
 }
@@ -966,7 +984,8 @@ static int on_end(dcp *d, const rft_wfend *e)
     if (delta)
         spill_delta(d, s, w->kernel, delta);
     count(s, k, RFT_DCPC_PTW, valid);
-    count(s, k, RFT_DCPC_PSU_R, (uint64_t)((int64_t)valid + delta));   /* the slice patches among them */
+    /* the slice patches among them */
+    count(s, k, RFT_DCPC_PSU_R, (uint64_t)((int64_t)valid + delta));
     if (d->o.log) {
         char place[32];
         snprintf(place, sizeof place, "released %u", valid);

@@ -472,8 +472,8 @@ int rft_faultmap_put(rft_stage *st, const rft_faultmap *m, uint16_t cu, uint16_t
 {
     size_t n = rft_faultmap_record_len(m);
     if (n > RFT_MAX_RECORD)
-        return rft_stage_fail(st, RFT_EFORMAT, "a fault map of %u x %u blocks is too large for a record",
-                              m->entries, m->blocks);
+        return rft_stage_fail(st, RFT_EFORMAT, "a fault map of %u x %u blocks is too large for a "
+                              "record", m->entries, m->blocks);
     if (n > *cap) {
         uint8_t *p = realloc(*buf, n);
         if (!p)
