@@ -151,6 +151,32 @@ static rft_rec *read_rec(uint64_t t, uint32_t wf, uint16_t vreg)
     return rec;
 }
 
+/* ---- one stage under test at a time ------------------------------------------------------- */
+static rft_header in, out;
+static out_t got;
+static rft_sink sink = {put, &got};
+
+/* Start st on an 8-entry stream; its warnings (and log) go to text. */
+static rft_stage *start(rft_stage *st)
+{
+    CHECK(st);
+    geom8(&in);
+    st->warn = warn_line;
+    text[0] = 0;
+    CHECK(rft_stage_start(st, &in, &out) == 0);
+    return st;
+}
+
+static void stop(rft_stage *st)
+{
+    rft_stage_free(st);
+    rft_header_free(&out);
+    rft_header_free(&in);
+    out_free(&got);
+}
+
+static int feed(rft_stage *st, rft_rec *r) { return rft_stage_feed(st, r, &sink); }
+
 /* ---- DC-Patch with the stream's maps ------------------------------------------------------ */
 static const char expect_log[] =
     "record\tcycle\tslice\twf\tvreg\tevent\tcontent\tplace\tflags\n"
@@ -199,35 +225,29 @@ static void check_counters(const uint64_t *n)
 
 static void test_stream_maps(void)
 {
-    rft_header in, out;
     rft_dcpatch_opts o;
-    out_t got = {0};
-    rft_sink sink = {put, &got};
     rft_faultmap m;
-    geom8(&in);
     rft_dcpatch_opts_default(&o);
     o.log = append;
     o.check = 1;
-    text[0] = 0;
-    rft_stage *st = rft_dcpatch_new(&o);
-    CHECK(st && strcmp(rft_stage_name(st), "rft-dcpatch") == 0);
-    CHECK(rft_stage_start(st, &in, &out) == 0);
+    rft_stage *st = start(rft_dcpatch_new(&o));
+    CHECK(strcmp(rft_stage_name(st), "rft-dcpatch") == 0);
     CHECK(strcmp(out.producer, "rft-dcpatch") == 0);
     CHECK(strcmp(rft_header_get(&out, "dcpatch"),
                  "pick=low share-reliable=yes repatch=preventive stall-cycles=4") == 0);
     CHECK(rft_header_get(&out, "dcpatch.maps") == NULL);
 
     small_map(&m, RFT_FM_ALL, RFT_FM_ALL);
-    CHECK(rft_stage_feed(st, map_rec(&m), &sink) == 0);
+    CHECK(feed(st, map_rec(&m)) == 0);
     rft_faultmap_free(&m);
-    CHECK(rft_stage_feed(st, kernel_rec("k"), &sink) == 0);
-    CHECK(rft_stage_feed(st, begin_rec(0, 0, 0, 0, 4), &sink) == 0);
-    CHECK(rft_stage_feed(st, write_rec(1, 0, 0, 1), &sink) == 0);
-    CHECK(rft_stage_feed(st, write_rec(2, 0, 1, 0), &sink) == 0);
-    CHECK(rft_stage_feed(st, write_rec(3, 0, 1, 1), &sink) == 0);
-    CHECK(rft_stage_feed(st, read_rec(4, 0, 1), &sink) == 0);
-    CHECK(rft_stage_feed(st, read_rec(5, 0, 2), &sink) == 0);
-    CHECK(rft_stage_feed(st, end_rec(6, 0), &sink) == 0);
+    CHECK(feed(st, kernel_rec("k")) == 0);
+    CHECK(feed(st, begin_rec(0, 0, 0, 0, 4)) == 0);
+    CHECK(feed(st, write_rec(1, 0, 0, 1)) == 0);
+    CHECK(feed(st, write_rec(2, 0, 1, 0)) == 0);
+    CHECK(feed(st, write_rec(3, 0, 1, 1)) == 0);
+    CHECK(feed(st, read_rec(4, 0, 1)) == 0);
+    CHECK(feed(st, read_rec(5, 0, 2)) == 0);
+    CHECK(feed(st, end_rec(6, 0)) == 0);
     CHECK(rft_stage_finish(st, &sink) == 0);
 
     /* every record passed on, a patch before each write, counters at the end */
@@ -275,10 +295,7 @@ static void test_stream_maps(void)
     if (strcmp(text, expect_log))
         fprintf(stderr, "log:\n%s", text);
     CHECK(strcmp(text, expect_log) == 0);
-    rft_stage_free(st);
-    rft_header_free(&out);
-    rft_header_free(&in);
-    out_free(&got);
+    stop(st);
 }
 
 /* ---- DC-Patch with maps given: they replace the stream's ---------------------------------- */
@@ -293,143 +310,113 @@ static int read_mem(void *ctx, const char *path, uint32_t entries, uint32_t bloc
 
 static void test_given_maps(void)
 {
-    rft_header in, out;
     rft_dcpatch_opts o;
-    out_t got = {0};
-    rft_sink sink = {put, &got};
     rft_faultmap clean;
     uint8_t alloc_payload[8] = {0};
-    geom8(&in);
     rft_dcpatch_opts_default(&o);
     o.maps.csv = "mem.csv";
     o.maps.read_csv = read_mem;
     o.dcp.pick_high = 1;
     o.stall_cycles = 7;
-    rft_stage *st = rft_dcpatch_new(&o);
-    CHECK(st);
+    rft_stage *st = start(rft_dcpatch_new(&o));
     st->input = "t.rft";
-    st->warn = warn_line;
-    text[0] = 0;
-    CHECK(rft_stage_start(st, &in, &out) == 0);
     CHECK(strcmp(rft_header_get(&out, "dcpatch"),
                  "pick=high share-reliable=yes repatch=preventive stall-cycles=7") == 0);
     CHECK(strcmp(rft_header_get(&out, "dcpatch.maps"), "csv:mem.csv") == 0);
     /* the stream's own (fault-free) map and an earlier placement are dropped */
     CHECK(rft_faultmap_init(&clean, 8, 4) == 0);
-    CHECK(rft_stage_feed(st, map_rec(&clean), &sink) == 0);
+    CHECK(feed(st, map_rec(&clean)) == 0);
     rft_faultmap_free(&clean);
     rec->kind = RFT_ALLOC;
     rec->raw = alloc_payload;
     rec->len = sizeof alloc_payload;
-    CHECK(rft_stage_feed(st, rec, &sink) == 0);
-    CHECK(rft_stage_feed(st, rec, &sink) == 0);     /* warned once */
+    CHECK(feed(st, rec) == 0);
+    CHECK(feed(st, rec) == 0);  /* warned once */
     CHECK(strcmp(text, "warning: t.rft: placement records of an earlier stage dropped: DC-Patch "
                        "places the registers itself\n") == 0);
     /* the map used goes out before the slice's first record, as that slice's */
-    CHECK(rft_stage_feed(st, begin_rec(0, 2, 1, 5, 2), &sink) == 0);
+    CHECK(feed(st, begin_rec(0, 2, 1, 5, 2)) == 0);
     CHECK(got.n == 2 && got.kind[0] == RFT_FAULTMAP && got.kind[1] == RFT_WFBEGIN);
     CHECK(got.map[0].cu == 2 && got.map[0].simd == 1 && got.map[0].bits[1 * 4 + 2] == 1 &&
           got.map[0].bits[0] == 0 && strcmp(got.map[0].origin, "test") == 0);
     /* --pick high: the highest usable block of the faulty entry */
-    rec = write_rec(1, 5, 0, 1);
+    write_rec(1, 5, 0, 1);
     rec->w.cu = 2;
     rec->w.simd = 1;
-    CHECK(rft_stage_feed(st, rec, &sink) == 0);
+    CHECK(feed(st, rec) == 0);
     CHECK(got.n == 4 && got.kind[2] == RFT_PATCH && got.patch[2].cu == 2 &&
           got.patch[2].entry == 1 && got.patch[2].block == 3 && got.phys[3] == 1);
-    rft_stage_free(st);
-    rft_header_free(&out);
-    rft_header_free(&in);
-    out_free(&got);
+    stop(st);
 }
 
 /* ---- bad input: the message of each, without the place (the driver adds it) ---------------- */
 static void test_errors(void)
 {
-    rft_header in, out;
     rft_dcpatch_opts o;
-    out_t got = {0};
-    rft_sink sink = {put, &got};
     rft_faultmap m;
-    geom8(&in);
     rft_dcpatch_opts_default(&o);
 
-    rft_stage *st = rft_dcpatch_new(&o);
-    CHECK(rft_stage_start(st, &in, &out) == 0);
-    CHECK(rft_stage_feed(st, begin_rec(0, 0, 0, 0, 4), &sink) == RFT_EFORMAT);
+    rft_stage *st = start(rft_dcpatch_new(&o));
+    CHECK(feed(st, begin_rec(0, 0, 0, 0, 4)) == RFT_EFORMAT);
     CHECK(strcmp(rft_stage_error(st), "no fault map for slice 0:0: the stream carries none (add "
                  "--scenario NAME or --map FILE.csv, or run rft-faultmap first)") == 0);
-    rft_stage_free(st);
-    rft_header_free(&out);
+    stop(st);
 
-    st = rft_dcpatch_new(&o);
-    CHECK(rft_stage_start(st, &in, &out) == 0);
+    st = start(rft_dcpatch_new(&o));
     small_map(&m, RFT_FM_ALL, RFT_FM_ALL);
-    CHECK(rft_stage_feed(st, map_rec(&m), &sink) == 0);
-    CHECK(rft_stage_feed(st, begin_rec(0, 0, 0, 0, 6), &sink) == 0);
-    CHECK(rft_stage_feed(st, begin_rec(0, 0, 0, 1, 3), &sink) == RFT_EFORMAT);
+    CHECK(feed(st, map_rec(&m)) == 0);
+    CHECK(feed(st, begin_rec(0, 0, 0, 0, 6)) == 0);
+    CHECK(feed(st, begin_rec(0, 0, 0, 1, 3)) == RFT_EFORMAT);
     CHECK(strcmp(rft_stage_error(st), "window of 3 registers of wavefront 1 does not fit in slice "
                  "0:0 (6 of 8 rows in use, first fit)") == 0);
-    CHECK(rft_stage_feed(st, begin_rec(1, 0, 0, 0, 1), &sink) == RFT_EFORMAT);
+    CHECK(feed(st, begin_rec(1, 0, 0, 0, 1)) == RFT_EFORMAT);
     CHECK(strcmp(rft_stage_error(st), "wavefront 0 begins again on slice 0:0 while running") == 0);
-    CHECK(rft_stage_feed(st, write_rec(2, 3, 0, 1), &sink) == RFT_EFORMAT);
+    CHECK(feed(st, write_rec(2, 3, 0, 1)) == RFT_EFORMAT);
     CHECK(strcmp(rft_stage_error(st),
                  "write by wavefront 3, which is not running on slice 0:0") == 0);
-    CHECK(rft_stage_feed(st, read_rec(2, 0, 6), &sink) == RFT_EFORMAT);
+    CHECK(feed(st, read_rec(2, 0, 6)) == RFT_EFORMAT);
     CHECK(strcmp(rft_stage_error(st), "register v6 outside the window of 6 registers of "
                  "wavefront 0") == 0);
     /* a map of a slice after its first record */
     m.cu = m.simd = 0;
-    CHECK(rft_stage_feed(st, map_rec(&m), &sink) == RFT_EFORMAT);
+    CHECK(feed(st, map_rec(&m)) == RFT_EFORMAT);
     CHECK(strcmp(rft_stage_error(st),
                  "fault map of slice 0:0 after the slice's first record") == 0);
     rft_faultmap_free(&m);
-    rft_stage_free(st);
-    rft_header_free(&out);
+    stop(st);
 
     /* a broken invariant, seen by the check */
     o.check = 1;
     o.test_corrupt_at = 4;
-    st = rft_dcpatch_new(&o);
-    CHECK(rft_stage_start(st, &in, &out) == 0);
+    st = start(rft_dcpatch_new(&o));
     small_map(&m, RFT_FM_ALL, RFT_FM_ALL);
-    CHECK(rft_stage_feed(st, map_rec(&m), &sink) == 0);
+    CHECK(feed(st, map_rec(&m)) == 0);
     rft_faultmap_free(&m);
-    CHECK(rft_stage_feed(st, begin_rec(0, 0, 0, 0, 2), &sink) == 0);
-    CHECK(rft_stage_feed(st, write_rec(1, 0, 0, 1), &sink) == 0);
-    CHECK(rft_stage_feed(st, write_rec(2, 0, 1, 1), &sink) == RFT_EFORMAT);
+    CHECK(feed(st, begin_rec(0, 0, 0, 0, 2)) == 0);
+    CHECK(feed(st, write_rec(1, 0, 0, 1)) == 0);
+    CHECK(feed(st, write_rec(2, 0, 1, 1)) == RFT_EFORMAT);
     CHECK(strcmp(rft_stage_error(st), "slice 0:0: invariant violated: v0 of wavefront 0 and v1 of "
                  "wavefront 0 share block 1 of entry 1") == 0);
-    rft_stage_free(st);
-    rft_header_free(&out);
-    rft_header_free(&in);
-    out_free(&got);
+    stop(st);
 }
 
 /* ---- the fault-map stage: a generated map before each slice's first record ------------------ */
 static void test_faultmap_stage(void)
 {
-    rft_header in, out;
     rft_fm_source src = {0};
-    out_t got = {0};
-    rft_sink sink = {put, &got};
     rft_faultmap m, want;
     char why[256];
-    geom8(&in);
     CHECK(rft_fm_gen_options(&src.gen, "clustered", NULL, 4, -1, 0, why, sizeof why) == 0);
     src.have_gen = 1;
-    rft_stage *st = rft_faultmap_stage_new(&src);
-    st->warn = warn_line;
-    text[0] = 0;
-    CHECK(rft_stage_start(st, &in, &out) == 0);
+    rft_stage *st = start(rft_faultmap_stage_new(&src));
     CHECK(strcmp(rft_header_get(&out, "faultmap"), "clustered seed=4 per-slice") == 0);
     small_map(&m, 0, 0);
-    CHECK(rft_stage_feed(st, map_rec(&m), &sink) == 0);        /* replaced */
+    CHECK(feed(st, map_rec(&m)) == 0);        /* replaced */
     rft_faultmap_free(&m);
-    CHECK(rft_stage_feed(st, kernel_rec("k"), &sink) == 0);
-    CHECK(rft_stage_feed(st, begin_rec(0, 0, 1, 0, 2), &sink) == 0);
-    CHECK(rft_stage_feed(st, begin_rec(0, 3, 0, 1, 2), &sink) == 0);
-    CHECK(rft_stage_feed(st, begin_rec(1, 0, 1, 2, 2), &sink) == 0);
+    CHECK(feed(st, kernel_rec("k")) == 0);
+    CHECK(feed(st, begin_rec(0, 0, 1, 0, 2)) == 0);
+    CHECK(feed(st, begin_rec(0, 3, 0, 1, 2)) == 0);
+    CHECK(feed(st, begin_rec(1, 0, 1, 2, 2)) == 0);
     CHECK(rft_stage_finish(st, &sink) == 0);
     CHECK(strcmp(text, "warning: -: 1 fault map records of the input replaced\n") == 0);
     static const int kinds[] = {RFT_KERNEL, RFT_FAULTMAP, RFT_WFBEGIN, RFT_FAULTMAP, RFT_WFBEGIN,
@@ -445,10 +432,7 @@ static void test_faultmap_stage(void)
         rft_faultmap_free(&want);
     }
     CHECK(got.map[1].cu == 0 && got.map[1].simd == 1 && got.map[3].cu == 3 && got.map[3].simd == 0);
-    rft_stage_free(st);
-    rft_header_free(&out);
-    rft_header_free(&in);
-    out_free(&got);
+    stop(st);
 }
 
 int main(void)
