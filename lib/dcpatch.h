@@ -1,11 +1,14 @@
 /* dcpatch.h - the DC-Patch mechanism of one register-file slice (seed 001
  * section IV): a Patching Table (PT) row per register of every window and a
  * Patching Selection Unit (PSU) over the entries x blocks of the slice,
- * preset with the faulty blocks of a fault map.
+ * preset with the faulty blocks of a fault map; and the stage behind
+ * rft-dcpatch(1) that runs one per slice over a stream (at the end).
  *
- * Pure computation: no I/O, no allocation after rft_dcp_init, O(1) per write
- * apart from the PSU searches, which are find-first-set over 64-bit words
- * with a summary word per 64 words (a 256 x 4 slice: one summary word).
+ * Pure computation: no I/O, no globals; a slice allocates nothing after
+ * rft_dcp_init, the stage only for new slices, kernels and wavefront slots.
+ * O(1) per write apart from the PSU searches, which are find-first-set over
+ * 64-bit words with a summary word per 64 words (a 256 x 4 slice: one
+ * summary word).
  *
  * Rows: the PT has one row per slice entry, arranged in windows placed
  * first-fit as the register base table places them (seed 001 II-A): row =

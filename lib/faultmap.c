@@ -506,6 +506,8 @@ static int fm_start(rft_stage *st, const rft_header *in, rft_header *out)
 {
     fmstage *f = (fmstage *)st;
     char why[RFT_FM_WHY];
+    if (!f->src.csv && !f->src.have_gen)
+        return rft_stage_fail(st, RFT_EFORMAT, "no fault maps: neither a CSV map nor a generator");
     f->entries = in->geom.entries;
     f->blocks = in->geom.lanes / in->geom.block_lanes;
     int e = rft_fm_source_load(&f->src, f->entries, f->blocks, &f->set, why, sizeof why);

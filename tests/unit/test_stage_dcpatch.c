@@ -433,6 +433,13 @@ static void test_faultmap_stage(void)
     }
     CHECK(got.map[1].cu == 0 && got.map[1].simd == 1 && got.map[3].cu == 3 && got.map[3].simd == 0);
     stop(st);
+    /* no source of maps at all */
+    rft_fm_source none = {0};
+    st = rft_faultmap_stage_new(&none);
+    geom8(&in);
+    CHECK(rft_stage_start(st, &in, &out) == RFT_EFORMAT);
+    CHECK(strcmp(rft_stage_error(st), "no fault maps: neither a CSV map nor a generator") == 0);
+    stop(st);
 }
 
 int main(void)
