@@ -1,7 +1,7 @@
 /* fmsource.h - where a fault map comes from: the options rft-faultmap and
  * rft-dcpatch share (--scenario, --seed, --shares, --systematic,
- * --corr-length, --map, --same), their checks and their description in a
- * stream header. */
+ * --corr-length, --map, --same) and their checks, making the library's
+ * rft_fm_source. */
 #ifndef RFT_FMSOURCE_H
 #define RFT_FMSOURCE_H
 
@@ -16,10 +16,9 @@ typedef struct fm_source {
     int seed_set;
     double systematic;              /* -1: the scenario's */
     uint32_t corr;                  /* 0: the scenario's */
-    const char *map_path;           /* ... and/or read a CSV map */
-    int same;                       /* one generated map for every slice */
-    rft_fm_gen gen;                 /* set by fm_source_check */
-    int have_gen;
+    rft_fm_source src;              /* ... and/or a CSV map (--map); --same; set by
+                                       fm_source_check */
+    const char *prog;               /* the program, for the messages of a bad map file */
 } fm_source;
 
 #define FM_SOURCE_INIT {.seed = 1, .systematic = -1}
@@ -33,9 +32,11 @@ typedef struct fm_source {
 
 /* 1 if c was one of them (with optarg), else 0. */
 int fm_source_option(fm_source *f, int c);
-/* After the options: build the generator; usage errors for bad or orphan options. */
+/* After the options: build the generator; usage errors for bad or orphan
+ * options.  A map file that cannot be read ends the program with the
+ * file's message (f must stay where it is while its src is in use). */
 void fm_source_check(fm_source *f);
-/* "csv:PATH NAME seed=N same|per-slice" (the parts that apply), allocated. */
-char *fm_source_describe(const fm_source *f);
+/* Read the CSV maps of f (if any) for the geometry into s; dies as above. */
+void fm_source_load(const fm_source *f, uint32_t entries, uint32_t blocks, rft_fmset *s);
 
 #endif

@@ -11,7 +11,9 @@
 #define STAGES \
     X(alloc) \
     X(classify) \
+    X(dcpatch) \
     X(duty) \
+    X(faultmap) \
     X(gate)
 
 #define X(n) extern const cli_prog cli_##n;

@@ -1,11 +1,14 @@
 /* dcpatch.h - the DC-Patch mechanism of one register-file slice (seed 001
  * section IV): a Patching Table (PT) row per register of every window and a
  * Patching Selection Unit (PSU) over the entries x blocks of the slice,
- * preset with the faulty blocks of a fault map.
+ * preset with the faulty blocks of a fault map; and the stage behind
+ * rft-dcpatch(1) that runs one per slice over a stream (at the end).
  *
- * Pure computation: no I/O, no allocation after rft_dcp_init, O(1) per write
- * apart from the PSU searches, which are find-first-set over 64-bit words
- * with a summary word per 64 words (a 256 x 4 slice: one summary word).
+ * Pure computation: no I/O, no globals; a slice allocates nothing after
+ * rft_dcp_init, the stage only for new slices, kernels and wavefront slots.
+ * O(1) per write apart from the PSU searches, which are find-first-set over
+ * 64-bit words with a summary word per 64 words (a 256 x 4 slice: one
+ * summary word).
  *
  * Rows: the PT has one row per slice entry, arranged in windows placed
  * first-fit as the register base table places them (seed 001 II-A): row =
@@ -193,5 +196,58 @@ size_t rft_patch_format(const rft_patch_rec *p, char sep, char *buf);
  * faulty block, uncompressed registers hold whole reliable entries, and the
  * PSU bitmaps agree with the PT.  0, or -1 with a message in why. */
 int rft_dcp_check(rft_dcp_slice *s, char *why, size_t whylen);
+
+
+/* ---- the stage behind rft-dcpatch(1) (rft.h, "stages") --------------------------
+ * DC-Patch over a stream, one rft_dcp_slice per slice: every write placed
+ * (an RFT_PATCH record before it; phys of writes and reads set, RFT_NO_PHYS
+ * in the LDS), the events an energy model prices counted per kernel, per
+ * slice and in total, emitted as counters records at the end.  The maps
+ * come from the stream (rft-faultmap) or from maps, which then replace the
+ * stream's: the map used goes into the stream before its slice's first
+ * record.  Placement records of an earlier stage (alloc, patch) are dropped
+ * with a warning.  The header gets dcpatch=<options> (and dcpatch.maps). */
+
+/* Counters, in the order they are written (names in rft-dcpatch(1)). */
+enum {
+    RFT_DCPC_WRITES, RFT_DCPC_NORMAL, RFT_DCPC_PFAULTY, RFT_DCPC_PRELIABLE, RFT_DCPC_WLDS,
+    RFT_DCPC_FIRST, RFT_DCPC_CHANGE, RFT_DCPC_BACK, RFT_DCPC_COMPW, RFT_DCPC_DIV, RFT_DCPC_MISP,
+    RFT_DCPC_MOV, RFT_DCPC_SPILLS, RFT_DCPC_READS, RFT_DCPC_RCOMP, RFT_DCPC_RUNC, RFT_DCPC_RLDS,
+    RFT_DCPC_RUNW, RFT_DCPC_BR_COMP, RFT_DCPC_BR_UNC, RFT_DCPC_BR_MOV, RFT_DCPC_BW_COMP,
+    RFT_DCPC_BW_UNC, RFT_DCPC_BW_MISP, RFT_DCPC_BW_MOV, RFT_DCPC_COM, RFT_DCPC_COMB,
+    RFT_DCPC_DEC, RFT_DCPC_DECB, RFT_DCPC_PTR, RFT_DCPC_PTW, RFT_DCPC_PSU_S, RFT_DCPC_PSU_P,
+    RFT_DCPC_PSU_R, RFT_DCPC_LDS_LOAD, RFT_DCPC_LDS_STORE, RFT_DCPC_STALL, RFT_DCPC_WAVES,
+    /* filled at the end */
+    RFT_DCPC_SLICE_CYC, RFT_DCPC_CU_CYC, RFT_DCPC_ENTRY_CYC, RFT_DCPC_CONV_RC,
+    RFT_DCPC_CONV_RU, RFT_DCPC_CONV_FC, RFT_DCPC_CONV_FU, RFT_DCPC_CONV_NEW, RFT_DCPC_USED_RU,
+    RFT_DCPC_USED_RC, RFT_DCPC_USED_FC, RFT_DCPC_LDS_BC, RFT_DCPC_LDS_PEAK, RFT_DCPC_N
+};
+extern const char *const rft_dcpatch_counter_names[RFT_DCPC_N];
+
+typedef struct rft_dcpatch_opts {
+    rft_dcp_opts dcp;       /* pick, share-reliable, repatch */
+    unsigned stall_cycles;  /* cycles a misprediction costs (default 4) */
+    int check;              /* rft_dcp_check after every record of a slice */
+    rft_fm_source maps;     /* maps given here; none (no csv, no generator): the stream's */
+    /* One line of the decision log (rft-dcpatch(1) --log, with its newline)
+     * per wavefront begin and end, write and read; NULL: none. */
+    void (*log)(void *ctx, const char *line);
+    void *log_ctx;
+    uint64_t test_corrupt_at;   /* tests only: break the PT after record N (see --check) */
+} rft_dcpatch_opts;
+void rft_dcpatch_opts_default(rft_dcpatch_opts *o);
+/* The header line of the log (with its newline). */
+extern const char rft_dcpatch_log_header[];
+
+rft_stage *rft_dcpatch_new(const rft_dcpatch_opts *o);
+
+/* After finish: the counters (RFT_DCPC_N values) of kernel i (in order of
+ * appearance; its name in *name), of slice i (in order of appearance) and
+ * in total. */
+uint32_t rft_dcpatch_nkernels(const rft_stage *s);
+const uint64_t *rft_dcpatch_kernel(const rft_stage *s, uint32_t i, const char **name);
+uint32_t rft_dcpatch_nslices(const rft_stage *s);
+const uint64_t *rft_dcpatch_slice(const rft_stage *s, uint32_t i, uint16_t *cu, uint16_t *simd);
+const uint64_t *rft_dcpatch_total(const rft_stage *s);
 
 #endif

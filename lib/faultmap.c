@@ -424,6 +424,200 @@ int rft_fm_for_slice(const rft_fmset *s, const rft_fm_gen *g, int same, uint32_t
     return 0;
 }
 
+/* ---- sources of maps ------------------------------------------------------------- */
+int rft_fm_source_load(const rft_fm_source *src, uint32_t entries, uint32_t blocks, rft_fmset *s,
+                       char *why, size_t whylen)
+{
+    if (!src->csv)
+        return 0;
+    if (src->read_csv)
+        return src->read_csv(src->read_ctx, src->csv, entries, blocks, s, why, whylen);
+    return rft_faultmap_csv_read(src->csv, entries, blocks, s, why, whylen);
+}
+
+int rft_fm_source_map(const rft_fm_source *src, const rft_fmset *s, uint32_t entries,
+                      uint32_t blocks, uint16_t cu, uint16_t simd, rft_faultmap *tmp,
+                      const rft_faultmap **out)
+{
+    return rft_fm_for_slice(s, src->have_gen ? &src->gen : NULL, src->same, entries, blocks, cu,
+                            simd, tmp, out);
+}
+
+int rft_fm_source_header(rft_stage *st, const rft_fm_source *src, rft_header *h, const char *key)
+{
+    char gen[128] = "";     /* a scenario name (at most 31 bytes) and numbers */
+    if (src->have_gen)
+        snprintf(gen, sizeof gen, "%s seed=%llu %s", src->gen.name,
+                 (unsigned long long)src->gen.seed, src->same ? "same" : "per-slice");
+    const char *csv = src->csv ? src->csv : "";
+    size_t n = (src->csv ? 4 : 0) + strlen(csv) + 1 + strlen(gen) + 1;
+    char *val = malloc(n);
+    if (!val)
+        return rft_stage_fail(st, RFT_EMEM, "out of memory");
+    snprintf(val, n, "%s%s%s%s", src->csv ? "csv:" : "", csv, src->csv && gen[0] ? " " : "", gen);
+    int e = rft_header_set(h, key, val);
+    size_t len = strlen(val);
+    free(val);
+    if (e == RFT_EMEM)
+        return rft_stage_fail(st, e, "out of memory");
+    if (e && len > RFT_MAX_STR)
+        return rft_stage_fail(st, e, "header value of %s longer than %d bytes", key, RFT_MAX_STR);
+    if (e)
+        return rft_stage_fail(st, e, "header: more than %d metadata keys", RFT_MAX_META);
+    return 0;
+}
+
+int rft_faultmap_put(rft_stage *st, const rft_faultmap *m, uint16_t cu, uint16_t simd,
+                     const rft_sink *out, uint8_t **buf, size_t *cap)
+{
+    size_t n = rft_faultmap_record_len(m);
+    if (n > RFT_MAX_RECORD)
+        return rft_stage_fail(st, RFT_EFORMAT, "a fault map of %u x %u blocks is too large for a "
+                              "record", m->entries, m->blocks);
+    if (n > *cap) {
+        uint8_t *p = realloc(*buf, n);
+        if (!p)
+            return rft_stage_fail(st, RFT_EMEM, "out of memory");
+        *buf = p;
+        *cap = n;
+    }
+    rft_faultmap_encode(m, *buf);
+    st16(*buf, cu);
+    st16(*buf + 2, simd);
+    return rft_sink_raw(out, RFT_FAULTMAP, *buf, (uint32_t)n);
+}
+
+/* ---- the stage ---------------------------------------------------------------------- */
+typedef struct fmstage {
+    rft_stage st;
+    rft_fm_source src;
+    uint32_t entries, blocks;
+    rft_fmset set;              /* the CSV's maps */
+    int started;                /* the maps known up front are out */
+    int have_all;               /* one of them is for all slices */
+    rft_map seen;               /* slices that have their map */
+    uint32_t last;              /* slice key of the last wavefront record */
+    uint64_t replaced;          /* map records of the input dropped */
+    uint8_t *buf;
+    size_t cap;
+} fmstage;
+
+static int fm_start(rft_stage *st, const rft_header *in, rft_header *out)
+{
+    fmstage *f = (fmstage *)st;
+    char why[RFT_FM_WHY];
+    if (!f->src.csv && !f->src.have_gen)
+        return rft_stage_fail(st, RFT_EFORMAT, "no fault maps: neither a CSV map nor a generator");
+    f->entries = in->geom.entries;
+    f->blocks = in->geom.lanes / in->geom.block_lanes;
+    int e = rft_fm_source_load(&f->src, f->entries, f->blocks, &f->set, why, sizeof why);
+    if (e)
+        return rft_stage_fail(st, e, "%s", why);
+    return rft_fm_source_header(st, &f->src, out, "faultmap");
+}
+
+/* The map of a slice that has none yet, before its first record. */
+static int fm_slice(fmstage *f, uint16_t cu, uint16_t simd, const rft_sink *out)
+{
+    rft_faultmap tmp = {0};
+    const rft_faultmap *m;
+    int e = rft_fm_source_map(&f->src, &f->set, f->entries, f->blocks, cu, simd, &tmp, &m);
+    if (e)
+        return rft_stage_fail(&f->st, e, "out of memory");
+    if (!m)
+        return rft_stage_fail(&f->st, RFT_EFORMAT, "no fault map for slice %u:%u (%s has neither "
+                              "its rows nor '*' rows; add --scenario)", cu, simd, f->src.csv);
+    if (m == &tmp)  /* a CSV map went out up front */
+        e = rft_faultmap_put(&f->st, m, m->cu, m->simd, out, &f->buf, &f->cap);
+    rft_faultmap_free(&tmp);
+    if (!e && rft_map_put(&f->seen, rft_slice_key(cu, simd), 1))
+        e = rft_stage_fail(&f->st, RFT_EMEM, "out of memory");
+    return e;
+}
+
+/* The maps known up front go before the first record. */
+static int fm_upfront(fmstage *f, const rft_sink *out)
+{
+    int e = 0;
+    f->started = 1;
+    for (size_t i = 0; i < f->set.n && !e; i++) {
+        const rft_faultmap *m = &f->set.maps[i];
+        e = rft_faultmap_put(&f->st, m, m->cu, m->simd, out, &f->buf, &f->cap);
+        f->have_all |= m->cu == RFT_FM_ALL;
+    }
+    if (!e && f->src.have_gen && f->src.same && !f->have_all) {
+        rft_faultmap tmp = {0};
+        const rft_faultmap *m;
+        e = rft_fm_source_map(&f->src, &f->set, f->entries, f->blocks, RFT_FM_ALL, RFT_FM_ALL,
+                              &tmp, &m);
+        if (e)
+            return rft_stage_fail(&f->st, e, "out of memory");
+        e = rft_faultmap_put(&f->st, m, m->cu, m->simd, out, &f->buf, &f->cap);
+        rft_faultmap_free(&tmp);
+        f->have_all = 1;
+    }
+    return e;
+}
+
+static int fm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
+{
+    fmstage *f = (fmstage *)st;
+    uint16_t cu, simd;
+    uint32_t wf;
+    int e;
+    if (!f->started && (e = fm_upfront(f, out)))
+        return e;
+    if (rec->kind == RFT_FAULTMAP) {
+        f->replaced++;
+        return 0;
+    }
+    if (!f->have_all && rft_rec_wf(rec, &cu, &simd, &wf) && rft_slice_key(cu, simd) != f->last) {
+        f->last = rft_slice_key(cu, simd);
+        if (!rft_map_get(&f->seen, f->last) && (e = fm_slice(f, cu, simd, out)))
+            return e;
+    }
+    return out->put(out->ctx, rec);
+}
+
+static int fm_finish(rft_stage *st, const rft_sink *out)
+{
+    fmstage *f = (fmstage *)st;
+    int e;
+    if (!f->started && (e = fm_upfront(f, out)))
+        return e;
+    if (f->replaced)
+        rft_stage_warn(st, "warning: %s: %llu fault map records of the input replaced", st->input,
+                       (unsigned long long)f->replaced);
+    return 0;
+}
+
+static void fm_free(rft_stage *st)
+{
+    fmstage *f = (fmstage *)st;
+    rft_fmset_free(&f->set);
+    rft_map_free(&f->seen);
+    free(f->buf);
+    free(f);
+}
+
+static const rft_stage_ops fm_ops = {"rft-faultmap", fm_start, fm_feed, fm_finish, fm_free};
+
+rft_stage *rft_faultmap_stage_new(const rft_fm_source *src)
+{
+    fmstage *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->st.ops = &fm_ops;
+    f->st.input = "-";
+    f->src = *src;
+    f->last = UINT32_MAX;
+    if (rft_map_init(&f->seen, 64)) {
+        free(f);
+        return NULL;
+    }
+    return &f->st;
+}
+
 /* ---- CSV ------------------------------------------------------------------------ */
 enum { COL_CU, COL_SIMD, COL_ENTRY, COL_BLOCK, COL_BITS, COL_FAULTY, NCOL };
 static const char *const col_names[NCOL] = {"cu", "simd", "entry", "block", "bits", "faulty"};
