@@ -116,7 +116,7 @@ static void given_open(cli_job *j, rft_header *h) {}
 static void given_run(cli_job *j, const rft_sink *out)
 {
     fm_print *p = j->ctx;
-    const fm_source *f = p->fm;
+    const fm_source *f = &p->fm;
     rft_fmset set;
     rft_fmset_init(&set);
     fm_source_load(f, p->entries, p->blocks, &set);
@@ -206,7 +206,7 @@ void fm_print_job(fm_print *p, cli_job *j)
     j->ctx = p;
     j->report = report;
     j->stream = 0;
-    if (p->fm->src.csv || p->fm->src.have_gen) {
+    if (p->fm.src.csv || p->fm.src.have_gen) {
         j->source_open = given_open;
         j->source_run = given_run;
         return;

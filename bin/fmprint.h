@@ -13,7 +13,7 @@ typedef struct fm_print {
     enum cli_fmt fmt;           /* of --stats */
     const char *slices;         /* --slice LIST, or NULL */
     uint32_t entries, blocks;   /* the geometry of maps given by options */
-    const fm_source *fm;        /* the map options; none given: the maps of the input */
+    fm_source fm;               /* the map options; none given: the maps of the input */
     /* state: zero */
     cli_table *stats;
     char *csv;
@@ -22,7 +22,7 @@ typedef struct fm_print {
     uint16_t want_cu, want_simd;
 } fm_print;
 
-/* Make j print as p says (p stays in use until the job ends). */
+/* Make j print as p says: p (allocated) becomes the job's ctx. */
 void fm_print_job(fm_print *p, cli_job *j);
 
 #endif

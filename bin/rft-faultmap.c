@@ -15,11 +15,6 @@ static const char usage[] =
     "Attach per-slice fault maps (seed 001 Table 1 scenarios common, clustered,\n"
     "dispersed, or a CSV map) to an rft stream, or print maps.\n";
 
-typedef struct {
-    fm_source fm;               /* --scenario, --map, ... */
-    fm_print print;             /* --csv, --show, --stats */
-} faultmap_cli;
-
 static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
@@ -29,11 +24,9 @@ static void parse(int argc, char **argv, cli_job *j)
         {"format", required_argument, 0, 'f'},   {"slice", required_argument, 0, 's'},
         {"entries", required_argument, 0, 'N'},  {"blocks", required_argument, 0, 'B'},
         {0, 0, 0, 0}};
-    faultmap_cli *c = xrealloc(NULL, sizeof *c);    /* one per stage of a pipeline */
-    fm_print *p = &c->print;
+    fm_print *p = xrealloc(NULL, sizeof *p);    /* one per stage of a pipeline */
     int fmt_set = 0, geom_set = 0, ch;
-    *c = (faultmap_cli){.fm = FM_SOURCE_INIT,
-                        .print = {.entries = 256, .blocks = 4, .fmt = FMT_TABLE, .fm = &c->fm}};
+    *p = (fm_print){.entries = 256, .blocks = 4, .fmt = FMT_TABLE, .fm = FM_SOURCE_INIT};
     while ((ch = getopt_long(argc, argv, "o:f:", opts, NULL)) != -1) {
         switch (ch) {
         case 'C': case 'W': case 'T': {
@@ -54,13 +47,13 @@ static void parse(int argc, char **argv, cli_job *j)
             geom_set = 1;
             break;
         default:    /* -o and --level: cli_filter_option; --flush is not ours */
-            if (!fm_source_option(&c->fm, ch) && !cli_filter_option(ch, &j->output, &j->wo))
+            if (!fm_source_option(&p->fm, ch) && !cli_filter_option(ch, &j->output, &j->wo))
                 cli_bad_option(argv);
         }
     }
     j->input = cli_input(argc, argv);
-    fm_source_check(&c->fm);
-    int given = c->fm.src.csv || c->fm.src.have_gen;
+    fm_source_check(&p->fm);
+    int given = p->fm.src.csv || p->fm.src.have_gen;
     if (fmt_set && p->mode != FM_PRINT_STATS)
         usage_error("--format goes with --stats");
     if (!p->mode) {
@@ -69,7 +62,8 @@ static void parse(int argc, char **argv, cli_job *j)
         if (p->slices || geom_set)
             usage_error("--slice, --entries and --blocks go with --csv, --show or --stats "
                         "(a stream has its own geometry)");
-        j->st = rft_faultmap_stage_new(&c->fm.src);
+        j->st = rft_faultmap_stage_new(&p->fm.src);
+        j->ctx = p;     /* the stage reads its map options (p->fm) at its start */
         return;
     }
     if (j->output)
