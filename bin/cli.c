@@ -844,3 +844,9 @@ void cli_nbti_params(rft_nbti *p, const char *path, rft_params *set)
         die("%s", why);
     rft_params_free(&ps);
 }
+
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xrealloc(NULL, n), s, n);
+}

@@ -187,4 +187,7 @@ void table_free(cli_table *t);
 #include "nbti.h"
 void cli_nbti_params(rft_nbti *p, const char *path, rft_params *set);
 
+/* A copy of s, or die "out of memory". */
+char *xstrdup(const char *s);
+
 #endif

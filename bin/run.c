@@ -14,7 +14,8 @@
     X(dcpatch) \
     X(duty) \
     X(faultmap) \
-    X(gate)
+    X(gate) \
+    X(synth)
 
 #define X(n) extern const cli_prog cli_##n;
 STAGES
