@@ -59,31 +59,45 @@ static int char_len(const unsigned char *p)
     return len;
 }
 
-/* s with what is not such a character as U+FFFD and byte from as to. */
-static void put_text(FILE *o, const char *s, char from, const char *to)
+/* s with what is not such a character as U+FFFD, and each byte of from as
+ * the string of to at its index. */
+static void put_text(FILE *o, const char *s, const char *from, const char *const *to)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         int len = char_len(p);
+        const char *swap = len == 1 ? strchr(from, *p) : NULL;
         if (!len)
             fputs("\xef\xbf\xbd", o);
-        else if (*p == (unsigned char)from)
-            fputs(to, o);
+        else if (swap)
+            fputs(to[swap - from], o);
         else
             fwrite(p, 1, (size_t)len, o);
         p += len ? len : 1;
     }
 }
 
-/* A gnuplot string: in single quotes, which only '' escapes. */
-static void put_quoted(FILE *o, const char *s)
+static void put_plain(FILE *o, const char *s) { put_text(o, s, "", NULL); }
+
+/* A gnuplot string: in single quotes, which only '' escapes; a tick label
+ * is a format too, where % is %%. */
+static void put_quoted(FILE *o, const char *s, int format)
 {
     putc('\'', o);
-    put_text(o, s, '\'', "''");
+    put_text(o, s, format ? "'%" : "'", (const char *const[]){"''", "%%"});
+    putc('\'', o);
+}
+
+/* A file name for gnuplot: its bytes as they are (see fig_output). */
+static void put_name(FILE *o, const char *s)
+{
+    putc('\'', o);
+    for (; *s; s++)
+        *s == '\'' ? (void)fputs("''", o) : (void)putc(*s, o);
     putc('\'', o);
 }
 
 /* A text cell of the data: gnuplot reads " as a quote, so it becomes '. */
-static void put_cell(FILE *o, const char *s) { put_text(o, s, '"', "'"); }
+static void put_cell(FILE *o, const char *s) { put_text(o, s, "\"", (const char *const[]){"'"}); }
 
 /* The shortest form that reads back as v (100, not 1e+02). */
 static void put_number(FILE *o, double v)
@@ -224,8 +238,8 @@ static void put_terminal(FILE *o, const figure *f, int t, const char *stem, cons
 {
     static const char *const term[] = {"svg", "pngcairo", "pdfcairo"};
     fprintf(o, "%sset terminal %s size ", t == (int)f->term ? "" : "# ", term[t]);
-    if (t == FIG_PDF)
-        fprintf(o, "%.2fin,%.2fin", f->width / 96.0, f->height / 96.0);
+    if (t == FIG_PDF)   /* rounded up: cairo cuts the page to whole points */
+        fprintf(o, "%gin,%gin", ceil(f->width / 96.0 * 1e4) / 1e4, ceil(f->height / 96.0 * 1e4) / 1e4);
     else
         fprintf(o, "%u,%u", f->width, f->height);
     /* noenhanced: _ ^ { } @ & in names are themselves, not markup */
@@ -233,10 +247,10 @@ static void put_terminal(FILE *o, const figure *f, int t, const char *stem, cons
             t == FIG_SVG ? " background rgb \"white\"" : t == FIG_PDF ? " fontscale 0.75" : "");
     fputs(t == (int)f->term ? "\nset output " : "; set output ", o);
     if (t == (int)f->term) {
-        put_quoted(o, figname);
+        put_name(o, figname);
     } else {
         char *other = xasprintf("%s%s", stem, suffixes[t]);
-        put_quoted(o, other);
+        put_name(o, other);
         free(other);
     }
     putc('\n', o);
@@ -257,13 +271,13 @@ static void write_script(FILE *o, figure *f, const char *stem, const char *figna
                          const char *data)
 {
     fputs("# ", o);
-    put_text(o, figname, 0, "");
+    put_plain(o, figname);
     fputs(": gnuplot draws it from the columns of ", o);
-    put_text(o, data, 0, "");
+    put_plain(o, data);
     fputs(" (NaN: no value).\n# Made by rft-plot from ", o);
-    put_text(o, f->source, 0, "");
+    put_plain(o, f->source);
     fputs("; edit it and rerun: gnuplot ", o);
-    put_text(o, stem, 0, "");
+    put_plain(o, stem);
     fputs(".gp\n# The data and the figure are beside this script, wherever gnuplot starts.\n"
           "dir = ARG0; while (strlen(dir) > 0 && dir[strlen(dir):] ne \"/\") "
           "{ dir = dir[1:strlen(dir) - 1] }\n"
@@ -272,13 +286,13 @@ static void write_script(FILE *o, figure *f, const char *stem, const char *figna
     for (int t = 0; t < 3; t++)
         put_terminal(o, f, t, stem, figname);
     fputs("data = ", o);
-    put_quoted(o, data);
+    put_name(o, data);
     fputs("\nset datafile separator tab\nset datafile commentschars \"\"\n\n", o);
     const char *labels[][2] = {{"title", f->title}, {"xlabel", f->xlabel}, {"ylabel", f->ylabel}};
     for (int i = 0; i < 3; i++)
         if (has(labels[i][1])) {
             fprintf(o, "set %s ", labels[i][0]);
-            put_quoted(o, labels[i][1]);
+            put_quoted(o, labels[i][1], 0);
             putc('\n', o);
         }
     fputs("set border 3\nset tics nomirror\nset grid ytics lc rgb '#dddddd'\n"
@@ -289,7 +303,7 @@ static void write_script(FILE *o, figure *f, const char *stem, const char *figna
         fputs("set xtics ( \\\n", o);
         for (size_t r = 0; r < f->nrows; r++) {
             fputs("    ", o);
-            put_quoted(o, f->xcell[r]);
+            put_quoted(o, f->xcell[r], 1);
             fprintf(o, " %zu%s\n", r, r + 1 < f->nrows ? ", \\" : " \\");
         }
         fputs(")\n", o);
@@ -333,7 +347,7 @@ static void write_script(FILE *o, figure *f, const char *stem, const char *figna
         if (f->kind == FIG_BAR && i >= NCOLOURS)
             fprintf(o, " fill pattern %zu border rgb 'black'", (i / NCOLOURS - 1) % NPATTERNS + 1);
         fputs(" title ", o);
-        put_quoted(o, f->s[i].name);
+        put_quoted(o, f->s[i].name, 0);
     }
     putc('\n', o);
 }
@@ -459,6 +473,9 @@ int fig_output(figure *f, const char *output, int render_it)
     char *figname = beside ? xasprintf("%s", base) : xasprintf("figure%s", suffixes[f->term]);
     char *data = xasprintf("%s.data.tsv", stem), *script = xasprintf("%s.gp", stem);
     const char *names[] = {data, script, figname};
+    for (const char *c = figname; *c; c++)      /* a gnuplot string is one line */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            die("%s: a control character in the name: gnuplot cannot take it", output);
     if (beside) {
         tmp.dir = xasprintf("%.*s.rft-plot-XXXXXX", dirlen, output);
     } else {
