@@ -27,6 +27,7 @@ enum { NCOLOURS = sizeof palette / sizeof *palette, NMARKERS = sizeof markers / 
 /* Fonts and the layout estimates that decide how category labels go:
  * pixels, a character ~0.6 of the font size wide */
 enum { FONT = 11, MIN_FONT = 7, LEFT = 70, MARKS_SHOWN = 25 };
+enum { MAX_WIDTH = 32000 };     /* cairo draws no wider than 32767 */
 #define CHAR_W(font) (0.6 * (font))
 
 static const char *const suffixes[] = {".svg", ".png", ".pdf"};
@@ -224,7 +225,7 @@ static double category_font(figure *f)
     if (slot >= 1.25 * MIN_FONT)
         return fmin(FONT, floor(slot / 1.25));
     double need = ceil(LEFT + key + n * 1.25 * MIN_FONT);
-    if (!f->width_set && need <= 100000)
+    if (!f->width_set && need <= MAX_WIDTH)
         f->width = (unsigned)need;
     else
         warnx("warning: %zu category labels overlap at --width %u (%.0f would hold them)",
