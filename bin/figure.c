@@ -514,10 +514,11 @@ int fig_output(figure *f, const char *output, int render_it)
         char *fig = slurp(tmp.path[FIG], &n);
         drop_tmp();
         o = cli_output_open(output);
-        if (fwrite(fig, 1, n, o) != n)
+        size_t put = fwrite(fig, 1, n, o);
+        free(fig);
+        if (put != n)
             die("%s: %s", o == stdout ? "standard output" : output, strerror(errno));
         status = cli_output_close(o);
-        free(fig);
     }
     for (int i = 0; i < 3; i++)
         free(final[i]);

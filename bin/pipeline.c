@@ -298,7 +298,7 @@ void cli_prog_parse(const cli_prog *p, int argc, char **argv, cli_job *j)
 
 int cli_prog_main(const cli_prog *p, int argc, char **argv)
 {
-    cli_job j;
+    static cli_job j;       /* the stage's, its ctx included, until exit */
     cli_init(argc, argv, p->usage);
     cli_prog_parse(p, argc, argv, &j);
     cli_jobs_run(&j, 1);
