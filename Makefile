@@ -46,7 +46,10 @@ DEB_PKGS = libzstd-dev libcsv-dev zstd bats bats-assert bats-support python3
 # tests/embed.bats: a C and a C++ program built through pkg-config; the Python
 # reader with and without python3-zstandard and NumPy (both optional to users)
 DEB_PKGS += pkg-config g++ python3-zstandard python3-numpy
-DEPS_STAMP = .deps-ok
+# rft-plot renders its figures through gnuplot (no X11 needed)
+DEB_PKGS += gnuplot-nox
+# named after the package list, so that a package added later is installed too
+DEPS_STAMP = .deps-ok-$(shell echo '$(DEB_PKGS)' | cksum | cut -d' ' -f1)
 
 .PHONY: all check check-slurm demo install uninstall clean deps bench bench-traces fuzz \
 	fuzz-build fuzz-replay fuzz-check fuzz-deps valgrind valgrind-deps
@@ -67,7 +70,7 @@ endef
 
 # Install what the build needs, or say exactly what to run.
 $(DEPS_STAMP):
-	@$(call deb_install,$(DEB_PKGS)); touch $@
+	@$(call deb_install,$(DEB_PKGS)); rm -f .deps-ok*; touch $@
 deps: $(DEPS_STAMP)
 
 # Rebuild everything when the flags change (e.g. `make check SAN=1` after a
@@ -104,6 +107,7 @@ bin/rft: bin/run.o $(RUN_STAGES:%=bin/rft-%.run.o) $(RUN_HELPERS)
 bin/rft-faultmap: bin/fmprint.o
 bin/rft-dcpatch: bin/dcpreport.o
 bin/rft-collect: bin/crosstab.o
+bin/rft-plot: bin/figure.o
 bin/%: bin/%.c bin/cli.o bin/pipeline.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
 bin/%: bin/sh/%.sh

@@ -538,6 +538,12 @@ static void by_reg(void)
             const rft_duty_stats *s = &g.maps[i].all;
             static const rft_duty_cell none;
             const rft_duty_cell *a = s->reg0 ? &s->reg0[r] : &none, *b = s->reg1 ? &s->reg1[r] : &none;
+            if (!g.include_unused && !(s->reg_used && s->reg_used[r])) {
+                for (int k = 0; k < 6; k++)     /* not this map's entry: no value, not 0 % */
+                    table_none(t);
+                window_cell(t, s);
+                continue;
+            }
             table_dbl(t, 100 * rft_duty_frac(a->t0, a->cycles), 2);
             table_dbl(t, 100 * rft_duty_frac(a->t1, a->cycles), 2);
             table_dbl(t, 100 * rft_duty_frac(a->toff, a->cycles), 2);

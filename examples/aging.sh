@@ -17,7 +17,8 @@
 #   -r N    the kernel run N times in a row (rft-repeat(1)) before placing:
 #           the seeds' lifetimes are of kernels run again and again
 #   -k DIR  keep the duty maps in DIR (base.rft, rc.rft, ...)
-#   -p DIR  draw the seed's figures as SVG in DIR (rft-plot(1)): duty.svg
+#   -p DIR  draw the seed's figures as SVG in DIR (rft-plot(1), each with its gnuplot
+#           script and data: duty.gp, duty.data.tsv): duty.svg
 #           (Figs. 12, 13, 16: average and longest duty per scheme),
 #           longest0-by-reg.svg and longest1-by-reg.svg (Figs. 14-15, 17-18)
 set -eu

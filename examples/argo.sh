@@ -20,7 +20,8 @@
 #   -b N      ARGO gates banks of N entries (rft-alloc --bank; default 1)
 #   -y YEARS  the lifetime of Figs. 7-9 (default 5, as seed 004)
 #   -k DIR    keep the placed streams and duty maps in DIR
-#   -p DIR    draw the figures as SVG in DIR (rft-plot(1)): fig7.svg (dVth
+#   -p DIR    draw the figures as SVG in DIR (rft-plot(1), each with its gnuplot
+#             script and data: fig7.gp, fig7.data.tsv): fig7.svg (dVth
 #             after YEARS at 45 and 65 nm), fig9.svg (SNM loss over the
 #             years, 45 nm), fig11.svg (leakage saved, allocator overhead
 #             and net, per compute unit)

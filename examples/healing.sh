@@ -12,7 +12,8 @@
 #           (rft-decode --format auto) or an rft stream
 #   -v MV   initial dVth variation (seed 003 Figs. 7(b), 8: 10 mV; default 0)
 #   -H H    the horizon in hours (default 360)
-#   -p DIR  draw seed 003's figures as SVG in DIR (rft-plot(1)): fig4.svg
+#   -p DIR  draw seed 003's figures as SVG in DIR (rft-plot(1), each with its gnuplot
+#           script and data: fig4.gp, fig4.data.tsv): fig4.svg
 #           (share of ALU instructions per PE), fig7.svg (dVth of the PEs
 #           over time, naive and healed), fig9.svg (run-time overhead of SC
 #           healing against the number of degraded SCs)

@@ -229,8 +229,10 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { print $3 }'; }
     assert_line --regexp '^argo +[0-9.]+ +0.920 '
     for f in fig7 fig9 fig11; do
         python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "figs/$f.svg"
+        [ -s "figs/$f.gp" ]
     done
-    [ "$(grep -c '<g class="series"' figs/fig9.svg)" -eq 2 ]
+    run -0 head -1 figs/fig9.data.tsv
+    assert_output "$(printf 'year\tbase_snm_loss_rd%%\targo_snm_loss_rd%%')"
     for m in base argo; do rft-view -H "keep/$m.duty" > /dev/null; done
     run -2 "$TOP/examples/argo.sh"
 }

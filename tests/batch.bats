@@ -63,7 +63,10 @@ cell() {
     assert_line --index 0 "$(printf 'trace\tbase\trc\trar\trcrar\twc\targo')"
     assert_line --index 4 --regexp '^mean	'
     grep -q '<svg' out/figures/fig16-longest1.svg
-    [ "$(grep -c 'class="bar"' out/figures/fig21-energy.svg)" -eq 24 ]
+    # fig. 21 from its script and data: 4 rows (3 traces, the mean) of 6 schemes
+    run -0 cut -f 1 out/figures/fig21-energy.data.tsv
+    assert_output "$(printf '%s\n' trace a b c mean)"
+    [ "$(grep -c "^ *\(plot \)\{0,1\}data skip 1 using [2-7] ls" out/figures/fig21-energy.gp)" -eq 6 ]
 }
 
 @test "-r N: the kernel run N times in a row, as aging.sh -r N" {

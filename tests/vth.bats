@@ -175,15 +175,18 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
     run -2 "$TOP/examples/aging.sh"
 }
 
-@test "examples/aging.sh -p DIR: the seed's figures as SVG" {
+@test "examples/aging.sh -p DIR: the seed's figures as SVG, with their gnuplot scripts" {
+    command -v gnuplot >/dev/null || skip "gnuplot is not installed (Debian: gnuplot-nox; make installs it as root)"
     rft-synth --cus 1 --simds 2 --writes 2000 --seed 2 > s.rft
     run -0 "$TOP/examples/aging.sh" -p figs s.rft
     for f in duty longest0-by-reg longest1-by-reg; do
         python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "figs/$f.svg"
+        [ -s "figs/$f.gp" ]
     done
-    # six schemes: a series each
-    [ "$(grep -c '<g class="series"' figs/duty.svg)" -eq 6 ]
-    [ "$(grep -c '<g class="series"' figs/longest0-by-reg.svg)" -eq 6 ]
+    # six schemes: a series each (a column of the data beside the x column)
+    run -0 pipe "head -1 figs/duty.data.tsv | tr '\t' '\n'"
+    assert_output "$(printf '%s\n' metric base rc rar rcrar wc argo)"
+    [ "$(head -1 figs/longest0-by-reg.data.tsv | tr '\t' '\n' | grep -c '_longest_0%$')" -eq 6 ]
 }
 
 @test "examples/aging.sh -r N: the kernel run N times, the maps cover every run" {

@@ -1,0 +1,56 @@
+/* figure.h - a chart drawn by gnuplot (rft-plot(1)): its data as TSV, an
+ * editable gnuplot script that plots the data, and the figure (SVG, PNG or
+ * PDF) rendered from that script, side by side. */
+#ifndef RFT_FIGURE_H
+#define RFT_FIGURE_H
+
+#include <stddef.h>
+
+enum fig_kind { FIG_LINE, FIG_BAR };
+enum fig_term { FIG_SVG, FIG_PNG, FIG_PDF };
+#define FIG_TERMS "svg|png|pdf"     /* in enum order, for cli_choice */
+
+typedef struct fig_series {
+    const char *name;
+    double *v;                  /* a value per row; NAN: none (a gap, never 0) */
+} fig_series;
+
+typedef struct figure {
+    enum fig_kind kind;
+    enum fig_term term;
+    int categories;             /* x: the rows in order, each labelled with its cell */
+    const char *xname;
+    const char **xcell;         /* the x cell of each row, as text */
+    double *x;                  /* its number (when not categories) */
+    size_t nrows;
+    fig_series *s;
+    size_t ns;
+    const char *title, *xlabel, *ylabel;    /* NULL or "": none */
+    int ymin_set, ymax_set;
+    double ymin, ymax;
+    unsigned width, height;     /* pixels (a PDF: at 96 a inch) */
+    int width_set;              /* else widened when category labels need it */
+    const char *source;         /* the input's name, for the script's comment */
+} figure;
+
+/* The terminal an output name asks for by its ending (.svg, .png, .pdf,
+ * any case), or -1. */
+int fig_term_of(const char *output);
+
+/* A y label from the series' names (allocated): see rft-plot(1). */
+char *fig_ylabel(const fig_series *s, size_t ns);
+
+/* Whether output is a file to write the data and script beside (not NULL,
+ * "-" or a device). */
+int fig_beside(const char *output);
+
+/* Write the figure's data and script beside output (NAME.data.tsv and
+ * NAME.gp, NAME being output without its .svg, .png or .pdf) and, when
+ * render, the figure itself from them through gnuplot.  All three are made
+ * in a temporary folder and renamed into place once complete.  Output NULL,
+ * "-" or a device (render only): rendered in a temporary folder, the figure
+ * copied there (render must be set).  Dies on failure; returns the exit
+ * status. */
+int fig_output(figure *f, const char *output, int render);
+
+#endif
