@@ -273,3 +273,68 @@ EOF
     assert_line --regexp "^dcpatch-dispersed +371 "
     run -2 "$TOP/examples/undervolt.sh"
 }
+
+@test "--scan: a stream of the input's header and one scan record, priced as the stream itself" {
+    schemes
+    dcpatch
+    for f in ff wc argo rcrar dcp; do rft-energy --scan -o $f.scan $f.rft; done
+    # the header, then one counters record (no trace records)
+    run rft-view -H wc.scan
+    assert_line --regexp "^producer +rft-energy$"
+    assert_line --regexp "^gate +scheme=wc$"
+    run rft-view wc.scan
+    assert_success
+    assert_output "# counters	stage=rft-energy	scope=scan	bank_entries=1	reads=4	writes=4	timed=1	first_cycle=0	last_cycle=1000	gated=1	slices=1	compute_units=1	powered_cell_cycles=$(python3 -c 'import struct; print(struct.unpack("<Q", struct.pack("<d", 3188800.0))[0])')	alloc_wakeups=0	dcpatch_records=0	gate_records=1	rft-gate.writes=4	rft-gate.reads=4	rft-gate.divergent_writes=0	rft-gate.compressed_writes=2	rft-gate.switch_offs=2	rft-gate.wakeups=1	rft-gate.movs=0	rft-gate.slice_block_writes=12	rft-gate.slice_block_writes_cancelled=4	rft-gate.slice_block_reads=12	rft-gate.slice_block_reads_cancelled=4	rft-gate.ctable_reads=0	rft-gate.ctable_writes=0	rft-gate.ctable_invalidations=0	rft-gate.comp_unit_activations=4	rft-gate.comp_unit_blocks=16	rft-gate.decomp_unit_activations=2	rft-gate.decomp_unit_blocks=8"
+    # the same tables from scans as from the streams, mixed too, in every format
+    for opts in "" "--absolute -f tsv" "-f json" "--set slice.off_leak=0.1 -f csv"; do
+        rft-energy $opts base=ff.rft wc.rft argo.rft rcrar.rft > streams.out
+        rft-energy $opts base=ff.scan wc.scan argo.rft rcrar.scan | sed 's/\.scan/.rft/g' > scans.out
+        cmp streams.out scans.out
+    done
+    rft-energy --set geometry.entries=8 --scenario common dcp.rft > streams.out
+    run rft-energy --set geometry.entries=8 --scenario common dcp.scan
+    assert_success
+    assert_output "$(cat streams.out)"
+    # a scan of a scan is the same scan
+    rft-energy --scan - < wc.scan > again.scan
+    cmp wc.scan again.scan
+}
+
+@test "--scan --bank: the bank is recorded, a scan in other banks than the parameters' is refused" {
+    schemes
+    rft-energy --scan --bank 4 -o argo4.scan argo.rft
+    run pipe "rft-view argo4.scan | tr '\t' '\n' | grep -E '^(bank_entries|alloc_wakeups)='"
+    assert_output - <<'EOF2'
+bank_entries=4
+alloc_wakeups=8
+EOF2
+    run rft-energy --set gating.bank_entries=4 --absolute -f tsv argo4.scan
+    assert_success
+    assert_line --index 2 "argo	1.41	1.067	0.000	10.588	0.000	1.863	13.518	13.518	84.36	98.59	0	0.000	0.920	74.793	74.433"
+    run -1 rft-energy argo4.scan
+    assert_output "rft-energy: argo4.scan: scanned in banks of 4 entries (rft-energy --scan --bank), $TOP/params/seed002-32nm.conf prices banks of 1 (gating.bank_entries)"
+    # a stream of banks of 2 scanned in banks of 4
+    rft-alloc --scheme argo --bank 2 t.rft -o b2.rft
+    run -1 rft-energy --scan --bank 4 -o b2.scan b2.rft
+    assert_output "rft-energy: b2.rft: record 3: the stream is gated in banks of 2 entries, the scan in banks of 4 (gating.bank_entries)"
+    [ ! -e b2.scan ]
+}
+
+@test "--scan: bad input leaves no scan; options of the other mode are usage errors" {
+    schemes
+    head -c 200 wc.rft > cut.rft
+    run -1 rft-energy --scan -o cut.scan cut.rft
+    assert_output --partial "rft-energy: cut.rft: "
+    [ ! -e cut.scan ]
+    assert_equal "$(ls | grep -c tmp)" 0
+    run -1 bash -c 'set -o pipefail; rft-energy --scan cut.rft | rft-view'
+    assert_line --partial "rft-view: -: "
+    run -2 rft-energy --scan --absolute wc.rft
+    assert_line --index 0 "rft-energy: --scan takes none of --params, --set, --scenario, --absolute, --show-params, --format"
+    run -2 rft-energy -o x.rft wc.rft
+    assert_line --index 0 "rft-energy: -o, --level, --flush and --bank apply to --scan only"
+    run -2 rft-energy --bank 2 wc.rft
+    assert_line --index 0 "rft-energy: -o, --level, --flush and --bank apply to --scan only"
+    run -2 rft-energy --scan --bank 0 wc.rft
+    run -2 rft-energy --scan wc.rft argo.rft
+}
