@@ -64,6 +64,8 @@ void pricing_load(pricing *p, const rft_header *h)
         die("%s", why);
     if (p->scenario && p->e.model != RFT_EM_UNDERVOLT)
         usage_error("--scenario applies to the undervolt model (seed 001) only");
+    if (p->slowdown && p->e.model != RFT_EM_GATING)
+        usage_error("--with-slowdown applies to the gating model (seed 002) only");
 }
 
 /* ---- inputs ---------------------------------------------------------------------- */
@@ -286,18 +288,24 @@ static const char *const uv_cols[] = {"scheme", "vdd_mV", "static", "read", "wri
 static const char *const gt_cols[] = {"scheme", "powered%", "leak_slice", "leak_logic",
                                       "dyn_slice", "dyn_logic", "wakeup", "total", "energy_nJ",
                                       "saving%", "leak_saving%", "added_cycles", "slowdown%",
-                                      "alloc_mW", "leak_saved_mW", "net_saved_mW"};
+                                      "alloc_mW", "leak_saved_mW", "net_saved_mW", "slowdown_leak"};
 
 static double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0; }
 /* % saved against a reference (exactly 0 for the reference itself) */
 static double saved(double a, double b) { return b > 0 ? 100.0 * (b - a) / b : 0; }
 
-/* the categories and total: % of the reference, or nJ (to the pJ) */
+/* an energy: % of the reference, or nJ (to the pJ) */
+static void energy(const pricing *p, cli_table *t, double pj, double ref)
+{
+    table_dbl(t, p->absolute ? pj * 1e-3 : pct(pj, ref), p->absolute ? 3 : 2);
+}
+
+/* the categories and total, then the total in nJ */
 static void cats(const pricing *p, cli_table *t, const rft_eresult *r, int n, double ref)
 {
     for (int i = 0; i < n; i++)
-        table_dbl(t, p->absolute ? r->cat[i] * 1e-3 : pct(r->cat[i], ref), p->absolute ? 3 : 2);
-    table_dbl(t, p->absolute ? r->total * 1e-3 : pct(r->total, ref), p->absolute ? 3 : 2);
+        energy(p, t, r->cat[i], ref);
+    energy(p, t, r->total, ref);
     table_dbl(t, r->total * 1e-3, 3);
 }
 
@@ -379,6 +387,7 @@ static void gating_row(const pricing *p, cli_table *t, const char *name, const r
         table_dbl(t, leak, 3);
         table_dbl(t, leak - (mw - e->alloc_base_mw), 3);
     }
+    energy(p, t, r->slowdown_leak, base->total);     /* last: the columns before kept their places */
     table_end_row(t);
 }
 
@@ -407,7 +416,7 @@ static void gating_rows(pricing *p, cli_table *t)
     for (int i = 0; i < p->n; i++) {
         if (plain[i])
             continue;
-        rft_energy_gating(&p->e, &gi[i], &r);
+        rft_energy_gating(&p->e, &gi[i], p->slowdown, &r);
         gating_row(p, t, p->in[i].name, &r, &base, &p->in[i]);
     }
 }
@@ -422,6 +431,12 @@ static void notes(const pricing *p)
     printf("note: added_cycles and slowdown%% are an upper bound: every %s delays its slice "
            "by its full latency; latency hiding by other wavefronts is ignored\n",
            uv ? "misprediction stall, injected MOV and extra LDS load" : "wake-up and injected MOV");
+    if (!uv)
+        printf("note: slowdown_leak is what the slice and its logic leak over those cycles "
+               "(perf.added_static of them): %s\n", p->slowdown
+               ? "counted in leak_slice, leak_logic, the total and the savings (--with-slowdown)"
+               : "not in the other columns, which price the trace's cycles (--with-slowdown "
+                 "counts it in)");
     for (int i = 0; i < p->e.nnotes; i++)
         printf("note: %s\n", p->e.note[i]);
     if (p->clock_assumed)
@@ -434,7 +449,12 @@ void pricing_table(pricing *p)
     int uv = p->e.model == RFT_EM_UNDERVOLT;
     /* static: reachable (for LeakSanitizer) when a row dies on bad input */
     static cli_table *t;
-    t = table_new(p->fmt, stdout, uv ? 14 : p->e.alloc_given ? 16 : 13, uv ? uv_cols : gt_cols);
+    const char *cols[17];       /* gating: the allocators' three only when given */
+    int n = 0;
+    for (int i = 0; i < 17; i++)
+        if (p->e.alloc_given || i < 13 || i == 16)
+            cols[n++] = gt_cols[i];
+    t = table_new(p->fmt, stdout, uv ? 14 : n, uv ? uv_cols : cols);
     if (uv)
         undervolt_rows(p, t);
     else

@@ -29,6 +29,7 @@ typedef struct pricing {
     rft_eparams e;
     const char *scenario;       /* --scenario */
     int absolute, clock_assumed;
+    int slowdown;               /* --with-slowdown: the added cycles' leakage in the categories */
     enum cli_fmt fmt;
     const char *self;           /* the program's directory, or "" */
 } pricing;

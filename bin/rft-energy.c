@@ -13,7 +13,7 @@
 
 static const char usage[] =
     "usage: rft-energy [--params FILE] [--set KEY=VALUE]... [--scenario NAME] [--absolute]\n"
-    "                  [--format table|tsv|csv|json] [LABEL=]FILE...\n"
+    "                  [--with-slowdown] [--format table|tsv|csv|json] [LABEL=]FILE...\n"
     "       rft-energy --show-params [--params FILE] [--set KEY=VALUE]... [--format F] [FILE]\n"
     "       rft-energy --scan [-o FILE] [--level N] [--flush] [--bank N] [FILE]\n"
     "Energy and first-order performance cost of register-file schemes from rft\n"
@@ -80,7 +80,8 @@ static void parse(int argc, char **argv, cli_job *j)
         CLI_FILTER_OPTIONS, {"params", required_argument, 0, 'p'}, {"set", required_argument, 0, 'S'},
         {"scenario", required_argument, 0, 's'}, {"absolute", no_argument, 0, 'a'},
         {"show-params", no_argument, 0, 'w'}, {"format", required_argument, 0, 'f'},
-        {"scan", no_argument, 0, 'c'}, {"bank", required_argument, 0, 'b'}, {0, 0, 0, 0}};
+        {"with-slowdown", no_argument, 0, 'W'}, {"scan", no_argument, 0, 'c'},
+        {"bank", required_argument, 0, 'b'}, {0, 0, 0, 0}};
     energy_cli *c = xrealloc(NULL, sizeof *c);      /* one per call */
     pricing *p = &c->p;
     memset(c, 0, sizeof *c);
@@ -93,7 +94,7 @@ static void parse(int argc, char **argv, cli_job *j)
     int ch, scan = 0, priced = 0, scanned = 0;  /* options of pricing, of --scan given */
     char why[RFT_PARAM_WHY];
     while ((ch = getopt_long(argc, argv, "o:p:f:", opts, NULL)) != -1) {
-        priced |= strchr("pSsawf", ch) != NULL;
+        priced |= strchr("pSsawfW", ch) != NULL;
         scanned |= strchr("olFb", ch) != NULL;
         switch (ch) {
         case 'p': p->params = optarg; break;
@@ -103,6 +104,7 @@ static void parse(int argc, char **argv, cli_job *j)
             break;
         case 's': p->scenario = optarg; break;
         case 'a': p->absolute = 1; break;
+        case 'W': p->slowdown = 1; break;
         case 'w': c->show = 1; break;
         case 'f': p->fmt = cli_format(optarg); break;
         case 'c': scan = 1; break;
@@ -115,7 +117,7 @@ static void parse(int argc, char **argv, cli_job *j)
     if (scan) {     /* a stage: the scan record of the input */
         if (priced)
             usage_error("--scan takes none of --params, --set, --scenario, --absolute, "
-                        "--show-params, --format");
+                        "--with-slowdown, --show-params, --format");
         j->input = cli_input(argc, argv);
         j->st = rft_escan_new(&so);
         rft_params_free(&p->ps);
