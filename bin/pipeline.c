@@ -353,9 +353,10 @@ void cli_jobs_run(cli_job *jobs, int n)
     cli_pipelines_run(&jobs, &n, 1, NULL);
 }
 
-void cli_prog_parse(const cli_prog *p, int argc, char **argv, cli_job *j)
+static void parse_job(const cli_prog *p, int argc, char **argv, cli_job *j, int alone)
 {
     memset(j, 0, sizeof *j);
+    j->alone = alone;
     j->input = "-";
     j->stream = 1;
     j->wo.level = RFT_DEFAULT_LEVEL;
@@ -364,8 +365,13 @@ void cli_prog_parse(const cli_prog *p, int argc, char **argv, cli_job *j)
     cli_usage_text = p->usage;
     optind = 0;             /* getopt starts afresh for every stage */
     p->parse(argc, argv, j);
-    if (!j->st && !j->source_run)
+    if (!j->st && !j->source_run && !j->run)
         die("out of memory");
+}
+
+void cli_prog_parse(const cli_prog *p, int argc, char **argv, cli_job *j)
+{
+    parse_job(p, argc, argv, j, 0);
 }
 
 int cli_prog_main(const cli_prog *p, int argc, char **argv)
@@ -375,7 +381,9 @@ int cli_prog_main(const cli_prog *p, int argc, char **argv)
     cli_init(argc, argv, p->usage);
     cli_prog self = *p;
     self.name = prog;       /* the name it was run by: a link may rename it */
-    cli_prog_parse(&self, argc, argv, &j);
+    parse_job(&self, argc, argv, &j, 1);
+    if (j.run)
+        return j.run(&j);
     cli_jobs_run(&j, 1);
     return cli_close_stdout();
 }

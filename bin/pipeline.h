@@ -31,6 +31,12 @@ struct cli_job {
      * message, as a stage program does.  Only the first job of a pipeline. */
     void (*source_open)(cli_job *j, rft_header *h);
     void (*source_run)(cli_job *j, const rft_sink *out);
+    /* Set before parse: the program runs alone, not in `rft run`.  Only
+     * then may its options make a job that is no stage (rft-energy pricing
+     * its inputs): run (st NULL), which does the work and returns the exit
+     * status. */
+    int alone;
+    int (*run)(cli_job *j);
 };
 
 /* A stage program: its name, usage text and option parser, which fills a

@@ -13,6 +13,7 @@
     X(classify) \
     X(dcpatch) \
     X(duty) \
+    X(energy) \
     X(faultmap) \
     X(gate) \
     X(synth)

@@ -387,7 +387,7 @@ void rft_energy_baseline(const rft_eparams *e, const rft_gate_in *in, rft_eresul
     sum(r, RFT_EG_NCAT);
 }
 
-void rft_energy_gating(const rft_eparams *e, const rft_gate_in *in, rft_eresult *r)
+void rft_energy_gating(const rft_eparams *e, const rft_gate_in *in, int slowdown, rft_eresult *r)
 {
     double B = rft_eparams_blocks(e);
     double cells = (double)e->entries * 32.0 * e->lanes;
@@ -413,9 +413,12 @@ void rft_energy_gating(const rft_eparams *e, const rft_gate_in *in, rft_eresult 
         r->cat[RFT_EG_DYN_SLICE] = e->slice_read_pj * B * (double)in->reads +
                                    e->slice_write_pj * B * (double)in->writes;
     }
-    double c = r->cycles + e->added_static * r->added;
-    r->cat[RFT_EG_LEAK_SLICE] = over(e, e->slice_leak_mw * share, c);
-    r->cat[RFT_EG_LEAK_LOGIC] = over(e, e->comp_units * comp_mw + e->decomp_units * decomp_mw + ct_mw, c);
+    double added = e->added_static * r->added, c = r->cycles + (slowdown ? added : 0);
+    double slice_mw = e->slice_leak_mw * share;
+    double logic_mw = e->comp_units * comp_mw + e->decomp_units * decomp_mw + ct_mw;
+    r->cat[RFT_EG_LEAK_SLICE] = over(e, slice_mw, c);
+    r->cat[RFT_EG_LEAK_LOGIC] = over(e, logic_mw, c);
+    r->slowdown_leak = over(e, slice_mw + logic_mw, added);
     r->cat[RFT_EG_DYN_LOGIC] = comp_pj * (double)in->comp_blocks + decomp_pj * (double)in->decomp_blocks +
                                e->ct_read_pj * (double)in->ct_reads +
                                e->ct_write_pj * (double)(in->ct_writes + in->ct_inval);

@@ -104,6 +104,9 @@ typedef struct rft_eresult {
     double added;           /* slice-cycles the scheme adds (upper bound) */
     double vdd_mv;          /* undervolt: Vdd of the slice */
     double powered;         /* gating: mean powered share of the slice cells, 0..1 */
+    double slowdown_leak;   /* gating: pJ the slice and its logic leak over the added
+                               cycles (perf.added_static of them); in cat and total
+                               only when priced with the slowdown */
 } rft_eresult;
 
 /* ---- undervolt (seed 001) ------------------------------------------------------- */
@@ -140,9 +143,13 @@ int rft_gate_in_from(const rft_counters *c, rft_gate_in *in, const char **missin
 /* The baseline of seed 002 6.6: every cell on for the whole trace, every
  * access every block, no extra logic. */
 void rft_energy_baseline(const rft_eparams *e, const rft_gate_in *in, rft_eresult *r);
-/* A scheme: slice leakage in proportion to its powered cells, extra
- * cycles leaking at the same mean share; its units, table and wake-ups. */
-void rft_energy_gating(const rft_eparams *e, const rft_gate_in *in, rft_eresult *r);
+/* A scheme: slice leakage in proportion to its powered cells; its units,
+ * table and wake-ups.  The leakage over the cycles it adds (an upper
+ * bound: other wavefronts hide most of them) is r->slowdown_leak; with
+ * slowdown set it is counted in the categories too (leakage over the
+ * trace's cycles and perf.added_static of the added ones, at the same
+ * mean share), else they price the trace's cycles only. */
+void rft_energy_gating(const rft_eparams *e, const rft_gate_in *in, int slowdown, rft_eresult *r);
 /* The mean power (mW) per compute unit of pj spent over slice_cycles, with
  * slices_per_cu slices to a compute unit; 0 without cycles. */
 double rft_energy_mw_per_cu(const rft_eparams *e, double pj, double slice_cycles,

@@ -34,11 +34,13 @@ dcpatch() {
 #    536 (ids: delta1) over 100-500, 2048 over 500-800, 536 over 800-1000;
 #    entry 1 2048 over 0-1000; entries 2-255 never taken: off.
 #    P = 204800 + 214400 + 614400 + 107200 + 2048000 = 3188800, f = P / (N C)
-#    = 0.61 %; 1 wake-up: 10 cycles, C' = 1010.
-#    leak_slice 75.86 x f x 1010 = 466.00; leak_logic (7.01 + 2 x 8.03) x 1010
-#    = 23300.70; dyn_slice 12 x 295.86 + 12 x 365.91 = 7941.24 (4 blocks of
+#    = 0.61 %; 1 wake-up: 10 cycles.
+#    leak_slice 75.86 x f x 1000 = 461.39; leak_logic (7.01 + 2 x 8.03) x 1000
+#    = 23070; dyn_slice 12 x 295.86 + 12 x 365.91 = 7941.24 (4 blocks of
 #    each cancelled); dyn_logic 16 x 0.76 + 8 x 0.79 = 18.48; wakeup 232.88;
-#    total 31959.30
+#    total 31723.99; slowdown_leak (75.86 x f + 23.07) x 10 = 235.31.
+#    --with-slowdown: the leakage over C' = 1010: 466.00, 23300.70, total
+#    31959.30
 #  argo (rft-alloc --scheme argo, no rft-gate): windows at 0-1 (0-600) and
 #    2-3 (700-1000), the rest off: P = 2048 x (2 x 600 + 2 x 300), f = 0.70 %;
 #    4 entries woken by placements: 4 x 232.88 = 931.52, no cycles;
@@ -46,10 +48,11 @@ dcpatch() {
 #  rc+rar (rar, rft-gate --scheme rc): wavefront 1 rotated (s = 1): v0 in
 #    entry 1.  Entry 0 on over 0-100 and 500-1000 (woken), entry 1 over
 #    0-800 (then compressed): P = 2048 x 1400, f = 0.55 %; 1 wake-up.
-#    leak 75.86 x f x 1010 = 419.03; leak_logic (8.46 + 2 x 8.00 + 0.13) x
-#    1010 = 24835.90; dyn_slice 10 x 295.86 + 16 x 365.91 = 8813.16;
+#    leak 75.86 x f x 1000 = 414.88; leak_logic (8.46 + 2 x 8.00 + 0.13) x
+#    1000 = 24590; dyn_slice 10 x 295.86 + 16 x 365.91 = 8813.16;
 #    dyn_logic 10 x 1.10 + 10 x 0.96 + 4 x 1.25 + (2 + 1) x 66.49 = 225.07;
-#    wakeup 232.88; total 34525.94
+#    wakeup 232.88; total 34275.99; slowdown_leak (75.86 x f + 24.59) x 10 =
+#    250.05.  --with-slowdown (C' = 1010): 419.03, 24835.90, total 34525.94
 #  allocators (seed 004 5.4, one slice = one compute unit here): the slice
 #    leakage saved over the 1000 ns, e.g. argo (75860 - 533.40) / 1000 =
 #    75.327 mW, less ARGO's 0.92 - 0.56 mW: 74.967 mW net
@@ -58,45 +61,56 @@ dcpatch() {
     run rft-energy --absolute -f tsv ff.rft wc.rft argo.rft rcrar.rft
     assert_success
     assert_output - <<'EOF'
-scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW
-baseline	100.00	75.860	0.000	10.588	0.000	0.000	86.448	86.448	0.00	0.00	0	0.000	0.560	0.000	0.000
-wc	0.61	0.466	23.301	7.941	0.018	0.233	31.959	31.959	63.03	99.39	10	1.000	0.560	75.394	75.394
-argo	0.70	0.533	0.000	10.588	0.000	0.932	12.053	12.053	86.06	99.30	0	0.000	0.920	75.327	74.967
-rc+rar	0.55	0.419	24.836	8.813	0.225	0.233	34.526	34.526	60.06	99.45	10	1.000	0.560	75.441	75.441
+scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW	slowdown_leak
+baseline	100.00	75.860	0.000	10.588	0.000	0.000	86.448	86.448	0.00	0.00	0	0.000	0.560	0.000	0.000	0.000
+wc	0.61	0.461	23.070	7.941	0.018	0.233	31.724	31.724	63.30	99.39	10	1.000	0.560	75.399	75.399	0.235
+argo	0.70	0.533	0.000	10.588	0.000	0.932	12.053	12.053	86.06	99.30	0	0.000	0.920	75.327	74.967	0.000
+rc+rar	0.55	0.415	24.590	8.813	0.225	0.233	34.276	34.276	60.35	99.45	10	1.000	0.560	75.445	75.445	0.250
+EOF
+    run rft-energy --with-slowdown --absolute -f tsv ff.rft wc.rft argo.rft rcrar.rft
+    assert_success
+    assert_output - <<'EOF'
+scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW	slowdown_leak
+baseline	100.00	75.860	0.000	10.588	0.000	0.000	86.448	86.448	0.00	0.00	0	0.000	0.560	0.000	0.000	0.000
+wc	0.61	0.466	23.301	7.941	0.018	0.233	31.959	31.959	63.03	99.39	10	1.000	0.560	75.394	75.394	0.235
+argo	0.70	0.533	0.000	10.588	0.000	0.932	12.053	12.053	86.06	99.30	0	0.000	0.920	75.327	74.967	0.000
+rc+rar	0.55	0.419	24.836	8.813	0.225	0.233	34.526	34.526	60.06	99.45	10	1.000	0.560	75.441	75.441	0.250
 EOF
 }
 
 @test "seed 002: the split of Fig. 21 in percent of the baseline" {
     schemes
-    # e.g. wc: 466.00 / 86448.32 = 0.54 %, 31959.30 / 86448.32 = 36.97 %
+    # e.g. wc: 461.39 / 86448.32 = 0.53 %, 31723.99 / 86448.32 = 36.70 %,
+    # slowdown_leak 235.31 / 86448.32 = 0.27 %
     run rft-energy -f tsv wc.rft argo.rft rcrar.rft
     assert_success
     assert_output - <<'EOF'
-scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW
-baseline	100.00	87.75	0.00	12.25	0.00	0.00	100.00	86.448	0.00	0.00	0	0.000	0.560	0.000	0.000
-wc	0.61	0.54	26.95	9.19	0.02	0.27	36.97	31.959	63.03	99.39	10	1.000	0.560	75.394	75.394
-argo	0.70	0.62	0.00	12.25	0.00	1.08	13.94	12.053	86.06	99.30	0	0.000	0.920	75.327	74.967
-rc+rar	0.55	0.48	28.73	10.19	0.26	0.27	39.94	34.526	60.06	99.45	10	1.000	0.560	75.441	75.441
+scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW	slowdown_leak
+baseline	100.00	87.75	0.00	12.25	0.00	0.00	100.00	86.448	0.00	0.00	0	0.000	0.560	0.000	0.000	0.00
+wc	0.61	0.53	26.69	9.19	0.02	0.27	36.70	31.724	63.30	99.39	10	1.000	0.560	75.399	75.399	0.27
+argo	0.70	0.62	0.00	12.25	0.00	1.08	13.94	12.053	86.06	99.30	0	0.000	0.920	75.327	74.967	0.00
+rc+rar	0.55	0.48	28.44	10.19	0.26	0.27	39.65	34.276	60.35	99.45	10	1.000	0.560	75.445	75.445	0.29
 EOF
 }
 
 @test "seed 002: hidden added cycles, leaky switched-off cells, banks" {
     schemes
-    # wc with perf.added_static=0: C' = 1000: leak_slice 75.86 x f x 1000 =
-    # 461.39, leak_logic 23.07 x 1000 = 23070
-    run rft-energy --set perf.added_static=0 --absolute -f tsv wc.rft
+    # wc with perf.added_static=0, even --with-slowdown: C' = 1000:
+    # leak_slice 75.86 x f x 1000 = 461.39, leak_logic 23.07 x 1000 = 23070,
+    # no slowdown_leak
+    run rft-energy --set perf.added_static=0 --with-slowdown --absolute -f tsv wc.rft
     assert_success
-    assert_line --index 2 "wc	0.61	0.461	23.070	7.941	0.018	0.233	31.724	31.724	63.30	99.39	10	1.000	0.560	75.399	75.399"
+    assert_line --index 2 "wc	0.61	0.461	23.070	7.941	0.018	0.233	31.724	31.724	63.30	99.39	10	1.000	0.560	75.399	75.399	0.000"
     # a switched-off cell keeping 10 % of its leakage: argo's share
     # f + 0.1 (1 - f) = 0.1063281, x 75860 = 8066.05
     run rft-energy --set slice.off_leak=0.1 --absolute -f tsv argo.rft
     assert_success
-    assert_line --index 2 "argo	0.70	8.066	0.000	10.588	0.000	0.932	19.586	19.586	77.34	89.37	0	0.000	0.920	67.794	67.434"
+    assert_line --index 2 "argo	0.70	8.066	0.000	10.588	0.000	0.932	19.586	19.586	77.34	89.37	0	0.000	0.920	67.794	67.434	0.000"
     # argo gated in banks of 4 entries: the window at 2-3 wakes entries 0-3
     # (bank 0) again: P = 2048 x 4 x (600 + 300), 8 wake-ups
     run rft-energy --set gating.bank_entries=4 --absolute -f tsv argo.rft
     assert_success
-    assert_line --index 2 "argo	1.41	1.067	0.000	10.588	0.000	1.863	13.518	13.518	84.36	98.59	0	0.000	0.920	74.793	74.433"
+    assert_line --index 2 "argo	1.41	1.067	0.000	10.588	0.000	1.863	13.518	13.518	84.36	98.59	0	0.000	0.920	74.793	74.433	0.000"
 }
 
 @test "seed 002: labels name rows; a stream that is not the scheme asked for" {
@@ -186,7 +200,7 @@ EOF
     assert_success
     assert_output - <<'EOF'
 baseline 0.0
-wc 63.03
+wc 63.3
 EOF
 }
 
@@ -223,7 +237,7 @@ EOF
     assert_success
     # 800 MHz: 1.25 ns per cycle, the baseline leaks 75.86 x 1250 = 94825 pJ
     run rft-energy --set clock_mhz=800 --absolute -f tsv clk.rft
-    assert_line --index 1 "baseline	100.00	94.825	0.000	10.588	0.000	0.000	105.413	105.413	0.00	0.00	0	0.000	0.560	0.000	0.000"
+    assert_line --index 1 "baseline	100.00	94.825	0.000	10.588	0.000	0.000	105.413	105.413	0.00	0.00	0	0.000	0.560	0.000	0.000	0.000"
     # another trace
     head -n 12 "$E/gate.txt" | rft-decode | rft-alloc -o short.rft
     run -1 rft-energy wc.rft short.rft
@@ -272,4 +286,69 @@ EOF
     assert_line --regexp "^dcpatch-clustered +497 "
     assert_line --regexp "^dcpatch-dispersed +371 "
     run -2 "$TOP/examples/undervolt.sh"
+}
+
+@test "--scan: a stream of the input's header and one scan record, priced as the stream itself" {
+    schemes
+    dcpatch
+    for f in ff wc argo rcrar dcp; do rft-energy --scan -o $f.scan $f.rft; done
+    # the header, then one counters record (no trace records)
+    run rft-view -H wc.scan
+    assert_line --regexp "^producer +rft-energy$"
+    assert_line --regexp "^gate +scheme=wc$"
+    run rft-view wc.scan
+    assert_success
+    assert_output "# counters	stage=rft-energy	scope=scan	bank_entries=1	reads=4	writes=4	timed=1	first_cycle=0	last_cycle=1000	gated=1	slices=1	compute_units=1	powered_cell_cycles=$(python3 -c 'import struct; print(struct.unpack("<Q", struct.pack("<d", 3188800.0))[0])')	alloc_wakeups=0	dcpatch_records=0	gate_records=1	rft-gate.writes=4	rft-gate.reads=4	rft-gate.divergent_writes=0	rft-gate.compressed_writes=2	rft-gate.switch_offs=2	rft-gate.wakeups=1	rft-gate.movs=0	rft-gate.slice_block_writes=12	rft-gate.slice_block_writes_cancelled=4	rft-gate.slice_block_reads=12	rft-gate.slice_block_reads_cancelled=4	rft-gate.ctable_reads=0	rft-gate.ctable_writes=0	rft-gate.ctable_invalidations=0	rft-gate.comp_unit_activations=4	rft-gate.comp_unit_blocks=16	rft-gate.decomp_unit_activations=2	rft-gate.decomp_unit_blocks=8"
+    # the same tables from scans as from the streams, mixed too, in every format
+    for opts in "" "--absolute -f tsv" "-f json" "--set slice.off_leak=0.1 -f csv"; do
+        rft-energy $opts base=ff.rft wc.rft argo.rft rcrar.rft > streams.out
+        rft-energy $opts base=ff.scan wc.scan argo.rft rcrar.scan | sed 's/\.scan/.rft/g' > scans.out
+        cmp streams.out scans.out
+    done
+    rft-energy --set geometry.entries=8 --scenario common dcp.rft > streams.out
+    run rft-energy --set geometry.entries=8 --scenario common dcp.scan
+    assert_success
+    assert_output "$(cat streams.out)"
+    # a scan of a scan is the same scan
+    rft-energy --scan - < wc.scan > again.scan
+    cmp wc.scan again.scan
+}
+
+@test "--scan --bank: the bank is recorded, a scan in other banks than the parameters' is refused" {
+    schemes
+    rft-energy --scan --bank 4 -o argo4.scan argo.rft
+    run pipe "rft-view argo4.scan | tr '\t' '\n' | grep -E '^(bank_entries|alloc_wakeups)='"
+    assert_output - <<'EOF2'
+bank_entries=4
+alloc_wakeups=8
+EOF2
+    run rft-energy --set gating.bank_entries=4 --absolute -f tsv argo4.scan
+    assert_success
+    assert_line --index 2 "argo	1.41	1.067	0.000	10.588	0.000	1.863	13.518	13.518	84.36	98.59	0	0.000	0.920	74.793	74.433	0.000"
+    run -1 rft-energy argo4.scan
+    assert_output "rft-energy: argo4.scan: scanned in banks of 4 entries (rft-energy --scan --bank), $TOP/params/seed002-32nm.conf prices banks of 1 (gating.bank_entries)"
+    # a stream of banks of 2 scanned in banks of 4
+    rft-alloc --scheme argo --bank 2 t.rft -o b2.rft
+    run -1 rft-energy --scan --bank 4 -o b2.scan b2.rft
+    assert_output "rft-energy: b2.rft: record 3: the stream is gated in banks of 2 entries, the scan in banks of 4 (gating.bank_entries)"
+    [ ! -e b2.scan ]
+}
+
+@test "--scan: bad input leaves no scan; options of the other mode are usage errors" {
+    schemes
+    head -c 200 wc.rft > cut.rft
+    run -1 rft-energy --scan -o cut.scan cut.rft
+    assert_output --partial "rft-energy: cut.rft: "
+    [ ! -e cut.scan ]
+    assert_equal "$(ls | grep -c tmp)" 0
+    run -1 bash -c 'set -o pipefail; rft-energy --scan cut.rft | rft-view'
+    assert_line --partial "rft-view: -: "
+    run -2 rft-energy --scan --absolute wc.rft
+    assert_line --index 0 "rft-energy: --scan takes none of --params, --set, --scenario, --absolute, --with-slowdown, --show-params, --format"
+    run -2 rft-energy -o x.rft wc.rft
+    assert_line --index 0 "rft-energy: -o, --level, --flush and --bank apply to --scan only"
+    run -2 rft-energy --bank 2 wc.rft
+    assert_line --index 0 "rft-energy: -o, --level, --flush and --bank apply to --scan only"
+    run -2 rft-energy --scan --bank 0 wc.rft
+    run -2 rft-energy --scan wc.rft argo.rft
 }

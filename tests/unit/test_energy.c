@@ -219,7 +219,7 @@ static void test_gating(void)
      * woken by placements: 4 x 0.5 x 1000 = 2000; 520; 300 */
     in.powered_cell_cycles = 0.5 * 8192 * 1000;
     in.alloc_wakeups = 3;
-    rft_energy_gating(&e, &in, &r);
+    rft_energy_gating(&e, &in, 1, &r);
     NEAR(r.powered, 0.5);
     NEAR(r.total, 2000 + 520 + 300);
     CHECK(r.added == 0);
@@ -231,7 +231,7 @@ static void test_gating(void)
     in.gate = RFT_GATE_RC;
     in.block_reads = 9, in.block_writes = 16, in.ct_reads = 3, in.ct_writes = 2, in.ct_inval = 1;
     in.comp_blocks = 14, in.decomp_blocks = 6, in.wakeups = 1, in.movs = 1;
-    rft_energy_gating(&e, &in, &r);
+    rft_energy_gating(&e, &in, 1, &r);
     NEAR(r.added, 14);
     NEAR(r.cat[RFT_EG_LEAK_SLICE], 2028);
     NEAR(r.cat[RFT_EG_LEAK_LOGIC], 4563);
@@ -239,12 +239,20 @@ static void test_gating(void)
     NEAR(r.cat[RFT_EG_DYN_LOGIC], 17.5);
     NEAR(r.cat[RFT_EG_WAKEUP], 400);
     NEAR(r.total, 2028 + 4563 + 410 + 17.5 + 400);
+    NEAR(r.slowdown_leak, (2 + 4.5) * 14);
+    /* without the slowdown (rft-energy's default): the leakage over the
+     * trace's 1000 cycles, that of the 14 added apart */
+    rft_energy_gating(&e, &in, 0, &r);
+    NEAR(r.cat[RFT_EG_LEAK_SLICE], 2000);
+    NEAR(r.cat[RFT_EG_LEAK_LOGIC], 4500);
+    NEAR(r.slowdown_leak, (2 + 4.5) * 14);
+    NEAR(r.total, 2000 + 4500 + 410 + 17.5 + 400);
 
     /* WC: its own units, no table: (3 + 2 x 1.5) x 1014 = 6084;
      * 14 x 0.4 + 6 x 0.2 = 6.8 */
     in.gate = RFT_GATE_WC;
     in.ct_reads = in.ct_writes = in.ct_inval = 0;
-    rft_energy_gating(&e, &in, &r);
+    rft_energy_gating(&e, &in, 1, &r);
     NEAR(r.cat[RFT_EG_LEAK_LOGIC], 6084);
     NEAR(r.cat[RFT_EG_DYN_LOGIC], 6.8);
     NEAR(r.total, 2028 + 6084 + 410 + 6.8 + 400);
@@ -255,7 +263,7 @@ static void test_gating(void)
     CHECK(rft_params_parse(&ps, "t.conf", gt_text, strlen(gt_text), why, sizeof why) == 0);
     CHECK(rft_params_set(&ps, "slice.off_leak", "0.25", "--set") == 0);
     CHECK(rft_eparams_load(&e, &ps, why, sizeof why) == 0);
-    rft_energy_gating(&e, &in, &r);
+    rft_energy_gating(&e, &in, 1, &r);
     NEAR(r.cat[RFT_EG_LEAK_SLICE], 4 * 0.625 * 1014);
     CHECK(rft_params_set(&ps, "slice.off_leak", "1.5", "--set") == 0);
     CHECK(rft_eparams_load(&e, &ps, why, sizeof why) == RFT_EFORMAT);
@@ -264,7 +272,7 @@ static void test_gating(void)
     CHECK(rft_params_set(&ps, "slice.off_leak", "0", "--set") == 0);
     CHECK(rft_params_set(&ps, "perf.added_static", "0", "--set") == 0);
     CHECK(rft_eparams_load(&e, &ps, why, sizeof why) == 0);
-    rft_energy_gating(&e, &in, &r);
+    rft_energy_gating(&e, &in, 1, &r);
     NEAR(r.added, 14);
     NEAR(r.cat[RFT_EG_LEAK_SLICE], 2000);
     NEAR(r.cat[RFT_EG_LEAK_LOGIC], 6000);

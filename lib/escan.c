@@ -1,0 +1,292 @@
+/* escan.c - the energy scan of a stream (escan.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "energy.h"
+#include "escan.h"
+
+typedef struct escan {
+    rft_stage st;
+    rft_escan_opts o;
+    rft_escan r;
+    rft_geom geom;
+    rft_map slice_of, cu_of;    /* slice key -> index in sl; compute units seen */
+    rft_power *sl;              /* powered cells per slice */
+    uint32_t cap;
+    int counted, adopted;       /* records counted; a scan record taken */
+    rft_counters c;             /* scratch: a counters record parsed or emitted */
+    uint8_t buf[RFT_COUNTERS_MAX];
+} escan;
+
+#define SCAN_STAGE "rft-energy"     /* the scan record: stage, scope "scan" */
+/* The scan record's fields, in order (escan.h). */
+static const char *const field[] = {
+    "bank_entries", "reads", "writes", "timed", "first_cycle", "last_cycle", "gated", "slices",
+    "compute_units", "powered_cell_cycles", "alloc_wakeups", "dcpatch_records", "gate_records"};
+enum { NFIELD = sizeof field / sizeof field[0], PCC = 9 };
+/* the stages whose total counters are kept, and their prefix in the record */
+static const char *const kept[] = {"rft-dcpatch", "rft-gate"};
+
+void rft_escan_opts_default(rft_escan_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->bank = 1;
+    o->pass = 1;
+}
+
+static void fields_of(const rft_escan *r, uint64_t *v)
+{
+    uint64_t bits;
+    memcpy(&bits, &r->powered_cell_cycles, sizeof bits);
+    const uint64_t x[NFIELD] = {r->bank, r->reads, r->writes, (uint64_t)r->timed, r->first, r->last,
+                                (uint64_t)r->gated, r->slices, r->cus, bits, r->alloc_wakeups,
+                                (uint64_t)r->ndcpatch, (uint64_t)r->ngate};
+    memcpy(v, x, sizeof x);
+}
+
+static rft_counters *kept_counters(rft_escan *r, int k) { return k ? &r->gate : &r->dcpatch; }
+
+static int mixed(escan *s)
+{
+    return rft_stage_fail(&s->st, RFT_EFORMAT, "a scan record (rft-energy --scan) among records to scan");
+}
+
+/* A scan record (in s->c) taken as the result. */
+static int adopt(escan *s)
+{
+    rft_escan *r = &s->r;
+    const rft_counters *c = &s->c;
+    uint64_t v[NFIELD] = {0};
+    int seen = 0;
+    if (s->adopted)
+        return rft_stage_fail(&s->st, RFT_EFORMAT, "a second scan record (rft-energy --scan)");
+    if (s->counted)
+        return mixed(s);
+    s->adopted = 1;
+    for (int k = 0; k < 2; k++) {
+        rft_counters *kc = kept_counters(r, k);
+        memset(kc, 0, sizeof *kc);
+        strcpy(kc->stage, kept[k]);
+        strcpy(kc->scope, "total");
+    }
+    for (int i = 0; i < c->n; i++) {
+        const char *name = c->name[i];
+        int f = 0, k = 0;
+        while (f < NFIELD && strcmp(name, field[f]) != 0)
+            f++;
+        if (f < NFIELD) {
+            v[f] = c->value[i];
+            seen |= 1 << f;
+            continue;
+        }
+        size_t l = 0;
+        while (k < 2 && !((l = strlen(kept[k])) && strncmp(name, kept[k], l) == 0 && name[l] == '.'))
+            k++;
+        if (k == 2)
+            return rft_stage_fail(&s->st, RFT_EFORMAT, "scan record: unknown counter '%s'", name);
+        if (rft_counters_add(kept_counters(r, k), name + l + 1, c->value[i]))
+            return rft_stage_fail(&s->st, RFT_EFORMAT, "scan record: too many counters");
+    }
+    for (int f = 0; f < NFIELD; f++)
+        if (!(seen & 1 << f))
+            return rft_stage_fail(&s->st, RFT_EFORMAT, "scan record: counter '%s' missing", field[f]);
+    double pcc;
+    memcpy(&pcc, &v[PCC], sizeof pcc);
+    if (v[0] < 1 || v[0] > RFT_MAX_ENTRIES || v[3] > 1 || v[6] > 1 || v[7] > UINT32_MAX ||
+        v[8] > UINT32_MAX || v[11] > INT32_MAX || v[12] > INT32_MAX || !isfinite(pcc) || pcc < 0)
+        return rft_stage_fail(&s->st, RFT_EFORMAT, "scan record: a counter out of its range");
+    r->bank = (uint32_t)v[0];
+    r->reads = v[1], r->writes = v[2], r->timed = (int)v[3], r->first = v[4], r->last = v[5];
+    r->gated = (int)v[6], r->slices = (uint32_t)v[7], r->cus = (uint32_t)v[8];
+    r->powered_cell_cycles = pcc, r->alloc_wakeups = v[10];
+    r->ndcpatch = (int)v[11], r->ngate = (int)v[12];
+    return 0;
+}
+
+static int pass(escan *s, rft_rec *rec, const rft_sink *out)
+{
+    return s->o.pass ? out->put(out->ctx, rec) : 0;
+}
+
+static int counters(escan *s, rft_rec *rec, const rft_sink *out)
+{
+    rft_counters *c = &s->c;
+    if (rft_counters_parse(rec->raw, rec->len, c))
+        return rft_stage_fail(&s->st, RFT_EFORMAT, "malformed counters record");
+    if (strcmp(c->stage, SCAN_STAGE) == 0 && strcmp(c->scope, "scan") == 0)
+        return adopt(s);        /* not passed on: emitted again if asked */
+    for (int k = 0; k < 2; k++)
+        if (strcmp(c->scope, "total") == 0 && strcmp(c->stage, kept[k]) == 0) {
+            if (s->adopted)
+                return mixed(s);
+            s->counted = 1;
+            *kept_counters(&s->r, k) = *c;
+            *(k ? &s->r.ngate : &s->r.ndcpatch) += 1;
+        }
+    return pass(s, rec, out);
+}
+
+/* The powered cells of slice (cu, simd), made at its first record. */
+static rft_power *slice_power(escan *s, uint16_t cu, uint16_t simd)
+{
+    rft_escan *r = &s->r;
+    uint64_t *ix = rft_map_get(&s->slice_of, rft_slice_key(cu, simd));
+    if (ix)
+        return &s->sl[*ix];
+    if (r->slices == s->cap) {
+        uint32_t cap = s->cap ? 2 * s->cap : 16;
+        rft_power *n = realloc(s->sl, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        s->sl = n;
+        s->cap = cap;
+    }
+    if (rft_power_init(&s->sl[r->slices], s->geom.entries, 32 * s->geom.lanes, s->o.bank, r->first))
+        return NULL;
+    if (rft_map_put(&s->slice_of, rft_slice_key(cu, simd), r->slices)) {
+        rft_power_free(&s->sl[r->slices]);
+        return NULL;
+    }
+    if (!rft_map_get(&s->cu_of, cu)) {
+        if (rft_map_put(&s->cu_of, cu, 1))
+            return NULL;
+        r->cus++;
+    }
+    return &s->sl[r->slices++];
+}
+
+static int start(rft_stage *st, const rft_header *in, rft_header *out)
+{
+    ((escan *)st)->geom = in->geom;
+    return 0;
+}
+
+static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
+{
+    escan *s = (escan *)st;
+    rft_escan *r = &s->r;
+    uint16_t cu, simd;
+    rft_alloc_rec a;
+    switch (rec->kind) {
+    case RFT_WFBEGIN: cu = rec->u.begin.cu, simd = rec->u.begin.simd; break;
+    case RFT_WFEND: cu = rec->u.end.cu, simd = rec->u.end.simd; break;
+    case RFT_WRITE: cu = rec->w.cu, simd = rec->w.simd; r->writes++; break;
+    case RFT_READ: cu = rec->u.read.cu, simd = rec->u.read.simd; r->reads++; break;
+    case RFT_ALLOC:
+        if (rft_alloc_parse(rec->raw, rec->len, &a))
+            return rft_stage_fail(st, RFT_EFORMAT, "malformed window allocation record");
+        cu = a.cu, simd = a.simd;
+        r->gated |= a.flags & RFT_AF_GATED;
+        break;
+    case RFT_COUNTERS: return counters(s, rec, out);
+    default: return pass(s, rec, out);
+    }
+    if (s->adopted)
+        return mixed(s);
+    s->counted = 1;
+    /* the span: begin, end, write and read records, as rft-dcpatch */
+    uint64_t t = rec->kind == RFT_ALLOC ? a.cycle : rft_rec_cycle(rec);
+    if (rec->kind != RFT_ALLOC) {
+        if (!r->timed)
+            r->first = t;
+        r->timed = 1;
+        r->last = t;
+    }
+    rft_power *pw = slice_power(s, cu, simd);
+    if (!pw)
+        return rft_stage_fail(st, RFT_EMEM, "out of memory");
+    if (rec->kind == RFT_ALLOC) {
+        /* the stream's banks (rft-alloc --bank), unless the scan is made
+         * in banks of its own */
+        if (a.bank > 1 && s->o.bank > 1 && a.bank != s->o.bank)
+            return rft_stage_fail(st, RFT_EFORMAT, "the stream is gated in banks of %u entries, %s in "
+                                  "banks of %u (gating.bank_entries)", a.bank,
+                                  s->o.bank_from ? s->o.bank_from : "the scan", s->o.bank);
+        if (!pw->gated && s->o.bank == 1)
+            pw->bank = a.bank;
+        rft_power_window(pw, t, a.base, a.n, a.event == RFT_ALLOC_EV_ALLOC, a.flags & RFT_AF_GATED);
+    } else if (rec->kind == RFT_WRITE && rec->w.phys != RFT_NO_PHYS) {
+        r->gated |= rec->w.on_bits != RFT_NO_GATE;
+        rft_power_write(pw, t, rec->w.phys, rec->w.on_bits);
+    } else if (rec->kind == RFT_READ && rec->u.read.phys != RFT_NO_PHYS) {
+        rft_power_use(pw, t, rec->u.read.phys);
+    }
+    return pass(s, rec, out);
+}
+
+/* The result as a scan record to out. */
+static int emit(escan *s, const rft_sink *out)
+{
+    const rft_escan *r = &s->r;
+    rft_counters *c = &s->c;
+    uint64_t v[NFIELD];
+    memset(c, 0, sizeof *c);
+    strcpy(c->stage, SCAN_STAGE);
+    strcpy(c->scope, "scan");
+    fields_of(r, v);
+    for (int f = 0; f < NFIELD; f++)
+        rft_counters_add(c, field[f], v[f]);
+    for (int k = 0; k < 2; k++) {
+        const rft_counters *kc = k ? &r->gate : &r->dcpatch;
+        for (int i = 0; (k ? r->ngate : r->ndcpatch) && i < kc->n; i++) {
+            char name[sizeof c->name[0]];
+            if ((size_t)snprintf(name, sizeof name, "%s.%s", kept[k], kc->name[i]) >= sizeof name)
+                return rft_stage_fail(&s->st, RFT_EFORMAT, "counter %s of %s: a scan record holds "
+                                      "names of %zu bytes at most", kc->name[i], kept[k],
+                                      sizeof name - 1);
+            if (rft_counters_add(c, name, kc->value[i]))
+                return rft_stage_fail(&s->st, RFT_EFORMAT, "a scan record holds %d counters at most",
+                                      RFT_MAX_COUNTERS);
+        }
+    }
+    return rft_sink_raw(out, RFT_COUNTERS, s->buf, rft_counters_encode(c, s->buf));
+}
+
+static int finish(rft_stage *st, const rft_sink *out)
+{
+    escan *s = (escan *)st;
+    rft_escan *r = &s->r;
+    if (!s->adopted) {
+        for (uint32_t i = 0; i < r->slices; i++) {
+            r->powered_cell_cycles += (double)rft_power_total(&s->sl[i], r->last);
+            r->alloc_wakeups += s->sl[i].wakeups;
+        }
+    }
+    return s->o.emit ? emit(s, out) : 0;
+}
+
+static void escan_free(rft_stage *st)
+{
+    escan *s = (escan *)st;
+    for (uint32_t i = 0; !s->adopted && i < s->r.slices; i++)
+        rft_power_free(&s->sl[i]);
+    free(s->sl);
+    rft_map_free(&s->slice_of);
+    rft_map_free(&s->cu_of);
+    free(s);
+}
+
+static const rft_stage_ops ops = {SCAN_STAGE, start, feed, finish, escan_free};
+
+rft_stage *rft_escan_new(const rft_escan_opts *o)
+{
+    escan *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->st.ops = &ops;
+    s->st.input = "-";
+    s->o = *o;
+    s->r.bank = o->bank ? o->bank : 1;
+    s->o.bank = s->r.bank;
+    if (rft_map_init(&s->slice_of, 64) || rft_map_init(&s->cu_of, 16)) {
+        escan_free(&s->st);
+        return NULL;
+    }
+    return &s->st;
+}
+
+const rft_escan *rft_escan_result(const rft_stage *s) { return &((const escan *)s)->r; }

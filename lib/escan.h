@@ -1,0 +1,61 @@
+/* escan.h - the energy scan of a stream: what the energy models of
+ * energy.h price, counted in one pass over a placed, gated or patched
+ * stream (rft-energy(1)): its reads and writes, its span, slices and
+ * compute units, its powered cells over time (rft_power, energy.h) and the
+ * last total counters of rft-dcpatch and rft-gate.
+ *
+ * A stage (rft.h, "stages"): it passes the records on unchanged (or none)
+ * and has its result at finish.  It can emit that result as one counters
+ * record (stage "rft-energy", scope "scan", below) so that a scan travels
+ * in a stream; a stream holding such a record is taken as that scan, so a
+ * scan stream and the stream it was made from give the same result.
+ * No I/O, no globals. */
+#ifndef RFT_ESCAN_H
+#define RFT_ESCAN_H
+
+#include "rft.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rft_escan_opts {
+    /* Entries per power-gating bank of free entries, 1..RFT_MAX_ENTRIES
+     * (gating.bank_entries of the gating model): with 1, banks of the
+     * stream's own (rft-alloc --bank); a stream gated in other banks than
+     * a bank above 1 is an error naming bank_from ("the scan" if NULL). */
+    uint32_t bank;
+    const char *bank_from;
+    int pass;               /* pass the records on (else none) */
+    int emit;               /* emit the result as a counters record at finish */
+} rft_escan_opts;
+void rft_escan_opts_default(rft_escan_opts *o);     /* bank 1, records passed, no record */
+
+typedef struct rft_escan {
+    uint32_t bank;              /* the bank it was scanned in */
+    uint64_t reads, writes;
+    int timed;                  /* begin, end, write or read records seen */
+    uint64_t first, last;       /* the cycles of the first and last of them */
+    int gated;                  /* on_bits annotations or gated windows seen */
+    uint32_t slices, cus;       /* slices and compute units seen */
+    double powered_cell_cycles; /* sum over slices of powered cells x cycles, first to last */
+    uint64_t alloc_wakeups;     /* entries switched on by window placements */
+    int ndcpatch, ngate;        /* counters records of rft-dcpatch, rft-gate (scope total) */
+    rft_counters dcpatch, gate; /* the last of each */
+} rft_escan;
+
+/* The scan record (stage "rft-energy", scope "scan"): the fields above as
+ * counters bank_entries, reads, writes, timed, first_cycle, last_cycle,
+ * gated, slices, compute_units, powered_cell_cycles (the IEEE bits of the
+ * double: exact), alloc_wakeups, dcpatch_records, gate_records, then the
+ * counters of rft-dcpatch and of rft-gate, named rft-dcpatch.NAME and
+ * rft-gate.NAME (rft(5)). */
+
+rft_stage *rft_escan_new(const rft_escan_opts *o);
+/* After finish: the result. */
+const rft_escan *rft_escan_result(const rft_stage *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
