@@ -2,7 +2,8 @@
 # aging.sh - the register-file aging study of seed 002 section 6 on a trace:
 # duty maps of the baseline, RC, RAR, RC+RAR, WC and ARGO, compared by
 # rft-vth against the baseline (longest '0' and '1' duty, dVth, delay,
-# lifetime).  Every step is an ordinary pipeline you can copy:
+# lifetime), and their energy (rft-energy).  Every step is an ordinary
+# pipeline you can copy:
 #
 #   baseline  rft-decode TRACE | rft-alloc --scheme first-fit | rft-duty
 #   RC        ... | rft-alloc --scheme first-fit | rft-gate --scheme rc | rft-duty
@@ -11,90 +12,128 @@
 #   WC        ... | rft-alloc --scheme first-fit | rft-gate --scheme wc | rft-duty
 #   ARGO      ... | rft-alloc --scheme argo | rft-duty
 #
-# usage: aging.sh [-s stream|slice|busy] [-r N] [-k DIR] [-p DIR] TRACE [rft-vth options...]
-#   TRACE   canonical text (plain or .zst, rft-decode(1)) or an rft stream
-#   -s      the window of rft-duty(1) (default: its default, slice)
-#   -r N    the kernel run N times in a row (rft-repeat(1)) before placing:
-#           the seeds' lifetimes are of kernels run again and again
-#   -k DIR  keep the duty maps in DIR (base.rft, rc.rft, ...)
-#   -p DIR  draw the seed's figures as SVG in DIR (rft-plot(1), each with its gnuplot
-#           script and data: duty.gp, duty.data.tsv): duty.svg
-#           (Figs. 12, 13, 16: average and longest duty per scheme),
-#           longest0-by-reg.svg and longest1-by-reg.svg (Figs. 14-15, 17-18)
+# They run in one process per allocator (rft run, rft(1)): records pass from
+# stage to stage in memory, an allocator's placement feeds all its schemes,
+# and each scheme's stream is scanned for rft-energy on the way
+# (rft-energy --scan) instead of being written and read again.
+#
+# usage: aging.sh [-s stream|slice|busy] [-r N] [-j N] [-k DIR] [-p DIR]
+#                 [--format table|tsv|json] [--quiet] TRACE [rft-vth options...]
+#   TRACE     canonical text (plain or .zst, rft-decode(1)) or an rft stream
+#   -s        the window of rft-duty(1) (default: its default, slice)
+#   -r N      the kernel run N times in a row (rft-repeat(1)) before placing:
+#             the seeds' lifetimes are of kernels run again and again
+#   -j N      at most N processes at once (default: the processors, at most 3)
+#   -k DIR    keep the duty maps in DIR (base.rft, rc.rft, ...)
+#   -p DIR    draw the seed's figures as SVG in DIR (rft-plot(1), each with its
+#             gnuplot script and data: duty.gp, duty.data.tsv): duty.svg (Figs.
+#             12, 13, 16: average and longest duty per scheme),
+#             longest0-by-reg.svg and longest1-by-reg.svg (Figs. 14-15, 17-18)
+#   --format  table (default: titled tables for people); tsv (the tables
+#             alone, a blank line between them); json (one object per
+#             table row, "table": "vth" or "energy" first)
+#   --quiet   no progress on standard error (shown only on a terminal)
+# --format and --quiet are the script's wherever they are; the other words
+# after TRACE go to rft-vth.  The schemes are labelled base, rc, rar, rcrar,
+# wc and argo in every table.
 set -eu
+
+usage="usage: aging.sh [-s stream|slice|busy] [-r N] [-j N] [-k DIR] [-p DIR] [--format table|tsv|json] [--quiet] TRACE [rft-vth options...]"
+. "$(dirname "$0")/stages.sh"   # stage, join, options; cleans up on exit and signals
 
 span=""
 keep=""
 repeat=1
 plots=""
-usage="usage: aging.sh [-s stream|slice|busy] [-r N] [-k DIR] [-p DIR] TRACE [rft-vth options...]"
-while getopts s:r:k:p: opt; do
-    case $opt in
-    s) span="--span $OPTARG" ;;
-    r) repeat=$OPTARG ;;
-    k) keep=$OPTARG ;;
-    p) plots=$OPTARG ;;
-    *) echo "$usage" >&2; exit 2 ;;
+while [ $# -gt 0 ]; do
+    case $1 in
+    -s) need_arg "$@"; check_choice -s "$2" "stream slice busy"; span="--span $2"; shift 2 ;;
+    -r) need_arg "$@"; check_count -r "$2"; repeat=$2; shift 2 ;;
+    -k) need_arg "$@"; keep=$2; shift 2 ;;
+    -p) need_arg "$@"; plots=$2; shift 2 ;;
+    --) shift; break ;;
+    *) script_option "$@" || break; shift "$shifted" ;;
     esac
 done
-shift $((OPTIND - 1))
-if [ $# -lt 1 ]; then
-    echo "$usage" >&2
-    exit 2
-fi
+[ $# -ge 1 ] || usage_error "no trace"
 trace=$1
 shift
+# the words after TRACE: the script's --format and --quiet, rft-vth's others
+vth_args=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --format | --format=* | --quiet) script_option "$@"; shift "$shifted" ;;
+    *) vth_args="$vth_args $(q "$1")"; shift ;;
+    esac
+done
+[ -r "$trace" ] || { echo "aging.sh: $trace: cannot be read" >&2; exit 1; }
+eval "rft-vth $vth_args --show-params" > /dev/null || exit 2     # checked before any work
 
 tmp=${TMPDIR:-/tmp}/rft-aging.$$
 keep_dir=$keep
-. "$(dirname "$0")/stages.sh"   # stage, join; cleans up on exit and signals
 mkdir -p "$tmp"
 out=${keep:-$tmp}
 mkdir -p "$out"
 
+progress "decoding $trace"
 trace_stream "$trace" "$repeat"     # decoded once, repeated: src
 
-# place the windows once per allocator and gate once per scheme; the duty
-# maps and the energy below both use these streams
-for a in first-fit rar argo; do
-    stage rft-alloc --scheme "$a" -o "$tmp/p-$a.rft" "$src"
-done
-join || :
-stage rft-gate --scheme rc -o "$tmp/g-rc.rft" "$tmp/p-first-fit.rft"
-stage rft-gate --scheme rc -o "$tmp/g-rcrar.rft" "$tmp/p-rar.rft"
-stage rft-gate --scheme wc -o "$tmp/g-wc.rft" "$tmp/p-first-fit.rft"
-join || :
-# $span is a word list on purpose
-# shellcheck disable=SC2086
-{
-    stage rft-duty $span -o "$out/base.rft" "$tmp/p-first-fit.rft"
-    stage rft-duty $span -o "$out/rc.rft" "$tmp/g-rc.rft"
-    stage rft-duty $span -o "$out/rar.rft" "$tmp/p-rar.rft"
-    stage rft-duty $span -o "$out/rcrar.rft" "$tmp/g-rcrar.rft"
-    stage rft-duty $span -o "$out/wc.rft" "$tmp/g-wc.rft"
-    stage rft-duty $span -o "$out/argo.rft" "$tmp/p-argo.rft"
-    join || :
+# The pipelines of allocator $1 for gating schemes $2... ("-": none): a
+# duty map and an energy scan each, as quoted words for rft run.
+pipelines() {
+    a=$1
+    shift
+    for g in "$@"; do
+        case $a/$g in
+        first-fit/-) s=base ;; first-fit/*) s=$g ;; rar/-) s=rar ;; rar/rc) s=rcrar ;; argo/-) s=argo ;;
+        esac
+        p="alloc --scheme $a $(q "$src")"
+        [ "$g" = - ] || p="$p | gate --scheme $g"
+        printf ' %s %s' "$(q "$p | duty $span -o $(q "$out/$s.rft")")" \
+            "$(q "$p | energy --scan -o $(q "$tmp/$s.scan")")"
+    done
 }
+# processes: by allocator, the first-fit one (three schemes) alone unless -j 1
+ff=$(pipelines first-fit - rc wc)
+rar=$(pipelines rar - rc)
+argo=$(pipelines argo -)
+progress "placing, gating and scanning the six schemes"
+# one progress line: the first process's
+case $jobs in
+1) eval "stage rft run $quiet $ff $rar $argo" ;;
+2) eval "stage rft run $quiet $ff"; eval "stage rft run --quiet $rar $argo" ;;
+*) eval "stage rft run $quiet $ff"; eval "stage rft run --quiet $rar"; eval "stage rft run --quiet $argo" ;;
+esac
+join || :
 # a stage that failed left no map: say so rather than compare what is left
 for m in base rc rar rcrar wc argo; do
-    if [ ! -s "$out/$m.rft" ]; then
-        echo "aging.sh: the $m map failed" >&2
+    if [ ! -s "$out/$m.rft" ] || [ ! -s "$tmp/$m.scan" ]; then
+        echo "aging.sh: the $m scheme failed" >&2
         exit 1
     fi
 done
+progress ""
 
 runs=""
 [ "$repeat" = 1 ] || runs=", run $repeat times"
-echo "== $(basename "$trace")$runs: seed 002 section 6 (red% = reduction against the baseline)"
+maps="base=$(q "$out/base.rft") rc=$(q "$out/rc.rft") rar=$(q "$out/rar.rft") rcrar=$(q "$out/rcrar.rft") wc=$(q "$out/wc.rft") argo=$(q "$out/argo.rft")"
 # rft-vth OPTIONS... over the six maps, labelled by scheme
 vth() {
-    stage rft-vth "$@" base="$out/base.rft" rc="$out/rc.rft" rar="$out/rar.rft" \
-        rcrar="$out/rcrar.rft" wc="$out/wc.rft" argo="$out/argo.rft"
+    eval "stage rft-vth $vth_args $* $maps"
     join
 }
-vth "$@"
+# a table of the study: its title for people, its name in JSON rows
+table() {
+    case $format in
+    table) printf '%s\n' "$2"; "$3" ;;
+    tsv) "$3" --format tsv ;;
+    json) "$3" --format json | sed "s/^{/{\"table\": \"$1\", /" ;;
+    esac
+}
+table vth "== $(basename "$trace")$runs: seed 002 section 6 (red% = reduction against the baseline)" vth
 
 if [ -n "$plots" ]; then
+    progress "drawing"
     mkdir -p "$plots"
     name="$(basename "$trace")$runs"
     vth --format tsv > "$tmp/vth.tsv"
@@ -109,13 +148,15 @@ if [ -n "$plots" ]; then
             --title "$name: longest '$v' duty per register (seed 002 Figs. 14-15, 17-18)" \
             -o "$plots/longest$v-by-reg.svg" "$tmp/vth-reg.tsv"
     done
+    progress ""
 fi
 
-# Energy of the same schemes (rft-energy(1), seed 002 6.6 and Fig. 21): the
-# maps above hold duty cycles, not the trace, so rft-energy prices the placed
-# and gated streams themselves.
-echo
-echo "== energy (seed 002 6.6, Fig. 21; saving% against a baseline that never switches a cell off)"
-stage rft-energy base="$tmp/p-first-fit.rft" rc="$tmp/g-rc.rft" rar="$tmp/p-rar.rft" \
-    rc+rar="$tmp/g-rcrar.rft" wc="$tmp/g-wc.rft" argo="$tmp/p-argo.rft"
-join
+# Energy of the same schemes (rft-energy(1), seed 002 6.6 and Fig. 21), from
+# the scans of the placed and gated streams.
+energy() {
+    stage rft-energy "$@" base="$tmp/base.scan" rc="$tmp/rc.scan" rar="$tmp/rar.scan" \
+        rcrar="$tmp/rcrar.scan" wc="$tmp/wc.scan" argo="$tmp/argo.scan"
+    join
+}
+[ "$format" = json ] || echo
+table energy "== energy (seed 002 6.6, Fig. 21; saving% against a baseline that never switches a cell off)" energy

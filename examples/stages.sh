@@ -18,7 +18,66 @@
 # A pipeline started with & adds its last stage's pid ($!) to pids itself:
 # when that one is stopped the others end on their broken pipe, and the
 # handler waits for every child.
+#
+# The study scripts' common options and helpers (the script sets usage
+# first):
+#   script_option ARGS...  -j N, --format table|tsv|json, --quiet, --help:
+#                          0 and shifted = words used, 1 for anything else
+#   need_arg, check_count OPT V, check_choice OPT V "A B C", usage_error MSG
+#   progress MSG           a step, on standard error when it is a terminal
+#                          (not with --quiet); "" clears the line
+#   q WORD                 WORD quoted for an rft run pipeline
+#   jobs, format, quiet    their values (quiet: "--quiet" or "")
 pids=""
+script=${0##*/}
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+[ "$jobs" -le 3 ] 2>/dev/null || jobs=3
+format=table
+quiet=""
+usage_error() {
+    printf '%s: %s\n%s\n' "$script" "$1" "$usage" >&2
+    exit 2
+}
+need_arg() { [ $# -ge 2 ] || usage_error "$1 needs a value"; }
+check_count() {
+    case $2 in
+    '' | *[!0-9]* | 0*) usage_error "$1: '$2' is not a positive whole number" ;;
+    esac
+}
+check_choice() {
+    for c in $3; do [ "$2" != "$c" ] || return 0; done
+    usage_error "$1: '$2' is not one of $3"
+}
+script_option() {
+    case $1 in
+    -j) need_arg "$@"; check_count -j "$2"; jobs=$2; shifted=2 ;;
+    --format) need_arg "$@"; check_choice --format "$2" "table tsv json"; format=$2; shifted=2 ;;
+    --format=*) check_choice --format "${1#*=}" "table tsv json"; format=${1#*=}; shifted=1 ;;
+    --quiet) quiet=--quiet; shifted=1 ;;
+    -h | --help) printf '%s\n' "$usage"; exit 0 ;;
+    -?*) usage_error "unknown option $1" ;;
+    *) return 1 ;;
+    esac
+}
+progress() {
+    [ -z "$quiet" ] && [ -t 2 ] || return 0
+    if [ -n "$1" ]; then printf '\r%s: %s\033[K' "$script" "$1" >&2; else printf '\r\033[K' >&2; fi
+}
+# TSV on standard input to JSON lines, "table": $1 first; cells that are
+# numbers stay numbers, empty cells are null
+tsv_json() {
+    awk -F '\t' -v t="$1" '
+        function esc(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
+        NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; n = NF; next }
+        { l = "{\"table\": " esc(t)
+          for (i = 1; i <= n; i++) {
+              v = $i == "" ? "null" : $i ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ ? $i : esc($i)
+              l = l ", " esc(h[i]) ": " v
+          }
+          print l "}" }'
+}
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
 stage() {
     "$@" &
     pids="$pids $!"
@@ -51,7 +110,7 @@ stop_stages() {
     [ -z "$pids" ] || kill $pids 2>/dev/null || :
     pids=""
     wait
-    rm -rf "$tmp"
+    [ -z "${tmp:-}" ] || rm -rf "$tmp"
     [ -z "${keep_dir:-}" ] || rm -f "$keep_dir"/*.tmp??????
 }
 trap stop_stages EXIT

@@ -15,50 +15,77 @@
 #   TRACE   canonical text (plain or .zst, rft-decode(1)) or an rft stream
 #   -S      seed of the fault maps (default 1)
 #   -k DIR  keep the DC-Patch streams in DIR (common.rft, clustered.rft, ...)
+# They run as rft run pipelines (rft(1)): the fault-mapped stream goes to
+# DC-Patch in memory, never through a file or a compressor.
+#
+# usage: undervolt.sh [-S SEED] [-j N] [-k DIR] [--format table|tsv|json] [--quiet]
+#                     TRACE [rft-energy options...]
+#   TRACE     canonical text (plain or .zst, rft-decode(1)) or an rft stream
+#   -S        seed of the fault maps (default 1)
+#   -j N      at most N processes at once (default: the processors, at most 3)
+#   -k DIR    keep the DC-Patch streams in DIR (common.rft, clustered.rft, ...)
+#   --format  table (default: titled tables for people); tsv (the tables
+#             alone, a blank line between them); json (one object per
+#             table row, "table": "writes" or "energy" first)
+#   --quiet   no progress on standard error (shown only on a terminal)
+# --format and --quiet are the script's wherever they are; the other words
+# after TRACE go to rft-energy.
 set -eu
 
-usage="usage: undervolt.sh [-S SEED] [-k DIR] TRACE [rft-energy options...]"
+usage="usage: undervolt.sh [-S SEED] [-j N] [-k DIR] [--format table|tsv|json] [--quiet] TRACE [rft-energy options...]"
+. "$(dirname "$0")/stages.sh"   # stage, join, options; cleans up on exit and signals
 seed=1
 keep=""
-while getopts S:k: opt; do
-    case $opt in
-    S) seed=$OPTARG ;;
-    k) keep=$OPTARG ;;
-    *) echo "$usage" >&2; exit 2 ;;
+while [ $# -gt 0 ]; do
+    case $1 in
+    -S) need_arg "$@"; case $2 in '' | *[!0-9]*) usage_error "-S: '$2' is not a seed (a whole number)" ;; esac
+        seed=$2; shift 2 ;;
+    -k) need_arg "$@"; keep=$2; shift 2 ;;
+    --) shift; break ;;
+    *) script_option "$@" || break; shift "$shifted" ;;
     esac
 done
-shift $((OPTIND - 1))
-if [ $# -lt 1 ]; then
-    echo "$usage" >&2
-    exit 2
-fi
+[ $# -ge 1 ] || usage_error "no trace"
 trace=$1
 shift
+energy_args=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --format | --format=* | --quiet) script_option "$@"; shift "$shifted" ;;
+    *) energy_args="$energy_args $(q "$1")"; shift ;;
+    esac
+done
+[ -r "$trace" ] || { echo "undervolt.sh: $trace: cannot be read" >&2; exit 1; }
+# checked before any work (the file rft-energy would pick for DC-Patch's streams)
+case $energy_args in *--params*) pf="" ;; *) pf="--params seed001-28nm" ;; esac
+eval "rft-energy $pf $energy_args --show-params" > /dev/null || exit 2
 
 tmp=${TMPDIR:-/tmp}/rft-undervolt.$$
 keep_dir=$keep
-. "$(dirname "$0")/stages.sh"   # stage, join; cleans up on exit and signals
 mkdir -p "$tmp"
 out=${keep:-$tmp}
 mkdir -p "$out"
 
-# decode once (an rft stream, whose header rft-view reads, is used as it is)
-if rft-view -H "$trace" >/dev/null 2>&1; then
-    src=$trace
-else
-    stage rft-decode -o "$tmp/trace.rft" "$trace"
-    join
-    src=$tmp/trace.rft
-fi
+progress "decoding $trace"
+trace_stream "$trace"           # src
 
-# the three scenarios in parallel; the summary of each beside its stream
+# one pipeline per scenario, dealt to at most $jobs processes
 scenarios="common clustered dispersed"
+progress "fault maps and DC-Patch under $scenarios"
+g1="" g2="" g3="" i=0
 for s in $scenarios; do
-    rft-faultmap --scenario "$s" --seed "$seed" "$src" |
-        rft-dcpatch --summary="$tmp/$s.tsv" --format tsv -o "$out/$s.rft" &
-    pids="$pids $!"     # rft-dcpatch; stopped, it stops rft-faultmap (SIGPIPE)
+    p=$(q "faultmap --scenario $s --seed $seed $(q "$src") | dcpatch --summary=$(q "$tmp/$s.tsv") --format tsv -o $(q "$out/$s.rft")")
+    case $((i % jobs)) in 0) g1="$g1 $p" ;; 1) g2="$g2 $p" ;; *) g3="$g3 $p" ;; esac
+    i=$((i + 1))
+done
+first=$quiet
+for g in "$g1" "$g2" "$g3"; do
+    [ -n "$g" ] || continue
+    eval "stage rft run $first $g"
+    first=--quiet               # one progress line: the first process's
 done
 join || :
+progress ""
 for s in $scenarios; do
     if [ ! -s "$out/$s.rft" ] || [ ! -s "$tmp/$s.tsv" ]; then
         echo "undervolt.sh: DC-Patch under $s failed" >&2
@@ -66,22 +93,39 @@ for s in $scenarios; do
     fi
 done
 
-echo "== $(basename "$trace"): DC-Patch writes (seed 001 Fig. 5, 6; V-A2), fault map seed $seed"
-{
+# the total row of each scenario, as TSV
+writes() {
     printf 'scenario\t'
     head -n 1 "$tmp/common.tsv" | cut -f2-
     for s in $scenarios; do
         printf '%s\t' "$s"
         awk -F '\t' '$1 == "total"' "$tmp/$s.tsv" | cut -f2-
     done
-} | awk -F '\t' '   # align the columns
-    { for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
-      if (NF > n) n = NF }
-    END { for (r = 1; r <= NR; r++) { l = ""
-            for (i = 1; i < n; i++) l = l sprintf("%-" w[i] "s  ", c[r, i])
-            print l c[r, n] } }' 
-
-echo
-echo "== energy against Conv and Smooth (seed 001 Fig. 8, V-B; slowdown: Fig. 7)"
-stage rft-energy "$@" "$out/common.rft" "$out/clustered.rft" "$out/dispersed.rft"
-join
+}
+energy() {
+    eval "stage rft-energy $energy_args $* $(q "$out/common.rft") $(q "$out/clustered.rft") $(q "$out/dispersed.rft")"
+    join
+}
+case $format in
+table)
+    echo "== $(basename "$trace"): DC-Patch writes (seed 001 Fig. 5, 6; V-A2), fault map seed $seed"
+    writes | awk -F '\t' '   # align the columns
+        { for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
+          if (NF > n) n = NF }
+        END { for (r = 1; r <= NR; r++) { l = ""
+                for (i = 1; i < n; i++) l = l sprintf("%-" w[i] "s  ", c[r, i])
+                print l c[r, n] } }'
+    echo
+    echo "== energy against Conv and Smooth (seed 001 Fig. 8, V-B; slowdown: Fig. 7)"
+    energy
+    ;;
+tsv)
+    writes
+    echo
+    energy --format tsv
+    ;;
+json)
+    writes | tsv_json writes
+    energy --format json | sed 's/^{/{"table": "energy", /'
+    ;;
+esac

@@ -232,8 +232,8 @@ aging_killed() {
 
 @test "examples/aging.sh: HUP and TERM stop the stages and leave no temporary file" {
     [[ ${VALGRIND:-} != 1 ]] || skip "timed signals: valgrind's wrappers stand between the script and its stages"
-    rft-synth --writes 200000 --seed 1 -o big.rft
-    aging_killed HUP "$BATS_TEST_TMPDIR/tmp/rft-aging.*/p-*.rft.tmp*"
+    rft-synth --writes 800000 --seed 1 -o big.rft
+    aging_killed HUP "$BATS_TEST_TMPDIR/tmp/rft-aging.*/*.scan.tmp*"
     rm -rf keep aging.out
     aging_killed TERM "keep/*.rft.tmp*"
 }

@@ -93,9 +93,10 @@ study_rules() {
     case $1 in
     aging)
         cat <<'EOF'
-# examples/aging.sh: place the windows once per allocator, gate once per
-# scheme, a duty map per scheme; rft-vth compares the maps with the
-# baseline, rft-energy prices the placed and gated streams.
+# examples/aging.sh: the six schemes in one process (rft run, rft(1)):
+# records pass from stage to stage in memory, each allocator's placement
+# feeds its schemes; a duty map per scheme (rft-vth compares them with the
+# baseline) and an energy scan per scheme (rft-energy prices them).
 #   baseline  rft-alloc --scheme first-fit | rft-duty
 #   RC        rft-alloc --scheme first-fit | rft-gate --scheme rc | rft-duty
 #   RAR       rft-alloc --scheme rar | rft-duty
@@ -109,55 +110,41 @@ EOF
         cat <<'EOF'
 %/runs.rft: %/trace.rft
 	if [ $(REPEAT) = 1 ]; then $(call LINK,trace.rft); else rft-repeat -n $(REPEAT) -o $@ $< $(LOG); fi
-%/p-first-fit.rft: %/runs.rft
-	rft-alloc --scheme first-fit -o $@ $< $(LOG)
-%/p-rar.rft: %/runs.rft
-	rft-alloc --scheme rar -o $@ $< $(LOG)
-%/p-argo.rft: %/runs.rft
-	rft-alloc --scheme argo -o $@ $< $(LOG)
-%/g-rc.rft: %/p-first-fit.rft
-	rft-gate --scheme rc -o $@ $< $(LOG)
-%/g-rcrar.rft: %/p-rar.rft
-	rft-gate --scheme rc -o $@ $< $(LOG)
-%/g-wc.rft: %/p-first-fit.rft
-	rft-gate --scheme wc -o $@ $< $(LOG)
-# the placed and gated streams are large: removed when the run is over
-.INTERMEDIATE: $(foreach t,$(TRACES),$(foreach s,p-first-fit p-rar p-argo g-rc g-rcrar g-wc,$(t)/$(s).rft))
-
+# $(call SCHEMES,LAST,SUFFIX): the six pipelines from "$<", each ending in
+# LAST -o "$*/SCHEME.SUFFIX", as rft run's arguments
+SCHEMES = 'alloc --scheme first-fit "$<" | $(1) -o "$*/base.$(2)"' \
+	'alloc --scheme first-fit "$<" | gate --scheme rc | $(1) -o "$*/rc.$(2)"' \
+	'alloc --scheme rar "$<" | $(1) -o "$*/rar.$(2)"' \
+	'alloc --scheme rar "$<" | gate --scheme rc | $(1) -o "$*/rcrar.$(2)"' \
+	'alloc --scheme first-fit "$<" | gate --scheme wc | $(1) -o "$*/wc.$(2)"' \
+	'alloc --scheme argo "$<" | $(1) -o "$*/argo.$(2)"'
 # the duty maps are kept, for other rft-vth views (--by reg, --by bit)
 .PRECIOUS: %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
-%/base.rft: %/p-first-fit.rft
-	rft-duty -o $@ $< $(LOG)
-%/rc.rft: %/g-rc.rft
-	rft-duty -o $@ $< $(LOG)
-%/rar.rft: %/p-rar.rft
-	rft-duty -o $@ $< $(LOG)
-%/rcrar.rft: %/g-rcrar.rft
-	rft-duty -o $@ $< $(LOG)
-%/wc.rft: %/g-wc.rft
-	rft-duty -o $@ $< $(LOG)
-%/argo.rft: %/p-argo.rft
-	rft-duty -o $@ $< $(LOG)
+%/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft: %/runs.rft
+	rft run --quiet $(call SCHEMES,duty,rft) $(LOG)
+%/base.scan %/rc.scan %/rar.scan %/rcrar.scan %/wc.scan %/argo.scan: %/runs.rft
+	rft run --quiet $(call SCHEMES,energy --scan,scan) $(LOG)
 
 %/vth.tsv: %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
 	rft-vth --format tsv base=$*/base.rft rc=$*/rc.rft rar=$*/rar.rft rcrar=$*/rcrar.rft wc=$*/wc.rft argo=$*/argo.rft $(SAVE)
-%/energy.tsv: %/p-first-fit.rft %/g-rc.rft %/p-rar.rft %/g-rcrar.rft %/g-wc.rft %/p-argo.rft
-	rft-energy --format tsv base=$*/p-first-fit.rft rc=$*/g-rc.rft rar=$*/p-rar.rft rcrar=$*/g-rcrar.rft wc=$*/g-wc.rft argo=$*/p-argo.rft $(SAVE)
+%/energy.tsv: %/base.scan %/rc.scan %/rar.scan %/rcrar.scan %/wc.scan %/argo.scan
+	rft-energy --format tsv base=$*/base.scan rc=$*/rc.scan rar=$*/rar.scan rcrar=$*/rcrar.scan wc=$*/wc.scan argo=$*/argo.scan $(SAVE)
 EOF
         [ "${shards:-1}" = 1 ] || shard_rules
         ;;
     undervolt) cat <<'EOF'
 # examples/undervolt.sh: DC-Patch under each fault scenario (fault maps of
-# seed SEED), its writes table and its energy against Conv and Smooth.  The
+# seed SEED, passed to DC-Patch in memory by rft run), its writes table and
+# its energy against Conv and Smooth.  The
 # summary is renamed into place after the stream is complete: it stands for
 # both.
 SEED = 1
 %/common.tsv: %/trace.rft
-	rft-faultmap --scenario common --seed $(SEED) $< $(LOG) | rft-dcpatch --summary=$@.part --format tsv -o $*/common.rft $(LOG) && mv $@.part $@
+	rft run --quiet 'faultmap --scenario common --seed $(SEED) "$<" | dcpatch --summary="$@.part" --format tsv -o "$*/common.rft"' $(LOG) && mv $@.part $@
 %/clustered.tsv: %/trace.rft
-	rft-faultmap --scenario clustered --seed $(SEED) $< $(LOG) | rft-dcpatch --summary=$@.part --format tsv -o $*/clustered.rft $(LOG) && mv $@.part $@
+	rft run --quiet 'faultmap --scenario clustered --seed $(SEED) "$<" | dcpatch --summary="$@.part" --format tsv -o "$*/clustered.rft"' $(LOG) && mv $@.part $@
 %/dispersed.tsv: %/trace.rft
-	rft-faultmap --scenario dispersed --seed $(SEED) $< $(LOG) | rft-dcpatch --summary=$@.part --format tsv -o $*/dispersed.rft $(LOG) && mv $@.part $@
+	rft run --quiet 'faultmap --scenario dispersed --seed $(SEED) "$<" | dcpatch --summary="$@.part" --format tsv -o "$*/dispersed.rft"' $(LOG) && mv $@.part $@
 
 # the total row of each scenario (seed 001 Fig. 5, 6; V-A2)
 %/writes.tsv: %/common.tsv %/clustered.tsv %/dispersed.tsv
