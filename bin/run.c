@@ -176,6 +176,12 @@ int run_main(int argc, char **argv)
                 }
             cli_job *j = &jobs[i][k];
             s->nword = cli_take_quiet(s->nword, s->word);
+            /* classify --bs auto reads its input twice: only a file can be */
+            for (int m = 1; k > 0 && p == &cli_classify && m < s->nword; m++)
+                if (strcmp(s->word[m], "--bs=auto") == 0 ||
+                    (strcmp(s->word[m], "--bs") == 0 && m + 1 < s->nword &&
+                     strcmp(s->word[m + 1], "auto") == 0))
+                    run_usage("%s", "classify --bs auto reads its input twice: only as the first stage");
             cli_prog_parse(p, s->nword, s->word, j);
             if (k > 0 && (strcmp(j->input, "-") || j->source_run))
                 usage_error("in a pipeline only the first stage reads a file");

@@ -98,3 +98,21 @@ write 3: v0 in entry 0, 0 bits powered
 switch-offs 2, wake-ups 1, compression-table writes 2
 EOF2
 }
+
+@test "alloc, classify, dcpatch, faultmap, synth and energy --scan in rft run, as in shell pipes" {
+    pipe 'rft-synth --writes 3000 --seed 4 | rft-classify | rft-alloc --scheme argo | rft-gate --scheme wc | rft-duty' > sh.rft
+    rft run 'synth --writes 3000 --seed 4 | classify | alloc --scheme argo | gate --scheme wc | duty' > run.rft
+    cmp sh.rft run.rft
+    pipe 'rft-faultmap --scenario clustered --seed 3 p.rft | rft-dcpatch --summary=sh.tsv' > sh.rft
+    rft run 'faultmap --scenario clustered --seed 3 p.rft | dcpatch --summary=run.tsv' > run.rft
+    cmp sh.rft run.rft
+    cmp sh.tsv run.tsv
+    # energy prices a scan as it prices the stream scanned
+    rft run 'gate --scheme rc p.rft | energy --scan -o g.scan' 'gate --scheme rc p.rft -o g.rft'
+    rft-energy rar=p.rft rcrar=g.rft > sh.txt
+    rft-energy rar=p.rft rcrar=g.scan > run.txt
+    cmp sh.txt run.txt
+    run -2 --separate-stderr rft run 'energy p.rft'
+    run -2 --separate-stderr rft run 'gate p.rft | classify --bs auto'
+    assert_equal "${stderr%%$'\n'*}" "rft run: classify --bs auto reads its input twice: only as the first stage"
+}
