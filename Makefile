@@ -24,7 +24,9 @@ MAN5 = $(wildcard man/*.5)
 PARAMS = $(wildcard params/*.conf)
 SCRIPTS = $(wildcard examples/*.sh)
 # installed headers: the stream API and the stage modules a simulator embeds
-HEADERS = lib/rft.h lib/gate.h lib/pattern.h lib/duty.h
+# (with what they include)
+HEADERS = lib/rft.h lib/gate.h lib/pattern.h lib/duty.h lib/alloc.h lib/occupancy.h \
+	lib/classify.h lib/dcpatch.h lib/faultmap.h lib/escan.h lib/synth.h
 
 # Where install puts things.  bin/ and share/ stay under PREFIX: rft-energy
 # finds its parameters in bin/../share/rftrace/params.
