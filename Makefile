@@ -90,6 +90,8 @@ $(SHLIB): $(PIC_OBJ)
 bin/%.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -Ilib -c -o $@ $<
 bin/rft-faultmap bin/rft-dcpatch: bin/fmsource.o
+bin/rft-vth: bin/vth_report.o
+bin/rft-heal: bin/heal_report.o
 bin/%: bin/%.c bin/cli.o bin/pipeline.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
 bin/%: bin/sh/%.sh
