@@ -44,8 +44,8 @@ void vth_cell_rows(void *report, size_t map, const rft_duty_rec *d)
 }
 
 /* ---- the summary: one row per metric, one column per map ------------------------ */
-enum { M_WINDOW, M_CYCLES, M_USED, M_AVG0, M_AVG1, M_AVGOFF, M_STRESS, M_L0, M_L0CELL, M_L0_1, M_L0_OFF,
-       M_L1, M_L1CELL, M_L1_0, M_L1_OFF, M_N0, M_N1, M_E0, M_E1, M_R0, M_R1, M_RREL, M_SNMRD,
+enum { M_WINDOW, M_CYCLES, M_USED, M_AVG0, M_AVG1, M_AVGOFF, M_STRESS, M_L0, M_L0CELL, M_L0_1,
+       M_L0_OFF, M_L1, M_L1CELL, M_L1_0, M_L1_OFF, M_N0, M_N1, M_E0, M_E1, M_R0, M_R1, M_RREL, M_SNMRD,
        M_DELAY3, M_DELAYRD, M_LIFE3, M_LIFERD, NM };
 static const char *const mname[NM] = {
     "window", "cycles", "entries_used", "avg_0%", "avg_1%", "avg_off%", "avg_stress%", "longest_0%",
