@@ -309,7 +309,10 @@ static void cost_row(const heal_report *r, cli_table *t, int d, uint32_t cus, ui
         table_str(t, "all");
     table_u64(t, base);
     table_u64(t, c);
-    table_dbl(t, base ? 100.0 * ((double)c - (double)base) / (double)base : NAN, 2);
+    if (base)
+        table_dbl(t, 100.0 * ((double)c - (double)base) / (double)base, 2);
+    else
+        table_none(t);          /* no time to compare with */
     table_end_row(t);
 }
 

@@ -112,6 +112,38 @@ static void num(cli_table *t, double v, int dec)
         table_dbl(t, v, dec);
 }
 
+/* What a change against the first map means for a metric: a reduction
+ * (less stress, dVth, delay: better), an increase (a lifetime), or nothing
+ * (what the window is, and parts of the time that are not a stress: the
+ * time off, and the rest of the time of each map's own worst cell). */
+enum { CHANGE_NONE, CHANGE_RED, CHANGE_INCREASE };
+static int change_of(int k)
+{
+    switch (k) {
+    case M_WINDOW: case M_CYCLES: case M_USED: case M_AVGOFF: case M_L0CELL:
+    case M_L0_1: case M_L0_OFF: case M_L1CELL: case M_L1_0: case M_L1_OFF:
+        return CHANGE_NONE;
+    case M_LIFE3: case M_LIFERD:
+        return CHANGE_INCREASE;
+    default:
+        return CHANGE_RED;
+    }
+}
+
+/* 100 (x - base) / base (as a reduction: its opposite); empty where it is
+ * not a number (a change from 0); lifetimes may be infinite (never fail). */
+static void change_cell(cli_table *t, double base, double x, int red)
+{
+    if (isinf(base) || isinf(x))
+        table_str(t, isinf(base) && isinf(x) ? "0.00" : isinf(x) ? "inf" : "-100.00");
+    else if (base != 0)
+        table_dbl(t, red ? 100 * (base - x) / base : 100 * (x - base) / base, 2);
+    else if (x == 0)
+        table_dbl(t, 0, 2);
+    else
+        table_none(t);
+}
+
 static void summary_rows(const vth_report *r, cli_table *t, const char *scope,
                          const rft_duty_stats *const *st)
 {
@@ -135,34 +167,37 @@ static void summary_rows(const vth_report *r, cli_table *t, const char *scope,
                 num(t, m[i].v[k], mdec[k]);
             if (i == 0)
                 continue;
-            double base = m[0].v[k], x = m[i].v[k];
-            if (!st[0] || !st[i] || k == M_WINDOW || k == M_CYCLES || k == M_USED ||
-                k == M_L0CELL || k == M_L1CELL)
-                table_str(t, "");       /* not a figure of merit */
-            else if (isinf(base) || isinf(x))
-                table_str(t, isinf(base) && isinf(x) ? "0.00" : isinf(x) ? "-inf" : "100.00");
-            else
-                table_dbl(t, base != 0 ? 100 * (base - x) / base : x == 0 ? 0 : NAN, 2);
+            int change = st[0] && st[i] ? change_of(k) : CHANGE_NONE;
+            for (int c = CHANGE_RED; c <= CHANGE_INCREASE; c++) {
+                if (c == change)
+                    change_cell(t, m[0].v[k], m[i].v[k], c == CHANGE_RED);
+                else
+                    table_none(t);
+            }
         }
         table_end_row(t);
     }
     free(m);
 }
 
-/* The column names: first (if any), then per map LABEL_PER... and with red
- * LABEL_red% after each map but the first. */
+/* The column names: first (if any), then per map LABEL_PER...; with change,
+ * after each map but the first its change against the first, LABEL_red% and
+ * LABEL_increase%. */
 static const char **columns(const vth_report *r, const char *first, const char *const *per,
-                            int nper, int red, int *ncols)
+                            int nper, int change, int *ncols)
 {
     int n = 0;
-    const char **c = zalloc((size_t)(2 + r->nmaps * (nper + 1)), sizeof *c);
+    const char **c = zalloc((size_t)(2 + r->nmaps * (nper + 2)), sizeof *c);
     if (first)
         c[n++] = first;
-    for (int i = 0; i < r->nmaps; i++)
-        for (int j = 0; j < nper + (red && i > 0); j++)
-            c[n++] = j == nper ? xasprintf("%s_red%%", r->label[i])
-                     : per[j][0] ? xasprintf("%s_%s", r->label[i], per[j])
-                                 : xasprintf("%s", r->label[i]);
+    for (int i = 0; i < r->nmaps; i++) {
+        for (int j = 0; j < nper; j++)
+            c[n++] = per[j][0] ? xasprintf("%s_%s", r->label[i], per[j]) : xasprintf("%s", r->label[i]);
+        if (change && i > 0) {
+            c[n++] = xasprintf("%s_red%%", r->label[i]);
+            c[n++] = xasprintf("%s_increase%%", r->label[i]);
+        }
+    }
     *ncols = n;
     return c;
 }

@@ -84,7 +84,7 @@ done
 
 runs=""
 [ "$repeat" = 1 ] || runs=", run $repeat times"
-echo "== $(basename "$trace")$runs: seed 002 section 6 (red% = reduction against the baseline)"
+echo "== $(basename "$trace")$runs: seed 002 section 6 (red% = reduction against the baseline, increase% = increase of a lifetime)"
 # rft-vth OPTIONS... over the six maps, labelled by scheme
 vth() {
     stage rft-vth "$@" base="$out/base.rft" rc="$out/rc.rft" rar="$out/rar.rft" \

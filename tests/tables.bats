@@ -1,0 +1,69 @@
+#!/usr/bin/env bats
+# Tables that cannot mislead (issue 16): a change only where it means
+# something, named for its direction; no nan; averages over the same cells;
+# the assumptions a table rests on printed with it.  Each program's tests
+# are in a block of their own.
+
+load test_helper
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+    T="$FIX/tables"
+}
+
+# ---- rft-vth --------------------------------------------------------------------------
+
+# duty maps of the hand-made traces (tests/fixtures/tables/README)
+map() { rft-decode --lanes 1 --block-lanes 1 --entries 2 "$T/$1.tsv" | rft-duty > "$1.duty"; }
+
+@test "rft-vth: no reduction for the time off and a worst cell's other time; never nan (table: empty, JSON: null)" {
+    map full
+    map gated
+    run -0 rft-vth --format tsv base=full.duty rc=gated.duty
+    # the rest of each map's own worst cell is no figure of merit: a change
+    # from 0 was nan, from 0.05 % to 5.88 % a "reduction" of -11225 %
+    assert_line "$(printf 'all\tlongest_0_cell_off%%\t0.00\t50.00\t\t')"
+    assert_line "$(printf 'all\tlongest_1_cell_0%%\t0.00\t0.00\t\t')"
+    assert_line "$(printf 'all\tavg_off%%\t0.00\t50.00\t\t')"
+    # stress shares and dVth keep their reduction
+    assert_line "$(printf 'all\tlongest_0%%\t100.00\t50.00\t50.00\t')"
+    assert_line "$(printf 'all\tdvth_t0_norm\t1.0000\t0.5922\t40.78\t')"
+    refute_output --partial nan
+    run -0 rft-vth base=full.duty rc=gated.duty
+    refute_output --partial nan
+    rft-vth --format json base=full.duty rc=gated.duty > t.json
+    run -0 python3 -c '
+import json
+rows = {r["metric"]: r for r in map(json.loads, open("t.json"))}
+print(rows["longest_0_cell_off%"]["rc_red%"], rows["window"]["rc_red%"], rows["longest_0%"]["rc_red%"])'
+    assert_output 'None None 50.0'
+}
+
+@test "rft-vth: a lifetime's change is an increase, in a column named so" {
+    map full
+    map gated
+    run -0 rft-vth --format tsv base=full.duty rc=gated.duty
+    assert_line --index 0 "$(printf 'scope\tmetric\tbase\trc\trc_red%%\trc_increase%%')"
+    # half the stress: the cell lives longer, not a reduction of -107 %
+    assert_line "$(printf 'all\tsnm_life_rd_years\t35.442\t73.428\t\t107.18')"
+    assert_line "$(printf 'all\tsnm_life_eq3_years\t15.552\t126.490\t\t713.31')"
+    # rft-collect takes the increase as it takes the reduction
+    mkdir -p b/t
+    printf 't\t/nowhere/t.rft\n' > b/traces.tsv
+    rft-vth --format tsv base=full.duty rc=gated.duty > b/t/vth.tsv
+    run -0 rft-collect --format tsv --columns snm_life_rd_years,snm_life_rd_years_increase% b vth.tsv
+    assert_output "$(printf '%s\n' 'trace	scheme	snm_life_rd_years	snm_life_rd_years_increase%' \
+        't	base	35.442	' 't	rc	73.428	107.18' 'mean	base	35.442	' 'mean	rc	73.428	107.18')"
+}
+
+# ---- rft-heal ----------------------------------------------------------------------------
+
+@test "rft-heal: no overhead where the naive kernel takes no time (empty, JSON null, never nan)" {
+    rft-decode "$T/idle.txt" -o idle.rft
+    run -0 rft-heal --scheme sc --report cost --sweep 1 --format tsv idle.rft
+    assert_output "$(printf 'degraded_scs\thealed_cus\tcycles_naive\tcycles_healthy\toverhead%%\n1\tall\t0\t0\t')"
+    run -0 rft-heal --scheme sc --report cost --sweep 1 --format json idle.rft
+    assert_output '{"degraded_scs": 1, "healed_cus": "all", "cycles_naive": 0, "cycles_healthy": 0, "overhead%": null}'
+    run -0 rft-heal --scheme sc idle.rft
+    refute_output --partial nan
+}
