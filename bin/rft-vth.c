@@ -140,6 +140,7 @@ int main(int argc, char **argv)
         vth_cells_open(&r);
     for (int i = 0; i < r.nmaps; i++)
         read_map(c, (size_t)i, path[i]);
+    rft_duty_cmp_finish(c);
     vth_print(&r);
     rft_duty_cmp_free(c);
     for (int i = 0; i < r.nmaps; i++)

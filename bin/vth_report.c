@@ -44,17 +44,17 @@ void vth_cell_rows(void *report, size_t map, const rft_duty_rec *d)
 }
 
 /* ---- the summary: one row per metric, one column per map ------------------------ */
-enum { M_WINDOW, M_CYCLES, M_USED, M_AVG0, M_AVG1, M_AVGOFF, M_STRESS, M_L0, M_L0CELL, M_L0_1,
+enum { M_WINDOW, M_CYCLES, M_USED, M_AVGN, M_AVG0, M_AVG1, M_AVGOFF, M_STRESS, M_L0, M_L0CELL, M_L0_1,
        M_L0_OFF, M_L1, M_L1CELL, M_L1_0, M_L1_OFF, M_N0, M_N1, M_E0, M_E1, M_R0, M_R1, M_RREL, M_SNMRD,
        M_DELAY3, M_DELAYRD, M_LIFE3, M_LIFERD, NM };
 static const char *const mname[NM] = {
-    "window", "cycles", "entries_used", "avg_0%", "avg_1%", "avg_off%", "avg_stress%", "longest_0%",
+    "window", "cycles", "entries_used", "entries_averaged", "avg_0%", "avg_1%", "avg_off%", "avg_stress%", "longest_0%",
     "longest_0_cell", "longest_0_cell_1%", "longest_0_cell_off%", "longest_1%",
     "longest_1_cell", "longest_1_cell_0%", "longest_1_cell_off%", "dvth_t0_norm",
     "dvth_t1_norm", "dvth_t0_eq3_mV", "dvth_t1_eq3_mV", "dvth_t0_rd_mV", "dvth_t1_rd_mV",
     "dvth_rd%", "snm_loss_rd%", "delay_eq3%", "delay_rd%", "snm_life_eq3_years",
     "snm_life_rd_years"};
-static const int mdec[NM] = {0, 0, 0, 2, 2, 2, 2, 2, 0, 2, 2, 2, 0, 2, 2, 4, 4, 3, 3, 3, 3, 2, 2,
+static const int mdec[NM] = {0, 0, 0, 0, 2, 2, 2, 2, 2, 0, 2, 2, 2, 0, 2, 2, 4, 4, 3, 3, 3, 3, 2, 2,
                              3, 3, 3, 3};
 
 typedef struct {
@@ -80,6 +80,7 @@ static void compute(const vth_report *r, const rft_duty_stats *s, metrics *m)
     snprintf(m->c1, sizeof m->c1, "%u:%u r%u b%u", b->cu, b->simd, b->entry, b->bit);
     m->v[M_CYCLES] = (double)s->cyc_max;
     m->v[M_USED] = (double)s->used;
+    m->v[M_AVGN] = s->avg_n;
     m->v[M_AVG0] = n ? 100 * s->s0 / n : 0;
     m->v[M_AVG1] = n ? 100 * s->s1 / n : 0;
     m->v[M_AVGOFF] = n ? 100 * s->soff / n : 0;
@@ -120,7 +121,7 @@ enum { CHANGE_NONE, CHANGE_RED, CHANGE_INCREASE };
 static int change_of(int k)
 {
     switch (k) {
-    case M_WINDOW: case M_CYCLES: case M_USED: case M_AVGOFF: case M_L0CELL:
+    case M_WINDOW: case M_CYCLES: case M_USED: case M_AVGN: case M_AVGOFF: case M_L0CELL:
     case M_L0_1: case M_L0_OFF: case M_L1CELL: case M_L1_0: case M_L1_OFF:
         return CHANGE_NONE;
     case M_LIFE3: case M_LIFERD:

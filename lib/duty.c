@@ -1075,6 +1075,21 @@ void rft_counter_set_free(rft_counter_set *s)
 }
 
 /* ---- duty maps side by side (rft-vth) ------------------------------------------------ */
+/* An entry a map left unused, held until every map is read: if another map
+ * uses it, it joins this map's averages.  Its cells are runs of equal
+ * times (an unused entry's cells are alike, as a rule). */
+typedef struct held {
+    size_t map;
+    uint64_t key;                   /* entry_key() */
+    uint16_t cu, simd;
+    uint64_t cycles;
+    size_t run0, nruns;             /* its runs[] */
+} held;
+typedef struct held_run {
+    uint32_t from, n;               /* cells from .. from + n - 1 */
+    uint64_t t1, toff;
+} held_run;
+
 struct rft_duty_cmp {
     rft_duty_cmp_opts o;
     rft_duty_map_stats *maps;
@@ -1082,7 +1097,17 @@ struct rft_duty_cmp {
     uint32_t bits, entries;         /* geometry of the first duty record */
     rft_duty_rec d;                 /* the record being read */
     uint8_t sel[RFT_FC_N][RFT_MAX_LANES];   /* by_fault: the blocks of each class */
+    rft_map used;                   /* entries (entry_key) used in some map */
+    held *held;
+    size_t nheld, cheld;
+    held_run *runs;
+    size_t nruns, cruns;
 };
+
+static uint64_t entry_key(const rft_duty_rec *d)
+{
+    return (uint64_t)rft_slice_key(d->cu, d->simd) << 16 | d->entry;
+}
 
 typedef struct cmp_stage {          /* reads one map */
     rft_stage st;
@@ -1123,7 +1148,8 @@ rft_duty_cmp *rft_duty_cmp_new(const rft_duty_cmp_opts *o, size_t nmaps)
     rft_duty_cmp *c = calloc(1, sizeof *c);
     if (!c || !(c->maps = calloc(nmaps ? nmaps : 1, sizeof *c->maps)) ||
         !(c->d.t1 = malloc(RFT_MAX_LANES * 32 * sizeof *c->d.t1)) ||
-        !(c->d.toff = malloc(RFT_MAX_LANES * 32 * sizeof *c->d.toff))) {
+        !(c->d.toff = malloc(RFT_MAX_LANES * 32 * sizeof *c->d.toff)) ||
+        rft_map_init(&c->used, 1024)) {
         rft_duty_cmp_free(c);
         return NULL;
     }
@@ -1151,6 +1177,9 @@ void rft_duty_cmp_free(rft_duty_cmp *c)
     free(c->maps);
     free(c->d.t1);
     free(c->d.toff);
+    rft_map_free(&c->used);
+    free(c->held);
+    free(c->runs);
     free(c);
 }
 
@@ -1229,6 +1258,76 @@ static rft_duty_stats *slice_stats(const rft_duty_cmp *c, rft_duty_map_stats *m,
     return stats_init(c, &sl->st) ? NULL : &sl->st;
 }
 
+/* Without include_unused: note that d's entry is used, or hold it. */
+static int note_use(rft_duty_cmp *c, size_t map, const rft_duty_rec *d)
+{
+    if (!(d->flags & RFT_DUTY_UNUSED))
+        return rft_map_get(&c->used, entry_key(d)) ? 0 : rft_map_put(&c->used, entry_key(d), 1);
+    if (c->nheld == c->cheld) {
+        size_t n = c->cheld ? 2 * c->cheld : 64;
+        held *h = realloc(c->held, n * sizeof *h);
+        if (!h)
+            return RFT_EMEM;
+        c->held = h;
+        c->cheld = n;
+    }
+    held *h = &c->held[c->nheld++];
+    *h = (held){map, entry_key(d), d->cu, d->simd, d->cycles, c->nruns, 0};
+    for (uint32_t b = 0; b < d->bits; h->nruns++) {
+        uint32_t e = b + 1;
+        while (e < d->bits && d->t1[e] == d->t1[b] && d->toff[e] == d->toff[b])
+            e++;
+        if (c->nruns == c->cruns) {
+            size_t n = c->cruns ? 2 * c->cruns : 256;
+            held_run *r = realloc(c->runs, n * sizeof *r);
+            if (!r)
+                return RFT_EMEM;
+            c->runs = r;
+            c->cruns = n;
+        }
+        c->runs[c->nruns++] = (held_run){b, e - b, d->t1[b], d->toff[b]};
+        b = e;
+    }
+    return 0;
+}
+
+/* A held entry's cells into the averages of s (as rft_duty_stats_add does
+ * with the cells of an averaged entry). */
+static void add_held(rft_duty_stats *s, const held *h, const held_run *runs)
+{
+    double inv = h->cycles ? 1.0 / (double)h->cycles : 0.0;
+    s->avg_n++;
+    for (size_t k = 0; k < h->nruns; k++) {
+        const held_run *r = &runs[h->run0 + k];
+        double f0 = (double)(h->cycles - r->t1 - r->toff) * inv, f1 = (double)r->t1 * inv;
+        double fo = (double)r->toff * inv;
+        s->avg_cells += r->n;
+        s->s0 += r->n * f0;
+        s->s1 += r->n * f1;
+        s->soff += r->n * fo;
+        s->sstress += r->n * (f0 > f1 ? f0 : f1);
+        for (uint32_t b = r->from; s->bit0 && b < r->from + r->n; b++) {
+            s->bit0[b] += f0;
+            s->bit1[b] += f1;
+            s->bitoff[b] += fo;
+        }
+    }
+}
+
+void rft_duty_cmp_finish(rft_duty_cmp *c)
+{
+    for (size_t i = 0; i < c->nheld; i++) {
+        const held *h = &c->held[i];
+        if (!rft_map_get(&c->used, h->key))
+            continue;
+        rft_duty_map_stats *m = &c->maps[h->map];
+        rft_duty_rec at = {.cu = h->cu, .simd = h->simd};
+        add_held(slice_stats(c, m, &at), h, c->runs);
+        add_held(&m->all, h, c->runs);
+    }
+    c->nheld = c->nruns = 0;
+}
+
 static int cmp_record(cmp_stage *s, const rft_rec *rec)
 {
     rft_duty_cmp *c = s->c;
@@ -1277,6 +1376,8 @@ static int cmp_record(cmp_stage *s, const rft_rec *rec)
         return rft_stage_fail(&s->st, RFT_EMEM, "out of memory");
     if (rft_duty_stats_add(st, d) || rft_duty_stats_add(&m->all, d))
         return rft_stage_fail(&s->st, RFT_EFORMAT, "a duty map of another span mixed in");
+    if (!c->o.include_unused && note_use(c, (size_t)(m - c->maps), d))
+        return rft_stage_fail(&s->st, RFT_EMEM, "out of memory");
     return 0;
 }
 

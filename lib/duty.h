@@ -134,7 +134,9 @@ void rft_counter_set_free(rft_counter_set *s);
  * other (map i through the stage rft_duty_cmp_stage(c, i)), per slice and
  * for all slices; with by_fault also per class of cells of the fault maps
  * each stream carries (seed 001 II-B), which must be the same in every map
- * so that the maps compare the same cells. */
+ * so that the maps compare the same cells.  The maps' averages are over the
+ * same cells too: without include_unused, over the entries some map uses
+ * (rft_duty_cmp_finish). */
 enum { RFT_FC_RELIABLE, RFT_FC_USABLE, RFT_FC_DEAD, RFT_FC_N };  /* reliable entries, the
                                                   usable and the dead blocks of faulty ones */
 typedef struct rft_duty_cmp_opts {
@@ -171,6 +173,9 @@ rft_duty_cmp *rft_duty_cmp_new(const rft_duty_cmp_opts *o, size_t nmaps);   /* N
  * a bad record, a geometry or a fault map other than the first map's. */
 rft_stage *rft_duty_cmp_stage(rft_duty_cmp *c, size_t i);
 const rft_duty_map_stats *rft_duty_cmp_map(const rft_duty_cmp *c, size_t i);
+/* After the last map: an entry unused in a map but used in another joins
+ * that map's averages (per slice and for all; by_fault: include_unused). */
+void rft_duty_cmp_finish(rft_duty_cmp *c);
 /* The geometry of the first duty record: cells per entry (0 before any), entries. */
 uint32_t rft_duty_cmp_bits(const rft_duty_cmp *c);
 uint32_t rft_duty_cmp_entries(const rft_duty_cmp *c);

@@ -56,6 +56,27 @@ print(rows["longest_0_cell_off%"]["rc_red%"], rows["window"]["rc_red%"], rows["l
         't	base	35.442	' 't	rc	73.428	107.18' 'mean	base	35.442	' 'mean	rc	73.428	107.18')"
 }
 
+@test "rft-vth: every map's averages over the same cells, those of the entries any map uses" {
+    map one
+    map moved
+    # base leaves entry 1 unused (off), rar uses it: both averages take it
+    # (the seed's rule, unused entries left out, took 1 entry for base, 2
+    # for rar: ARGO's 10,195 cells against the others' 4,400)
+    run -0 rft-vth --format tsv base=one.duty rar=moved.duty
+    assert_line "$(printf 'all\tentries_used\t1\t2\t\t')"
+    assert_line "$(printf 'all\tentries_averaged\t2\t2\t\t')"
+    assert_line "$(printf 'all\tavg_0%%\t50.00\t100.00\t-100.00\t')"
+    assert_line "$(printf 'all\tavg_off%%\t50.00\t0.00\t\t')"
+    run -0 rft-vth --per-slice --format tsv base=one.duty rar=moved.duty
+    assert_line "$(printf '0:0\tavg_stress%%\t50.00\t100.00\t-100.00\t')"
+    run -0 rft-vth --by bit --format tsv base=one.duty rar=moved.duty
+    assert_line --index 1 "$(printf '0\t50.00\t0.00\t50.00\tslice 100..200\t100.00\t0.00\t0.00\tslice 100..200')"
+    # alone, a map averages the entries it uses, as the seed does
+    run -0 rft-vth --format tsv one.duty
+    assert_line "$(printf 'all\tentries_averaged\t1')"
+    assert_line "$(printf 'all\tavg_0%%\t100.00')"
+}
+
 # ---- rft-heal ----------------------------------------------------------------------------
 
 @test "rft-heal: no overhead where the naive kernel takes no time (empty, JSON null, never nan)" {
