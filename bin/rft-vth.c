@@ -75,6 +75,12 @@ static int parse(int argc, char **argv, vth_report *r)
         usage_error("--step: more than 100000 rows to --years %g", r->years);
     if (params || set.n)
         cli_nbti_params(&r->p, params, &set);
+    r->params = params;
+    for (int i = 0; i < set.n; i++) {
+        char *s = xasprintf("%s%s%s=%s", r->sets ? r->sets : "", i ? " " : "", set.p[i].key, set.p[i].val);
+        free(r->sets);
+        r->sets = s;
+    }
     rft_params_free(&set);
     return show;
 }
@@ -148,5 +154,6 @@ int main(int argc, char **argv)
     free(own);
     free(path);
     free(r.label);
+    free(r.sets);
     return cli_close_stdout();
 }

@@ -414,15 +414,28 @@ static void by_reg(const vth_report *r)
     bytab_close(&b);
 }
 
+/* After a table of NBTI figures, for people: what they rest on (as
+ * rft-energy(1) names its parameters). */
+static void notes(const vth_report *r)
+{
+    if (r->fmt != FMT_TABLE)
+        return;
+    printf("\nparameters: %s%s%s\n", r->params ? r->params : "built in (the values of params/nbti.conf)",
+           r->sets ? ", --set " : "", r->sets ? r->sets : "");
+    if (r->by != VTH_BY_YEAR)
+        printf("lifetime: %g years (--years): the dVth, delay and SNM loss rows are at its end\n",
+               r->years);
+}
+
 void vth_print(vth_report *r)
 {
     switch (r->by) {
     case VTH_BY_CELLS: table_free(r->cells); break;
     case VTH_BY_BIT: by_bit(r); break;
     case VTH_BY_REG: by_reg(r); break;
-    case VTH_BY_YEAR: by_year(r); break;
-    case VTH_BY_FAULT: fault_summary(r); break;
-    default: summary(r);
+    case VTH_BY_YEAR: by_year(r), notes(r); break;
+    case VTH_BY_FAULT: fault_summary(r), notes(r); break;
+    default: summary(r), notes(r);
     }
 }
 

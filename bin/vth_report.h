@@ -16,6 +16,8 @@ typedef struct vth_report {
     uint16_t cu, simd;          /* --slice */
     double years, step;
     rft_nbti p;
+    const char *params;         /* --params as given, or NULL: the built-in values */
+    char *sets;                 /* the --set pairs, "KEY=VALUE ...", or NULL */
     enum cli_fmt fmt;
     const char **label;         /* per map */
     int nmaps;

@@ -77,6 +77,23 @@ print(rows["longest_0_cell_off%"]["rc_red%"], rows["window"]["rc_red%"], rows["l
     assert_line "$(printf 'all\tavg_0%%\t100.00')"
 }
 
+@test "rft-vth: the table ends with its parameter file and lifetime, as rft-energy's does" {
+    map full
+    run -0 rft-vth full.duty
+    assert_line --index -2 'parameters: built in (the values of params/nbti.conf)'
+    assert_line --index -1 'lifetime: 3 years (--years): the dVth, delay and SNM loss rows are at its end'
+    run -0 rft-vth --params "$TOP/params/seed004-45nm.conf" --set temperature=350 --years 5 full.duty
+    assert_line --index -2 "parameters: $TOP/params/seed004-45nm.conf, --set temperature=350"
+    assert_line --index -1 'lifetime: 5 years (--years): the dVth, delay and SNM loss rows are at its end'
+    run -0 rft-vth --by year --years 1 full.duty
+    assert_line --index -1 'parameters: built in (the values of params/nbti.conf)'
+    # machine-readable formats and tables without NBTI figures stay bare
+    run -0 rft-vth --format tsv full.duty
+    refute_output --partial 'parameters:'
+    run -0 rft-vth --by bit full.duty
+    refute_output --partial 'parameters:'
+}
+
 # ---- rft-heal ----------------------------------------------------------------------------
 
 @test "rft-heal: no overhead where the naive kernel takes no time (empty, JSON null, never nan)" {
