@@ -674,9 +674,9 @@ static void occ_row(cli_table *t, const char *name, const uint64_t *n)
 static void summary(FILE *out, const uint64_t *total)
 {
     static const char *const perf[2][13] = {
-        {"kernel", "writes", "normal%", "faulty%", "reliable%", "lds%", "mispred%", "mov",
+        {"kernel", "writes", "normal%", "patch_faulty%", "patch_reliable%", "lds%", "mispred%", "mov",
          "reads", "ldsload%", "lds_peak_B", "lds_mean_B", "stall_cycles"},
-        {"kernel", "writes", "normal", "faulty", "reliable", "lds", "mispred", "mov", "reads",
+        {"kernel", "writes", "normal", "patch_faulty", "patch_reliable", "lds", "mispred", "mov", "reads",
          "ldsload", "lds_peak_B", "lds_mean_B", "stall_cycles"}};
     static const char *const occ[2][11] = {
         {"kernel", "conv_rel_comp%", "conv_rel_unc%", "conv_flt_comp%", "conv_flt_unc%",

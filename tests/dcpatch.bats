@@ -150,7 +150,7 @@ field() { awk -F'\t' -v n="$2" -v c="$3" '$1 == n { print $c }' "$1"; }
     assert_line --index 0 "slice,conv_rel_comp%,conv_rel_unc%,conv_flt_comp%,conv_flt_unc%,conv_unwritten%,conv_unalloc%,dcp_rel_unc%,dcp_rel_comp%,dcp_flt_comp%,dcp_unused%"
     assert_line --index 1 "0:0,5.00,3.75,0.00,0.00,36.25,55.00,3.75,0.00,5.00,91.25"
     run rft-dcpatch --map "$D/map8.csv" --summary --format json "$T/two.rft"
-    assert_line --index 2 --partial '{"kernel": "total", "writes": 5, "normal%": 0.00, "faulty%": 40.00'
+    assert_line --index 2 --partial '{"kernel": "total", "writes": 5, "normal%": 0.00, "patch_faulty%": 40.00'
 }
 
 @test "as a stream stage: maps from rft-faultmap, counters before the end record" {

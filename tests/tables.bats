@@ -105,3 +105,23 @@ print(rows["longest_0_cell_off%"]["rc_red%"], rows["window"]["rc_red%"], rows["l
     run -0 rft-heal --scheme sc idle.rft
     refute_output --partial nan
 }
+
+# ---- undervolt ---------------------------------------------------------------------------
+
+@test "undervolt.sh: the patch columns say what they count; three equal rows come with why" {
+    rft-synth --writes 3000 --seed 2 -o s.rft
+    run -0 "$TOP/examples/undervolt.sh" -S 5 s.rft
+    # of the writes: a new patch in a faulty entry's block, in a reliable entry
+    assert_line --index 1 --regexp '^scenario +writes +normal% +patch_faulty% +patch_reliable% +lds% '
+    # every fault map has room for this trace's registers: the same row three times
+    assert_equal "$(sed -n 3,5p <<< "$output" | sed 's/^[a-z]* *//' | sort -u | wc -l)" 1
+    assert_line --index 5 --partial 'note: the three scenarios place every write alike: '
+    assert_line --index 5 --partial 'depends only on whether it compresses'
+    # eight registers no pattern fits on 8 entries: the maps decide how many
+    # stay in the slice, and no note
+    rft-decode --entries 8 "$T/spill.tsv" -o spill.rft
+    run -0 "$TOP/examples/undervolt.sh" -S 5 spill.rft --set geometry.entries=8
+    assert_line --regexp '^common +24 +50\.00 +0\.00 +25\.00 +25\.00 '
+    assert_line --regexp '^dispersed +24 +41\.67 +0\.00 +20\.83 +37\.50 '
+    refute_output --partial 'note: the three scenarios'
+}
