@@ -179,8 +179,8 @@ static void choose_resting(const heal_report *r, rft_heal *h)
 {
     if (r->degraded)
         degraded_parse(h, r->degraded, r->input);
-    if (r->have_threshold ? rft_heal_rest_over(h, &r->p, r->hours * 3600, r->threshold)
-                          : rft_heal_rest_most(h))
+    else if (r->have_threshold ? rft_heal_rest_over(h, &r->p, r->hours * 3600, r->threshold)
+                               : rft_heal_rest_most(h))
         die("out of memory");
     for (size_t i = 0; i < rft_heal_nresting(h); i++) {
         uint64_t mask;
