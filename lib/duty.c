@@ -1236,6 +1236,19 @@ static int by_class(cmp_stage *s, const rft_duty_rec *d)
     return 0;
 }
 
+/* p if it has room for n + 1 items of size bytes (*cap of them), else a
+ * larger copy; NULL (p kept) if out of memory. */
+static void *room(void *p, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return p;
+    size_t c = *cap ? 2 * *cap : 16;
+    void *q = realloc(p, c * size);
+    if (q)
+        *cap = c;
+    return q;
+}
+
 /* The statistics of d's slice in m, created on first sight (NULL: no memory). */
 static rft_duty_stats *slice_stats(const rft_duty_cmp *c, rft_duty_map_stats *m, const rft_duty_rec *d)
 {
@@ -1245,13 +1258,9 @@ static rft_duty_stats *slice_stats(const rft_duty_cmp *c, rft_duty_map_stats *m,
     for (size_t i = 0; i < m->nsl; i++)
         if (m->sl[i].cu == d->cu && m->sl[i].simd == d->simd)
             return &m->sl[i].st;
-    if (m->nsl == m->csl) {
-        size_t n = m->csl ? 2 * m->csl : 16;
-        if (!(sl = realloc(m->sl, n * sizeof *sl)))
-            return NULL;
-        m->sl = sl;
-        m->csl = n;
-    }
+    if (!(sl = room(m->sl, m->nsl, &m->csl, sizeof *sl)))
+        return NULL;
+    m->sl = sl;
     sl = &m->sl[m->nsl++];
     sl->cu = d->cu;
     sl->simd = d->simd;
@@ -1263,28 +1272,20 @@ static int note_use(rft_duty_cmp *c, size_t map, const rft_duty_rec *d)
 {
     if (!(d->flags & RFT_DUTY_UNUSED))
         return rft_map_get(&c->used, entry_key(d)) ? 0 : rft_map_put(&c->used, entry_key(d), 1);
-    if (c->nheld == c->cheld) {
-        size_t n = c->cheld ? 2 * c->cheld : 64;
-        held *h = realloc(c->held, n * sizeof *h);
-        if (!h)
-            return RFT_EMEM;
-        c->held = h;
-        c->cheld = n;
-    }
-    held *h = &c->held[c->nheld++];
+    held *h = room(c->held, c->nheld, &c->cheld, sizeof *h);
+    if (!h)
+        return RFT_EMEM;
+    c->held = h;
+    h = &c->held[c->nheld++];
     *h = (held){map, entry_key(d), d->cu, d->simd, d->cycles, c->nruns, 0};
     for (uint32_t b = 0; b < d->bits; h->nruns++) {
         uint32_t e = b + 1;
         while (e < d->bits && d->t1[e] == d->t1[b] && d->toff[e] == d->toff[b])
             e++;
-        if (c->nruns == c->cruns) {
-            size_t n = c->cruns ? 2 * c->cruns : 256;
-            held_run *r = realloc(c->runs, n * sizeof *r);
-            if (!r)
-                return RFT_EMEM;
-            c->runs = r;
-            c->cruns = n;
-        }
+        held_run *r = room(c->runs, c->nruns, &c->cruns, sizeof *r);
+        if (!r)
+            return RFT_EMEM;
+        c->runs = r;
         c->runs[c->nruns++] = (held_run){b, e - b, d->t1[b], d->toff[b]};
         b = e;
     }
