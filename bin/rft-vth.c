@@ -124,6 +124,7 @@ int main(int argc, char **argv)
     cli_init(argc, argv, usage);
     if (parse(argc, argv, &r)) {
         vth_show_params(&r.p, r.fmt);
+        free(r.sets);
         return cli_close_stdout();
     }
     r.nmaps = argc - optind ? argc - optind : 1;
