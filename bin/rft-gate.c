@@ -2,6 +2,7 @@
  * or WC (lib/gate.c); annotates writes and counts the events an energy
  * model needs, per slice and in total. */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gate.h"
@@ -20,12 +21,16 @@ typedef struct {
     FILE *out;
 } gate_cli;
 
-/* The counters, by slice then in total (the same as the counters records). */
+/* The counters, by slice then in total (the same as the counters records);
+ * the job's context is freed (the driver keeps no pointer to it). */
 static void report(cli_job *j)
 {
     gate_cli *c = j->ctx;
-    if (!c->out)
+    j->ctx = NULL;
+    if (!c->out) {
+        free(c);
         return;
+    }
     static const char *const cols[] = {"scope", "counter", "value"};
     cli_table *t = table_new(c->fmt, c->out, 3, cols);
     uint32_t n = rft_gate_nslices(j->st);
@@ -46,6 +51,7 @@ static void report(cli_job *j)
     }
     table_free(t);
     side_close(c->out, c->summary);     /* before the end record: a failure leaves none */
+    free(c);
 }
 
 static void parse(int argc, char **argv, cli_job *j)
