@@ -111,6 +111,8 @@ bin/rft-dcpatch: bin/dcpreport.o
 bin/rft-collect: bin/crosstab.o
 bin/rft-plot: bin/figure.o
 bin/rft-energy: bin/pricing.o
+bin/rft-vth: bin/vth_report.o
+bin/rft-heal: bin/heal_report.o
 bin/%: bin/%.c bin/cli.o bin/pipeline.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
 bin/%: bin/sh/%.sh

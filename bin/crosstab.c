@@ -64,20 +64,33 @@ static char *column_name(crosstab *x, size_t r, const char *name)
     return s;
 }
 
-/* "longest_0%" -> "longest_0_red%": the reduction rft-vth gives against its
- * first map */
-static char *red_name(const char *metric)
+/* The changes rft-vth gives against its first map, after each other map's
+ * column: MAP_red% (a reduction) and MAP_increase% (a lifetime's). */
+static const char *const change_suffix[] = {"_red%", "_increase%"};
+#define NCHANGE 2
+
+/* "longest_0%" -> "longest_0_red%": a metric's change */
+static char *change_name(const char *metric, int k)
 {
     size_t n = strlen(metric);
     if (n && metric[n - 1] == '%')
         n--;
-    char *s = xrealloc(NULL, n + 6);
-    snprintf(s, n + 6, "%.*s_red%%", (int)n, metric);
-    return s;
+    return xasprintf("%.*s%s", (int)n, metric, change_suffix[k]);
+}
+
+static int is_change(const char *col)
+{
+    size_t n = strlen(col);
+    for (int k = 0; k < NCHANGE; k++) {
+        size_t m = strlen(change_suffix[k]);
+        if (n >= m && strcmp(col + n - m, change_suffix[k]) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 /* rft-vth's table: a row per map, a column per metric of one scope (and of
- * its reduction, where rft-vth gives one) */
+ * its changes, where rft-vth gives them) */
 static void add_vth(crosstab *x, size_t t, size_t r, const cli_tsv *tab)
 {
     /* the rows of scope all (several slices together), else of the first scope */
@@ -85,41 +98,46 @@ static void add_vth(crosstab *x, size_t t, size_t r, const cli_tsv *tab)
     for (size_t row = 0; row < tab->nrows; row++)
         if (strcmp(cli_tsv_at(tab, row, 0), "all") == 0)
             scope = "all";
-    /* each map's column and the column of its reduction, if any */
-    size_t *red = xrealloc(NULL, tab->ncols * sizeof *red);
+    /* each map's column (map[c]) and the columns of its changes, if any */
+    int *map = xrealloc(NULL, tab->ncols * sizeof *map);
+    size_t *chg = xrealloc(NULL, tab->ncols * NCHANGE * sizeof *chg);
     for (size_t c = 2; c < tab->ncols; c++) {
         size_t n = strlen(tab->col[c]);
-        red[c] = 0;
-        if (n >= 5 && strcmp(tab->col[c] + n - 5, "_red%") == 0) {
-            red[c] = SIZE_MAX;      /* not a map */
-            continue;
+        map[c] = !is_change(tab->col[c]);
+        for (int k = 0; k < NCHANGE; k++) {
+            chg[c * NCHANGE + k] = 0;
+            for (size_t c2 = 2; map[c] && c2 < tab->ncols; c2++)
+                if (strncmp(tab->col[c2], tab->col[c], n) == 0 &&
+                    strcmp(tab->col[c2] + n, change_suffix[k]) == 0)
+                    chg[c * NCHANGE + k] = c2;
         }
-        for (size_t c2 = 2; c2 < tab->ncols; c2++)
-            if (strncmp(tab->col[c2], tab->col[c], n) == 0 && strcmp(tab->col[c2] + n, "_red%") == 0)
-                red[c] = c2;
     }
-    /* a metric's reduction follows it, where rft-vth gives one */
+    /* a metric's changes follow it, where rft-vth gives them */
     for (size_t row = 0; row < tab->nrows; row++) {
         if (strcmp(cli_tsv_at(tab, row, 0), scope))
             continue;
         const char *metric = cli_tsv_at(tab, row, 1);
         char *name = column_name(x, r, metric);
-        char *rn = red_name(metric), *rname = NULL;
         for (size_t c = 2; c < tab->ncols; c++)
-            if (red[c] != SIZE_MAX)
+            if (map[c])
                 put(x, t, tab->col[c], name, cli_tsv_at(tab, row, c));
-        for (size_t c = 2; c < tab->ncols; c++) {
-            if (red[c] == SIZE_MAX || !red[c] || !*cli_tsv_at(tab, row, red[c]))
-                continue;
-            if (!rname)
-                rname = column_name(x, r, rn);
-            put(x, t, tab->col[c], rname, cli_tsv_at(tab, row, red[c]));
+        for (int k = 0; k < NCHANGE; k++) {
+            char *cn = change_name(metric, k), *cname = NULL;
+            for (size_t c = 2; c < tab->ncols; c++) {
+                size_t at = map[c] ? chg[c * NCHANGE + k] : 0;
+                if (!at || !*cli_tsv_at(tab, row, at))
+                    continue;
+                if (!cname)
+                    cname = column_name(x, r, cn);
+                put(x, t, tab->col[c], cname, cli_tsv_at(tab, row, at));
+            }
+            free(cn);
+            free(cname);
         }
         free(name);
-        free(rn);
-        free(rname);
     }
-    free(red);
+    free(map);
+    free(chg);
 }
 
 void crosstab_add(crosstab *x, size_t t, size_t r, const cli_tsv *tab)

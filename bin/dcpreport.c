@@ -87,9 +87,9 @@ static void events(const dcp_report *r, const rft_stage *st, FILE *out)
 void dcp_report_print(const dcp_report *r, const rft_stage *st, FILE *out)
 {
     static const char *const perf[2][13] = {
-        {"kernel", "writes", "normal%", "faulty%", "reliable%", "lds%", "mispred%", "mov",
+        {"kernel", "writes", "normal%", "patch_faulty%", "patch_reliable%", "lds%", "mispred%", "mov",
          "reads", "ldsload%", "lds_peak_B", "lds_mean_B", "stall_cycles"},
-        {"kernel", "writes", "normal", "faulty", "reliable", "lds", "mispred", "mov", "reads",
+        {"kernel", "writes", "normal", "patch_faulty", "patch_reliable", "lds", "mispred", "mov", "reads",
          "ldsload", "lds_peak_B", "lds_mean_B", "stall_cycles"}};
     static const char *const occ[2][11] = {
         {"kernel", "conv_rel_comp%", "conv_rel_unc%", "conv_flt_comp%", "conv_flt_unc%",

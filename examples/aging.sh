@@ -130,7 +130,7 @@ table() {
     json) "$3" --format json | sed "s/^{/{\"table\": \"$1\", /" ;;
     esac
 }
-table vth "== $(basename "$trace")$runs: seed 002 section 6 (red% = reduction against the baseline)" vth
+table vth "== $(basename "$trace")$runs: seed 002 section 6 (red% = reduction against the baseline, increase% = increase of a lifetime)" vth
 
 if [ -n "$plots" ]; then
     progress "drawing"

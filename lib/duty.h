@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "faultmap.h"
 #include "rft.h"
 
 /* ---- the RFT_DUTY record (layout in rft(5), man/rft5-duty.inc) ------------ */
@@ -140,5 +141,57 @@ int rft_counter_set_add(rft_counter_set *s, const rft_counters *c);
 /* Sort by (stage, scope); then s->c[0..n-1] in order. */
 void rft_counter_set_sort(rft_counter_set *s);
 void rft_counter_set_free(rft_counter_set *s);
+
+/* ---- duty maps side by side (rft-vth(1)) --------------------------------------------
+ * The statistics of several duty maps of one geometry, read one after the
+ * other (map i through the stage rft_duty_cmp_stage(c, i)), per slice and
+ * for all slices; with by_fault also per class of cells of the fault maps
+ * each stream carries (seed 001 II-B), which must be the same in every map
+ * so that the maps compare the same cells.  The maps' averages are over the
+ * same cells too: without include_unused, over the entries some map uses
+ * (rft_duty_cmp_finish). */
+enum { RFT_FC_RELIABLE, RFT_FC_USABLE, RFT_FC_DEAD, RFT_FC_N };  /* reliable entries, the
+                                                  usable and the dead blocks of faulty ones */
+typedef struct rft_duty_cmp_opts {
+    int per_bit, per_reg;           /* keep rft_duty_stats' per-bit and per-entry arrays */
+    int include_unused;             /* average never-allocated entries too */
+    int by_fault;                   /* statistics per class of cells (cls) */
+    int slice_set;                  /* only the records of slice cu:simd */
+    uint16_t cu, simd;
+    /* if set, each duty record (of the slice) goes to each instead of the
+     * statistics; map is the index of its map */
+    void (*each)(void *ctx, size_t map, const rft_duty_rec *d);
+    void *each_ctx;
+} rft_duty_cmp_opts;
+
+typedef struct rft_duty_slice_stats {
+    uint16_t cu, simd;
+    rft_duty_stats st;
+} rft_duty_slice_stats;
+
+typedef struct rft_duty_map_stats {
+    const char *name;               /* its input, for messages */
+    rft_duty_slice_stats *sl;       /* per slice, in order of appearance */
+    size_t nsl, csl;
+    rft_duty_stats all;             /* records 0 if none */
+    rft_fmset fm;                   /* by_fault: its fault maps */
+    rft_duty_stats cls[RFT_FC_N];   /* by_fault: its cells by class */
+    uint64_t nduty;                 /* duty records read (of any slice) */
+    uint64_t trace;                 /* number of its first trace record, 0 if none */
+} rft_duty_map_stats;
+
+typedef struct rft_duty_cmp rft_duty_cmp;
+rft_duty_cmp *rft_duty_cmp_new(const rft_duty_cmp_opts *o, size_t nmaps);   /* NULL: no memory */
+/* The stage that reads map i (every record passed on unchanged).  Errors:
+ * a bad record, a geometry or a fault map other than the first map's. */
+rft_stage *rft_duty_cmp_stage(rft_duty_cmp *c, size_t i);
+const rft_duty_map_stats *rft_duty_cmp_map(const rft_duty_cmp *c, size_t i);
+/* After the last map: an entry unused in a map but used in another joins
+ * that map's averages (per slice and for all; by_fault: include_unused). */
+void rft_duty_cmp_finish(rft_duty_cmp *c);
+/* The geometry of the first duty record: cells per entry (0 before any), entries. */
+uint32_t rft_duty_cmp_bits(const rft_duty_cmp *c);
+uint32_t rft_duty_cmp_entries(const rft_duty_cmp *c);
+void rft_duty_cmp_free(rft_duty_cmp *c);
 
 #endif

@@ -66,6 +66,8 @@ struct rft_heal {
     size_t ngroups, cgroups, *gfree, ngfree;
     uint64_t done_groups;
     uint32_t gmax, gmin;
+    struct { size_t slice; uint64_t mask; } *rest;  /* SC healing: resting SCs per slice */
+    size_t nrest;
     char err[256];
 };
 
@@ -86,6 +88,7 @@ void rft_heal_opts_default(rft_heal_opts *o)
     o->max_wf = 16;
     o->wfrule = RFT_HEAL_WF_SEED;
     o->sweep = 8;
+    o->sweep_fit = 0;
 }
 
 rft_heal *rft_heal_new(const rft_geom *g, const rft_heal_opts *o, const char **why)
@@ -94,6 +97,10 @@ rft_heal *rft_heal_new(const rft_geom *g, const rft_heal_opts *o, const char **w
         *why = "more than 64 lanes per block (stream cores per slice): not supported";
         return NULL;
     }
+    rft_heal_opts fit = *o;
+    if (fit.sweep_fit && (uint32_t)fit.sweep >= g->block_lanes)
+        fit.sweep = (int)g->block_lanes - 1;    /* a narrow slice: sweep what it has */
+    o = &fit;
     if (o->sweep < 0 || (uint32_t)o->sweep >= g->block_lanes || o->sweep > RFT_HEAL_MAX_D) {
         *why = "the sweep of degraded SCs must leave a healthy SC in a slice";
         return NULL;
@@ -141,6 +148,7 @@ void rft_heal_free(rft_heal *h)
     free(h->wfree);
     free(h->groups);
     free(h->gfree);
+    free(h->rest);
     rft_map_free(&h->slice_ix);
     rft_map_free(&h->wfs);
     rft_map_free(&h->gix);
@@ -603,6 +611,83 @@ uint64_t rft_heal_cost(const rft_heal *h, int d, uint32_t cus)
     return end - h->first;
 }
 
+int rft_heal_sweep(const rft_heal *h) { return h->o.sweep; }
+
+/* ---- SC healing: the resting SCs ------------------------------------------------------------ */
+const rft_heal_slice *rft_heal_slice_find(const rft_heal *h, uint16_t cu, uint16_t simd)
+{
+    const uint64_t *v = rft_map_get(&h->slice_ix, rft_slice_key(cu, simd));
+    return v ? &h->sl[*v] : NULL;
+}
+
+int rft_heal_rest(rft_heal *h, const rft_heal_slice *s, uint32_t j)
+{
+    size_t slice = (size_t)(s - h->sl), i = 0;
+    while (i < h->nrest && h->rest[i].slice != slice)
+        i++;
+    if (i == h->nrest) {
+        void *n = realloc(h->rest, (h->nrest + 1) * sizeof *h->rest);
+        if (!n)
+            return fail(h, RFT_EMEM, "out of memory");
+        h->rest = n;
+        h->rest[h->nrest].slice = slice;
+        h->rest[h->nrest++].mask = 0;
+    }
+    h->rest[i].mask |= 1ull << j;
+    return 0;
+}
+
+double rft_heal_sc_alpha(const rft_heal *h, const rft_heal_slice *s, uint32_t j)
+{
+    return rft_heal_alpha(h, s->sc_busy[j]);
+}
+
+int rft_heal_rest_over(rft_heal *h, const rft_nbti *p, double t, double mv)
+{
+    for (size_t i = 0; i < h->nsl; i++) {
+        const rft_heal_slice *s = rft_heal_slice_at(h, i);
+        for (uint32_t j = 0; j < h->nsc; j++)
+            if (1e3 * rft_heal_dvth(p, rft_heal_sc_alpha(h, s, j), t, 0) >= mv &&
+                rft_heal_rest(h, s, j))
+                return RFT_EMEM;
+    }
+    return 0;
+}
+
+int rft_heal_rest_most(rft_heal *h)
+{
+    const rft_heal_slice *best = NULL;
+    uint32_t bj = 0;
+    for (size_t i = 0; i < h->nsl; i++) {
+        const rft_heal_slice *s = rft_heal_slice_at(h, i);
+        for (uint32_t j = 0; j < h->nsc; j++)
+            if (!best || rft_heal_sc_alpha(h, s, j) > rft_heal_sc_alpha(h, best, bj))
+                best = s, bj = j;
+    }
+    return best ? rft_heal_rest(h, best, bj) : 0;
+}
+
+size_t rft_heal_nresting(const rft_heal *h) { return h->nrest; }
+
+const rft_heal_slice *rft_heal_resting(const rft_heal *h, size_t i, uint64_t *mask)
+{
+    *mask = h->rest[i].mask;
+    return &h->sl[h->rest[i].slice];
+}
+
+double rft_heal_sc_healed(const rft_heal *h, const rft_heal_slice *s, uint64_t mask, double rest,
+                          uint32_t j)
+{
+    uint32_t nd = 0;
+    double moved = 0;
+    for (uint32_t k = 0; k < h->nsc; k++)
+        if (mask >> k & 1)
+            nd++, moved += (1 - rest) * rft_heal_sc_alpha(h, s, k);
+    if (mask >> j & 1)
+        return rest * rft_heal_sc_alpha(h, s, j);
+    return rft_heal_sc_alpha(h, s, j) + moved / (h->nsc - nd);
+}
+
 /* ---- duty cycles of the PEs --------------------------------------------------------------- */
 void rft_heal_work_of_trace(const rft_heal *h, rft_heal_work *w)
 {
@@ -728,4 +813,61 @@ void rft_heal_pe_run(const rft_nbti *p, const rft_heal_work *w, int policy, int 
         series(horizon, dvth, user);
     for (int i = 0; i < RFT_NSLOTS; i++)
         alpha[i] = horizon > 0 ? acc[i] / horizon : 0;
+}
+
+/* ---- the stage (rft-heal) -------------------------------------------------------------------- */
+typedef struct heal_stage {
+    rft_stage st;
+    rft_heal_opts o;
+    rft_heal *h;
+} heal_stage;
+
+static int hs_start(rft_stage *st, const rft_header *in, rft_header *out)
+{
+    heal_stage *s = (heal_stage *)st;
+    const char *why = "";
+    if (!(s->h = rft_heal_new(&in->geom, &s->o, &why)))
+        return rft_stage_fail(st, RFT_EFORMAT, "%s", why);
+    return 0;
+}
+
+static int hs_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
+{
+    heal_stage *s = (heal_stage *)st;
+    int e = rft_heal_feed(s->h, rec);
+    return e ? rft_stage_fail(st, e, "%s", rft_heal_error(s->h)) : out->put(out->ctx, rec);
+}
+
+static int hs_finish(rft_stage *st, const rft_sink *out)
+{
+    heal_stage *s = (heal_stage *)st;
+    int e = rft_heal_finish(s->h);
+    return e ? rft_stage_fail(st, e, "%s", rft_heal_error(s->h)) : 0;
+}
+
+static void hs_free(rft_stage *st)
+{
+    rft_heal_free(((heal_stage *)st)->h);
+    free(st);
+}
+
+static const rft_stage_ops heal_ops = {"rft-heal", hs_start, hs_feed, hs_finish, hs_free};
+
+rft_stage *rft_heal_stage_new(const rft_heal_opts *o)
+{
+    heal_stage *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->st.ops = &heal_ops;
+    s->st.input = "-";
+    s->o = *o;
+    return &s->st;
+}
+
+rft_heal *rft_heal_stage_take(rft_stage *st)
+{
+    heal_stage *s = (heal_stage *)st;
+    rft_heal *h = s->h;
+    s->h = NULL;
+    return h;
 }

@@ -39,6 +39,8 @@ typedef struct rft_heal_opts {
     uint32_t max_wf;                /* wavefronts a slice holds at most (16) */
     int wfrule;                     /* enum rft_heal_wfrule */
     int sweep;                      /* cost for 1..sweep degraded SCs per slice (8) */
+    int sweep_fit;                  /* 1: a sweep past a narrow slice's SCs is cut to leave
+                                       one healthy SC (0: refused) */
 } rft_heal_opts;
 void rft_heal_opts_default(rft_heal_opts *o);
 
@@ -86,6 +88,8 @@ uint32_t rft_heal_group_max(const rft_heal *h);
 uint32_t rft_heal_group_min(const rft_heal *h);
 /* Busy fraction of a count of busy cycles over the window. */
 double rft_heal_alpha(const rft_heal *h, uint64_t busy);
+/* Duty cycle of SC j of slice s: its busy fraction. */
+double rft_heal_sc_alpha(const rft_heal *h, const rft_heal_slice *s, uint32_t j);
 
 /* ---- duty cycles ------------------------------------------------------------------ */
 /* The work of the PEs: for each bundle shape (index slots | flags << 5) the
@@ -156,5 +160,33 @@ int rft_heal_group_rule(uint32_t wi, uint64_t degraded, uint32_t nsc, uint32_t w
  * cycles, d = 0 the naive kernel replayed by the same model. */
 uint64_t rft_heal_cost(const rft_heal *h, int d, uint32_t cus);
 uint32_t rft_heal_ncus(const rft_heal *h);
+int rft_heal_sweep(const rft_heal *h);             /* the sweep in effect (sweep_fit) */
+
+/* ---- SC healing: the resting SCs (section 5.3) ------------------------------------------- */
+/* The slice cu:simd of the trace, or NULL. */
+const rft_heal_slice *rft_heal_slice_find(const rft_heal *h, uint16_t cu, uint16_t simd);
+/* SC j of slice s rests.  0 or RFT_EMEM. */
+int rft_heal_rest(rft_heal *h, const rft_heal_slice *s, uint32_t j);
+/* Every SC whose naive dVth after t seconds reaches mv millivolts rests. */
+int rft_heal_rest_over(rft_heal *h, const rft_nbti *p, double t, double mv);
+/* The one most stressed SC of the trace rests (seed 003 Fig. 8). */
+int rft_heal_rest_most(rft_heal *h);
+/* The slices with resting SCs, in the order their first SC was set to rest,
+ * and the mask of their resting SCs (bit j = SC j). */
+size_t rft_heal_nresting(const rft_heal *h);
+const rft_heal_slice *rft_heal_resting(const rft_heal *h, size_t i, uint64_t *mask);
+/* Duty cycle of SC j of slice s when the SCs of mask rest: a resting SC runs
+ * rest x its duty; the healthy SCs share the rest of the resting SCs' work
+ * evenly. */
+double rft_heal_sc_healed(const rft_heal *h, const rft_heal_slice *s, uint64_t mask, double rest,
+                          uint32_t j);
+
+/* ---- the stage behind rft-heal(1) (rft.h, "stages") ---------------------------------------- */
+/* Feeds a profile made for the input's geometry (rft_heal_new: its error
+ * fails the start) and finishes it; every record passed on unchanged.
+ * After the finish rft_heal_stage_take hands the profile over: the stage
+ * no longer frees it. */
+rft_stage *rft_heal_stage_new(const rft_heal_opts *o);
+rft_heal *rft_heal_stage_take(rft_stage *s);
 
 #endif

@@ -202,3 +202,19 @@ double rft_nbti_lifetime(const rft_nbti *p, double alpha, int model)
     }
     return exp(hi);
 }
+
+void rft_nbti_worst_of(const rft_nbti *p, double a0, double a1, double t, rft_nbti_worst *w)
+{
+    w->norm[0] = rft_nbti_eq3_norm(p, a0);
+    w->norm[1] = rft_nbti_eq3_norm(p, a1);
+    w->eq3[0] = rft_nbti_eq3(p, a0 * t, (1 - a0) * t);
+    w->eq3[1] = rft_nbti_eq3(p, a1 * t, (1 - a1) * t);
+    w->rd[0] = rft_nbti_rd(p, a0, t);
+    w->rd[1] = rft_nbti_rd(p, a1, t);
+    w->rd_max = fmax(w->rd[0], w->rd[1]);
+    w->delay_eq3 = rft_nbti_delay(p, fmax(w->eq3[0], w->eq3[1]));
+    w->delay_rd = rft_nbti_delay(p, w->rd_max);
+    double most = a0 > a1 ? a0 : a1;
+    w->life_eq3 = rft_nbti_lifetime(p, most, 0);
+    w->life_rd = rft_nbti_lifetime(p, most, 1);
+}

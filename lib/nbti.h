@@ -63,4 +63,17 @@ double rft_nbti_lifetime(const rft_nbti *p, double alpha, int model);
 
 #define RFT_YEAR (365.25 * 86400.0)
 
+/* The most degraded transistors of a register file after t seconds (the
+ * figures rft-vth(1) reports): T0 of the cell with the longest '0' duty a0
+ * and T1 of the cell with the longest '1' duty a1 (a cell at '0' stresses
+ * its T0, at '1' its T1; both models grow with the stress share). */
+typedef struct rft_nbti_worst {
+    double norm[2];             /* Eq. 3 relative to stress all the time: T0, T1 */
+    double eq3[2], rd[2];       /* dVth (V) of T0, T1 by Eq. 3 and by the RD model */
+    double rd_max;              /* the more degraded PMOS (RD): the cell's SNM goes with it */
+    double delay_eq3, delay_rd; /* switching delay of the more degraded, relative */
+    double life_eq3, life_rd;   /* seconds until the more stressed fails (SNM), or INFINITY */
+} rft_nbti_worst;
+void rft_nbti_worst_of(const rft_nbti *p, double a0, double a1, double t, rft_nbti_worst *w);
+
 #endif

@@ -150,7 +150,7 @@ field() { awk -F'\t' -v n="$2" -v c="$3" '$1 == n { print $c }' "$1"; }
     assert_line --index 0 "slice,conv_rel_comp%,conv_rel_unc%,conv_flt_comp%,conv_flt_unc%,conv_unwritten%,conv_unalloc%,dcp_rel_unc%,dcp_rel_comp%,dcp_flt_comp%,dcp_unused%"
     assert_line --index 1 "0:0,5.00,3.75,0.00,0.00,36.25,55.00,3.75,0.00,5.00,91.25"
     run rft-dcpatch --map "$D/map8.csv" --summary --format json "$T/two.rft"
-    assert_line --index 2 --partial '{"kernel": "total", "writes": 5, "normal%": 0.00, "faulty%": 40.00'
+    assert_line --index 2 --partial '{"kernel": "total", "writes": 5, "normal%": 0.00, "patch_faulty%": 40.00'
 }
 
 @test "as a stream stage: maps from rft-faultmap, counters before the end record" {
@@ -282,26 +282,26 @@ field() { awk -F'\t' -v n="$2" -v c="$3" '$1 == n { print $c }' "$1"; }
     # 3, whose cells count (off, unused) as they do in the baseline: every
     # class compares the same cells
     assert_output "$(printf '%s\n' \
-        'reliable	entries_used	6	6	' \
-        'reliable	avg_1%	8.64	6.63	23.18' \
-        'reliable	avg_off%	0.00	0.00	0.00' \
-        'reliable	avg_stress%	96.04	95.58	0.48' \
-        'reliable	longest_1%	96.15	84.62	12.00' \
-        'faulty:usable	entries_used	1	1	' \
-        'faulty:usable	avg_1%	10.10	0.55	94.53' \
-        'faulty:usable	avg_off%	0.00	0.00	0.00' \
-        'faulty:usable	avg_stress%	99.16	99.97	-0.81' \
-        'faulty:usable	longest_1%	92.31	96.15	-4.17' \
-        'faulty:dead	entries_used	2	1	' \
-        'faulty:dead	avg_1%	8.22	0.00	100.00' \
-        'faulty:dead	avg_off%	0.00	66.67	nan' \
-        'faulty:dead	avg_stress%	97.03	33.33	65.65' \
-        'faulty:dead	longest_1%	92.31	0.00	100.00' \
-        'all	entries_used	8	7	' \
-        'all	avg_1%	8.65	5.01	42.07' \
-        'all	avg_off%	0.00	12.50	nan' \
-        'all	avg_stress%	96.42	84.18	12.69' \
-        'all	longest_1%	96.15	96.15	0.00')"
+        'reliable	entries_used	6	6		' \
+        'reliable	avg_1%	8.64	6.63	23.18	' \
+        'reliable	avg_off%	0.00	0.00		' \
+        'reliable	avg_stress%	96.04	95.58	0.48	' \
+        'reliable	longest_1%	96.15	84.62	12.00	' \
+        'faulty:usable	entries_used	1	1		' \
+        'faulty:usable	avg_1%	10.10	0.55	94.53	' \
+        'faulty:usable	avg_off%	0.00	0.00		' \
+        'faulty:usable	avg_stress%	99.16	99.97	-0.81	' \
+        'faulty:usable	longest_1%	92.31	96.15	-4.17	' \
+        'faulty:dead	entries_used	2	1		' \
+        'faulty:dead	avg_1%	8.22	0.00	100.00	' \
+        'faulty:dead	avg_off%	0.00	66.67		' \
+        'faulty:dead	avg_stress%	97.03	33.33	65.65	' \
+        'faulty:dead	longest_1%	92.31	0.00	100.00	' \
+        'all	entries_used	8	7		' \
+        'all	avg_1%	8.65	5.01	42.07	' \
+        'all	avg_off%	0.00	12.50		' \
+        'all	avg_stress%	96.42	84.18	12.69	' \
+        'all	longest_1%	96.15	96.15	0.00	')"
     # other faults, or none, are not the same cells
     pipe "rft-faultmap --scenario common '$T/basic.rft' | rft-alloc | rft-duty > '$T/o.duty'"
     run -1 --separate-stderr rft-vth --by fault base="$T/o.duty" "$T/d.duty"

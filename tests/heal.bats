@@ -54,6 +54,11 @@ cell() { awk -F '\t' -v u="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[
     assert_output '10.00'
 }
 
+@test "--degraded: those SCs rest, and only those" {
+    run -0 rft-heal --scheme sc --report units --format tsv --degraded 0:3,0:0:5 gcn1.rft
+    assert_equal "$(cut -f 1,2 <<< "$output" | tail -n +2)" "$(printf '0:0:0\thealthy-max\n0:0:3\tdegraded\n0:0:5\tdegraded')"
+}
+
 @test "--threshold picks every SC whose naive dVth reaches it" {
     run -0 --separate-stderr rft-heal --scheme sc --report units --format tsv --threshold 36.5 gcn1.rft
     assert_line --partial $'0:0:0\tdegraded'

@@ -74,13 +74,13 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
     printf 'B\t100\t0\t0\t1\t2\tk\t0\nW\t100\t0\t0\t1\t0\t1\t00000000\tphys=0\nW\t100\t0\t0\t1\t1\t1\tffffffff\tphys=1\nW\t150\t0\t0\t1\t0\t1\t00000000\tphys=0\ton=0\nE\t200\t0\t0\t1\n' |
         small 2 | rft-duty > rc.duty
     run -0 rft-vth --format tsv base=base.duty rc=rc.duty
-    assert_line --index 0 "$(printf 'scope\tmetric\tbase\trc\trc_red%%')"
-    assert_line "$(printf 'all\tlongest_0%%\t100.00\t50.00\t50.00')"
-    assert_line "$(printf 'all\tlongest_0_cell_off%%\t0.00\t50.00\tnan')"
-    assert_line "$(printf 'all\tdvth_t0_norm\t1.0000\t0.5922\t40.78')"
-    assert_line "$(printf 'all\tlongest_1%%\t100.00\t100.00\t0.00')"
+    assert_line --index 0 "$(printf 'scope\tmetric\tbase\trc\trc_red%%\trc_increase%%')"
+    assert_line "$(printf 'all\tlongest_0%%\t100.00\t50.00\t50.00\t')"
+    assert_line "$(printf 'all\tlongest_0_cell_off%%\t0.00\t50.00\t\t')"
+    assert_line "$(printf 'all\tdvth_t0_norm\t1.0000\t0.5922\t40.78\t')"
+    assert_line "$(printf 'all\tlongest_1%%\t100.00\t100.00\t0.00\t')"
     run -0 rft-vth --format csv base=base.duty rc=rc.duty
-    assert_line 'all,longest_0_cell,0:0 r0 b0,0:0 r0 b0,'
+    assert_line 'all,longest_0_cell,0:0 r0 b0,0:0 r0 b0,,'
     # maps of different geometry cannot be compared cell by cell
     run -1 --separate-stderr rft-vth base.duty half.duty
     assert_equal "$stderr" "rft-vth: half.duty: record 1: geometry 1 lanes x 1 entries differs from base.duty (1 x 2)"
@@ -165,10 +165,10 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
 @test "examples/aging.sh: six schemes of seed 002 side by side" {
     rft-synth --cus 1 --simds 2 --writes 3000 --seed 2 > s.rft
     run -0 "$TOP/examples/aging.sh" -k maps s.rft
-    assert_line --index 0 '== s.rft: seed 002 section 6 (red% = reduction against the baseline)'
+    assert_line --index 0 '== s.rft: seed 002 section 6 (red% = reduction against the baseline, increase% = increase of a lifetime)'
     # --format tsv: the tables alone, the vth table first
     run -0 "$TOP/examples/aging.sh" s.rft --format tsv
-    assert_line --index 0 "$(printf 'scope\tmetric\tbase\trc\trc_red%%\trar\trar_red%%\trcrar\trcrar_red%%\twc\twc_red%%\targo\targo_red%%')"
+    assert_line --index 0 "$(printf 'scope\tmetric\tbase%s' "$(printf '\t%s\t%s_red%%\t%s_increase%%' rc rc rc rar rar rar rcrar rcrar rcrar wc wc wc argo argo argo)")"
     assert_line --regexp '^all	longest_0%	[0-9.]+	'
     for m in base rc rar rcrar wc argo; do rft-view -H "maps/$m.rft" > /dev/null; done
     # RC switches compressed registers off: more off time than the baseline
@@ -194,7 +194,7 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
 @test "examples/aging.sh -r N: the kernel run N times, the maps cover every run" {
     rft-synth --cus 1 --simds 1 --writes 1500 --seed 3 > s.rft
     run -0 "$TOP/examples/aging.sh" -r 3 -k maps s.rft
-    assert_line --index 0 '== s.rft, run 3 times: seed 002 section 6 (red% = reduction against the baseline)'
+    assert_line --index 0 '== s.rft, run 3 times: seed 002 section 6 (red% = reduction against the baseline, increase% = increase of a lifetime)'
     # the window of the maps is three runs long
     f=$(rft-view --stats --format tsv s.rft | awk -F '\t' '$1 == "first_cycle" { print $2 }')
     l=$(rft-view --stats --format tsv s.rft | awk -F '\t' '$1 == "last_cycle" { print $2 }')

@@ -59,7 +59,7 @@ study_results() {
 study_columns() {
     case $1 in
     aging) echo "longest_0%,longest_0_red%,longest_1%,longest_1_red%,dvth_t0_norm,dvth_t0_norm_red%,dvth_t1_norm,dvth_t1_norm_red%,delay_eq3%,saving%,slowdown%" ;;
-    undervolt) echo "total,vs_conv%,vs_smooth%,slowdown%,normal%,faulty%,reliable%,lds%,mispred%,ldsload%,lds_peak_B" ;;
+    undervolt) echo "total,vs_conv%,vs_smooth%,slowdown%,normal%,patch_faulty%,patch_reliable%,lds%,mispred%,ldsload%,lds_peak_B" ;;
     healing) echo "cycles_naive,cycles_healthy,overhead%,dvth_naive_mV,dvth_healed_mV,dvth_reduction%" ;;
     pipeline) echo "all" ;;
     esac
@@ -77,7 +77,7 @@ fig21-energy|--pivot total|--ymin 0 --ylabel "% of the baseline's energy" --titl
 EOF
         ;;
     undervolt) cat <<'EOF'
-fig5-writes-common|--key common --columns normal%,faulty%,reliable%,lds%|--ymin 0 --ymax 100 --ylabel "% of the writes" --title "DC-Patch writes, common scenario (seed 001 Fig. 5)"
+fig5-writes-common|--key common --columns normal%,patch_faulty%,patch_reliable%,lds%|--ymin 0 --ymax 100 --ylabel "% of the writes" --title "DC-Patch writes, common scenario (seed 001 Fig. 5)"
 fig8-energy|--pivot total|--ymin 0 --ylabel "% of Conv's energy" --title "Register-file energy (seed 001 Fig. 8)"
 EOF
         ;;

@@ -568,6 +568,105 @@ static void test_nbti(void)
     }
 }
 
+/* ---- maps side by side (rft-vth) ---------------------------------------------------- */
+static int count_put(void *ctx, rft_rec *rec)
+{
+    (*(int *)ctx)++;
+    return 0;
+}
+
+/* Feed map i of c the duty records recs[0..n-1] (and a trace record when
+ * trace) through its stage, as the driver does; the stage's result. */
+static int feed_map(rft_duty_cmp *c, size_t i, const char *name, rft_duty_rec *recs, int n,
+                    int trace, char *why)
+{
+    rft_stage *st = rft_duty_cmp_stage(c, i);
+    rft_header in, out;
+    int passed = 0, e = 0;
+    rft_sink sink = {count_put, &passed};
+    uint8_t *buf = malloc(rft_duty_max_len(RFT_MAX_LANES * 32));
+    CHECK(st && buf);
+    rft_header_init(&in, "test");
+    st->input = name;
+    CHECK(rft_stage_start(st, &in, &out) == 0);
+    for (int k = 0; k < n + trace && !e; k++) {
+        rft_rec r = {0};
+        if (k < n) {
+            r.kind = RFT_DUTY;
+            r.raw = buf;
+            r.len = rft_duty_encode(&recs[k], buf);
+        } else {
+            r.kind = RFT_WFEND;
+        }
+        e = rft_stage_feed(st, &r, &sink);
+    }
+    if (!e)
+        e = rft_stage_finish(st, &sink);
+    CHECK(e || passed == n + trace);    /* every record passed on */
+    snprintf(why, RFT_STAGE_WHY, "%s", rft_stage_error(st));
+    rft_stage_free(st);
+    rft_header_free(&in);
+    rft_header_free(&out);
+    free(buf);
+    return e;
+}
+
+/* One map uses entry 0 only (entry 1 off: unused), the other both: both
+ * average the same two entries; a map of other geometry is refused. */
+static void test_cmp(void)
+{
+    rft_duty_rec r[2] = {new_rec(1), new_rec(1)};
+    for (int k = 0; k < 2; k++) {
+        r[k].span = RFT_SPAN_SLICE;
+        r[k].entry = (uint16_t)k;
+        r[k].entries = 2;
+        r[k].first = 0;
+        r[k].last = 99;
+        r[k].cycles = 100;
+    }
+    rft_duty_cmp_opts o = {.per_bit = 1};
+    rft_duty_cmp *c = rft_duty_cmp_new(&o, 3);
+    char why[RFT_STAGE_WHY];
+    CHECK(c);
+    /* map 0: entry 0 at '0' all the time, entry 1 never allocated (off) */
+    for (uint32_t b = 0; b < 32; b++)
+        r[1].toff[b] = 100;
+    r[1].flags = RFT_DUTY_UNUSED;
+    CHECK(feed_map(c, 0, "m0", r, 2, 0, why) == 0);
+    /* map 1: both at '0' all the time, and a trace record after them */
+    for (uint32_t b = 0; b < 32; b++)
+        r[1].toff[b] = 0;
+    r[1].flags = 0;
+    CHECK(feed_map(c, 1, "m1", r, 2, 1, why) == 0);
+    CHECK(rft_duty_cmp_map(c, 1)->trace == 3 && rft_duty_cmp_map(c, 1)->nduty == 2);
+    rft_duty_cmp_finish(c);
+    const rft_duty_stats *a = &rft_duty_cmp_map(c, 0)->all, *b = &rft_duty_cmp_map(c, 1)->all;
+    CHECK(a->used == 1 && a->avg_n == 2 && a->avg_cells == 64);
+    CHECK(a->s0 == 32 && a->soff == 32 && a->bit0[5] == 1 && a->bitoff[5] == 1);
+    CHECK(rft_duty_cmp_map(c, 0)->nsl == 1 && rft_duty_cmp_map(c, 0)->sl[0].st.soff == 32);
+    CHECK(b->used == 2 && b->avg_n == 2 && b->s0 == 64 && b->soff == 0);
+    /* map 2: two lanes, not the geometry of the first */
+    rft_duty_rec w = new_rec(2);
+    w.span = RFT_SPAN_SLICE;
+    w.entries = 2;
+    w.cycles = 100;
+    CHECK(feed_map(c, 2, "m2", &w, 1, 0, why) == RFT_EFORMAT);
+    CHECK(strcmp(why, "geometry 2 lanes x 2 entries differs from m0 (1 x 2)") == 0);
+    rft_duty_cmp_free(c);
+    for (int k = 0; k < 2; k++)
+        free(r[k].t1), free(r[k].toff);
+    free(w.t1);
+    free(w.toff);
+    /* the worst transistors: stressed all the time, each model's own figures */
+    rft_nbti p;
+    rft_nbti_worst wt;
+    rft_nbti_defaults(&p);
+    rft_nbti_worst_of(&p, 1, 0.5, RFT_YEAR, &wt);
+    CHECK(wt.norm[0] == 1 && wt.rd[0] == rft_nbti_rd(&p, 1, RFT_YEAR) && wt.rd_max == wt.rd[0]);
+    CHECK(wt.rd[1] < wt.rd[0] && wt.delay_rd == rft_nbti_delay(&p, wt.rd[0]));
+    CHECK(wt.life_rd == rft_nbti_lifetime(&p, 1, 1));
+}
+
 int main(void)
 {
     test_record();
@@ -582,6 +681,7 @@ int main(void)
         run_random(RFT_SPAN_SLICE, i % 2, 1, 300, 0, 1 + (uint32_t)i % 3);
     test_patch();
     test_nbti();
+    test_cmp();
     printf("test_duty: ok\n");
     return 0;
 }

@@ -158,6 +158,66 @@ static void test_dvth(void)
     CHECK(rft_heal_dvth(&p, 2, 360 * H, 0) == rft_heal_dvth(&p, 1, 360 * H, 0));
 }
 
+static int drop(void *ctx, rft_rec *rec) { return 0; }
+
+/* The stage on a hand-made trace (tests/fixtures/heal/gcn1.txt): writes of
+ * 64, 16 and 1 active lanes over cycles 0..99, SC 0 busy 4 + 1 + 1 cycles,
+ * the others 4 + 1; then which SCs rest and their healed duty. */
+static void test_stage(void)
+{
+    rft_heal_opts o;
+    rft_heal_opts_default(&o);
+    o.sweep = 20;               /* cut to the slice's 16 SCs less one */
+    o.sweep_fit = 1;
+    rft_stage *st = rft_heal_stage_new(&o);
+    rft_header in, out;
+    rft_sink sink = {drop, NULL};
+    rft_header_init(&in, "test");
+    rft_geom_default(&in.geom);
+    CHECK(st && rft_stage_start(st, &in, &out) == 0);
+    static rft_rec r;
+    r.kind = RFT_WFBEGIN;
+    r.u.begin = (rft_wfbegin){0, 0, 0, 1, 8, 0, RFT_NO_WG, 0};
+    CHECK(rft_stage_feed(st, &r, &sink) == 0);
+    static const struct { uint64_t cycle; unsigned lanes; } w[] = {{0, 64}, {4, 16}, {8, 1}};
+    for (int k = 0; k < 3; k++) {
+        memset(&r.w, 0, sizeof r.w);
+        r.kind = RFT_WRITE;
+        r.w.cycle = w[k].cycle;
+        r.w.wf = 1;
+        for (unsigned l = 0; l < w[k].lanes; l++)
+            r.w.mask[l / 8] |= (uint8_t)(1u << (l % 8));
+        CHECK(rft_stage_feed(st, &r, &sink) == 0);
+    }
+    r.kind = RFT_WFEND;
+    r.u.end = (rft_wfend){99, 0, 0, 1};
+    CHECK(rft_stage_feed(st, &r, &sink) == 0 && rft_stage_finish(st, &sink) == 0);
+    rft_heal *h = rft_heal_stage_take(st);
+    rft_stage_free(st);             /* the profile is ours now */
+    rft_header_free(&in);
+    rft_header_free(&out);
+    CHECK(h && rft_heal_sweep(h) == 15 && rft_heal_span(h) == 100);
+    const rft_heal_slice *s = rft_heal_slice_find(h, 0, 0);
+    CHECK(s && !rft_heal_slice_find(h, 0, 1));
+    CHECK(rft_heal_sc_alpha(h, s, 0) == 0.06 && rft_heal_sc_alpha(h, s, 1) == 0.05);
+    /* the most stressed SC rests; a healthy one takes a fifteenth of its work */
+    CHECK(rft_heal_rest_most(h) == 0 && rft_heal_nresting(h) == 1);
+    uint64_t mask;
+    CHECK(rft_heal_resting(h, 0, &mask) == s && mask == 1);
+    CHECK(rft_heal_sc_healed(h, s, mask, 0, 0) == 0);
+    CHECK(NEAR(rft_heal_sc_healed(h, s, mask, 0, 1), 0.05 + 0.06 / 15, 1e-15));
+    CHECK(NEAR(rft_heal_sc_healed(h, s, mask, 0.5, 0), 0.03, 1e-15));
+    /* a threshold between the two naive dVth picks SC 0 again: one slice, one mask */
+    rft_nbti p;
+    rft_nbti_seed003(&p);
+    double d0 = 1e3 * rft_heal_dvth(&p, 0.06, 360 * H, 0);
+    double d1 = 1e3 * rft_heal_dvth(&p, 0.05, 360 * H, 0);
+    CHECK(rft_heal_rest_over(h, &p, 360 * H, (d0 + d1) / 2) == 0 && rft_heal_nresting(h) == 1);
+    CHECK(rft_heal_rest_over(h, &p, 360 * H, d1) == 0 && rft_heal_resting(h, 0, &mask) &&
+          mask == 0xffff);
+    rft_heal_free(h);
+}
+
 int main(void)
 {
     test_extra_wavefronts();
@@ -166,6 +226,7 @@ int main(void)
     test_fig7bc();
     test_young();
     test_dvth();
+    test_stage();
     puts("test_heal: ok");
     return 0;
 }

@@ -1,0 +1,361 @@
+/* heal_report.c - the tables of rft-heal(1) (heal_report.h). */
+#include "heal_report.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const char *const pe_label[RFT_NSLOTS] = {"PE_X", "PE_Y", "PE_Z", "PE_W", "PE_T"};
+
+static void title(const heal_report *r, const char *s)
+{
+    if (r->fmt == FMT_TABLE)
+        printf("\n# %s\n", s);
+}
+
+static double horizon_s(const heal_report *r) { return r->hours * 3600; }
+
+static int sweep_of(const heal_report *r) { return r->h ? rft_heal_sweep(r->h) : r->o.sweep; }
+
+static void window_line(const heal_report *r)
+{
+    const rft_heal *h = r->h;
+    if (r->fmt != FMT_TABLE || !h)
+        return;
+    printf("# %s: %zu slices x %u SCs, window %llu cycles from cycle %llu, busy from %s\n",
+           r->input, rft_heal_nslices(h), rft_heal_nsc(h), (unsigned long long)rft_heal_span(h),
+           (unsigned long long)rft_heal_first(h),
+           rft_heal_source(h) == RFT_HEAL_BUNDLES ? "bundle records" : "write records");
+    size_t over = 0;
+    for (size_t i = 0; i < rft_heal_nslices(h); i++)
+        for (uint32_t j = 0; j < rft_heal_nsc(h); j++)
+            over += rft_heal_sc_alpha(h, rft_heal_slice_at(h, i), j) > 1;
+    if (over)
+        printf("# note: %zu SCs busy more than 100 %% of the window: writes count memory results "
+               "too (rft-heal(1)); their duty is taken as 100 %%\n", over);
+}
+
+static void horizon_line(const heal_report *r)
+{
+    if (r->fmt == FMT_TABLE)
+        printf("# horizon %g h, dVth by the RD model (Eqs. 1-4), Vth0 %.1f mV, variation %g mV\n",
+               r->hours, 1e3 * r->p.vth0, r->variation);
+}
+
+/* The PEs' work: of the profile given, else of the trace. */
+static void pe_work(const heal_report *r, rft_heal_work *w)
+{
+    if (r->have_profile)
+        rft_heal_work_of_profile(r->share, r->packing, r->issue, w);
+    else
+        rft_heal_work_of_trace(r->h, w);
+}
+
+static void report_profile(const heal_report *r)
+{
+    static const char *const cols[] = {"unit", "instr_share%", "busy%", "busy_min%",
+                                       "busy_max%"};
+    const rft_heal *h = r->h;
+    cli_table *t = table_new(r->fmt, stdout, 5, cols);
+    uint32_t nsc = h ? rft_heal_nsc(h) : 0;
+    size_t nsl = h ? rft_heal_nslices(h) : 0;
+    uint64_t instr[RFT_NSLOTS] = {0}, all = 0;
+    for (size_t i = 0; i < nsl; i++)
+        for (int p = 0; p < RFT_NSLOTS; p++)
+            instr[p] += rft_heal_slice_at(h, i)->instr[p], all += rft_heal_slice_at(h, i)->instr[p];
+    rft_heal_work w;
+    double a[RFT_NSLOTS];
+    pe_work(r, &w);
+    rft_heal_pe_alpha(&w, r->policy, r->have_profile, NULL, a);
+    for (int p = 0; p < RFT_NSLOTS && (r->have_profile || rft_heal_bundles(h)); p++) {
+        double lo = INFINITY, hi = 0;
+        for (size_t i = 0; i < nsl; i++)
+            for (uint32_t j = 0; j < nsc; j++) {
+                double x = rft_heal_alpha(h, rft_heal_slice_at(h, i)->pe_busy[j * RFT_NSLOTS + p]);
+                lo = fmin(lo, x), hi = fmax(hi, x);
+            }
+        table_str(t, pe_label[p]);
+        table_dbl(t, 100 * (r->have_profile ? r->share[p] : all ? (double)instr[p] / all : 0), 2);
+        table_dbl(t, 100 * a[p], 2);
+        if (r->have_profile)
+            table_none(t), table_none(t);
+        else
+            table_dbl(t, 100 * lo, 2), table_dbl(t, 100 * hi, 2);
+        table_end_row(t);
+    }
+    for (uint32_t j = 0; j <= nsc && nsl; j++) {
+        double sum = 0, lo = INFINITY, hi = 0;
+        char name[32];
+        for (size_t i = 0; i < nsl; i++)
+            for (uint32_t k = j == nsc ? 0 : j; k < (j == nsc ? nsc : j + 1); k++) {
+                double x = rft_heal_sc_alpha(h, rft_heal_slice_at(h, i), k);
+                sum += x, lo = fmin(lo, x), hi = fmax(hi, x);
+            }
+        if (j == nsc)
+            snprintf(name, sizeof name, "SC_all");
+        else
+            snprintf(name, sizeof name, "SC_%u", j);
+        table_str(t, name);
+        table_none(t);
+        table_dbl(t, 100 * sum / nsl / (j == nsc ? nsc : 1), 2);
+        table_dbl(t, 100 * lo, 2);
+        table_dbl(t, 100 * hi, 2);
+        table_end_row(t);
+    }
+    table_free(t);
+}
+
+static void report_slices(const heal_report *r)
+{
+    static const char *const cols[] = {"slice", "bundles", "writes", "sc_busy_min%",
+                                       "sc_busy_mean%", "sc_busy_max%", "PE_X%", "PE_Y%",
+                                       "PE_Z%", "PE_W%", "PE_T%"};
+    const rft_heal *h = r->h;
+    cli_table *t = table_new(r->fmt, stdout, 11, cols);
+    uint32_t nsc = rft_heal_nsc(h);
+    for (size_t i = 0; i < rft_heal_nslices(h); i++) {
+        const rft_heal_slice *s = rft_heal_slice_at(h, i);
+        char name[32];
+        double lo = INFINITY, hi = 0, sum = 0;
+        for (uint32_t j = 0; j < nsc; j++) {
+            double x = rft_heal_sc_alpha(h, s, j);
+            lo = fmin(lo, x), hi = fmax(hi, x), sum += x;
+        }
+        snprintf(name, sizeof name, "%u:%u", s->cu, s->simd);
+        table_str(t, name);
+        table_u64(t, s->bundles);
+        table_u64(t, s->writes);
+        table_dbl(t, 100 * lo, 2);
+        table_dbl(t, 100 * sum / nsc, 2);
+        table_dbl(t, 100 * hi, 2);
+        for (int p = 0; p < RFT_NSLOTS; p++) {
+            uint64_t b = 0;
+            for (uint32_t j = 0; j < nsc; j++)
+                b += s->pe_busy[j * RFT_NSLOTS + p];
+            table_dbl(t, 100 * rft_heal_alpha(h, b) / nsc, 2);
+        }
+        table_end_row(t);
+    }
+    table_free(t);
+}
+
+/* ---- units: dVth with and without healing, in one table or as a series over time ----------- */
+typedef struct {
+    const heal_report *r;
+    cli_table *t;               /* the table of units, or of the series */
+    double step;                /* of the series, hours */
+    double pe_naive[RFT_NSLOTS], pe_dv0[RFT_NSLOTS];
+} units;
+
+static void units_open(const heal_report *r, units *u, int series)
+{
+    static const char *const unit_cols[] = {"unit", "role", "busy_naive%", "busy_healed%",
+                                            "dvth0_mV", "dvth_naive_mV", "dvth_healed_mV",
+                                            "vth_naive_mV", "vth_healed_mV", "dvth_reduction%"};
+    static const char *const series_cols[] = {"hours", "unit", "dvth_naive_mV", "dvth_healed_mV"};
+    u->r = r;
+    u->step = r->step > 0 ? r->step : r->hours / 36;
+    u->t = series ? table_new(r->fmt, stdout, 4, series_cols)
+                  : table_new(r->fmt, stdout, 10, unit_cols);
+}
+
+static void series_row(units *u, double t, const char *unit, double naive, double healed)
+{
+    table_dbl(u->t, t / 3600, 2);
+    table_str(u->t, unit);
+    table_dbl(u->t, 1e3 * naive, 3);
+    table_dbl(u->t, 1e3 * healed, 3);
+    table_end_row(u->t);
+}
+
+static void pe_series(double t, const double dvth[RFT_NSLOTS], void *user)
+{
+    units *u = user;
+    for (int p = 0; p < RFT_NSLOTS; p++)
+        series_row(u, t, pe_label[p], rft_heal_dvth(&u->r->p, u->pe_naive[p], t, u->pe_dv0[p]),
+                   dvth[p]);
+}
+
+static void unit_row(units *u, const char *unit, const char *role, double an, double ah,
+                     double dv0, double dn, double dh, double red)
+{
+    cli_table *t = u->t;
+    table_str(t, unit);
+    table_str(t, role);
+    table_dbl(t, 100 * an, 2);
+    table_dbl(t, 100 * ah, 2);
+    table_dbl(t, 1e3 * dv0, 2);
+    table_dbl(t, 1e3 * dn, 2);
+    table_dbl(t, 1e3 * dh, 2);
+    table_dbl(t, 1e3 * (u->r->p.vth0 + dn), 2);
+    table_dbl(t, 1e3 * (u->r->p.vth0 + dh), 2);
+    if (isnan(red))
+        table_none(t);
+    else
+        table_dbl(t, red, 2);
+    table_end_row(t);
+}
+
+static void report_pe(const heal_report *r, int series)
+{
+    units u;
+    rft_heal_work w;
+    double dh[RFT_NSLOTS], ah[RFT_NSLOTS];
+    pe_work(r, &w);
+    rft_heal_pe_alpha(&w, r->policy, r->have_profile, NULL, u.pe_naive);
+    for (int p = 0; p < RFT_NSLOTS; p++)   /* --variation: X starts lowest, T highest */
+        u.pe_dv0[p] = 1e-3 * r->variation * p / (RFT_NSLOTS - 1);
+    units_open(r, &u, series);
+    rft_heal_pe_run(&r->p, &w, r->have_profile ? RFT_HEAL_PERMUTE : r->policy, r->have_profile,
+                    u.pe_dv0, horizon_s(r), r->adapt * 3600, series ? u.step * 3600 : 0,
+                    series ? pe_series : NULL, &u, dh, ah);
+    if (!series) {
+        double mn = 0, mh = 0, an = 0, a2 = 0, d0n = 0, d0h = 0;
+        for (int p = 0; p < RFT_NSLOTS; p++) {
+            double dn = rft_heal_dvth(&r->p, u.pe_naive[p], horizon_s(r), u.pe_dv0[p]);
+            unit_row(&u, pe_label[p], "pe", u.pe_naive[p], ah[p], u.pe_dv0[p], dn, dh[p], NAN);
+            if (dn > mn)
+                mn = dn, an = u.pe_naive[p], d0n = u.pe_dv0[p];
+            if (dh[p] > mh)
+                mh = dh[p], a2 = ah[p], d0h = u.pe_dv0[p];
+        }
+        /* the most aged PE limits the lifetime: its dVth with and without healing */
+        unit_row(&u, "PE_max", "worst", an, a2, fmax(d0n, d0h), mn, mh,
+                 mn > 0 ? 100 * (1 - mh / mn) : NAN);
+    }
+    table_free(u.t);
+}
+
+static void report_sc(const heal_report *r, int series)
+{
+    const rft_heal *h = r->h;
+    uint32_t nsc = rft_heal_nsc(h);
+    units u;
+    units_open(r, &u, series);
+    for (size_t i = 0; i < rft_heal_nresting(h); i++) {
+        uint64_t mask;
+        const rft_heal_slice *s = rft_heal_resting(h, i, &mask);
+        int hot = -1;   /* the healthy SC that ages most once it takes the work */
+        for (uint32_t j = 0; j < nsc; j++)
+            if (!(mask >> j & 1) &&
+                (hot < 0 || rft_heal_sc_healed(h, s, mask, r->rest, j) >
+                                rft_heal_sc_healed(h, s, mask, r->rest, (uint32_t)hot)))
+                hot = (int)j;
+        for (uint32_t j = 0; j < nsc; j++) {
+            int rest = mask >> j & 1;
+            if (!rest && (int)j != hot)
+                continue;
+            char name[48];
+            snprintf(name, sizeof name, "%u:%u:%u", s->cu, s->simd, j);
+            double dv0 = rest ? 1e-3 * r->variation : 0;
+            double an = rft_heal_sc_alpha(h, s, j), ah = rft_heal_sc_healed(h, s, mask, r->rest, j);
+            if (series) {
+                for (double t = 0; t < r->hours + u.step / 2; t += u.step) {
+                    double x = fmin(t, r->hours) * 3600;
+                    series_row(&u, x, name, rft_heal_dvth(&r->p, an, x, dv0),
+                               rft_heal_dvth(&r->p, ah, x, dv0));
+                }
+                continue;
+            }
+            double dn = rft_heal_dvth(&r->p, an, horizon_s(r), dv0);
+            double dh = rft_heal_dvth(&r->p, ah, horizon_s(r), dv0);
+            /* a healthy SC ages faster: its change is in the dVth columns, not a
+               negative reduction */
+            unit_row(&u, name, rest ? "degraded" : "healthy-max", an, ah, dv0, dn, dh,
+                     rest && dn > 0 ? 100 * (1 - dh / dn) : NAN);
+        }
+    }
+    table_free(u.t);
+}
+
+/* ---- SC healing: redundant work-items and run time ------------------------------------------ */
+static void report_groups(const heal_report *r)
+{
+    static const char *const cols[] = {"degraded_scs", "wi_naive", "rwi", "healthy_groups",
+                                       "wi_healthy", "wf_naive", "wf_healthy",
+                                       "extra_wf_per_healthy_group", "extra_wf_per_naive_group"};
+    uint32_t nsc = r->h ? rft_heal_nsc(r->h) : 16, lanes = 64;
+    uint32_t wi = r->have_wi ? r->work_items : rft_heal_group_max(r->h);
+    if (r->fmt == FMT_TABLE)
+        printf("# a work-group of %u work-items, %u SCs per slice, wavefronts of %u, at most %u "
+               "work-items a group, rule %s\n", wi, nsc, lanes, r->o.max_wg,
+               r->o.wfrule == RFT_HEAL_WF_SEED ? "seed" : "ceil");
+    cli_table *t = table_new(r->fmt, stdout, 9, cols);
+    for (int d = 1; d <= sweep_of(r); d++) {
+        rft_heal_group hg;
+        if (rft_heal_group_rule(wi, (1ull << d) - 1, nsc, lanes, r->o.max_wg, r->o.wfrule, &hg))
+            continue;
+        table_u64(t, (uint64_t)d);
+        table_u64(t, wi);
+        table_u64(t, hg.rwi);
+        table_u64(t, hg.groups);
+        table_u64(t, hg.wi_max);
+        table_u64(t, hg.wf_naive);
+        table_u64(t, hg.wf_healthy);
+        table_u64(t, hg.wf_one - hg.wf_one_naive);
+        table_u64(t, hg.wf_healthy - hg.wf_naive);
+        table_end_row(t);
+    }
+    table_free(t);
+}
+
+static void cost_row(const heal_report *r, cli_table *t, int d, uint32_t cus, uint64_t base)
+{
+    uint64_t c = rft_heal_cost(r->h, d, cus);
+    char b[16];
+    table_u64(t, (uint64_t)d);
+    if (cus)
+        snprintf(b, sizeof b, "%u", cus), table_str(t, b);
+    else
+        table_str(t, "all");
+    table_u64(t, base);
+    table_u64(t, c);
+    if (base)
+        table_dbl(t, 100.0 * ((double)c - (double)base) / (double)base, 2);
+    else
+        table_none(t);          /* no time to compare with */
+    table_end_row(t);
+}
+
+static void report_cost(const heal_report *r)
+{
+    static const char *const cols[] = {"degraded_scs", "healed_cus", "cycles_naive",
+                                       "cycles_healthy", "overhead%"};
+    uint64_t base = rft_heal_cost(r->h, 0, 0);
+    if (r->fmt == FMT_TABLE)
+        printf("# run time replayed per slice (at most %u wavefronts, register windows), "
+               "naive kernel by the same model\n", r->o.max_wf);
+    cli_table *t = table_new(r->fmt, stdout, 5, cols);
+    for (int d = 1; d <= sweep_of(r); d++)
+        cost_row(r, t, d, 0, base);
+    for (uint32_t k = 1; k < rft_heal_ncus(r->h) && k <= 10; k++)   /* seed 003 Fig. 10: 1 to 10 */
+        cost_row(r, t, 1, k, base);
+    table_free(t);
+}
+
+void heal_report_print(const heal_report *r)
+{
+    switch (r->report) {
+    case HEAL_PROFILE: report_profile(r); break;
+    case HEAL_SLICES: report_slices(r); break;
+    case HEAL_GROUPS: report_groups(r); break;
+    case HEAL_COST: report_cost(r); break;
+    case HEAL_UNITS: r->scheme ? report_sc(r, 0) : report_pe(r, 0); break;
+    case HEAL_SERIES: r->scheme ? report_sc(r, 1) : report_pe(r, 1); break;
+    default:
+        window_line(r);
+        title(r, "stress profile: share of ALU instructions and busy cycles of each unit");
+        report_profile(r);
+        title(r, r->scheme
+                     ? "SC healing: the degraded SCs rest, redundant work-items redo their work"
+                     : "PE healing: each bundle's instructions on the least-aged slots");
+        horizon_line(r);
+        r->scheme ? report_sc(r, 0) : report_pe(r, 0);
+        if (r->scheme) {
+            title(r, "redundant work-items and wavefronts of the healthy kernel "
+                     "(sections 5.3, 6.2)");
+            report_groups(r);
+            title(r, "run time of the healthy kernel, first-order estimate (rft-heal(1))");
+            report_cost(r);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/* heal_report.h - the tables of rft-heal(1): the stress profile of the PEs
+ * and SCs of a trace, what PE and SC healing (lib/heal.c) do to them, the
+ * redundant work-items and the run-time cost of SC healing. */
+#ifndef RFT_HEAL_REPORT_H
+#define RFT_HEAL_REPORT_H
+
+#include "cli.h"
+#include "heal.h"
+
+enum { HEAL_SUMMARY, HEAL_PROFILE, HEAL_SLICES, HEAL_UNITS, HEAL_GROUPS, HEAL_COST, HEAL_SERIES };
+
+typedef struct heal_report {
+    int scheme;                 /* 0 PE healing, 1 SC healing */
+    int report;                 /* HEAL_* */
+    int policy;                 /* enum rft_heal_policy */
+    enum cli_fmt fmt;
+    double hours, adapt, step, variation, packing, issue, rest;
+    int have_profile, have_wi;
+    double share[RFT_NSLOTS];   /* --profile */
+    uint32_t work_items;
+    rft_heal_opts o;
+    rft_nbti p;
+    const char *degraded;       /* SC healing: --degraded as given, */
+    double threshold;           /* or --threshold (mV) */
+    int have_threshold;
+    const rft_heal *h;          /* the trace's profile, NULL without one */
+    const char *input;
+} heal_report;
+
+void heal_report_print(const heal_report *r);
+
+#endif
