@@ -16,8 +16,8 @@ typedef struct fm_source {
     int seed_set;
     double systematic;              /* -1: the scenario's */
     uint32_t corr;                  /* 0: the scenario's */
-    rft_fm_source src;              /* ... and/or a CSV map (--map); --same; set by
-                                       fm_source_check */
+    rft_fm_source src;              /* ... and/or a CSV map (--map), --same: what the
+                                       stages take, complete after fm_source_check */
     const char *prog;               /* the program, for the messages of a bad map file */
 } fm_source;
 
