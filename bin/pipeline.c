@@ -261,6 +261,8 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
         rft_header_free(&n->out);
         rft_stage_free(n->job->st);
         n->job->st = NULL;
+        free(n->job->ctx);
+        n->job->ctx = NULL;
         free(n->child);
         free(n->copy);
         free(n);
