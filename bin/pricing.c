@@ -197,7 +197,8 @@ void pricing_read(pricing *p, int i)
     k->st.input = "-";
     k->p = p;
     k->in = in;
-    cli_job j = {.st = &k->st, .input = in->path, .prog = prog};
+    /* decompressing is most of the work: a thread of its own */
+    cli_job j = {.st = &k->st, .input = in->path, .read_flags = RFT_IN_AHEAD, .prog = prog};
     cli_jobs_run(&j, 1);        /* frees the intake */
     const rft_escan *s = &in->scan;
     if (s->ndcpatch > 1 || s->ngate > 1)

@@ -119,6 +119,7 @@ static void parse(int argc, char **argv, cli_job *j)
             usage_error("--scan takes none of --params, --set, --scenario, --absolute, "
                         "--with-slowdown, --show-params, --format");
         j->input = cli_input(argc, argv);
+        j->read_flags = RFT_IN_AHEAD;      /* decompressing is most of the work: a thread of its own */
         j->st = rft_escan_new(&so);
         rft_params_free(&p->ps);
         free(c);
