@@ -188,7 +188,7 @@ static int stream_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
 static void stream_free(rft_stage *st) { free(st); }
 
 static const rft_stage_ops stream_ops = {"rft-faultmap", stream_start, stream_feed, NULL,
-                                         stream_free};
+                                         stream_free, 0};
 
 static void report(cli_job *j)
 {

@@ -141,6 +141,8 @@ static void rec_copy(rft_rec *d, const rft_rec *s)
         memcpy(d->w.val, s->w.val, run.lanes * sizeof s->w.val[0]);
 }
 
+static int readonly(const node *n) { return n->job->st && n->job->st->ops->readonly; }
+
 /* The records of a node's stage: to its stream (first: children may change
  * them), then to each child. */
 static int node_out(void *ctx, rft_rec *rec)
@@ -157,12 +159,15 @@ static int node_out(void *ctx, rft_rec *rec)
             exit(1);
         }
     }
+    /* the stages that only read it first (add_child keeps them so), then
+     * those that may change it: a copy each but the last */
     for (int i = 0; i < n->nchild; i++) {
-        if (i + 1 < n->nchild) {
+        node *c = n->child[i];
+        if (i + 1 < n->nchild && !readonly(c)) {
             rec_copy(n->copy, rec);
-            node_put(n->child[i], n->copy);
+            node_put(c, n->copy);
         } else {
-            node_put(n->child[i], rec);
+            node_put(c, rec);
         }
     }
     return 0;
@@ -183,10 +188,15 @@ static node *node_new(cli_job *j)
     return n;
 }
 
+/* Children that only read a record come first (node_out copies it for
+ * the others). */
 static void add_child(node *p, node *c)
 {
     p->child = xrealloc(p->child, (p->nchild + 1) * sizeof *p->child);
-    p->child[p->nchild++] = c;
+    int i = p->nchild++;
+    for (; i > 0 && readonly(c) && !readonly(p->child[i - 1]); i--)
+        p->child[i] = p->child[i - 1];
+    p->child[i] = c;
 }
 
 static void start(node *n, const rft_header *in)

@@ -160,7 +160,7 @@ static void intake_free(rft_stage *st)
 }
 
 static const rft_stage_ops intake_ops = {"rft-energy", intake_start, intake_feed, intake_finish,
-                                         intake_free};
+                                         intake_free, 0};
 
 /* Geometry, clock and banks of a stream against the parameters. */
 static void check_input(pricing *p, const price_input *in)

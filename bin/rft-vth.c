@@ -106,7 +106,8 @@ static void operand(const char *a, const char **label, char **own, const char **
 /* Map i of c, read from path through the stage driver. */
 static void read_map(rft_duty_cmp *c, size_t i, const char *path)
 {
-    cli_job j = {.input = path, .prog = prog, .st = rft_duty_cmp_stage(c, i)};
+    cli_job j = {.input = path, .prog = prog, .st = rft_duty_cmp_stage(c, i),
+                 .read_flags = RFT_IN_AHEAD};     /* decompression beside the accounting */
     if (!j.st)
         die("out of memory");
     cli_jobs_run(&j, 1);

@@ -609,7 +609,7 @@ static void alloc_free(rft_stage *st)
     free(a);
 }
 
-static const rft_stage_ops ops = {"rft-alloc", start, feed, finish, alloc_free};
+static const rft_stage_ops ops = {"rft-alloc", start, feed, finish, alloc_free, 0};
 
 rft_stage *rft_alloc_new(const rft_alloc_opts *o)
 {

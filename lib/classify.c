@@ -281,7 +281,7 @@ static void classify_free(rft_stage *st)
     free(c);
 }
 
-static const rft_stage_ops ops = {"rft-classify", start, feed, NULL, classify_free};
+static const rft_stage_ops ops = {"rft-classify", start, feed, NULL, classify_free, 0};
 
 void rft_classify_opts_default(rft_classify_opts *o)
 {

@@ -1317,7 +1317,7 @@ static void dcp_free(rft_stage *st)
     free(d);
 }
 
-static const rft_stage_ops dcp_ops = {"rft-dcpatch", dcp_start, dcp_feed, dcp_finish, dcp_free};
+static const rft_stage_ops dcp_ops = {"rft-dcpatch", dcp_start, dcp_feed, dcp_finish, dcp_free, 0};
 
 rft_stage *rft_dcpatch_new(const rft_dcpatch_opts *o)
 {

@@ -94,6 +94,19 @@ uint32_t rft_duty_encode(const rft_duty_rec *d, uint8_t *buf)
     return (uint32_t)(p - buf);
 }
 
+/* The transpose of an 8x8 bit matrix, row r in byte r (bit c: column c). */
+static inline uint64_t transpose8(uint64_t x)
+{
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x ^= t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x ^= t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    x ^= t ^ (t << 28);
+    return x;
+}
+
 int rft_duty_parse(const uint8_t *p, uint32_t len, rft_duty_rec *d, const char **why)
 {
     if (len < RFT_DUTY_FIXED)
@@ -123,10 +136,22 @@ int rft_duty_parse(const uint8_t *p, uint32_t len, rft_duty_rec *d, const char *
         return *why = "duty record of the wrong length", RFT_EFORMAT;
     memset(d->t1, 0, d->bits * sizeof *d->t1);
     p += RFT_DUTY_FIXED;
-    for (unsigned k = 0; k < planes; k++, p += row)
-        for (uint32_t j = 0; j < row; j++)
-            for (unsigned x = p[j]; x; x &= x - 1)
-                d->t1[8u * j + (unsigned)__builtin_ctz(x)] |= 1ull << k;
+    /* 8 planes at a time: the byte j of each is a row of an 8x8 bit matrix
+     * whose transpose holds 8 bits of each of the cells 8j..8j+7 */
+    for (unsigned k0 = 0; k0 < planes; k0 += 8) {
+        unsigned n = planes - k0 < 8 ? planes - k0 : 8;
+        for (uint32_t j = 0; j < row; j++) {
+            uint64_t m = 0;
+            for (unsigned q = 0; q < n; q++)
+                m |= (uint64_t)p[(size_t)q * row + j] << (8 * q);
+            if (!m)
+                continue;
+            m = transpose8(m);
+            for (unsigned i = 0; i < 8; i++)
+                d->t1[8u * j + i] |= (m >> (8 * i) & 0xff) << k0;
+        }
+        p += (size_t)n * row;
+    }
     uint32_t b = 0;
     for (unsigned r = 0; r < runs; r++, p += 10) {
         uint32_t n = ld16(p);
@@ -1174,7 +1199,7 @@ static void ds_free(rft_stage *st)
     free(s);
 }
 
-static const rft_stage_ops duty_ops = {"rft-duty", ds_start, ds_feed, ds_finish, ds_free};
+static const rft_stage_ops duty_ops = {"rft-duty", ds_start, ds_feed, ds_finish, ds_free, 1};
 
 rft_stage *rft_duty_stage_new(const rft_duty_opts *o, int summary)
 {
@@ -1519,7 +1544,7 @@ static int cmp_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
 
 static void cmp_free(rft_stage *st) { free(st); }
 
-static const rft_stage_ops cmp_ops = {"rft-vth", cmp_start, cmp_feed, NULL, cmp_free};
+static const rft_stage_ops cmp_ops = {"rft-vth", cmp_start, cmp_feed, NULL, cmp_free, 1};
 
 rft_stage *rft_duty_cmp_stage(rft_duty_cmp *c, size_t i)
 {

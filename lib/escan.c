@@ -270,7 +270,7 @@ static void escan_free(rft_stage *st)
     free(s);
 }
 
-static const rft_stage_ops ops = {SCAN_STAGE, start, feed, finish, escan_free};
+static const rft_stage_ops ops = {SCAN_STAGE, start, feed, finish, escan_free, 1};
 
 rft_stage *rft_escan_new(const rft_escan_opts *o)
 {

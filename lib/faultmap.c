@@ -600,7 +600,7 @@ static void fm_free(rft_stage *st)
     free(f);
 }
 
-static const rft_stage_ops fm_ops = {"rft-faultmap", fm_start, fm_feed, fm_finish, fm_free};
+static const rft_stage_ops fm_ops = {"rft-faultmap", fm_start, fm_feed, fm_finish, fm_free, 0};
 
 rft_stage *rft_faultmap_stage_new(const rft_fm_source *src)
 {

@@ -406,7 +406,7 @@ static void gate_free(rft_stage *st)
     free(g);
 }
 
-static const rft_stage_ops ops = {"rft-gate", start, feed, finish, gate_free};
+static const rft_stage_ops ops = {"rft-gate", start, feed, finish, gate_free, 0};
 
 rft_stage *rft_gate_new(const rft_gate_opts *o)
 {

@@ -851,7 +851,7 @@ static void hs_free(rft_stage *st)
     free(st);
 }
 
-static const rft_stage_ops heal_ops = {"rft-heal", hs_start, hs_feed, hs_finish, hs_free};
+static const rft_stage_ops heal_ops = {"rft-heal", hs_start, hs_feed, hs_finish, hs_free, 0};
 
 rft_stage *rft_heal_stage_new(const rft_heal_opts *o)
 {

@@ -478,6 +478,9 @@ typedef struct rft_stage_ops {
     int (*feed)(rft_stage *s, rft_rec *rec, const rft_sink *out);
     int (*finish)(rft_stage *s, const rft_sink *out);
     void (*free)(rft_stage *s);
+    int readonly;       /* 1: never changes a record it is fed (a driver that
+                           hands one record to several stages copies it
+                           only for those that may) */
 } rft_stage_ops;
 
 #define RFT_STAGE_WHY 512
