@@ -53,7 +53,7 @@ DEB_PKGS += gnuplot-nox
 # named after the package list, so that a package added later is installed too
 DEPS_STAMP = .deps-ok-$(shell echo '$(DEB_PKGS)' | cksum | cut -d' ' -f1)
 
-.PHONY: all check check-slurm demo install uninstall clean deps bench bench-traces fuzz \
+.PHONY: all check check-slurm demo install uninstall clean deps bench bench-traces bench-study bench-compare fuzz \
 	fuzz-build fuzz-replay fuzz-check fuzz-deps valgrind valgrind-deps
 all: $(DEPS_STAMP) $(PROGS) $(PROG_SCRIPTS) $(UNITS) $(SHLIB) examples/gate-inline
 
@@ -233,6 +233,11 @@ bench: all
 
 bench-traces: all
 	PATH="$(CURDIR)/bin:$$PATH" bench/traces
+
+# this tree against an older built one (OLD=DIR), on TRACES (else synthetic)
+bench-study bench-compare: all
+	@test -n "$(OLD)" || { echo "usage: make $@ OLD=BUILT_TREE [TRACES='T...']" >&2; exit 2; }
+	PATH="$(CURDIR)/bin:$$PATH" bench/$(@:bench-%=%) $(OLD) $(TRACES)
 
 # DESTDIR stages an install (packaging, tests/embed.bats); rft.pc is made
 # here, so that it names the PREFIX and LIBDIR of this install.
