@@ -819,3 +819,15 @@ void cli_nbti_params(rft_nbti *p, const char *path, rft_params *set)
         die("%s", why);
     rft_params_free(&ps);
 }
+
+void cli_read_each(void (*fn)(void *ctx, rft_rec *rec), void *ctx)
+{
+    rft_rec *rec = xrealloc(NULL, sizeof *rec);
+    int e;
+    while ((e = rft_read(stage.r, rec)) == 0)
+        fn(ctx, rec);
+    stage_read_end(e);
+    free(rec);
+    rft_reader_close(stage.r);
+    stage.r = NULL;
+}
