@@ -40,7 +40,7 @@ static void decode(const char *path, int fmt)
             FUZZ_ASSERT((w = rft_writer_open("/dev/null", rft_decode_header(d), NULL, err,
                                              sizeof err)) != NULL);
             sink = rft_sink_writer(w);
-        } else if (e != RFT_DECODE_FORMAT) {
+        } else {
             break;
         }
     }
