@@ -21,6 +21,17 @@
 
 enum { S_DETECT, S_CONFIG, S_LINES, S_AGAIN, S_END, S_DONE };
 
+/* The large parts, each written before it is read: kept apart from the
+ * object, which is zeroed (a decoder made for every small input stays cheap). */
+struct bufs {
+    const char *f[MAX_FIELDS];      /* a line's fields */
+    size_t foff[MAX_FIELDS], fl[MAX_FIELDS];
+    char key[RFT_MAX_STR + 1], val[RFT_MAX_STR + 1];
+    rft_counters pc, c;             /* of the pre-scan, of the run */
+    rft_rec crec;                   /* the counters record */
+    uint8_t craw[RFT_COUNTERS_MAX];
+};
+
 struct rft_decode {
     rft_decode_opts o;
     rft_decode_info info;
@@ -48,18 +59,13 @@ struct rft_decode {
     size_t clen, ccap;
     int nf, err;
     const char *row_err;
-    const char *f[MAX_FIELDS];
-    size_t foff[MAX_FIELDS], fl[MAX_FIELDS];
-    char key[RFT_MAX_STR + 1], val[RFT_MAX_STR + 1];
     /* simulator logs */
     rft_dec *dec;
     uint16_t *nregs;                /* the window sizes the pre-scan found, per kernel */
     uint32_t nk;
     uint64_t prescan_lines;
     int meta_full;
-    rft_counters pc, c;             /* of the pre-scan, of the run */
-    rft_rec crec;                   /* the counters record */
-    uint8_t craw[RFT_COUNTERS_MAX];
+    struct bufs *b;
 };
 
 void rft_decode_opts_default(rft_decode_opts *o)
@@ -82,7 +88,7 @@ rft_decode *rft_decode_new(const rft_decode_opts *o)
     d->why = "";
     rft_header_init(&d->h, "rft-decode");
     d->h.geom = o->dec.geom;
-    if (!(d->buf = malloc(BUF_CAP + 1)) || !d->h.producer) {
+    if (!(d->buf = malloc(BUF_CAP + 1)) || !(d->b = malloc(sizeof *d->b)) || !d->h.producer) {
         rft_decode_free(d);
         return NULL;
     }
@@ -209,9 +215,9 @@ static int comment(rft_decode *d, const char *s, size_t n)
         snprintf(d->own, sizeof d->own, "metadata key or value longer than %d bytes", RFT_MAX_STR);
         return fail(d, RFT_EFORMAT, d->info.lines, d->own);
     }
-    snprintf(d->key, sizeof d->key, "%.*s", (int)(k - i), s + i);
-    snprintf(d->val, sizeof d->val, "%.*s", (int)vn, s + k + 1);
-    if (rft_header_set(&d->h, d->key, d->val))
+    snprintf(d->b->key, sizeof d->b->key, "%.*s", (int)(k - i), s + i);
+    snprintf(d->b->val, sizeof d->b->val, "%.*s", (int)vn, s + k + 1);
+    if (rft_header_set(&d->h, d->b->key, d->b->val))
         return fail(d, RFT_EFORMAT, d->info.lines, "too many metadata lines");
     return 0;
 }
@@ -232,13 +238,13 @@ static int text_line(rft_decode *d, char *s, size_t n)
             j++;
         if (nf == MAX_FIELDS)
             return fail(d, RFT_EFORMAT, d->info.lines, "too many fields");
-        d->f[nf] = s + i;
-        d->fl[nf++] = j - i;
+        d->b->f[nf] = s + i;
+        d->b->fl[nf++] = j - i;
         while (j < n && (s[j] == ' ' || s[j] == '\t'))
             j++;
         i = j;
     }
-    return nf ? record_line(d, nf, d->f, d->fl) : 0;
+    return nf ? record_line(d, nf, d->b->f, d->b->fl) : 0;
 }
 
 /* libcsv callbacks: collect a row's fields, then decode it */
@@ -262,8 +268,8 @@ static void csv_field(void *s, size_t n, void *ctx)
         d->ccap = cap;
     }
     memcpy(d->cbuf + d->clen, s, n);
-    d->foff[d->nf] = d->clen;
-    d->fl[d->nf++] = n;
+    d->b->foff[d->nf] = d->clen;
+    d->b->fl[d->nf++] = n;
     d->clen += n;
 }
 
@@ -279,10 +285,10 @@ static void csv_row(int c, void *ctx)
         return;
     }
     for (int i = 0; i < d->nf; i++)
-        d->f[i] = d->cbuf + d->foff[i];
+        d->b->f[i] = d->cbuf + d->b->foff[i];
     /* an empty line is one empty field */
-    if (!(d->nf == 1 && d->fl[0] == 0))
-        d->err = record_line(d, d->nf, d->f, d->fl);
+    if (!(d->nf == 1 && d->b->fl[0] == 0))
+        d->err = record_line(d, d->nf, d->b->f, d->b->fl);
     d->nf = 0;
     d->clen = 0;
 }
@@ -350,8 +356,8 @@ static void meta(void *ctx, const char *k, const char *v)
 
 static void meta_count(rft_decode *d, const char *name)
 {
-    snprintf(d->val, sizeof d->val, "%llu", (unsigned long long)rft_counters_get(&d->pc, name));
-    meta(d, name, d->val);
+    snprintf(d->b->val, sizeof d->b->val, "%llu", (unsigned long long)rft_counters_get(&d->b->pc, name));
+    meta(d, name, d->b->val);
 }
 
 /* The window sizes a pre-scan found, "N,N,..." per kernel, into b (n bytes):
@@ -377,14 +383,14 @@ static int log_header(rft_decode *d)
 {
     rft_dec_describe(d->dec, meta, d);
     if (d->info.prescanned) {
-        nvgprs_list(d->val, sizeof d->val, d->nregs, d->nk);
-        meta(d, "nvgprs", d->val);
+        nvgprs_list(d->b->val, sizeof d->b->val, d->nregs, d->nk);
+        meta(d, "nvgprs", d->b->val);
         meta_count(d, "float_lanes");
         meta_count(d, "inexact_float_lanes");
         meta_count(d, "skipped_lines");
     } else if (d->o.dec.nvgprs) {
-        snprintf(d->val, sizeof d->val, "%u", d->o.dec.nvgprs);
-        meta(d, "nvgprs", d->val);
+        snprintf(d->b->val, sizeof d->b->val, "%u", d->o.dec.nvgprs);
+        meta(d, "nvgprs", d->b->val);
     }
     if (!d->info.prescanned)
         meta(d, "counts", "in the counters record at the end of the stream");
@@ -431,8 +437,8 @@ static int end_prescan(rft_decode *d)
     rft_dec_kernel_regs(d->dec, d->nregs, nk);
     if (!nk)
         d->nregs[0] = 1;
-    rft_dec_counters(d->dec, &d->pc);
-    rft_counters_add(&d->pc, "skipped_lines", d->skipped);
+    rft_dec_counters(d->dec, &d->b->pc);
+    rft_counters_add(&d->b->pc, "skipped_lines", d->skipped);
     rft_dec_free(d->dec);
     d->dec = NULL;
     d->info.prescanned = 1;
@@ -533,12 +539,12 @@ static int end_input(rft_decode *d)
     int e = rft_dec_finish(d->dec);
     if (e)
         return finish_failed(d, e);
-    rft_dec_counters(d->dec, &d->c);
-    rft_counters_add(&d->c, "skipped_lines", d->skipped);
-    d->crec.kind = RFT_COUNTERS;
-    d->crec.raw = d->craw;
-    d->crec.len = rft_counters_encode(&d->c, d->craw);
-    return (e = emit(d, &d->crec)) ? e : GO_ON;
+    rft_dec_counters(d->dec, &d->b->c);
+    rft_counters_add(&d->b->c, "skipped_lines", d->skipped);
+    d->b->crec.kind = RFT_COUNTERS;
+    d->b->crec.raw = d->b->craw;
+    d->b->crec.len = rft_counters_encode(&d->b->c, d->b->craw);
+    return (e = emit(d, &d->b->crec)) ? e : GO_ON;
 }
 
 static int end_warnings(rft_decode *d)
@@ -550,14 +556,14 @@ static int end_warnings(rft_decode *d)
              "comments (metadata must come first)", in, (unsigned long long)d->late_meta);
     if (d->text)
         return RFT_DECODE_DONE;
-    uint64_t inexact = rft_counters_get(&d->c, "inexact_float_lanes");
+    uint64_t inexact = rft_counters_get(&d->b->c, "inexact_float_lanes");
     if (inexact)
         warn(d, "warning: %s: %llu lane values were printed as floats with 6 significant digits "
              "and cannot be recovered exactly: they hold the nearest float (of %llu float lanes)",
              in, (unsigned long long)inexact,
-             (unsigned long long)(rft_counters_get(&d->c, "float_lanes") +
-                                  rft_counters_get(&d->c, "double_lanes")));
-    uint64_t lost = rft_counters_get(&d->c, "unrecovered_writes");
+             (unsigned long long)(rft_counters_get(&d->b->c, "float_lanes") +
+                                  rft_counters_get(&d->b->c, "double_lanes")));
+    uint64_t lost = rft_counters_get(&d->b->c, "unrecovered_writes");
     if (lost)
         warn(d, "warning: %s: %llu register writes were never shown by a later instruction: "
              "their values are unknown and they are not in the stream", in,
@@ -571,11 +577,11 @@ static int end_warnings(rft_decode *d)
         uint64_t bytes = d->o.file_bytes ? d->o.file_bytes(d->o.ctx) : d->info.bytes;
         warn(d, "%s: %llu lines, %llu instructions, %llu wavefronts, %llu writes, %llu reads, "
              "%llu records in %.2f s (%.1f MB/s of input%s)", in,
-             (unsigned long long)rft_counters_get(&d->c, "lines"),
-             (unsigned long long)rft_counters_get(&d->c, "instructions"),
-             (unsigned long long)rft_counters_get(&d->c, "wavefronts"),
-             (unsigned long long)rft_counters_get(&d->c, "writes"),
-             (unsigned long long)rft_counters_get(&d->c, "reads"),
+             (unsigned long long)rft_counters_get(&d->b->c, "lines"),
+             (unsigned long long)rft_counters_get(&d->b->c, "instructions"),
+             (unsigned long long)rft_counters_get(&d->b->c, "wavefronts"),
+             (unsigned long long)rft_counters_get(&d->b->c, "writes"),
+             (unsigned long long)rft_counters_get(&d->b->c, "reads"),
              (unsigned long long)d->info.records, t, t > 0 ? bytes / t / 1e6 : 0.0,
              d->info.prescanned ? ", read twice" : "");
     }
@@ -669,5 +675,6 @@ void rft_decode_free(rft_decode *d)
     free(d->held);
     free(d->cbuf);
     free(d->buf);
+    free(d->b);
     free(d);
 }
