@@ -17,14 +17,17 @@
  *
  * The header may change until the first record ('# key=value' lines of the
  * text grammar, what a pre-scan found): step with out NULL until HEADER or
- * DONE, write the header (rft_decode_header), then step with the sink.
+ * DONE, write the header (rft_decode_header), then step with the sink.  An
+ * error met after the header was final comes at that next step, after the
+ * records before it, as if they had been written at once.
  *
  * Errors: RFT_EFORMAT or RFT_EMEM with rft_decode_why() and the line it
- * names in rft_decode_progress()->err_line (0: not a line's); a sink's own code
- * (why empty); RFT_DECODE_EOPTS: the options do not fit the input's format
- * (a usage error to a program: the message names rft-decode's option).
- * Warnings ("warning: INPUT: ...") and, if verbose, notes on the run go to
- * the warn callback.  Memory does not grow with the input.
+ * names in rft_decode_progress()->err_line (0: not a line's); a sink's own
+ * code (why empty); RFT_DECODE_EOPTS: the options do not fit the input's
+ * format (a usage error to a program: the message names rft-decode's
+ * option).  Warnings ("warning: INPUT: ...") and, if verbose, notes on the
+ * run go to the warn callback.  Memory does not grow with the input (a
+ * buffer of 5 MiB: lines of up to 1 MiB).
  */
 #ifndef RFT_DECODE_H
 #define RFT_DECODE_H
