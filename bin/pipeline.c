@@ -37,6 +37,8 @@ static void abandon_all(void)
         rft_writer_close(run.all[i]->w, 0, NULL, 0);
         run.all[i]->w = NULL;
     }
+    if (stage.r != run.r)
+        rft_reader_close(stage.r);  /* a source's own (rft-merge, rft-repeat) */
     rft_reader_close(run.r);
     run.r = NULL;
     stage.r = NULL;
@@ -265,6 +267,8 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
         rft_header_free(&n->out);
         rft_stage_free(n->job->st);
         n->job->st = NULL;
+        free(n->job->ctx);      /* the program's state, from its parse */
+        n->job->ctx = NULL;
         free(n->child);
         free(n->copy);
         free(n);

@@ -19,7 +19,7 @@ struct cli_job {
     /* After the stage's end, before any end record is written: the job's
      * reports (--summary ...), from ctx and the stage.  May be NULL. */
     void (*report)(cli_job *j);
-    void *ctx;
+    void *ctx;              /* the program's state, one malloc'ed block: the driver frees it */
     const char *prog;       /* "rft-gate", set by the driver */
     /* A source (rft-decode, rft-synth) makes its records itself instead of
      * reading an input stream: st is NULL; source_open sets the header of

@@ -126,7 +126,6 @@ static void source_run(cli_job *j, const rft_sink *out)
         fclose(c->spool);
     free(c->tmp);
     rft_decode_free(c->d);
-    free(c);
 }
 
 /* "X[,Y[,Z]]" */
@@ -160,7 +159,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"columns", required_argument, 0, 'C'}, {"radix", required_argument, 0, 'r'},
         {0, 0, 0, 0}};
     static const int radix[] = {0, 16, 10};     /* 0: auto */
-    decode_cli *c = xrealloc(NULL, sizeof *c);  /* one per run: freed by source_run */
+    decode_cli *c = xrealloc(NULL, sizeof *c);  /* one per run */
     *c = (decode_cli){0};
     rft_decode_opts_default(&c->o);
     c->o.warn = note;

@@ -3,7 +3,6 @@
  * reads its inputs one after the other, as the source of a pipeline
  * (bin/pipeline.h). */
 #include <getopt.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "merge.h"
@@ -67,7 +66,6 @@ static void source_run(cli_job *j, const rft_sink *out)
     if (rft_merge_finish(c->m, out))
         stage_fail("%s", rft_merge_why(c->m));
     rft_merge_free(c->m);
-    free(c);
 }
 
 static void parse(int argc, char **argv, cli_job *j)
@@ -85,7 +83,7 @@ static void parse(int argc, char **argv, cli_job *j)
         for (int k = optind; k < i; k++)
             if (strcmp(argv[i], "-") == 0 && strcmp(argv[k], "-") == 0)
                 usage_error("standard input given twice");
-    merge_cli *c = xrealloc(NULL, sizeof *c);   /* one per run: freed by source_run */
+    merge_cli *c = xrealloc(NULL, sizeof *c);   /* one per run */
     *c = (merge_cli){.inputs = argv + optind, .n = argc - optind};
     j->input = argv[optind];
     j->source_open = source_open;

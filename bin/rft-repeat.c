@@ -4,7 +4,6 @@
  * file), as the source of a pipeline (bin/pipeline.h). */
 #include <errno.h>
 #include <getopt.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -71,7 +70,6 @@ static void source_run(cli_job *j, const rft_sink *out)
     rft_repeat_free(c->rep);
     if (c->spool_fd >= 0)
         close(c->spool_fd);
-    free(c);
 }
 
 static void parse(int argc, char **argv, cli_job *j)
@@ -79,7 +77,7 @@ static void parse(int argc, char **argv, cli_job *j)
     static const struct option opts[] = {
         {"copies", required_argument, 0, 'n'}, {"gap", required_argument, 0, 'g'},
         CLI_FILTER_OPTIONS,                    {0, 0, 0, 0}};
-    repeat_cli *c = xrealloc(NULL, sizeof *c);  /* one per run: freed by source_run */
+    repeat_cli *c = xrealloc(NULL, sizeof *c);  /* one per run */
     *c = (repeat_cli){.copies = 2, .spool_fd = -1};
     int ch;
     while ((ch = getopt_long(argc, argv, "n:o:", opts, NULL)) != -1) {

@@ -127,7 +127,6 @@ static void header_open(cli_job *j, rft_header *unused)
         row(t, h->meta[i].key, h->meta[i].val);
     table_free(t);
     rft_reader_close(r);
-    free(j->ctx);
 }
 
 static void header_run(cli_job *j, const rft_sink *out) {}
