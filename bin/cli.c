@@ -850,3 +850,15 @@ char *xstrdup(const char *s)
     size_t n = strlen(s) + 1;
     return memcpy(xrealloc(NULL, n), s, n);
 }
+
+void cli_read_each(void (*fn)(void *ctx, rft_rec *rec), void *ctx)
+{
+    rft_rec *rec = xrealloc(NULL, sizeof *rec);
+    int e;
+    while ((e = rft_read(stage.r, rec)) == 0)
+        fn(ctx, rec);
+    stage_read_end(e);
+    free(rec);
+    rft_reader_close(stage.r);
+    stage.r = NULL;
+}

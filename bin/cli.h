@@ -189,5 +189,10 @@ void cli_nbti_params(rft_nbti *p, const char *path, rft_params *set);
 
 /* A copy of s, or die "out of memory". */
 char *xstrdup(const char *s);
+/* A source that reads rft streams (rft-repeat, rft-merge): every record of
+ * the stream open in stage.r to fn, which dies on bad data (stage_fail
+ * names the record); a read error ends the run (stage_read_end), and the
+ * reader is closed. */
+void cli_read_each(void (*fn)(void *ctx, rft_rec *rec), void *ctx);
 
 #endif

@@ -91,6 +91,8 @@ static void abandon_all(void)
         rft_writer_close(run.all[i]->w, 0, NULL, 0);
         run.all[i]->w = NULL;
     }
+    if (stage.r != run.r)
+        rft_reader_close(stage.r);  /* a source's own (rft-merge, rft-repeat) */
     rft_reader_close(run.r);
     run.r = NULL;
     stage.r = NULL;
@@ -143,22 +145,26 @@ static void rec_copy(rft_rec *d, const rft_rec *s)
 
 static int readonly(const node *n) { return n->job->st && n->job->st->ops->readonly; }
 
+/* e: what a write to n's stream returned */
+static void write_check(const node *n, int e)
+{
+    if (!e)
+        return;
+    cli_epipe(e);
+    prog = n->job->prog;
+    char *msg = xasprintf("%s: %s", out_name(n), rft_writer_error(n->w));
+    abandon_all();
+    warnx("%s", msg);
+    exit(1);
+}
+
 /* The records of a node's stage: to its stream (first: children may change
  * them), then to each child. */
 static int node_out(void *ctx, rft_rec *rec)
 {
     node *n = ctx;
-    if (n->w) {
-        int e = rft_write_rec(n->w, rec);
-        if (e) {
-            cli_epipe(e);
-            prog = n->job->prog;
-            char *msg = xasprintf("%s: %s", out_name(n), rft_writer_error(n->w));
-            abandon_all();
-            warnx("%s", msg);
-            exit(1);
-        }
-    }
+    if (n->w)
+        write_check(n, rft_write_rec(n->w, rec));
     /* the stages that only read it first (add_child keeps them so), then
      * those that may change it: a copy each but the last */
     for (int i = 0; i < n->nchild; i++) {
@@ -361,6 +367,13 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
 void cli_jobs_run(cli_job *jobs, int n)
 {
     cli_pipelines_run(&jobs, &n, 1, NULL);
+}
+
+void cli_jobs_flush(void)
+{
+    for (int i = 0; i < run.n; i++)
+        if (run.all[i]->w)
+            write_check(run.all[i], rft_writer_flush(run.all[i]->w));
 }
 
 static void parse_job(const cli_prog *p, int argc, char **argv, cli_job *j, int alone)

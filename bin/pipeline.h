@@ -64,4 +64,8 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
 /* A single pipeline: cli_pipelines_run of one. */
 void cli_jobs_run(cli_job *jobs, int n);
 
+/* Flush every stream the running pipelines write, for a source's --flush
+ * (rft-decode): what it made so far goes out while its input is still open. */
+void cli_jobs_flush(void);
+
 #endif

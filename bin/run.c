@@ -12,11 +12,15 @@
     X(alloc) \
     X(classify) \
     X(dcpatch) \
+    X(decode) \
     X(duty) \
     X(energy) \
     X(faultmap) \
     X(gate) \
-    X(synth)
+    X(merge) \
+    X(repeat) \
+    X(synth) \
+    X(view)
 
 #define X(n) extern const cli_prog cli_##n;
 STAGES

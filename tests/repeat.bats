@@ -104,3 +104,13 @@ setup() {
     [[ $stderr == "rft-repeat: cut.rft: "* ]]
     [ ! -e out.rft ]
 }
+
+@test "-o FILE: a run refused after the first copy leaves neither the file nor a temporary" {
+    printf 'B\t18446744073709551000\t0\t0\t1\t2\tk\t0\nE\t18446744073709551600\t0\t0\t1\n' |
+        rft-decode --lanes 1 --block-lanes 1 --entries 4 > big.rft
+    mkdir o
+    run -1 --separate-stderr rft-repeat -n 3 -o o/out.rft big.rft
+    assert_equal "$stderr" "rft-repeat: big.rft: 3 copies of 601 cycles after cycle 18446744073709551000 pass 2^64"
+    run -0 ls -A o
+    assert_output ''
+}
