@@ -613,11 +613,9 @@ static const rft_stage_ops ops = {"rft-alloc", start, feed, finish, alloc_free, 
 
 rft_stage *rft_alloc_new(const rft_alloc_opts *o)
 {
-    alloc *a = calloc(1, sizeof *a);
+    alloc *a = rft_stage_alloc(sizeof *a, &ops);
     if (!a)
         return NULL;
-    a->st.ops = &ops;
-    a->st.input = "-";
     a->o = *o;
     a->wfree = a->grfree = NONE;
     if (rft_map_init(&a->slice_of, 64) || rft_map_init(&a->wave_of, 256)) {

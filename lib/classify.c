@@ -291,11 +291,9 @@ void rft_classify_opts_default(rft_classify_opts *o)
 
 rft_stage *rft_classify_new(const rft_classify_opts *o)
 {
-    classify *c = calloc(1, sizeof *c);
+    classify *c = rft_stage_alloc(sizeof *c, &ops);
     if (!c)
         return NULL;
-    c->st.ops = &ops;
-    c->st.input = "-";
     c->o = *o;
     c->cur_group = NO_GROUP;
     if (o->cover == RFT_COVER_POW2)

@@ -1321,11 +1321,9 @@ static const rft_stage_ops dcp_ops = {"rft-dcpatch", dcp_start, dcp_feed, dcp_fi
 
 rft_stage *rft_dcpatch_new(const rft_dcpatch_opts *o)
 {
-    dcp *d = calloc(1, sizeof *d);
+    dcp *d = rft_stage_alloc(sizeof *d, &dcp_ops);
     if (!d)
         return NULL;
-    d->st.ops = &dcp_ops;
-    d->st.input = "-";
     d->o = *o;
     d->given = o->maps.csv || o->maps.have_gen;
     d->none_k = d->last_key = UINT32_MAX;

@@ -1203,11 +1203,9 @@ static const rft_stage_ops duty_ops = {"rft-duty", ds_start, ds_feed, ds_finish,
 
 rft_stage *rft_duty_stage_new(const rft_duty_opts *o, int summary)
 {
-    duty_stage *s = calloc(1, sizeof *s);
+    duty_stage *s = rft_stage_alloc(sizeof *s, &duty_ops);
     if (!s)
         return NULL;
-    s->st.ops = &duty_ops;
-    s->st.input = "-";
     s->o = *o;
     s->summary = summary;
     return &s->st;
@@ -1548,11 +1546,9 @@ static const rft_stage_ops cmp_ops = {"rft-vth", cmp_start, cmp_feed, NULL, cmp_
 
 rft_stage *rft_duty_cmp_stage(rft_duty_cmp *c, size_t i)
 {
-    cmp_stage *s = calloc(1, sizeof *s);
+    cmp_stage *s = rft_stage_alloc(sizeof *s, &cmp_ops);
     if (!s)
         return NULL;
-    s->st.ops = &cmp_ops;
-    s->st.input = "-";
     s->c = c;
     s->m = &c->maps[i];
     return &s->st;

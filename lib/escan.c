@@ -274,11 +274,9 @@ static const rft_stage_ops ops = {SCAN_STAGE, start, feed, finish, escan_free, 1
 
 rft_stage *rft_escan_new(const rft_escan_opts *o)
 {
-    escan *s = calloc(1, sizeof *s);
+    escan *s = rft_stage_alloc(sizeof *s, &ops);
     if (!s)
         return NULL;
-    s->st.ops = &ops;
-    s->st.input = "-";
     s->o = *o;
     s->r.bank = o->bank ? o->bank : 1;
     s->o.bank = s->r.bank;

@@ -604,11 +604,9 @@ static const rft_stage_ops fm_ops = {"rft-faultmap", fm_start, fm_feed, fm_finis
 
 rft_stage *rft_faultmap_stage_new(const rft_fm_source *src)
 {
-    fmstage *f = calloc(1, sizeof *f);
+    fmstage *f = rft_stage_alloc(sizeof *f, &fm_ops);
     if (!f)
         return NULL;
-    f->st.ops = &fm_ops;
-    f->st.input = "-";
     f->src = *src;
     f->last = UINT32_MAX;
     if (rft_map_init(&f->seen, 64)) {

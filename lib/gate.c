@@ -410,11 +410,9 @@ static const rft_stage_ops ops = {"rft-gate", start, feed, finish, gate_free, 0}
 
 rft_stage *rft_gate_new(const rft_gate_opts *o)
 {
-    gate *g = calloc(1, sizeof *g);
+    gate *g = rft_stage_alloc(sizeof *g, &ops);
     if (!g)
         return NULL;
-    g->st.ops = &ops;
-    g->st.input = "-";
     g->o = *o;
     if (rft_map_init(&g->slice_of, 64) || rft_map_init(&g->wave_of, 256)) {
         gate_free(&g->st);

@@ -855,11 +855,9 @@ static const rft_stage_ops heal_ops = {"rft-heal", hs_start, hs_feed, hs_finish,
 
 rft_stage *rft_heal_stage_new(const rft_heal_opts *o)
 {
-    heal_stage *s = calloc(1, sizeof *s);
+    heal_stage *s = rft_stage_alloc(sizeof *s, &heal_ops);
     if (!s)
         return NULL;
-    s->st.ops = &heal_ops;
-    s->st.input = "-";
     s->o = *o;
     return &s->st;
 }

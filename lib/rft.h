@@ -504,6 +504,9 @@ void rft_stage_free(rft_stage *s);      /* accepts NULL */
 /* A sink writing to w (rft_write_rec). */
 rft_sink rft_sink_writer(rft_writer *w);
 
+/* For stage modules: a zeroed stage object of size bytes (the rft_stage
+ * head first) with its ops, input "-"; NULL if out of memory. */
+void *rft_stage_alloc(size_t size, const rft_stage_ops *ops);
 /* For stage modules: set the message (returns code) and warn. */
 int rft_stage_fail(rft_stage *s, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

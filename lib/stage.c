@@ -7,6 +7,16 @@
 #include "endian.h"
 #include "rft.h"
 
+void *rft_stage_alloc(size_t size, const rft_stage_ops *ops)
+{
+    rft_stage *s = calloc(1, size);
+    if (s) {
+        s->ops = ops;
+        s->input = "-";
+    }
+    return s;
+}
+
 int rft_stage_start(rft_stage *s, const rft_header *in, rft_header *out)
 {
     rft_header_init(out, s->ops->name);
