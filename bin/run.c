@@ -38,6 +38,8 @@ static const char usage[] =
 typedef struct {
     char **word;            /* argv of the stage: word[0] its name */
     int nword;
+    char **own;             /* the words as split (--quiet is taken out of word) */
+    int nown;
 } stage_words;
 
 typedef struct {
@@ -179,6 +181,9 @@ int run_main(int argc, char **argv)
                     exit(cli_close_stdout());
                 }
             cli_job *j = &jobs[i][k];
+            s->own = xrealloc(NULL, s->nword * sizeof *s->own);
+            s->nown = s->nword;
+            memcpy(s->own, s->word, s->nword * sizeof *s->own);
             s->nword = cli_take_quiet(s->nword, s->word);
             /* classify --bs auto reads its input twice: only a file can be */
             for (int m = 1; k > 0 && p == &cli_classify && m < s->nword; m++)
@@ -208,5 +213,21 @@ int run_main(int argc, char **argv)
     if (to_stdout > 1)
         run_usage("%s", "more than one pipeline writes its stream to standard output: give -o");
     cli_pipelines_run(jobs, len, np, same);
+    for (int i = 0; i < np; i++) {
+        for (int k = 0; k < pl[i].n; k++) {
+            stage_words *s = &pl[i].st[k];
+            for (int m = 0; m < (s->own ? s->nown : s->nword); m++)
+                free(s->own ? s->own[m] : s->word[m]);
+            free(s->own);
+            free(s->word);
+        }
+        free(pl[i].st);
+        free(jobs[i]);
+        free(same[i]);
+    }
+    free(pl);
+    free(jobs);
+    free(len);
+    free(same);
     return cli_close_stdout();
 }
