@@ -50,6 +50,8 @@ DEB_PKGS = libzstd-dev libcsv-dev zstd bats bats-assert bats-support python3
 DEB_PKGS += pkg-config g++ python3-zstandard python3-numpy
 # rft-plot renders its figures through gnuplot (no X11 needed)
 DEB_PKGS += gnuplot-nox
+# tests/help.bats: every man page lint-clean (mandoc -T lint)
+DEB_PKGS += mandoc
 # named after the package list, so that a package added later is installed too
 DEPS_STAMP = .deps-ok-$(shell echo '$(DEB_PKGS)' | cksum | cut -d' ' -f1)
 

@@ -37,6 +37,13 @@ int cli_take_quiet(int argc, char **argv)
     return n;
 }
 
+void cli_help(const char *usage)
+{
+    fputs(usage, stdout);
+    fputs(CLI_COMMON_HELP, stdout);
+    exit(cli_close_stdout());
+}
+
 void cli_init(int argc, char **argv, const char *usage)
 {
     const char *slash = strrchr(argv[0], '/');
@@ -47,10 +54,8 @@ void cli_init(int argc, char **argv, const char *usage)
     signal(SIGPIPE, SIG_DFL);
     opterr = 0; /* one message of ours, not getopt's too */
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(usage, stdout);
-            exit(cli_close_stdout());
-        }
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            cli_help(usage);
         if (strcmp(argv[i], "--version") == 0) {
             printf("%s (rftrace) %s\n", prog, RFT_VERSION);
             exit(cli_close_stdout());
@@ -117,13 +122,26 @@ void usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vmsg(fmt, ap);
+    fflush(stdout);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
     va_end(ap);
-    /* the first line of the usage text is the synopsis */
-    const char *nl = strchr(cli_usage_text, '\n');
-    int n = nl ? (int)(nl - cli_usage_text) : (int)strlen(cli_usage_text);
-    fprintf(stderr, "%.*s\nTry '%s --help'.\n", n, cli_usage_text, prog);
+    fprintf(stderr, " (see %s --help)\n", prog);
     exit(2);
+}
+
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+    if (optind <= 1 && argc == 2 && strcmp(argv[1], "--list-options") == 0) {
+        for (const char *s = shortopts; *s; s++)
+            if (*s != ':')
+                printf("-%c\n", *s);
+        for (; longopts->name; longopts++)
+            printf("--%s\n", longopts->name);
+        fputs("-h\n--help\n--version\n--quiet\n", stdout);  /* cli_init, cli_take_quiet */
+        exit(cli_close_stdout());
+    }
+    return getopt_long(argc, argv, shortopts, longopts, NULL);
 }
 
 void cli_bad_option(char **argv)

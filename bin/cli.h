@@ -14,6 +14,9 @@ extern const char *prog;        /* program name for messages */
  * handles --help/--version when they are argv[1] (prints the usage text). */
 void cli_init(int argc, char **argv, const char *usage);
 
+/* --help: print usage and the options every program takes, exit. */
+noreturn void cli_help(const char *usage);
+
 /* --quiet, which every program takes (no progress on stderr): removed from
  * argv (before any "--") and noted in cli_quiet; returns the new argc. */
 extern int cli_quiet;
@@ -22,8 +25,27 @@ int cli_take_quiet(int argc, char **argv);
 /* "prog: fmt\n" on stderr (stdout flushed first).  die: exit 1. */
 void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* usage error: "prog: msg" then "usage: ..." first line, exit 2 */
+/* usage error: one line "prog: msg (see prog --help)", exit 2 */
 noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* getopt_long(argc, argv, shortopts, longopts, NULL), but a lone hidden
+ * --list-options prints every option the program takes, one a line, and
+ * exits (tests/help.bats checks --help and the man page name them all). */
+struct option;
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
+
+/* --help: a program's usage text is its synopsis (the man page SYNOPSIS,
+ * without fonts), a one-line description, a blank line and its options, one
+ * a line; the options every program takes follow it. */
+#define CLI_COMMON_HELP                                                                       \
+    "      --quiet            No progress on standard error\n"                                \
+    "  -h, --help             Print this help and exit\n"                                     \
+    "      --version          Print the version and exit\n"
+/* the lines of CLI_FILTER_OPTIONS */
+#define CLI_FILTER_HELP                                                                       \
+    "  -o, --output FILE      Write the stream to FILE (default: standard output)\n"          \
+    "      --level N          zstd level of the stream: -99..-1 (fast), 1..22 (default 1)\n"  \
+    "      --flush            Flush the stream after every batch of records (live pipelines)\n"
 
 /* getopt_long returned '?' (cli_init sets opterr = 0): a usage error naming
  * the offending argument. */

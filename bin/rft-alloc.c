@@ -12,12 +12,28 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "usage: rft-alloc [-o FILE] [--level N] [--flush] [--scheme first-fit|rar|argo]\n"
-    "                 [--granularity wavefront|work-group] [--wrap ring|restart] [--bank N]\n"
-    "                 [--events[=FILE]] [--util[=FILE]] [--recovery[=FILE]] [--banks LIST]\n"
-    "                 [--format table|tsv|csv|json] [FILE]\n"
-    "Place the register window of every wavefront in its slice and annotate the\n"
-    "register writes and reads of an rft stream (rft(5)) with their physical entries.\n";
+    "rft-alloc [-o FILE] [--level N] [--flush] [--scheme first-fit|rar|argo]\n"
+    "          [--granularity wavefront|work-group] [--wrap ring|restart] [--bank N]\n"
+    "          [--events[=FILE]] [--util[=FILE]] [--recovery[=FILE]] [--banks LIST]\n"
+    "          [--format table|tsv|csv|json] [FILE]\n"
+    "Place register windows in their slices (first-fit, RAR, ARGO), give every access its "
+    "physical entry, report utilization and bank recovery\n"
+    "\n"
+    CLI_FILTER_HELP
+    "      --scheme first-fit|rar|argo  The allocator (default first-fit)\n"
+    "      --bank N           ARGO gates free entries in banks of N entries (above; default "
+    "1, at most the slice's entries)\n"
+    "      --granularity wavefront|work-group  Allocate per wavefront or per work-group "
+    "(default: wavefront, for every scheme)\n"
+    "      --wrap ring|restart  How an ARGO window meets the last entry (default ring)\n"
+    "      --events[=FILE]    Print the events table to FILE (default standard output)\n"
+    "      --util[=FILE]      Print the utilization report (above) to FILE (default standard "
+    "output) once the stream is read\n"
+    "      --recovery[=FILE]  Print the bank recovery report (above) to FILE\n"
+    "      --banks LIST       The bank sizes of --recovery, in entries, separated by commas "
+    "(at most 16)\n"
+    "  -f, --format table|tsv|csv|json  Format of the tables (default tsv, which streams; "
+    "JSON is one object a line)\n";
 
 typedef struct {
     rft_alloc_opts o;
@@ -136,7 +152,7 @@ static void parse(int argc, char **argv, cli_job *j)
     int ch, wrap_set = 0, fmt_set = 0, bank_set = 0;
     *c = (alloc_cli){.fmt = FMT_TSV};
     rft_alloc_opts_default(&c->o);
-    while ((ch = getopt_long(argc, argv, "o:f:", opts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "o:f:", opts)) != -1) {
         switch (ch) {
         case 's': c->o.scheme = scheme[cli_choice("--scheme", optarg, "first-fit|rar|argo")]; break;
         case 'g': c->o.by_group = cli_choice("--granularity", optarg, "wavefront|work-group"); break;

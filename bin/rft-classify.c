@@ -14,12 +14,30 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "usage: rft-classify [-o FILE] [--level N] [--flush] [--bs N|auto] [--deltas pow2|any]\n"
-    "                    [--max-delta N]"
-    " [--summary[=FILE] | -s FILE] [--by kernel|reg] [--counts]\n"
-    "                    [--format table|tsv|csv|json] [--sweep] [FILE]\n"
-    "Annotate the register writes of an rft stream (rft(5)) with their RC/DC-Patch\n"
-    "pattern, speculation, divergence and WC class; summarise them per kernel.\n";
+    "rft-classify [-o FILE] [--level N] [--flush] [--bs N|auto] [--deltas pow2|any]\n"
+    "             [--max-delta N] [--summary[=FILE] | -s FILE] [--by kernel|reg] [--counts]\n"
+    "             [--format table|tsv|csv|json] [--sweep] [FILE]\n"
+    "Register value patterns, speculation and divergence of register writes\n"
+    "\n"
+    CLI_FILTER_HELP
+    "      --bs N|auto        Block size BS, 1 to 64 (default 8), or auto (see above)\n"
+    "      --deltas pow2|any  The delta rule: the hardware's powers of two (default) or any "
+    "32-bit delta\n"
+    "      --max-delta N      Largest delta of the pow2 rule, a power of two from 1 to 2^31 "
+    "(default 64, what 3-bit logarithms encode)\n"
+    "      --summary[=FILE]   Print the summary (below)\n"
+    "  -s FILE                The same as --summary=FILE\n"
+    "      --by kernel|reg    Rows of the summary: per kernel (default), or per logical "
+    "register of each kernel followed by the kernel's row\n"
+    "      --counts           Print counts instead of percentages\n"
+    "  -f, --format F         table (aligned, for people; default), tsv, csv or json (one "
+    "object a line), for the summary or the sweep\n"
+    "      --sweep            Print, instead of a stream or a summary, the share of writes "
+    "that fit the pattern for every BS from 1 to 64 under both delta rules, per kernel and "
+    "in total, to show how sensitive the result is to BS.  Takes no --bs, --deltas, "
+    "--summary, -o or --by; --max-delta sets the pow2 rule\n"
+    "      --by               \n"
+    "      --counts and --format need --summary or --sweep.  \n";
 
 typedef struct {
     cls_table_opts t;
@@ -91,7 +109,7 @@ static void parse(int argc, char **argv, cli_job *j)
     int ch, sweep_set = 0, bs_set = 0, deltas_set = 0, max_set = 0, by_set = 0, fmt_set = 0;
     *c = (classify_cli){.t.fmt = FMT_TABLE};
     rft_classify_opts_default(&o);
-    while ((ch = getopt_long(argc, argv, "o:s:f:", opts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "o:s:f:", opts)) != -1) {
         switch (ch) {
         case 'b':
             bs_set = 1;

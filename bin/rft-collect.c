@@ -9,10 +9,23 @@
 #include "crosstab.h"
 
 static const char usage[] =
-    "usage: rft-collect [--format table|tsv|csv|json] [--columns LIST|all] [--key KEY | --pivot COL]\n"
-    "                   [--partial] [-o FILE] DIR [RESULT...]\n"
-    "The results of every trace of the batch folder DIR side by side: a row per trace\n"
-    "and scheme (the first column of each result), then the mean row of each scheme.\n";
+    "rft-collect [--format table|tsv|csv|json] [--columns LIST|all] [--key KEY | --pivot "
+    "COL]\n"
+    "            [--partial] [-o FILE] DIR [RESULT...]\n"
+    "The cross-trace table of a batch: a row per trace and scheme, and the mean\n"
+    "\n"
+    "      --format table|tsv|csv|json  A table for people (default), TSV, CSV or JSON lines "
+    "(numbers unquoted; nan, inf and empty cells are null)\n"
+    "      --columns LIST|all  The columns, comma-separated, in this order (default: those "
+    "of collect.conf, else all), after trace and the key\n"
+    "      --key KEY          Only the rows of KEY, without the key column: a row per trace "
+    "having it, then the mean\n"
+    "      --pivot COL        Column COL only, a row per trace and the mean, a column per "
+    "key that has it: the table of a chart with a bar per scheme for every benchmark "
+    "(rft-plot -x trace --kind bar)\n"
+    "      --partial          Leave out (with a warning) the traces whose results are not "
+    "all there, instead of refusing the batch\n"
+    "  -o, --output FILE      Write to FILE, under a temporary name renamed when complete\n";
 
 /* Files rft-batch(1) writes into DIR for us. */
 #define TRACES_FILE "traces.tsv"
@@ -154,7 +167,7 @@ int main(int argc, char **argv)
     enum cli_fmt fmt = FMT_TABLE;
     int partial = 0, c;
     cli_init(argc, argv, usage);
-    while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "o:", opts)) != -1) {
         switch (c) {
         case 'o': output = optarg; break;
         case 'f': fmt = cli_format(optarg); break;

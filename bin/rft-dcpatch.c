@@ -13,14 +13,38 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "usage: rft-dcpatch [--scenario NAME] [--seed N] [--shares A/B/C/D/E] [--systematic W]\n"
-    "                   [--corr-length N] [--map FILE.csv] [--same] [--pick low|high]\n"
-    "                   [--share-reliable yes|no] [--repatch preventive|release-first]\n"
-    "                   [--stall-cycles N] [--check] [--log FILE] [--summary[=FILE] | -s FILE]\n"
-    "                   [--report perf|occupancy|events] [--by kernel|slice] [--counts]\n"
-    "                   [--format table|tsv|csv|json] [-o FILE] [--level N] [--flush] [FILE]\n"
-    "Run the DC-Patch fault-patching mechanism (seed 001) over an rft stream that\n"
-    "carries fault maps (rft-faultmap) or with maps given here; append its counters.\n";
+    "rft-dcpatch [--scenario NAME] [--seed N] [--shares A/B/C/D/E] [--systematic W]\n"
+    "            [--corr-length N] [--map FILE.csv] [--same] [--pick low|high]\n"
+    "            [--share-reliable yes|no] [--repatch preventive|release-first]\n"
+    "            [--stall-cycles N] [--check] [--log FILE] [--summary[=FILE] | -s FILE]\n"
+    "            [--report perf|occupancy|events] [--by kernel|slice] [--counts]\n"
+    "            [--format table|tsv|csv|json] [-o FILE] [--level N] [--flush] [FILE]\n"
+    "DC-Patch: compressed registers patched into faulty register-file entries (seed 001)\n"
+    "\n"
+    "      --scenario NAME    Maps given here, as in rft-faultmap(1)\n"
+    "      --seed N           Maps given here, as in rft-faultmap(1)\n"
+    "      --shares A/B/C/D/E  Maps given here, as in rft-faultmap(1)\n"
+    "      --systematic W     Maps given here, as in rft-faultmap(1)\n"
+    "      --corr-length N    Maps given here, as in rft-faultmap(1)\n"
+    "      --map FILE.csv     Maps given here, as in rft-faultmap(1)\n"
+    "      --same             Maps given here, as in rft-faultmap(1)\n"
+    "      --pick low|high    Which free entry or block the priority encoders pick (default "
+    "low)\n"
+    "      --share-reliable yes|no  Whether a compressed register may take a free block of a "
+    "reliable entry that other compressed registers use (default yes); with no it holds a "
+    "reliable entry alone\n"
+    "      --repatch preventive|release-first  Whether a state change searches while holding "
+    "the old patch (default) or after releasing it\n"
+    "      --stall-cycles N   Stall of a misprediction (default 4)\n"
+    "      --check            Check the invariants after every event\n"
+    "      --log FILE         Log every decision\n"
+    "      --summary[=FILE]   Print the table\n"
+    "  -s FILE                Print the table\n"
+    "      --report perf|occupancy|events  Shape the table\n"
+    "      --by kernel|slice  Shape the table\n"
+    "      --counts           Shape the table\n"
+    "  -f, --format F         Shape the table\n"
+    CLI_FILTER_HELP;
 
 typedef struct {
     fm_source fm;               /* --scenario, --map, ... */
@@ -85,7 +109,7 @@ static void parse(int argc, char **argv, cli_job *j)
     int shape_set = 0, ch;
     *c = (dcpatch_cli){.fm = FM_SOURCE_INIT, .shape = {.fmt = FMT_TABLE}};
     rft_dcpatch_opts_default(&o);
-    while ((ch = getopt_long(argc, argv, "o:s:f:", opts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "o:s:f:", opts)) != -1) {
         switch (ch) {
         case 'P': o.dcp.pick_high = cli_choice("--pick", optarg, "low|high"); break;
         case 'H': o.dcp.share_reliable = yes_no("--share-reliable", optarg); break;

@@ -12,16 +12,51 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "usage: rft-decode [-o FILE] [--format auto|text|csv|m2s|evg|gem5|nvbit|columns] [-v]\n"
-    "                  [--skip-bad] [--lanes N] [--entries N] [--block-lanes N] [--level N]\n"
-    "                  [--flush] [--nvgprs N] [--kernel NAME] [--cus N] [--simds N]\n"
-    "                  [--issue-cycles N] [--local-size X[,Y[,Z]]] [--ticks-per-cycle N]\n"
-    "                  [--columns MAP] [--radix auto|hex|dec] [FILE]\n"
-    "Decode a register-write trace in the canonical text grammar, a Multi2Sim\n"
-    "(Southern Islands or Evergreen), gem5 or NVBit log, or a CSV/TSV with a\n"
-    "column map (rft-decode(1)) into an rft stream (rft(5)).  FILE may be\n"
-    "zstd-compressed; default stdin.  The format is detected from the first\n"
-    "lines unless given.\n";
+    "rft-decode [-o FILE] [--format auto|text|csv|m2s|evg|gem5|nvbit|columns] [-v]\n"
+    "           [--skip-bad] [--lanes N] [--entries N] [--block-lanes N] [--level N]\n"
+    "           [--flush] [--nvgprs N] [--kernel NAME] [--cus N] [--simds N]\n"
+    "           [--issue-cycles N] [--local-size X[,Y[,Z]]] [--ticks-per-cycle N]\n"
+    "           [--columns MAP] [--radix auto|hex|dec] [FILE]\n"
+    "Turn a register-write trace or a GPU simulator log into an rft stream\n"
+    "\n"
+    "  -o, --output FILE      Write the stream to FILE, under a temporary name "
+    "FILE.tmpXXXXXX renamed to FILE on success and removed on failure\n"
+    "  -f, --format F         Input format: auto (default: detected from the first lines, "
+    "see Detection), text (the canonical grammar), csv (the same in CSV), m2s (Multi2Sim, "
+    "Southern Islands), evg (Multi2Sim, Evergreen), gem5 (gem5 AMD GPU), nvbit (NVBit "
+    "record_reg_vals), columns (CSV or TSV through a column map)\n"
+    "  -v, --verbose          Say on standard error which format was chosen and from which "
+    "line, and at the end what was decoded and how fast\n"
+    "      --skip-bad         For the simulator formats: a line that fits no grammar is left "
+    "out with a warning (the first ten are named) instead of stopping the run; the count is "
+    "printed at the end and stored in the stream (see Counts)\n"
+    "      --lanes N          Lanes per register, 1 to 1024\n"
+    "      --entries N        Entries (physical registers) per slice, 1 to 65535\n"
+    "      --block-lanes N    Lanes per block (subwavefront), 1 to 1024, dividing --lanes\n"
+    "      --level N          zstd compression level, -99 to -1 or 1 to 22: negative levels "
+    "are faster and compress less, 0 means zstd's own default (3)\n"
+    "      --flush            Flush the compressed output after each block of input read (up "
+    "to 5 MiB), so that a program reading the stream live sees records without waiting for "
+    "the end\n"
+    "      --nvgprs N         Window size (registers per work-item) of every wavefront of a "
+    "simulator log, 1 to 65535\n"
+    "      --kernel NAME      Kernel name for logs that print none (m2s: default ndrangeN, "
+    "gem5: default gem5, columns: default columns)\n"
+    "      --cus N            The slice mapping of m2s, evg and nvbit logs, which do not say "
+    "where a wavefront ran: work-group (CTA) g goes to CU g mod --cus, and (m2s) SIMD (g div "
+    "--cus) mod --simds, (nvbit) SIMD w mod --simds for warp slot w\n"
+    "      --simds N          The slice mapping of m2s, evg and nvbit logs, which do not say "
+    "where a wavefront ran: work-group (CTA) g goes to CU g mod --cus, and (m2s) SIMD (g div "
+    "--cus) mod --simds, (nvbit) SIMD w mod --simds for warp slot w\n"
+    "      --issue-cycles N   The issue model of m2s, evg and nvbit logs, which have no "
+    "time: every instruction line of the log takes N cycles, in log order (evg: on its CU, "
+    "the CUs in parallel, round by round of the emulator)\n"
+    "      --local-size X[,Y[,Z]]  m2s: the work-group shape of the ND-Range (an evg log "
+    "gives it: refused there)\n"
+    "      --ticks-per-cycle N  gem5: ticks per GPU cycle\n"
+    "      --columns MAP      The column map of a columns input: name=column,... with "
+    "0-based columns (see Column maps); implies --format columns\n"
+    "      --radix auto|hex|dec  columns: how values are read\n";
 
 typedef struct {
     rft_decode_opts o;
@@ -168,7 +203,7 @@ static void parse(int argc, char **argv, cli_job *j)
     rft_dec_opts *o = &c->o.dec;
     rft_geom *g = &o->geom;
     int ch;
-    while ((ch = getopt_long(argc, argv, "o:f:v", opts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "o:f:v", opts)) != -1) {
         switch (ch) {
         case 'f':
             if (strcmp(optarg, "auto") == 0)

@@ -9,11 +9,28 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "usage: rft-duty [-o FILE] [--level N] [--span stream|slice|busy] [--window FROM:TO]\n"
-    "                [--unused off|on] [--summary[=FILE] | -s FILE]\n"
-    "                [--format table|tsv|csv|json] [FILE]\n"
-    "Compute the duty map (rft(5) record kind 0x10) of a stream annotated with physical\n"
-    "entries (rft-alloc(1)) and, optionally, power states (rft-gate(1)).\n";
+    "rft-duty [-o FILE] [--level N] [--span stream|slice|busy] [--window FROM:TO]\n"
+    "         [--unused off|on] [--summary[=FILE] | -s FILE]\n"
+    "         [--format table|tsv|csv|json] [FILE]\n"
+    "Duty map of a register file: time at \\(oq0\\(cq, at \\(oq1\\(cq and switched off for "
+    "every cell\n"
+    "\n"
+    "  -o, --output=FILE      Write the map to FILE (under a temporary name, renamed when "
+    "complete) instead of standard output\n"
+    "      --level N          zstd level of the output, -99 to -1 (fast) or 1 to 22 (default "
+    "1)\n"
+    "      --span stream|slice|busy  The window, above (default slice)\n"
+    "      --window FROM:TO   With --span stream: the window is cycles FROM to TO instead of "
+    "the stream's first to last cycle\n"
+    "      --unused off|on    Entries never allocated nor written in the window are off "
+    "(default) or on holding zeros (rule 4)\n"
+    "      --summary[=FILE]   Print the map condensed, one row per slice and one for all of "
+    "them, to standard output (then the map is not written, unless -o is given) or to FILE "
+    "(written once the run has succeeded)\n"
+    "  -s FILE                Print the map condensed, one row per slice and one for all of "
+    "them, to standard output (then the map is not written, unless -o is given) or to FILE "
+    "(written once the run has succeeded)\n"
+    "  -f, --format table|tsv|csv|json  Format of the summary (default table)\n";
 
 typedef struct {
     const char *summary;
@@ -89,7 +106,7 @@ static void parse(int argc, char **argv, cli_job *j)
     duty_cli *c = xrealloc(NULL, sizeof *c);    /* one per stage of a pipeline */
     *c = (duty_cli){.fmt = FMT_TABLE};
     int ch, fmt_set = 0;
-    while ((ch = getopt_long(argc, argv, "o:s:f:", opts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "o:s:f:", opts)) != -1) {
         switch (ch) {
         case 'o': j->output = optarg; break;
         case 'l': j->wo.level = cli_level(optarg); break;

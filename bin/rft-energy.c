@@ -12,12 +12,29 @@
 #include "pricing.h"
 
 static const char usage[] =
-    "usage: rft-energy [--params FILE] [--set KEY=VALUE]... [--scenario NAME] [--absolute]\n"
-    "                  [--with-slowdown] [--format table|tsv|csv|json] [LABEL=]FILE...\n"
-    "       rft-energy --show-params [--params FILE] [--set KEY=VALUE]... [--format F] [FILE]\n"
-    "       rft-energy --scan [-o FILE] [--level N] [--flush] [--bank N] [FILE]\n"
-    "Energy and first-order performance cost of register-file schemes from rft\n"
-    "streams (rft(5)) counted by rft-dcpatch(1) or rft-gate(1).\n";
+    "rft-energy [--params FILE] [--set KEY=VALUE]... [--scenario NAME] [--absolute]\n"
+    "           [--with-slowdown] [--format table|tsv|csv|json] [LABEL=]FILE...\n"
+    "rft-energy --show-params [--params FILE] [--set KEY=VALUE]... [--format F] [FILE]\n"
+    "rft-energy --scan [-o FILE] [--level N] [--flush] [--bank N] [FILE]\n"
+    "Energy and first-order performance cost of register-file schemes (seeds 001 and 002)\n"
+    "\n"
+    "  -p, --params FILE      The parameter file (see above)\n"
+    "      --set KEY=VALUE    Replace one parameter; may be repeated\n"
+    "      --scenario NAME    undervolt: the slice point of the DC-Patch rows, instead of "
+    "the scenario named in each input's header\n"
+    "      --absolute         Categories and totals in nJ instead of percent of the "
+    "reference\n"
+    "      --with-slowdown    gating: count the leakage over the cycles a scheme adds (the "
+    "upper bound of its slowdown, slowdown_leak) in leak_slice, leak_logic, the total and "
+    "the savings, as rft-energy did before\n"
+    "      --show-params      Print the parameters (key, value, source) and exit; inputs "
+    "only choose the default file\n"
+    "  -f, --format table|tsv|csv|json  Aligned table (default), TSV, CSV or JSON lines\n"
+    "      --scan             Write the scan of the input (one FILE, standard input by "
+    "default) instead of pricing it (see Scans)\n"
+    "      --bank N           With --scan: power switched in banks of N entries, 1 to 65535 "
+    "(see Powered cells below; with 1, the stream's own banks)\n"
+    CLI_FILTER_HELP;
 
 typedef struct {
     pricing p;
@@ -93,7 +110,7 @@ static void parse(int argc, char **argv, cli_job *j)
     so.emit = 1;
     int ch, scan = 0, priced = 0, scanned = 0;  /* options of pricing, of --scan given */
     char why[RFT_PARAM_WHY];
-    while ((ch = getopt_long(argc, argv, "o:p:f:", opts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "o:p:f:", opts)) != -1) {
         priced |= strchr("pSsawfW", ch) != NULL;
         scanned |= strchr("olFb", ch) != NULL;
         switch (ch) {

@@ -8,12 +8,35 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "usage: rft-faultmap [--scenario NAME] [--seed N] [--shares A/B/C/D/E] [--systematic W]\n"
-    "                    [--corr-length N] [--map FILE.csv] [--same] [-o FILE] [--level N] [FILE]\n"
-    "       rft-faultmap --csv|--show|--stats [--format table|tsv|csv|json] [--slice LIST]\n"
-    "                    [--entries N] [--blocks N] [map options] [FILE]\n"
-    "Attach per-slice fault maps (seed 001 Table 1 scenarios common, clustered,\n"
-    "dispersed, or a CSV map) to an rft stream, or print maps.\n";
+    "rft-faultmap [--scenario NAME] [--seed N] [--shares A/B/C/D/E] [--systematic W]\n"
+    "             [--corr-length N] [--map FILE.csv] [--same] [-o FILE] [--level N] [FILE]\n"
+    "rft-faultmap --csv|--show|--stats [--format table|tsv|csv|json] [--slice LIST]\n"
+    "             [--entries N] [--blocks N] [map options] [FILE]\n"
+    "Fault maps of register-file slices below the safe supply voltage (DC-Patch, seed 001)\n"
+    "\n"
+    "      --scenario NAME    common, clustered or dispersed\n"
+    "      --seed N           Seed of the generator, 0 to 2^64-1 (default 1)\n"
+    "      --shares A/B/C/D/E  Percent of entries with 0, 1, 2, 3 and 4 or more faulty bits, "
+    "summing to 100; replaces the scenario's (alone: scenario custom, w = 0.5)\n"
+    "      --systematic W     Weight of the spatially correlated part, 0 to 1\n"
+    "      --corr-length N    Correlation length L in entries (default 32)\n"
+    "      --map FILE.csv     Maps from a CSV file; slices without rows fall back to the "
+    "scenario, if one is given\n"
+    "      --same             One generated map for every slice (a single record after the "
+    "header) instead of one per slice\n"
+    "  -o, --output FILE      Write the stream to FILE (under a temporary name, renamed on "
+    "success); default standard output\n"
+    "      --level N          zstd level of the output, -99 to -1 (fast) or 1 to 22 (default "
+    "1)\n"
+    "      --csv              Print maps instead of running as a stream stage\n"
+    "      --show             Print maps instead of running as a stream stage\n"
+    "      --stats            Print maps instead of running as a stream stage\n"
+    "  -f, --format F         table, tsv, csv or json (JSON lines) for --stats\n"
+    "      --slice LIST       Comma-separated cu:simd or *\n"
+    "      --entries N        Geometry of printed maps (default 256 and 4); a stream stage "
+    "uses the stream's\n"
+    "      --blocks N         Geometry of printed maps (default 256 and 4); a stream stage "
+    "uses the stream's\n";
 
 static void parse(int argc, char **argv, cli_job *j)
 {
@@ -27,7 +50,7 @@ static void parse(int argc, char **argv, cli_job *j)
     fm_print *p = xrealloc(NULL, sizeof *p);    /* one per stage of a pipeline */
     int fmt_set = 0, geom_set = 0, ch;
     *p = (fm_print){.entries = 256, .blocks = 4, .fmt = FMT_TABLE, .fm = FM_SOURCE_INIT};
-    while ((ch = getopt_long(argc, argv, "o:f:", opts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "o:f:", opts)) != -1) {
         switch (ch) {
         case 'C': case 'W': case 'T': {
             int m = ch == 'C' ? FM_PRINT_CSV : ch == 'W' ? FM_PRINT_SHOW : FM_PRINT_STATS;

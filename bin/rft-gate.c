@@ -8,11 +8,22 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "usage: rft-gate [-o FILE] [--level N] [--flush] [--scheme rc|wc] [--bs N]\n"
-    "                [--deltas pow2|any] [--max-delta N] [--summary[=FILE]]\n"
-    "                [--format table|tsv|csv|json] [FILE]\n"
-    "Power-gate register-file entries by their contents (RC or WC) in an rft stream\n"
-    "(rft(5)) placed by rft-alloc(1); annotate writes and count gating events.\n";
+    "rft-gate [-o FILE] [--level N] [--flush] [--scheme rc|wc] [--bs N]\n"
+    "         [--deltas pow2|any] [--max-delta N] [--summary[=FILE]]\n"
+    "         [--format table|tsv|csv|json] [FILE]\n"
+    "Power state of register-file entries from their contents (RC, WC) and the events an "
+    "energy model needs\n"
+    "\n"
+    CLI_FILTER_HELP
+    "      --scheme rc|wc     Register Compression and switch off (default) or "
+    "Warped-Compression\n"
+    "      --bs N             RC: block size BS, 1 to 64 (default 8), for writes not "
+    "annotated by rft-classify\n"
+    "      --deltas pow2|any  RC: delta rule for writes not annotated (default pow2)\n"
+    "      --max-delta N      RC: largest delta under pow2, a power of two (default 64)\n"
+    "      --summary[=FILE]   Print the counters as a table (scope, counter, value) to FILE "
+    "(default standard output)\n"
+    "  -f, --format table|tsv|csv|json  Format of the summary (default table)\n";
 
 typedef struct {
     const char *summary;
@@ -60,7 +71,7 @@ static void parse(int argc, char **argv, cli_job *j)
     int ch, max_set = 0, fmt_set = 0;
     rft_gate_opts_default(&o);
     *c = (gate_cli){.fmt = FMT_TABLE};
-    while ((ch = getopt_long(argc, argv, "o:f:", opts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "o:f:", opts)) != -1) {
         switch (ch) {
         case 's': o.scheme = cli_choice("--scheme", optarg, "rc|wc") ? RFT_GATE_WC : RFT_GATE_RC; break;
         case 'b':

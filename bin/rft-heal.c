@@ -12,16 +12,50 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "usage: rft-heal [--scheme pe|sc] [--report summary|profile|slices|units|groups|cost|series]\n"
-    "                [--params FILE] [--set KEY=VALUE]... [--hours H | --years Y] [--adapt H]\n"
-    "                [--step H] [--policy young|permute] [--variation MV]\n"
-    "                [--profile X=P,Y=P,Z=P,W=P,T=P] [--packing R] [--issue F]\n"
-    "                [--degraded CU:[SIMD:]SC,... | --threshold MV] [--rest-duty F]\n"
-    "                [--work-items N] [--max-wg N] [--max-wf N] [--wavefront-rule seed|ceil]\n"
-    "                [--sweep N] [--source auto|bundles|writes] [--format table|tsv|csv|json]\n"
-    "                [FILE]\n"
-    "Stress of the PEs (VLIW slots) and SCs (stream cores) of a trace, and what PE and SC\n"
-    "healing (seed 003) do to their duty cycles, Vth, work-groups and run time.\n";
+    "rft-heal [--scheme pe|sc] [--report summary|profile|slices|units|groups|cost|series]\n"
+    "         [--params FILE] [--set KEY=VALUE]... [--hours H | --years Y] [--adapt H]\n"
+    "         [--step H] [--policy young|permute] [--variation MV]\n"
+    "         [--profile X=P,Y=P,Z=P,W=P,T=P] [--packing R] [--issue F]\n"
+    "         [--degraded CU:[SIMD:]SC,... | --threshold MV] [--rest-duty F]\n"
+    "         [--work-items N] [--max-wg N] [--max-wf N] [--wavefront-rule seed|ceil]\n"
+    "         [--sweep N] [--source auto|bundles|writes] [--format table|tsv|csv|json]\n"
+    "         [FILE]\n"
+    "PE healing and SC healing (seed 003): stress of the processing elements and stream "
+    "cores, their threshold-voltage shift with and without healing, redundant work-items and "
+    "the run-time cost\n"
+    "\n"
+    "      --scheme pe|sc     PE healing (default) or SC healing\n"
+    "      --report name      summary (default, for people: the profile, the healing table "
+    "and for SC healing the groups and cost tables), profile (share of ALU instructions and "
+    "busy percentage of each PE, each SC position over the slices and all SCs, with the "
+    "least and most busy instance), slices (per slice: bundles, writes, least, mean and most "
+    "busy SC, busy of each PE\n"
+    "      --params FILE      The technology constants (see above and rft-vth(1))\n"
+    "      --set KEY=VALUE    The technology constants (see above and rft-vth(1))\n"
+    "      --hours H          The horizon (a year is 8766 hours)\n"
+    "      --years Y          The horizon (a year is 8766 hours)\n"
+    "      --adapt H          Hours between two adaptations of PE healing (default 1)\n"
+    "      --step H           The step of the series\n"
+    "      --policy young|permute  How PE healing reassigns instructions (see above)\n"
+    "      --variation MV     Initial dVth spread (see above)\n"
+    "      --profile X=P,Y=P,Z=P,W=P,T=P  A profile of PEs by hand (PE healing only)\n"
+    "      --packing R        A profile of PEs by hand (PE healing only)\n"
+    "      --issue F          A profile of PEs by hand (PE healing only)\n"
+    "      --degraded CU:[SIMD:]SC,...  The degraded SCs (SC below the SCs of a slice; SIMD "
+    "0 when not given)\n"
+    "      --threshold MV     Degraded: the SCs whose naive dVth at the horizon reaches MV\n"
+    "      --rest-duty F      Duty of a resting SC, relative to its naive duty (default 0)\n"
+    "      --work-items N     Work-items of the naive group for --report groups\n"
+    "      --max-wg N         Work-items a work-group holds at most (256); wavefronts a "
+    "slice holds at most (16)\n"
+    "      --max-wf N         Work-items a work-group holds at most (256); wavefronts a "
+    "slice holds at most (16)\n"
+    "      --wavefront-rule seed|ceil  See above\n"
+    "      --sweep N          Degraded SCs per slice swept by the groups and cost tables (8, "
+    "at most 15)\n"
+    "      --source auto|bundles|writes  What makes a unit busy (see above)\n"
+    "  -f, --format table|tsv|csv|json  Output: aligned tables for people (default), or one "
+    "table (--report) as TSV, CSV or JSON lines; empty cells are empty, null in JSON\n";
 
 /* --profile X=P,...: shares of ALU instructions per PE, in percent. */
 static void profile_opt(heal_report *r, const char *s)
@@ -67,7 +101,7 @@ static void parse(int argc, char **argv, heal_report *r)
     char why[512];
     int ch;
     rft_params_init(&set);
-    while ((ch = getopt_long(argc, argv, "f:", opts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "f:", opts)) != -1) {
         switch (ch) {
         case 'S': r->scheme = cli_choice("--scheme", optarg, "pe|sc"); break;
         case 'r':

@@ -9,9 +9,13 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "usage: rft-merge [-o FILE] [--level N] FILE...\n"
-    "Add the duty maps (rft-duty(1)) and the counters records of rft streams (rft(5)):\n"
-    "cells of equal slice and entry are summed, counters of equal stage, scope and name.\n";
+    "rft-merge [-o FILE] [--level N] FILE...\n"
+    "Add the duty maps and counters of several rft streams\n"
+    "\n"
+    "  -o, --output=FILE      Write to FILE (under a temporary name, renamed when complete) "
+    "instead of standard output\n"
+    "      --level N          zstd level of the output, -99 to -1 (fast) or 1 to 22 (default "
+    "1)\n";
 
 typedef struct {
     char **inputs;
@@ -74,7 +78,7 @@ static void parse(int argc, char **argv, cli_job *j)
                                          {"level", required_argument, 0, 'l'},
                                          {0, 0, 0, 0}};
     int ch;
-    while ((ch = getopt_long(argc, argv, "o:", opts, NULL)) != -1)
+    while ((ch = cli_getopt(argc, argv, "o:", opts)) != -1)
         if (!cli_filter_option(ch, &j->output, &j->wo))
             cli_bad_option(argv);
     if (optind == argc)

@@ -14,11 +14,41 @@
 #include "figure.h"
 
 static const char usage[] =
-    "usage: rft-plot [-o FILE] [-x COL] [-y COL[,COL...]] [--kind line|bar] [--title TEXT]\n"
-    "                [--xlabel TEXT] [--ylabel TEXT] [--ymin N] [--ymax N] [--width PX] [--height PX]\n"
-    "                [--terminal svg|png|pdf] [--no-render] [FILE]\n"
-    "Draw columns of a TSV table (header row first) through gnuplot; with -o FILE the\n"
-    "data and the gnuplot script are written beside the figure.\n";
+    "rft-plot [-o FILE] [-x COL] [-y COL[,COL...]] [--kind line|bar] [--title TEXT]\n"
+    "         [--xlabel TEXT] [--ylabel TEXT] [--ymin N] [--ymax N] [--width PX] [--height "
+    "PX]\n"
+    "         [--terminal svg|png|pdf] [--no-render] [FILE]\n"
+    "Columns of a TSV table as a figure drawn by gnuplot\n"
+    "\n"
+    "  -o, --output FILE      Write the figure to FILE and its script and data beside it "
+    "(see above); default: the figure to standard output\n"
+    "  -x, --x COL            The x column, by its exact name (default: the first column)\n"
+    "  -y, --y COL[,COL...]   The series: column names, each of which may hold wildcards, "
+    "and must match at least one column\n"
+    "      --kind line|bar    Lines or grouped bars (default: lines on a numeric x, bars on "
+    "categories)\n"
+    "      --title TEXT       A title over the figure (default none)\n"
+    "      --xlabel TEXT      The x axis label (default: the x column's name; \"\" for "
+    "none)\n"
+    "      --ylabel TEXT      The y axis label (default: from the series' names: the one "
+    "series' name; else what all names share after a _ (base_longest_0%, argo_longest_0%: "
+    "longest_0%); else what they share before one (base_0%, base_1%: base); else the names, "
+    "joined by commas; \"\" for none)\n"
+    "      --ymin N           The ends of the y axis, widened to the data when inside them "
+    "(see The y axis); when both are given, ymin must be below ymax\n"
+    "      --ymax N           The ends of the y axis, widened to the data when inside them "
+    "(see The y axis); when both are given, ymin must be below ymax\n"
+    "      --width PX         The size of the figure, 200 to 10000 pixels (default 800 by "
+    "480; a PDF is that at 96 pixels an inch); wider when category labels need it and no "
+    "width is given\n"
+    "      --height PX        The size of the figure, 200 to 10000 pixels (default 800 by "
+    "480; a PDF is that at 96 pixels an inch); wider when category labels need it and no "
+    "width is given\n"
+    "      --terminal svg|png|pdf  The format of the figure (gnuplot's svg, pngcairo or "
+    "pdfcairo terminal); default: from the ending of -o, else SVG.  It must agree with an "
+    "ending of -o\n"
+    "      --no-render        Write the script and data beside -o FILE but do not run "
+    "gnuplot (where it is not installed: render later with gnuplot NAME.gp)\n";
 
 static struct {
     const char *input, *output, *xname;
@@ -137,7 +167,7 @@ int main(int argc, char **argv)
     figure *f = &g.f;
     int c;
     cli_init(argc, argv, usage);
-    while ((c = getopt_long(argc, argv, "o:x:y:", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "o:x:y:", opts)) != -1) {
         switch (c) {
         case 'o': g.output = optarg; break;
         case 'x': g.xname = optarg; break;

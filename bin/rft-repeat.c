@@ -11,9 +11,12 @@
 #include "repeat.h"
 
 static const char usage[] =
-    "usage: rft-repeat [-n N] [--gap CYCLES] [-o FILE] [--level N] [--flush] [FILE]\n"
-    "Write N copies of a trace stream (rft(5)) back to back, each copy's cycles\n"
-    "shifted past the end of the one before.\n";
+    "rft-repeat [-n N] [--gap CYCLES] [-o FILE] [--level N] [--flush] [FILE]\n"
+    "A trace run again and again: copies of an rft stream back to back\n"
+    "\n"
+    "  -n, --copies N         The number of copies, 1 to 2^32 - 1 (default 2)\n"
+    "      --gap CYCLES       Idle cycles between two copies (default 0)\n"
+    CLI_FILTER_HELP;
 
 typedef struct {
     uint64_t copies, gap;
@@ -80,7 +83,7 @@ static void parse(int argc, char **argv, cli_job *j)
     repeat_cli *c = xrealloc(NULL, sizeof *c);  /* one per run */
     *c = (repeat_cli){.copies = 2, .spool_fd = -1};
     int ch;
-    while ((ch = getopt_long(argc, argv, "n:o:", opts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "n:o:", opts)) != -1) {
         switch (ch) {
         case 'n': c->copies = cli_uint("-n", optarg, 1, UINT32_MAX); break;
         case 'g': c->gap = cli_uint("--gap", optarg, 0, UINT64_MAX / 2); break;

@@ -13,12 +13,35 @@
 #include "synth.h"
 
 static const char usage[] =
-    "usage: rft-synth [--kernels LIST] [--writes N] [--cus N] [--simds N] [--lanes N]\n"
-    "                 [--wg-size N] [--seed N] [--level N] [-o FILE]\n"
-    "       rft-synth --arch evergreen [--kernels LIST] [--bundles N] [--cus N]\n"
-    "                 [--wg-size N] [--seed N] [--level N] [-o FILE]\n"
-    "       rft-synth [--arch gcn|evergreen] --list\n"
-    "Write a seeded synthetic register-write trace (an rft(5) stream).\n";
+    "rft-synth [--kernels LIST] [--writes N] [--cus N] [--simds N] [--lanes N]\n"
+    "          [--wg-size N] [--seed N] [--level N] [-o FILE]\n"
+    "rft-synth --arch evergreen [--kernels LIST] [--bundles N] [--cus N]\n"
+    "          [--wg-size N] [--seed N] [--level N] [-o FILE]\n"
+    "rft-synth [--arch gcn|evergreen] --list\n"
+    "Seeded synthetic register-write workloads\n"
+    "\n"
+    "  -k, --kernels LIST     Comma-separated model names, run in this order; a name may "
+    "repeat (up to 64 kernels)\n"
+    "  -n, --writes N         Approximate number of register writes, 1 to 10^10 (default "
+    "100000)\n"
+    "      --arch gcn|evergreen  The machine and its models: gcn (default, the models above) "
+    "or evergreen (the VLIW models of Evergreen models)\n"
+    "      --bundles N        evergreen: approximate number of bundles, 1 to 10^10 (default "
+    "100000)\n"
+    "      --wg-size N        Work-items per work-group, 1 to 1024, for every kernel of the "
+    "run (default: the model's)\n"
+    "      --cus N            Compute units, 1 to 64 (default 2; evergreen 20)\n"
+    "      --simds N          SIMDs (slices) per compute unit, 1 to 16 (default 4; not with "
+    "evergreen, whose compute unit is one SIMD engine)\n"
+    "      --lanes N          Lanes per register (work-items per wavefront), a multiple of 8 "
+    "from 8 to 1024 (default 64; 32 for warp-sized wavefronts; not with evergreen, 64 wide)\n"
+    "  -s, --seed N           Seed of the PRNG, 0 to 2^64-1 (default 1)\n"
+    "  -l, --level N          zstd compression level, 1 to 22, or -1 to -99 for zstd's "
+    "faster levels (default 1)\n"
+    "  -o, --output FILE      Write to FILE (under a temporary name, renamed when complete) "
+    "instead of standard output\n"
+    "      --list             Print the models of --arch, their VGPR counts (evergreen: also "
+    "work-items per work-group, shares and packing) and a one-line description, and exit\n";
 
 typedef struct {
     rft_synth *gen;
@@ -101,7 +124,6 @@ static void parse(int argc, char **argv, cli_job *j)
         {"simds", required_argument, NULL, O_SIMDS}, {"lanes", required_argument, NULL, O_LANES},
         {"seed", required_argument, NULL, 's'},     {"level", required_argument, NULL, 'l'},
         {"output", required_argument, NULL, 'o'},   {"list", no_argument, NULL, O_LIST},
-        {"help", no_argument, NULL, 'h'},           {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     synth_cli *c = xrealloc(NULL, sizeof *c);   /* one per job */
@@ -110,7 +132,7 @@ static void parse(int argc, char **argv, cli_job *j)
     int lanes_set = 0, ch;
     rft_synth_opts_default(&o, RFT_SYNTH_GCN);
     *c = (synth_cli){.unit = RFT_WRITE, .unit_name = "writes"};
-    while ((ch = getopt_long(argc, argv, ":k:n:s:l:o:hV", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, ":k:n:s:l:o:", longopts)) != -1) {
         switch (ch) {
         case 'k': o.kernels = optarg; break;
         case 'n':

@@ -10,9 +10,31 @@
 #include "view.h"
 
 static const char usage[] =
-    "usage: rft-view [-H] [--stats] [--format text|tsv|csv|json] [--kind LIST]\n"
-    "                [--slice CU:SIMD] [--kernel NAME|INDEX] [--wf ID] [--cycles FROM:TO] [FILE]\n"
-    "Print an rft stream (rft(5)) in the canonical text grammar of rft-decode(1).\n";
+    "rft-view [-H] [--stats] [--format text|tsv|csv|json] [--kind LIST]\n"
+    "         [--slice CU:SIMD] [--kernel NAME|INDEX] [--wf ID] [--cycles FROM:TO] [FILE]\n"
+    "Print an rft stream as text, CSV or JSON, its header or its statistics\n"
+    "\n"
+    "  -H, --header           Print the header as a two-column table (key, value): format "
+    "(version major.minor), producer, version, lanes, entries, block_lanes, lane_bits, then "
+    "the metadata pairs in their order\n"
+    "  -s, --stats            Count the records that pass the filters instead of printing "
+    "them (see STATISTICS)\n"
+    "  -f, --format text|tsv|csv|json  Output format (see OUTPUT FORMATS)\n"
+    "      --kind LIST        Only records of the kinds in LIST, letters of the text grammar "
+    "in any order, commas ignored: K (kernel), B (wavefront begins), W (write), R (read), E "
+    "(wavefront ends), A (VLIW bundle); for example W,R or WR.  Records of other kinds "
+    "(counters and the records of analysis stages) are kept only when all six letters are "
+    "selected, as without this\n"
+    "      --slice CU:SIMD    Only the B, W, R, A and E records of slice (CU, SIMD); kernel "
+    "records and records of other kinds are dropped\n"
+    "      --wf ID            Only the B, W, R, A and E records of wavefront ID (on every "
+    "slice, unless --slice is given too); kernel records and records of other kinds are "
+    "dropped\n"
+    "      --kernel NAME|INDEX  Only the kernel records of the kernel, and the B, W, R, A "
+    "and E records of its wavefronts (the kernel of a wavefront is the one of its begin "
+    "record)\n"
+    "      --cycles FROM:TO   Only records whose cycle lies between FROM and TO, both "
+    "included; either may be left out (1000: or :5000)\n";
 
 typedef struct {
     rft_stage st;               /* the common head: the driver runs this stage */
@@ -143,7 +165,7 @@ static void parse(int argc, char **argv, cli_job *j)
     const char *fmt_name = NULL;
     rft_view_opts o;
     rft_view_opts_default(&o);
-    while ((ch = getopt_long(argc, argv, "Hsf:", opts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "Hsf:", opts)) != -1) {
         char *colon, *end;
         switch (ch) {
         case 'H': header_only = 1; break;

@@ -12,12 +12,28 @@
 #include "vth_report.h"
 
 static const char usage[] =
-    "usage: rft-vth [--params FILE] [--set KEY=VALUE]... [--years Y] [--step Y]\n"
-    "               [--by summary|bit|reg|cells|year|fault]\n"
-    "               [--slice CU:SIMD] [--per-slice] [--include-unused] [--show-params]\n"
-    "               [--format table|tsv|csv|json] [[LABEL=]FILE...]\n"
-    "Report duty cycles and NBTI degradation (seeds 002, 003, 004) from duty maps;\n"
-    "several maps, labelled by scheme, side by side with the change against the first.\n";
+    "rft-vth [--params FILE] [--set KEY=VALUE]... [--years Y] [--step Y]\n"
+    "        [--by summary|bit|reg|cells|year|fault]\n"
+    "        [--slice CU:SIMD] [--per-slice] [--include-unused] [--show-params]\n"
+    "        [--format table|tsv|csv|json] [[LABEL=]FILE...]\n"
+    "Duty cycles, NBTI threshold-voltage degradation, switching delay, SNM loss and lifetime "
+    "from duty maps, over the years\n"
+    "\n"
+    "      --params FILE      Technology constants from FILE instead of the built-in ones "
+    "(the parameter file format of rft-energy(1)): every constant must be given once as a "
+    "plain number in its range, key = value per line, # starting a comment; a missing, "
+    "repeated, unknown or non-numeric constant is an error that names the file and line\n"
+    "      --set KEY=VALUE    Set one constant, over the built-in value or the file's; may "
+    "be repeated\n"
+    "      --years Y          The lifetime for the absolute dVth, the SNM loss and the delay "
+    "(default 3, seed 002 <section>6.4; seed 004 reports 5); more than 0\n"
+    "      --step Y           With --by year: years between rows (default 1)\n"
+    "      --by summary|bit|reg|cells|year|fault  The view (default summary)\n"
+    "      --slice CU:SIMD    Only this slice\n"
+    "      --per-slice        The summary of every slice before that of all\n"
+    "      --include-unused   Count never-used entries in averages and per-register rows\n"
+    "      --show-params      Print the constants in use (after --params) and exit\n"
+    "  -f, --format table|tsv|csv|json  Table for people (default), TSV, CSV or JSON lines\n";
 
 /* The options into r; 1 with --show-params. */
 static int parse(int argc, char **argv, vth_report *r)
@@ -35,7 +51,7 @@ static int parse(int argc, char **argv, vth_report *r)
     char why[RFT_PARAM_WHY];
     rft_nbti_defaults(&r->p);
     rft_params_init(&set);
-    while ((c = getopt_long(argc, argv, "f:", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "f:", opts)) != -1) {
         switch (c) {
         case 'p': params = optarg; break;
         case 's':

@@ -11,8 +11,12 @@
 #include "rft.h"
 
 static const char usage[] =
-    "usage: rft <command> [ARGS...] | rft help\n"
-    "Run rft-<command>; see rft(1) and each command's man page.\n";
+    "rft command [argument ...]\n"
+    "rft run pipeline ...\n"
+    "rft help [command]\n"
+    "rft --help | --version\n"
+    "Run rft-command found beside this program, then on PATH; rft help lists the commands\n"
+    "\n";
 
 /* one line per command known to this version; others found are listed too */
 static const char *const known[][2] = {
@@ -76,6 +80,10 @@ static int list(void)
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--list-options") == 0) {   /* tests/help.bats */
+        fputs("-h\n--help\n--version\n", stdout);
+        return cli_close_stdout();
+    }
     cli_init(argc > 1 ? 2 : argc, argv, usage);
     self_dir = cli_self_dir(argv[0]);
     if (argc < 2)

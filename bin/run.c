@@ -30,10 +30,11 @@ static const cli_prog *const progs[] = {STAGES};
 #undef X
 
 static const char usage[] =
-    "usage: rft run PIPELINE...\n"
-    "Run pipelines of rft stages in one process, records passing in memory: each\n"
-    "PIPELINE is one argument, 'STAGE [ARGS...] | STAGE [ARGS...] ...', a STAGE being a\n"
-    "program name without its rft- prefix; see rft(1).\n";
+    "rft run pipeline ...\n"
+    "Run pipelines of rft stages in one process, records passing in memory (rft(1))\n"
+    "\n"
+    "  pipeline               one argument, 'STAGE [ARGS...] | STAGE [ARGS...] ...', a STAGE\n"
+    "                         being a program name without its rft- prefix\n";
 
 typedef struct {
     char **word;            /* argv of the stage: word[0] its name */
@@ -143,10 +144,8 @@ int run_main(int argc, char **argv)
 {
     cli_usage_text = usage;
     argc = cli_take_quiet(argc, argv);
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        fputs(usage, stdout);
-        return cli_close_stdout();
-    }
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+        cli_help(usage);
     if (argc < 2)
         run_usage("%s", "no pipeline");
     int np = argc - 1;
@@ -176,10 +175,8 @@ int run_main(int argc, char **argv)
             stage_words *s = &pl[i].st[k];
             const cli_prog *p = find(s->word[0]);
             for (int m = 1; m < s->nword && strcmp(s->word[m], "--"); m++)
-                if (strcmp(s->word[m], "--help") == 0 || strcmp(s->word[m], "-h") == 0) {
-                    fputs(p->usage, stdout);
-                    exit(cli_close_stdout());
-                }
+                if (strcmp(s->word[m], "--help") == 0 || strcmp(s->word[m], "-h") == 0)
+                    cli_help(p->usage);
             cli_job *j = &jobs[i][k];
             s->own = xrealloc(NULL, s->nword * sizeof *s->own);
             s->nown = s->nword;

@@ -119,19 +119,19 @@ cells() { rft-vth --by cells --format tsv "m=$1" | cut -f 3-9,13; }
 @test "bank and report options: usage errors" {
     small 8 bank.tsv > b.rft
     run -2 rft-alloc --bank 4 b.rft
-    assert_line --index 0 "rft-alloc: --bank applies to --scheme argo only (the other schemes gate nothing)"
+    assert_line --index 0 "rft-alloc: --bank applies to --scheme argo only (the other schemes gate nothing) (see rft-alloc --help)"
     run -2 rft-alloc --scheme argo --bank 9 b.rft
-    assert_line --index 0 "rft-alloc: --bank: 9 entries is more than the 8 of a slice"
+    assert_line --index 0 "rft-alloc: --bank: 9 entries is more than the 8 of a slice (see rft-alloc --help)"
     run -2 rft-alloc --scheme argo --bank 0 b.rft
     run -2 rft-alloc --banks 4 b.rft
-    assert_line --index 0 "rft-alloc: --banks applies to --recovery only"
+    assert_line --index 0 "rft-alloc: --banks applies to --recovery only (see rft-alloc --help)"
     run -2 rft-alloc --recovery --banks 4,,x b.rft
     run -2 rft-alloc --recovery --banks 16 b.rft
-    assert_line --index 0 "rft-alloc: --banks: 16 entries is more than the 8 of a slice"
+    assert_line --index 0 "rft-alloc: --banks: 16 entries is more than the 8 of a slice (see rft-alloc --help)"
     run -2 rft-alloc --util --recovery b.rft
-    assert_line --index 0 "rft-alloc: the --util report and the --recovery report cannot both go to standard output"
+    assert_line --index 0 "rft-alloc: the --util report and the --recovery report cannot both go to standard output (see rft-alloc --help)"
     run -2 rft-alloc --util -o - b.rft
-    assert_line --index 0 "rft-alloc: the stream and the --util report cannot both go to standard output"
+    assert_line --index 0 "rft-alloc: the stream and the --util report cannot both go to standard output (see rft-alloc --help)"
     run -1 rft-alloc --util=/dev/full b.rft -o out.rft
     [ ! -e out.rft ]
 }
@@ -185,9 +185,9 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { print $3 }'; }
     run -0 pipe "rft-vth --params '$TOP/params/seed004-45nm.conf' --years 5 --format tsv base=base.duty argo=argo.duty | grep -E '^all	(dvth_rd|snm_loss_rd)%'"
     assert_output "$(printf 'all\tdvth_rd%%\t22.00\t16.63\t24.39\t\nall\tsnm_loss_rd%%\t21.54\t16.29\t24.39\t')"
     run -2 rft-vth --step 1 base.duty
-    assert_line --index 0 'rft-vth: --step applies to --by year only'
+    assert_line --index 0 'rft-vth: --step applies to --by year only (see rft-vth --help)'
     run -2 rft-vth --by year --step 0 base.duty
-    assert_line --index 0 "rft-vth: --step: 0 years is not in (0, 1e6]"
+    assert_line --index 0 "rft-vth: --step: 0 years is not in (0, 1e6] (see rft-vth --help)"
 }
 
 @test "Fig. 11: the leakage ARGO saves per compute unit next to its allocator's 0.92 mW against 0.56 mW" {

@@ -184,9 +184,9 @@ EOF
         [ -z "$output" ]
     done
     run --separate-stderr rft-classify --bs 65
-    assert_equal "${stderr%%$'\n'*}" "rft-classify: --bs: 65 is out of range 1..64"
+    assert_equal "${stderr%%$'\n'*}" "rft-classify: --bs: 65 is out of range 1..64 (see rft-classify --help)"
     run --separate-stderr rft-classify --max-delta 3
-    assert_equal "${stderr%%$'\n'*}" "rft-classify: --max-delta: 3 is not a power of two"
+    assert_equal "${stderr%%$'\n'*}" "rft-classify: --max-delta: 3 is not a power of two (see rft-classify --help)"
 }
 
 @test "bad data: exit 1 and one line" {

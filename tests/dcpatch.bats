@@ -225,7 +225,7 @@ field() { awk -F'\t' -v n="$2" -v c="$3" '$1 == n { print $c }' "$1"; }
 
 @test "bad usage: unknown scenario, bad numbers, missing values" {
     run -2 rft-dcpatch --scenario typical "$T/basic.rft"
-    assert_line --index 0 "rft-dcpatch: --scenario: unknown scenario 'typical' (common, clustered or dispersed)"
+    assert_line --index 0 "rft-dcpatch: --scenario: unknown scenario 'typical' (common, clustered or dispersed) (see rft-dcpatch --help)"
     run -2 rft-dcpatch --seed 7 "$T/basic.rft"
     run -2 rft-dcpatch --scenario common --stall-cycles x "$T/basic.rft"
     run -2 rft-dcpatch --scenario common --share-reliable maybe "$T/basic.rft"

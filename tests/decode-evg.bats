@@ -152,9 +152,9 @@ all	80"
 
 @test "evg: options that do not apply are usage errors" {
     run -2 --separate-stderr rft-decode --format evg --simds 4 "$F/basic.txt"
-    assert_equal "${stderr_lines[0]}" "rft-decode: --simds: an Evergreen compute unit is one SIMD engine (SIMD 0)"
+    assert_equal "${stderr_lines[0]}" "rft-decode: --simds: an Evergreen compute unit is one SIMD engine (SIMD 0) (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --format evg --local-size 6 "$F/basic.txt"
-    assert_equal "${stderr_lines[0]}" "rft-decode: --local-size applies to the m2s format (an Evergreen log gives it)"
+    assert_equal "${stderr_lines[0]}" "rft-decode: --local-size applies to the m2s format (an Evergreen log gives it) (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --format vliw "$F/basic.txt"
-    assert_equal "${stderr_lines[0]}" "rft-decode: --format: 'vliw' is not one of auto, text, csv, m2s, evg, gem5, nvbit, columns"
+    assert_equal "${stderr_lines[0]}" "rft-decode: --format: 'vliw' is not one of auto, text, csv, m2s, evg, gem5, nvbit, columns (see rft-decode --help)"
 }

@@ -311,7 +311,7 @@ fails() {
         assert_output ""
     done
     run -2 --separate-stderr rft-decode --columns cycle=1,foo=2 "$F/columns-lanes.csv"
-    assert_equal "${stderr_lines[0]}" "rft-decode: --columns: 'foo=2' is not NAME=COLUMN (0-based) with a field name of rft-decode(1)"
+    assert_equal "${stderr_lines[0]}" "rft-decode: --columns: 'foo=2' is not NAME=COLUMN (0-based) with a field name of rft-decode(1) (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --skip-bad "$FIX/decode/basic.tsv"
-    assert_equal "${stderr_lines[0]}" "rft-decode: --skip-bad applies to the m2s, gem5, nvbit and columns formats"
+    assert_equal "${stderr_lines[0]}" "rft-decode: --skip-bad applies to the m2s, gem5, nvbit and columns formats (see rft-decode --help)"
 }

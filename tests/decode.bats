@@ -499,7 +499,7 @@ open("bad.zst", "wb").write(b)'
 
 @test "--help prints the synopsis and exits 0" {
     run -0 rft-decode --help
-    assert_line --index 0 --partial 'usage: rft-decode'
+    assert_line --index 0 --partial 'rft-decode [-o FILE]'
 }
 
 # ---- output failures -------------------------------------------------------------

@@ -133,11 +133,11 @@ cells() { rft-vth --by cells --format tsv "m=$1"; }
     run -1 --separate-stderr rft-duty t.duty
     assert_equal "$stderr" "rft-duty: t.duty: record 1: the input is a duty map already (rft-merge(1) adds maps)"
     run -2 rft-duty --span often t.duty
-    assert_line --index 0 "rft-duty: --span: 'often' is not one of stream, slice, busy"
+    assert_line --index 0 "rft-duty: --span: 'often' is not one of stream, slice, busy (see rft-duty --help)"
     run -2 rft-duty --window 1:2 t.duty
-    assert_line --index 0 "rft-duty: --window applies to --span stream only"
+    assert_line --index 0 "rft-duty: --window applies to --span stream only (see rft-duty --help)"
     run -2 rft-duty --span stream --window 9:2 t.duty
-    assert_line --index 0 "rft-duty: --window: 9:2 ends before it starts"
+    assert_line --index 0 "rft-duty: --window: 9:2 ends before it starts (see rft-duty --help)"
     run -2 rft-duty --unused maybe t.duty
     run -2 rft-duty --format json t.duty
     run -2 rft-duty --summary a b

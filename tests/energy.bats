@@ -255,15 +255,15 @@ EOF
     run -1 bash -c 'rft-energy wc.rft > /dev/full'
     assert_output "rft-energy: standard output: No space left on device"
     run -2 rft-energy
-    assert_line --index 0 "rft-energy: no input"
+    assert_line --index 0 "rft-energy: no input (see rft-energy --help)"
     run -2 rft-energy --set nonsense wc.rft
-    assert_line --index 0 "rft-energy: --set: 'nonsense' is not KEY=VALUE"
+    assert_line --index 0 "rft-energy: --set: 'nonsense' is not KEY=VALUE (see rft-energy --help)"
     run -2 rft-energy - -
-    assert_line --index 0 "rft-energy: standard input given twice"
+    assert_line --index 0 "rft-energy: standard input given twice (see rft-energy --help)"
     run -2 rft-energy --bogus wc.rft
     assert_line --index 0 --partial "rft-energy: unknown option"
     run -2 rft-energy --scenario common wc.rft
-    assert_line --index 0 "rft-energy: --scenario applies to the undervolt model (seed 001) only"
+    assert_line --index 0 "rft-energy: --scenario applies to the undervolt model (seed 001) only (see rft-energy --help)"
 }
 
 @test "numbers do not depend on the locale" {
@@ -344,11 +344,11 @@ EOF2
     run -1 bash -c 'set -o pipefail; rft-energy --scan cut.rft | rft-view'
     assert_line --partial "rft-view: -: "
     run -2 rft-energy --scan --absolute wc.rft
-    assert_line --index 0 "rft-energy: --scan takes none of --params, --set, --scenario, --absolute, --with-slowdown, --show-params, --format"
+    assert_line --index 0 "rft-energy: --scan takes none of --params, --set, --scenario, --absolute, --with-slowdown, --show-params, --format (see rft-energy --help)"
     run -2 rft-energy -o x.rft wc.rft
-    assert_line --index 0 "rft-energy: -o, --level, --flush and --bank apply to --scan only"
+    assert_line --index 0 "rft-energy: -o, --level, --flush and --bank apply to --scan only (see rft-energy --help)"
     run -2 rft-energy --bank 2 wc.rft
-    assert_line --index 0 "rft-energy: -o, --level, --flush and --bank apply to --scan only"
+    assert_line --index 0 "rft-energy: -o, --level, --flush and --bank apply to --scan only (see rft-energy --help)"
     run -2 rft-energy --scan --bank 0 wc.rft
     run -2 rft-energy --scan wc.rft argo.rft
 }

@@ -178,11 +178,11 @@ classes() {
 
 @test "bad usage: unknown scenario, no map, bad shares, mixed modes" {
     run -2 rft-faultmap --scenario typical
-    assert_line --index 0 "rft-faultmap: --scenario: unknown scenario 'typical' (common, clustered or dispersed)"
+    assert_line --index 0 "rft-faultmap: --scenario: unknown scenario 'typical' (common, clustered or dispersed) (see rft-faultmap --help)"
     run -2 rft-faultmap
-    assert_line --index 0 "rft-faultmap: a map is needed: --scenario NAME (or --shares) or --map FILE.csv"
+    assert_line --index 0 "rft-faultmap: a map is needed: --scenario NAME (or --shares) or --map FILE.csv (see rft-faultmap --help)"
     run -2 rft-faultmap --shares 50/50/10/0/0
-    assert_line --index 0 "rft-faultmap: --shares: shares '50/50/10/0/0' sum to 110, not 100"
+    assert_line --index 0 "rft-faultmap: --shares: shares '50/50/10/0/0' sum to 110, not 100 (see rft-faultmap --help)"
     run -2 rft-faultmap --csv --show --scenario common
     run -2 rft-faultmap --seed 3 --csv
     run -2 rft-faultmap --scenario common --slice 0:0

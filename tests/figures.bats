@@ -79,9 +79,9 @@ plot data skip 1 using 1:2 with linespoints ls 1 title 'base_0%', \\
     run -0 fig out.pdf size
     assert_output 'pdf 600 360'
     run -2 --separate-stderr rft-plot --terminal png -o s.svg s.tsv
-    [[ ${stderr%%$'\n'*} == "rft-plot: --terminal png does not match -o s.svg" ]]
+    [[ ${stderr%%$'\n'*} == "rft-plot: --terminal png does not match -o s.svg (see rft-plot --help)" ]]
     run -2 --separate-stderr rft-plot --terminal gif s.tsv
-    [[ ${stderr%%$'\n'*} == "rft-plot: --terminal: 'gif' is not one of svg, png, pdf" ]]
+    [[ ${stderr%%$'\n'*} == "rft-plot: --terminal: 'gif' is not one of svg, png, pdf (see rft-plot --help)" ]]
 }
 
 @test "the script alone, from anywhere, makes the same figure; an edited label or range shows" {
@@ -279,5 +279,5 @@ rft-plot: out/s.gp: gnuplot failed (exit status 1)"
     run -1 --separate-stderr env PATH="$PWD/fake:$PATH" rft-plot s.tsv
     assert_equal "$stderr" "rft-plot: standard output: gnuplot wrote no figure"
     run -2 --separate-stderr rft-plot --no-render s.tsv
-    [[ ${stderr%%$'\n'*} == "rft-plot: --no-render writes the script and data beside -o FILE: name a file" ]]
+    [[ ${stderr%%$'\n'*} == "rft-plot: --no-render writes the script and data beside -o FILE: name a file (see rft-plot --help)" ]]
 }

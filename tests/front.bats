@@ -83,7 +83,7 @@ setup() {
     run -1 --separate-stderr rft view "$FIX/corrupt/bad-magic.rft"
     assert_equal "$stderr" "rft-view: $FIX/corrupt/bad-magic.rft: not an rft stream (bad magic)"
     run -2 --separate-stderr rft view --kind X
-    [[ ${stderr_lines[0]} == "rft-view: --kind: 'X' is not one of K, B, W, R, E, A" ]]
+    [[ ${stderr_lines[0]} == "rft-view: --kind: 'X' is not one of K, B, W, R, E, A (see rft-view --help)" ]]
 }
 
 @test "rft view | head -1 ends quietly" {
@@ -105,7 +105,7 @@ setup() {
 
 @test "rft --help and rft --version" {
     run -0 rft --help
-    assert_line --index 0 'usage: rft <command> [ARGS...] | rft help'
+    assert_line --index 0 'rft command [argument ...]'
     run -0 rft --version
     assert_output "rft (rftrace) $VERSION"
 }
@@ -117,22 +117,22 @@ setup() {
 
 @test "no command is a usage error" {
     run -2 --separate-stderr rft
-    assert_equal "${stderr_lines[0]}" "rft: no command"
+    assert_equal "${stderr_lines[0]}" "rft: no command (see rft --help)"
     assert_output ""
 }
 
 @test "an unknown command is a usage error" {
     run -2 --separate-stderr rft nosuch
-    assert_equal "${stderr_lines[0]}" "rft: 'nosuch' is not an rft command; see 'rft help'"
+    assert_equal "${stderr_lines[0]}" "rft: 'nosuch' is not an rft command; see 'rft help' (see rft --help)"
     run -2 --separate-stderr rft help nosuch
-    assert_equal "${stderr_lines[0]}" "rft: 'nosuch' is not an rft command; see 'rft help'"
+    assert_equal "${stderr_lines[0]}" "rft: 'nosuch' is not an rft command; see 'rft help' (see rft --help)"
 }
 
 @test "a path or an option is not a command" {
     run -2 --separate-stderr rft ../bin/rft-view
-    assert_equal "${stderr_lines[0]}" "rft: '../bin/rft-view' is not a command"
+    assert_equal "${stderr_lines[0]}" "rft: '../bin/rft-view' is not a command (see rft --help)"
     run -2 --separate-stderr rft -x
-    assert_equal "${stderr_lines[0]}" "rft: '-x' is not a command"
+    assert_equal "${stderr_lines[0]}" "rft: '-x' is not a command (see rft --help)"
 }
 
 @test "rft help to a full disk is an error" {

@@ -101,6 +101,6 @@ run_pipeline() {
     run -1 --separate-stderr rft-merge t.rft
     assert_equal "$stderr" "rft-merge: t.rft: record 1: a trace, not a duty map: run rft-duty(1) first"
     run -2 rft-merge
-    assert_line --index 0 'rft-merge: no input'
+    assert_line --index 0 'rft-merge: no input (see rft-merge --help)'
     run -2 rft-merge - -
 }

@@ -166,13 +166,13 @@ setup() {
 
 @test "usage errors: unknown columns, bad sizes, kinds, ranges and terminals" {
     run -2 --separate-stderr rft-plot -y y,nope two.tsv
-    [[ ${stderr%%$'\n'*} == "rft-plot: -y: 'nope' matches no column of two.tsv" ]]
+    [[ ${stderr%%$'\n'*} == "rft-plot: -y: 'nope' matches no column of two.tsv (see rft-plot --help)" ]]
     run -2 --separate-stderr rft-plot -y 'z*' two.tsv
-    [[ ${stderr%%$'\n'*} == "rft-plot: -y: 'z*' matches no column of two.tsv" ]]
+    [[ ${stderr%%$'\n'*} == "rft-plot: -y: 'z*' matches no column of two.tsv (see rft-plot --help)" ]]
     run -2 --separate-stderr rft-plot -x q two.tsv
-    [[ ${stderr%%$'\n'*} == "rft-plot: -x: 'q' is not a column of two.tsv" ]]
+    [[ ${stderr%%$'\n'*} == "rft-plot: -x: 'q' is not a column of two.tsv (see rft-plot --help)" ]]
     run -2 --separate-stderr rft-plot --width 199 two.tsv
-    [[ ${stderr%%$'\n'*} == "rft-plot: --width: 199 is out of range 200..10000" ]]
+    [[ ${stderr%%$'\n'*} == "rft-plot: --width: 199 is out of range 200..10000 (see rft-plot --help)" ]]
     run -2 rft-plot --height 10001 two.tsv
     run -2 rft-plot --width 12px two.tsv
     run -2 rft-plot --kind pie two.tsv
@@ -187,7 +187,7 @@ setup() {
     run -2 rft-plot --no-render -o /dev/null two.tsv
     [ ! -e f.png ] && [ ! -e f.gp ]
     run -0 rft-plot --help
-    assert_line --index 0 --partial 'usage: rft-plot [-o FILE] [-x COL]'
+    assert_line --index 0 --partial 'rft-plot [-o FILE] [-x COL]'
     assert_line --partial '[--terminal svg|png|pdf] [--no-render] [FILE]'
 }
 

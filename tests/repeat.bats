@@ -91,7 +91,7 @@ setup() {
 @test "bad input: counts, overflowing cycles, a truncated stream" {
     small > t.rft
     run -2 rft-repeat -n 0 t.rft
-    assert_line --index 0 "rft-repeat: -n: 0 is out of range 1..4294967295"
+    assert_line --index 0 "rft-repeat: -n: 0 is out of range 1..4294967295 (see rft-repeat --help)"
     run -2 rft-repeat --gap -1 t.rft
     run -2 rft-repeat t.rft t.rft
     printf 'B\t18446744073709551000\t0\t0\t1\t2\tk\t0\nE\t18446744073709551600\t0\t0\t1\n' |

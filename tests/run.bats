@@ -63,15 +63,15 @@ setup() {
 
 @test "pipelines that do not parse are usage errors (exit 2)" {
     run -2 --separate-stderr rft run 'gate p.rft | frobnicate'
-    assert_equal "${stderr%%$'\n'*}" "rft run: 'frobnicate' is not a stage (rft(1) lists them)"
+    assert_equal "${stderr%%$'\n'*}" "rft run: 'frobnicate' is not a stage (rft(1) lists them) (see rft run --help)"
     run -2 --separate-stderr rft run "gate 'p.rft | duty"
-    assert_equal "${stderr%%$'\n'*}" "rft run: 'gate 'p.rft | duty': a ' without its end"
+    assert_equal "${stderr%%$'\n'*}" "rft run: 'gate 'p.rft | duty': a ' without its end (see rft run --help)"
     run -2 rft run 'gate p.rft |'
     run -2 rft run '| duty'
     run -2 rft run 'gate p.rft || duty'
     run -2 rft run
     run -2 --separate-stderr rft run 'gate p.rft | duty q.rft'
-    assert_equal "${stderr%%$'\n'*}" "rft-duty: in a pipeline only the first stage reads a file"
+    assert_equal "${stderr%%$'\n'*}" "rft-duty: in a pipeline only the first stage reads a file (see rft-duty --help)"
     run -2 rft run 'gate -o x.rft p.rft | duty'
     run -2 rft run 'gate --scheme xx p.rft | duty'
     run -2 rft run 'gate p.rft | duty' 'duty q.rft'
@@ -114,5 +114,5 @@ EOF2
     cmp sh.txt run.txt
     run -2 --separate-stderr rft run 'energy p.rft'
     run -2 --separate-stderr rft run 'gate p.rft | classify --bs auto'
-    assert_equal "${stderr%%$'\n'*}" "rft run: classify --bs auto reads its input twice: only as the first stage"
+    assert_equal "${stderr%%$'\n'*}" "rft run: classify --bs auto reads its input twice: only as the first stage (see rft run --help)"
 }

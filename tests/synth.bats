@@ -353,7 +353,7 @@ simds 1"
     local k bad=0
     for k in "${!want[@]}"; do
         run -2 --separate-stderr rft-synth $k
-        if [[ ${stderr_lines[0]} != "rft-synth: ${want[$k]}" ]]; then
+        if [[ ${stderr_lines[0]} != "rft-synth: ${want[$k]} (see rft-synth --help)" ]]; then
             echo "$k: got '${stderr_lines[0]}', want '${want[$k]}'"
             bad=1
         fi
@@ -364,7 +364,7 @@ simds 1"
 @test "--help prints the synopsis, --version the version" {
     run rft-synth --help
     assert_success
-    assert_line --index 0 --partial "usage: rft-synth [--kernels LIST]"
+    assert_line --index 0 --partial "rft-synth [--kernels LIST]"
     run rft-synth --version
     assert_success
     assert_output --partial "rft-synth"
@@ -377,7 +377,7 @@ simds 1"
         run -2 --separate-stderr rft-synth $args
         assert_output ""
         [[ ${stderr_lines[0]} == "rft-synth: "* ]]
-        [[ ${stderr_lines[1]} == "usage: rft-synth "* ]]
+        (( ${#stderr_lines[@]} == 1 ))
     done
 }
 

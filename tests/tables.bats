@@ -154,5 +154,5 @@ print(rows["longest_0_cell_off%"]["rc_red%"], rows["window"]["rc_red%"], rows["l
     run rft-energy --set geometry.entries=4 --with-slowdown rc.rft
     assert_line "note: slowdown_leak is what the slice and its logic leak over those cycles (perf.added_static of them): counted in leak_slice, leak_logic, the total and the savings (--with-slowdown)"
     run -2 rft-energy --params seed001-28nm --with-slowdown rc.rft
-    assert_line --index 0 "rft-energy: --with-slowdown applies to the gating model (seed 002) only"
+    assert_line --index 0 "rft-energy: --with-slowdown applies to the gating model (seed 002) only (see rft-energy --help)"
 }

@@ -145,11 +145,11 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
 @test "a lifetime of 0 years or less is a usage error" {
     small 2 full.tsv | rft-duty > f.duty
     run -2 rft-vth --years 0 f.duty
-    assert_line --index 0 'rft-vth: --years: the lifetime must be more than 0 years'
+    assert_line --index 0 'rft-vth: --years: the lifetime must be more than 0 years (see rft-vth --help)'
     run -2 rft-vth --years -3 f.duty
-    assert_line --index 0 'rft-vth: --years: the lifetime must be more than 0 years'
+    assert_line --index 0 'rft-vth: --years: the lifetime must be more than 0 years (see rft-vth --help)'
     run -2 rft-vth --years three f.duty
-    assert_line --index 0 "rft-vth: --years: 'three' is not a number"
+    assert_line --index 0 "rft-vth: --years: 'three' is not a number (see rft-vth --help)"
 }
 
 @test "bad input: a trace, a stream with no map, a label without a file" {

@@ -10,16 +10,36 @@
 # rft-batch(1).
 set -eu
 prog=rft-batch
-usage="usage: rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r N] [--shards N] [--manifest FILE]... [--force]
-                 [--slurm [--partition P] [--time T] [--mem M] [--sbatch-args ARGS]]
-                 -o DIR [TRACE | FOLDER]...
-       rft-batch --status DIR
-       rft-batch --list"
+# --help: the synopsis of rft-batch(1), a one-line description, every option
+usage="rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r N] [--shards N]
+          [--manifest FILE]... [--force]
+          [--slurm [--partition P] [--time T] [--mem M] [--sbatch-args ARGS]]
+          -o DIR [TRACE | FOLDER]...
+rft-batch --status DIR
+rft-batch --list
+One study over many traces, on this machine or on a Slurm cluster, and the cross-trace table
+
+  -o, --output DIR       The batch folder (made if need be)
+  -j, --jobs N           At most N jobs at once (default: the number of processors, nproc(1)); with --slurm, the CPUs and jobs of each task (default 1)
+  -s, --study NAME       aging, undervolt or healing
+      --pipeline STAGES  A study of your own (see Studies)
+  -r, --repeat N         The aging study with every kernel run N times in a row (default 1); recorded in the folder's Makefile, so a folder holds one N
+      --shards N         The aging study's duty maps made in N (2 or more) shards of each trace's slices (see Studies); recorded in the folder's Makefile
+  -m, --manifest FILE    Traces listed in FILE, one a line: its path (relative to the manifest's folder), and optionally a tab and its label; blank lines and lines starting with # are skipped
+      --force            Redo every result of the traces given
+      --slurm            Submit to Slurm instead of running here
+      --partition P      Passed to sbatch for both jobs
+      --time T           Passed to sbatch for both jobs
+      --mem M            Passed to sbatch for both jobs
+      --sbatch-args ARGS  More sbatch options, as shell words, for both jobs
+      --status DIR       Report on a batch folder (see Status)
+      --list             The studies, one a line
+  -h, --help             Print this help and exit
+      --version          Print the version and exit"
 
 die() { printf '%s: %s\n' "$prog" "$*" >&2; exit 1; }
 usage_error() {
-    printf '%s: %s\n%s\nTry '\''%s --help'\''.\n' "$prog" "$1" "${usage%%
-*}" "$prog" >&2
+    printf '%s: %s (see %s --help)\n' "$prog" "$1" "$prog" >&2
     exit 2
 }
 # 'text' for sh, any character allowed
@@ -583,8 +603,10 @@ manifests=""
 need() { [ $# -ge 2 ] || usage_error "$1: missing argument"; }
 while [ $# -gt 0 ]; do
     case $1 in
-    -h | --help)
-        printf '%s\n%s\n' "$usage" "Run a study over many traces (rft-batch(1)); studies: rft-batch --list."
+    -h | --help) printf '%s\n' "$usage"; exit 0 ;;
+    --list-options)     # hidden, for tests/help.bats: the options of this loop
+        sed -n '/^while \[ \$# -gt 0 \]; do$/,/^done$/p' "$0" | grep -oE -- '^ +(-[a-z-]+)( \| -[a-z-]+)*\)' |
+            grep -oE -- '-[a-z-]+' | grep -vxe -- -e --list-options
         exit 0 ;;
     --version) echo "rft-batch (rftrace) $(rft-view --version | sed 's/.* //')"; exit 0 ;;
     --list)
