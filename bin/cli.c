@@ -237,6 +237,15 @@ enum cli_fmt cli_format(const char *s)
     return f[cli_choice("--format", s, "table|tsv|csv|json")];
 }
 
+/* -o FILE of text: cli_output_open, cli_stdout_to */
+static struct {
+    const char *name;
+    char *tmp;                  /* removed unless renamed */
+} text_out;
+
+static const char *stdout_name = "standard output";    /* or cli_stdout_to's FILE */
+static char *stdout_tmp;        /* renamed to stdout_name when stdout closes well */
+
 int cli_close_stdout(void)
 {
     /* fflush and ferror catch a full disk; fclose catches the rest */
@@ -246,13 +255,32 @@ int cli_close_stdout(void)
         bad = 1;
         e = errno;
     }
+    if (!bad && stdout_tmp && rename(stdout_tmp, stdout_name) != 0) {
+        bad = 1;
+        e = errno;
+    }
     if (bad) {
         if (e == EPIPE)
             raise(SIGPIPE);
-        fprintf(stderr, "%s: standard output: %s\n", prog, strerror(e));
+        fprintf(stderr, "%s: %s: %s\n", prog, stdout_name, strerror(e));
         return 1;
     }
+    free(stdout_tmp);
+    stdout_tmp = text_out.tmp = NULL;   /* renamed: not removed at exit */
     return 0;
+}
+
+void cli_stdout_to(const char *output)
+{
+    if (!output || strcmp(output, "-") == 0)
+        return;
+    FILE *o = cli_output_open(output);
+    fflush(stdout);
+    if (dup2(fileno(o), STDOUT_FILENO) < 0)
+        die("%s: %s", output, strerror(errno));
+    fclose(o);
+    stdout_name = output;
+    stdout_tmp = text_out.tmp;
 }
 
 void cli_epipe(int err)
@@ -410,11 +438,6 @@ void cli_tsv_free(cli_tsv *t)
 }
 
 /* ---- text output under a temporary name ------------------------------------ */
-static struct {
-    const char *name;
-    char *tmp;                  /* removed unless renamed */
-} text_out;
-
 static void drop_text_tmp(void)
 {
     if (text_out.tmp)

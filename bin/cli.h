@@ -121,6 +121,11 @@ void cli_tsv_free(cli_tsv *t);
 FILE *cli_output_open(const char *output);
 int cli_output_close(FILE *o);
 
+/* -o FILE for a program that prints on standard output: standard output
+ * becomes FILE's temporary (cli_output_open), renamed to FILE by
+ * cli_close_stdout when all went well.  NULL or "-": standard output. */
+void cli_stdout_to(const char *output);
+
 /* Flush and close stdout; a failure (e.g. /dev/full) is an error: exit 1.
  * EPIPE dies quietly by SIGPIPE.  Call before returning from main(). */
 int cli_close_stdout(void);

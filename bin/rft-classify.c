@@ -33,9 +33,7 @@ static const char usage[] =
     "  -f, --format F         table (aligned, for people; default), tsv, csv or json (one "
     "object a line), for the summary or the sweep\n"
     "      --sweep            Print, instead of a stream or a summary, the share of writes "
-    "that fit the pattern for every BS from 1 to 64 under both delta rules, per kernel and "
-    "in total, to show how sensitive the result is to BS.  Takes no --bs, --deltas, "
-    "--summary, -o or --by; --max-delta sets the pow2 rule\n"
+    "that fit the pattern for every BS from ...\n"
     "      --by               \n"
     "      --counts and --format need --summary or --sweep.  \n";
 

@@ -12,7 +12,7 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "rft-decode [-o FILE] [--format auto|text|csv|m2s|evg|gem5|nvbit|columns] [-v]\n"
+    "rft-decode [-o FILE] [--input-format auto|text|csv|m2s|evg|gem5|nvbit|columns] [-v]\n"
     "           [--skip-bad] [--lanes N] [--entries N] [--block-lanes N] [--level N]\n"
     "           [--flush] [--nvgprs N] [--kernel NAME] [--cus N] [--simds N]\n"
     "           [--issue-cycles N] [--local-size X[,Y[,Z]]] [--ticks-per-cycle N]\n"
@@ -20,42 +20,35 @@ static const char usage[] =
     "Turn a register-write trace or a GPU simulator log into an rft stream\n"
     "\n"
     "  -o, --output FILE      Write the stream to FILE, under a temporary name "
-    "FILE.tmpXXXXXX renamed to FILE on success and removed on failure\n"
-    "  -f, --format F         Input format: auto (default: detected from the first lines, "
-    "see Detection), text (the canonical grammar), csv (the same in CSV), m2s (Multi2Sim, "
-    "Southern Islands), evg (Multi2Sim, Evergreen), gem5 (gem5 AMD GPU), nvbit (NVBit "
-    "record_reg_vals), columns (CSV or TSV through a column map)\n"
+    "FILE.tmpXXXXXX renamed to FILE on success and ...\n"
+    "  -f, --input-format F   Input format, named so (preferred) or by its older spelling "
+    "--format\n"
+    "      --format F         Input format, named so (preferred) or by its older spelling "
+    "--format\n"
     "  -v, --verbose          Say on standard error which format was chosen and from which "
-    "line, and at the end what was decoded and how fast\n"
+    "line, and at the end what was decoded ...\n"
     "      --skip-bad         For the simulator formats: a line that fits no grammar is left "
-    "out with a warning (the first ten are named) instead of stopping the run; the count is "
-    "printed at the end and stored in the stream (see Counts)\n"
+    "out with a warning\n"
     "      --lanes N          Lanes per register, 1 to 1024\n"
     "      --entries N        Entries (physical registers) per slice, 1 to 65535\n"
     "      --block-lanes N    Lanes per block (subwavefront), 1 to 1024, dividing --lanes\n"
-    "      --level N          zstd compression level, -99 to -1 or 1 to 22: negative levels "
-    "are faster and compress less, 0 means zstd's own default (3)\n"
-    "      --flush            Flush the compressed output after each block of input read (up "
-    "to 5 MiB), so that a program reading the stream live sees records without waiting for "
-    "the end\n"
+    "      --level N          zstd compression level, -99 to -1 or 1 to 22\n"
+    "      --flush            Flush the compressed output after each block of input read\n"
     "      --nvgprs N         Window size (registers per work-item) of every wavefront of a "
     "simulator log, 1 to 65535\n"
     "      --kernel NAME      Kernel name for logs that print none (m2s: default ndrangeN, "
     "gem5: default gem5, columns: default columns)\n"
     "      --cus N            The slice mapping of m2s, evg and nvbit logs, which do not say "
-    "where a wavefront ran: work-group (CTA) g goes to CU g mod --cus, and (m2s) SIMD (g div "
-    "--cus) mod --simds, (nvbit) SIMD w mod --simds for warp slot w\n"
+    "where a wavefront ran\n"
     "      --simds N          The slice mapping of m2s, evg and nvbit logs, which do not say "
-    "where a wavefront ran: work-group (CTA) g goes to CU g mod --cus, and (m2s) SIMD (g div "
-    "--cus) mod --simds, (nvbit) SIMD w mod --simds for warp slot w\n"
+    "where a wavefront ran\n"
     "      --issue-cycles N   The issue model of m2s, evg and nvbit logs, which have no "
-    "time: every instruction line of the log takes N cycles, in log order (evg: on its CU, "
-    "the CUs in parallel, round by round of the emulator)\n"
+    "time\n"
     "      --local-size X[,Y[,Z]]  m2s: the work-group shape of the ND-Range (an evg log "
     "gives it: refused there)\n"
     "      --ticks-per-cycle N  gem5: ticks per GPU cycle\n"
     "      --columns MAP      The column map of a columns input: name=column,... with "
-    "0-based columns (see Column maps); implies --format columns\n"
+    "0-based columns\n"
     "      --radix auto|hex|dec  columns: how values are read\n";
 
 typedef struct {
@@ -184,7 +177,8 @@ static void local_size(const char *s, uint32_t *local)
 static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
-        CLI_FILTER_OPTIONS,                    {"format", required_argument, 0, 'f'},
+        CLI_FILTER_OPTIONS,                    {"input-format", required_argument, 0, 'f'},
+        {"format", required_argument, 0, 'f'},  /* the older spelling of --input-format */
         {"lanes", required_argument, 0, 'L'},  {"entries", required_argument, 0, 'N'},
         {"block-lanes", required_argument, 0, 'B'}, {"verbose", no_argument, 0, 'v'},
         {"skip-bad", no_argument, 0, 'S'},     {"nvgprs", required_argument, 0, 'n'},
@@ -209,7 +203,7 @@ static void parse(int argc, char **argv, cli_job *j)
             if (strcmp(optarg, "auto") == 0)
                 c->o.fmt = RFT_FMT_NONE;
             else if ((c->o.fmt = rft_fmt_parse(optarg)) == RFT_FMT_NONE)
-                usage_error("--format: '%s' is not one of auto, text, csv, m2s, evg, gem5, "
+                usage_error("--input-format: '%s' is not one of auto, text, csv, m2s, evg, gem5, "
                             "nvbit, columns", optarg);
             break;
         case 'L':

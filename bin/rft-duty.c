@@ -9,7 +9,7 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "rft-duty [-o FILE] [--level N] [--span stream|slice|busy] [--window FROM:TO]\n"
+    "rft-duty [-o FILE] [--level N] [--flush] [--span stream|slice|busy] [--window FROM:TO]\n"
     "         [--unused off|on] [--summary[=FILE] | -s FILE]\n"
     "         [--format table|tsv|csv|json] [FILE]\n"
     "Duty map of a register file: time at \\(oq0\\(cq, at \\(oq1\\(cq and switched off for "
@@ -19,17 +19,17 @@ static const char usage[] =
     "complete) instead of standard output\n"
     "      --level N          zstd level of the output, -99 to -1 (fast) or 1 to 22 (default "
     "1)\n"
+    "      --flush            Flush the stream after every batch of records, for live "
+    "pipelines\n"
     "      --span stream|slice|busy  The window, above (default slice)\n"
     "      --window FROM:TO   With --span stream: the window is cycles FROM to TO instead of "
     "the stream's first to last cycle\n"
     "      --unused off|on    Entries never allocated nor written in the window are off "
     "(default) or on holding zeros (rule 4)\n"
     "      --summary[=FILE]   Print the map condensed, one row per slice and one for all of "
-    "them, to standard output (then the map is not written, unless -o is given) or to FILE "
-    "(written once the run has succeeded)\n"
+    "them, to standard output\n"
     "  -s FILE                Print the map condensed, one row per slice and one for all of "
-    "them, to standard output (then the map is not written, unless -o is given) or to FILE "
-    "(written once the run has succeeded)\n"
+    "them, to standard output\n"
     "  -f, --format table|tsv|csv|json  Format of the summary (default table)\n";
 
 typedef struct {
@@ -98,8 +98,7 @@ static void window_opt(const char *s, rft_duty_opts *o)
 static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
-        {"output", required_argument, 0, 'o'}, {"level", required_argument, 0, 'l'},
-        {"span", required_argument, 0, 'p'},   {"window", required_argument, 0, 'W'},
+        CLI_FILTER_OPTIONS,                    {"span", required_argument, 0, 'p'},   {"window", required_argument, 0, 'W'},
         {"unused", required_argument, 0, 'u'}, {"summary", optional_argument, 0, 'S'},
         {"format", required_argument, 0, 'f'}, {0, 0, 0, 0}};
     rft_duty_opts o = {.span = RFT_SPAN_SLICE};
@@ -108,8 +107,6 @@ static void parse(int argc, char **argv, cli_job *j)
     int ch, fmt_set = 0;
     while ((ch = cli_getopt(argc, argv, "o:s:f:", opts)) != -1) {
         switch (ch) {
-        case 'o': j->output = optarg; break;
-        case 'l': j->wo.level = cli_level(optarg); break;
         case 'p':
             if (!(o.span = rft_span_parse(optarg)))
                 usage_error("--span: '%s' is not one of stream, slice, busy", optarg);
@@ -119,7 +116,9 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'S': c->summary = optarg ? optarg : "-"; break;
         case 's': c->summary = optarg; break;
         case 'f': fmt_set = 1; c->fmt = cli_format(optarg); break;
-        default: cli_bad_option(argv);
+        default:
+            if (!cli_filter_option(ch, &j->output, &j->wo))
+                cli_bad_option(argv);
         }
     }
     j->input = cli_input(argc, argv);

@@ -12,9 +12,11 @@
 #include "pricing.h"
 
 static const char usage[] =
-    "rft-energy [--params FILE] [--set KEY=VALUE]... [--scenario NAME] [--absolute]\n"
+    "rft-energy [-o FILE] [--params FILE] [--set KEY=VALUE]... [--scenario NAME] "
+    "[--absolute]\n"
     "           [--with-slowdown] [--format table|tsv|csv|json] [LABEL=]FILE...\n"
-    "rft-energy --show-params [--params FILE] [--set KEY=VALUE]... [--format F] [FILE]\n"
+    "rft-energy --show-params [-o FILE] [--params FILE] [--set KEY=VALUE]... [--format F] "
+    "[FILE]\n"
     "rft-energy --scan [-o FILE] [--level N] [--flush] [--bank N] [FILE]\n"
     "Energy and first-order performance cost of register-file schemes (seeds 001 and 002)\n"
     "\n"
@@ -24,16 +26,13 @@ static const char usage[] =
     "the scenario named in each input's header\n"
     "      --absolute         Categories and totals in nJ instead of percent of the "
     "reference\n"
-    "      --with-slowdown    gating: count the leakage over the cycles a scheme adds (the "
-    "upper bound of its slowdown, slowdown_leak) in leak_slice, leak_logic, the total and "
-    "the savings, as rft-energy did before\n"
+    "      --with-slowdown    gating: count the leakage over the cycles a scheme adds\n"
     "      --show-params      Print the parameters (key, value, source) and exit; inputs "
     "only choose the default file\n"
     "  -f, --format table|tsv|csv|json  Aligned table (default), TSV, CSV or JSON lines\n"
     "      --scan             Write the scan of the input (one FILE, standard input by "
     "default) instead of pricing it (see Scans)\n"
-    "      --bank N           With --scan: power switched in banks of N entries, 1 to 65535 "
-    "(see Powered cells below; with 1, the stream's own banks)\n"
+    "      --bank N           With --scan: power switched in banks of N entries, 1 to 65535\n"
     CLI_FILTER_HELP;
 
 typedef struct {
@@ -112,7 +111,7 @@ static void parse(int argc, char **argv, cli_job *j)
     char why[RFT_PARAM_WHY];
     while ((ch = cli_getopt(argc, argv, "o:p:f:", opts)) != -1) {
         priced |= strchr("pSsawfW", ch) != NULL;
-        scanned |= strchr("olFb", ch) != NULL;
+        scanned |= strchr("lFb", ch) != NULL;
         switch (ch) {
         case 'p': p->params = optarg; break;
         case 'S':
@@ -145,7 +144,9 @@ static void parse(int argc, char **argv, cli_job *j)
     if (!j->alone)
         usage_error("only --scan is a stage");
     if (scanned)
-        usage_error("-o, --level, --flush and --bank apply to --scan only");
+        usage_error("--level, --flush and --bank apply to --scan only");
+    cli_stdout_to(j->output);   /* the table's file */
+    j->output = NULL;
     int n = argc - optind;
     if (n == 0 && !c->show)
         usage_error("no input");

@@ -9,25 +9,25 @@
 
 static const char usage[] =
     "rft-faultmap [--scenario NAME] [--seed N] [--shares A/B/C/D/E] [--systematic W]\n"
-    "             [--corr-length N] [--map FILE.csv] [--same] [-o FILE] [--level N] [FILE]\n"
-    "rft-faultmap --csv|--show|--stats [--format table|tsv|csv|json] [--slice LIST]\n"
+    "             [--corr-length N] [--map FILE.csv] [--same] [-o FILE] [--level N] "
+    "[--flush]\n"
+    "             [FILE]\n"
+    "rft-faultmap --csv|--show|--stats [-o FILE] [--format table|tsv|csv|json] [--slice "
+    "LIST]\n"
     "             [--entries N] [--blocks N] [map options] [FILE]\n"
     "Fault maps of register-file slices below the safe supply voltage (DC-Patch, seed 001)\n"
     "\n"
     "      --scenario NAME    common, clustered or dispersed\n"
     "      --seed N           Seed of the generator, 0 to 2^64-1 (default 1)\n"
     "      --shares A/B/C/D/E  Percent of entries with 0, 1, 2, 3 and 4 or more faulty bits, "
-    "summing to 100; replaces the scenario's (alone: scenario custom, w = 0.5)\n"
+    "summing to 100\n"
     "      --systematic W     Weight of the spatially correlated part, 0 to 1\n"
     "      --corr-length N    Correlation length L in entries (default 32)\n"
     "      --map FILE.csv     Maps from a CSV file; slices without rows fall back to the "
     "scenario, if one is given\n"
     "      --same             One generated map for every slice (a single record after the "
     "header) instead of one per slice\n"
-    "  -o, --output FILE      Write the stream to FILE (under a temporary name, renamed on "
-    "success); default standard output\n"
-    "      --level N          zstd level of the output, -99 to -1 (fast) or 1 to 22 (default "
-    "1)\n"
+    CLI_FILTER_HELP
     "      --csv              Print maps instead of running as a stream stage\n"
     "      --show             Print maps instead of running as a stream stage\n"
     "      --stats            Print maps instead of running as a stream stage\n"
@@ -41,8 +41,8 @@ static const char usage[] =
 static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
-        FM_SOURCE_OPTIONS,                       {"output", required_argument, 0, 'o'},
-        {"level", required_argument, 0, 'l'},    {"csv", no_argument, 0, 'C'},
+        FM_SOURCE_OPTIONS,                       CLI_FILTER_OPTIONS,
+        {"csv", no_argument, 0, 'C'},
         {"show", no_argument, 0, 'W'},           {"stats", no_argument, 0, 'T'},
         {"format", required_argument, 0, 'f'},   {"slice", required_argument, 0, 's'},
         {"entries", required_argument, 0, 'N'},  {"blocks", required_argument, 0, 'B'},
@@ -69,7 +69,7 @@ static void parse(int argc, char **argv, cli_job *j)
             p->blocks = (uint32_t)cli_uint("--blocks", optarg, 1, RFT_MAX_LANES);
             geom_set = 1;
             break;
-        default:    /* -o and --level: cli_filter_option; --flush is not ours */
+        default:    /* -o, --level, --flush: cli_filter_option */
             if (!fm_source_option(&p->fm, ch) && !cli_filter_option(ch, &j->output, &j->wo))
                 cli_bad_option(argv);
         }
@@ -89,8 +89,8 @@ static void parse(int argc, char **argv, cli_job *j)
         j->ctx = p;     /* the stage reads its map options (p->fm) at its start */
         return;
     }
-    if (j->output)
-        usage_error("-o goes with the stream stage; --csv, --show and --stats print");
+    cli_stdout_to(j->output);   /* what --csv, --show or --stats print */
+    j->output = NULL;
     if (given && optind < argc)
         usage_error("FILE is a stream whose maps are printed: no map options with it");
     fm_print_job(p, j);

@@ -9,7 +9,7 @@
 
 static const char usage[] =
     "rft-gate [-o FILE] [--level N] [--flush] [--scheme rc|wc] [--bs N]\n"
-    "         [--deltas pow2|any] [--max-delta N] [--summary[=FILE]]\n"
+    "         [--deltas pow2|any] [--max-delta N] [--summary[=FILE] | -s FILE]\n"
     "         [--format table|tsv|csv|json] [FILE]\n"
     "Power state of register-file entries from their contents (RC, WC) and the events an "
     "energy model needs\n"
@@ -23,6 +23,8 @@ static const char usage[] =
     "      --max-delta N      RC: largest delta under pow2, a power of two (default 64)\n"
     "      --summary[=FILE]   Print the counters as a table (scope, counter, value) to FILE "
     "(default standard output)\n"
+    "  -s FILE                The same as --summary=FILE, as in the other programs with a "
+    "summary\n"
     "  -f, --format table|tsv|csv|json  Format of the summary (default table)\n";
 
 typedef struct {
@@ -62,7 +64,7 @@ static void report(cli_job *j)
 static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
-        CLI_FILTER_OPTIONS,                    {"scheme", required_argument, 0, 's'},
+        CLI_FILTER_OPTIONS,                    {"scheme", required_argument, 0, 'c'},
         {"bs", required_argument, 0, 'b'},     {"deltas", required_argument, 0, 'd'},
         {"max-delta", required_argument, 0, 'm'}, {"summary", optional_argument, 0, 'S'},
         {"format", required_argument, 0, 'f'}, {0, 0, 0, 0}};
@@ -71,9 +73,9 @@ static void parse(int argc, char **argv, cli_job *j)
     int ch, max_set = 0, fmt_set = 0;
     rft_gate_opts_default(&o);
     *c = (gate_cli){.fmt = FMT_TABLE};
-    while ((ch = cli_getopt(argc, argv, "o:f:", opts)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "o:s:f:", opts)) != -1) {
         switch (ch) {
-        case 's': o.scheme = cli_choice("--scheme", optarg, "rc|wc") ? RFT_GATE_WC : RFT_GATE_RC; break;
+        case 'c': o.scheme = cli_choice("--scheme", optarg, "rc|wc") ? RFT_GATE_WC : RFT_GATE_RC; break;
         case 'b':
             o.po_set = 1;
             o.po.bs = (unsigned)cli_uint("--bs", optarg, 1, RFT_PATTERN_MAX_BS);
@@ -89,6 +91,7 @@ static void parse(int argc, char **argv, cli_job *j)
                 usage_error("--max-delta: %s is not a power of two", optarg);
             break;
         case 'S': c->summary = optarg ? optarg : "-"; break;
+        case 's': c->summary = optarg; break;    /* -s FILE: as the other programs */
         case 'f': fmt_set = 1; c->fmt = cli_format(optarg); break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))

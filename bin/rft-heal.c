@@ -12,7 +12,8 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "rft-heal [--scheme pe|sc] [--report summary|profile|slices|units|groups|cost|series]\n"
+    "rft-heal [-o FILE] [--scheme pe|sc] [--report "
+    "summary|profile|slices|units|groups|cost|series]\n"
     "         [--params FILE] [--set KEY=VALUE]... [--hours H | --years Y] [--adapt H]\n"
     "         [--step H] [--policy young|permute] [--variation MV]\n"
     "         [--profile X=P,Y=P,Z=P,W=P,T=P] [--packing R] [--issue F]\n"
@@ -24,12 +25,10 @@ static const char usage[] =
     "cores, their threshold-voltage shift with and without healing, redundant work-items and "
     "the run-time cost\n"
     "\n"
+    "  -o, --output FILE      Write the report to FILE instead of standard output\n"
     "      --scheme pe|sc     PE healing (default) or SC healing\n"
     "      --report name      summary (default, for people: the profile, the healing table "
-    "and for SC healing the groups and cost tables), profile (share of ALU instructions and "
-    "busy percentage of each PE, each SC position over the slices and all SCs, with the "
-    "least and most busy instance), slices (per slice: bundles, writes, least, mean and most "
-    "busy SC, busy of each PE\n"
+    "and for SC healing the groups and cost ...\n"
     "      --params FILE      The technology constants (see above and rft-vth(1))\n"
     "      --set KEY=VALUE    The technology constants (see above and rft-vth(1))\n"
     "      --hours H          The horizon (a year is 8766 hours)\n"
@@ -55,7 +54,7 @@ static const char usage[] =
     "at most 15)\n"
     "      --source auto|bundles|writes  What makes a unit busy (see above)\n"
     "  -f, --format table|tsv|csv|json  Output: aligned tables for people (default), or one "
-    "table (--report) as TSV, CSV or JSON lines; empty cells are empty, null in JSON\n";
+    "table\n";
 
 /* --profile X=P,...: shares of ALU instructions per PE, in percent. */
 static void profile_opt(heal_report *r, const char *s)
@@ -95,13 +94,14 @@ static void parse(int argc, char **argv, heal_report *r)
         {"work-items", required_argument, 0, 'w'}, {"max-wg", required_argument, 0, 'g'},
         {"max-wf", required_argument, 0, 'm'}, {"wavefront-rule", required_argument, 0, 'u'},
         {"sweep", required_argument, 0, 'W'},  {"source", required_argument, 0, 'c'},
-        {"format", required_argument, 0, 'f'}, {0, 0, 0, 0}};
+        {"format", required_argument, 0, 'f'}, {"output", required_argument, 0, 'o'},
+        {0, 0, 0, 0}};
     const char *params = NULL;
     rft_params set;
     char why[512];
     int ch;
     rft_params_init(&set);
-    while ((ch = cli_getopt(argc, argv, "f:", opts)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "o:f:", opts)) != -1) {
         switch (ch) {
         case 'S': r->scheme = cli_choice("--scheme", optarg, "pe|sc"); break;
         case 'r':
@@ -141,6 +141,7 @@ static void parse(int argc, char **argv, heal_report *r)
             break;
         case 'c': r->o.source = cli_choice("--source", optarg, "auto|bundles|writes"); break;
         case 'f': r->fmt = cli_format(optarg); break;
+        case 'o': r->output = optarg; break;
         default: cli_bad_option(argv);
         }
     }
@@ -234,6 +235,7 @@ int main(int argc, char **argv)
     rft_heal_opts_default(&r.o);
     r.o.sweep_fit = 1;
     parse(argc, argv, &r);
+    cli_stdout_to(r.output);
     rft_heal *h = NULL;
     if (!r.have_profile && !(r.report == HEAL_GROUPS && r.have_wi)) {
         h = read_trace(&r);

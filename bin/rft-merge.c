@@ -9,13 +9,15 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "rft-merge [-o FILE] [--level N] FILE...\n"
+    "rft-merge [-o FILE] [--level N] [--flush] FILE...\n"
     "Add the duty maps and counters of several rft streams\n"
     "\n"
     "  -o, --output=FILE      Write to FILE (under a temporary name, renamed when complete) "
     "instead of standard output\n"
     "      --level N          zstd level of the output, -99 to -1 (fast) or 1 to 22 (default "
-    "1)\n";
+    "1)\n"
+    "      --flush            Flush the stream after every batch of records, for live "
+    "pipelines\n";
 
 typedef struct {
     char **inputs;
@@ -74,9 +76,7 @@ static void source_run(cli_job *j, const rft_sink *out)
 
 static void parse(int argc, char **argv, cli_job *j)
 {
-    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
-                                         {"level", required_argument, 0, 'l'},
-                                         {0, 0, 0, 0}};
+    static const struct option opts[] = {CLI_FILTER_OPTIONS, {0, 0, 0, 0}};
     int ch;
     while ((ch = cli_getopt(argc, argv, "o:", opts)) != -1)
         if (!cli_filter_option(ch, &j->output, &j->wo))

@@ -30,25 +30,15 @@ static const char usage[] =
     "      --title TEXT       A title over the figure (default none)\n"
     "      --xlabel TEXT      The x axis label (default: the x column's name; \"\" for "
     "none)\n"
-    "      --ylabel TEXT      The y axis label (default: from the series' names: the one "
-    "series' name; else what all names share after a _ (base_longest_0%, argo_longest_0%: "
-    "longest_0%); else what they share before one (base_0%, base_1%: base); else the names, "
-    "joined by commas; \"\" for none)\n"
-    "      --ymin N           The ends of the y axis, widened to the data when inside them "
-    "(see The y axis); when both are given, ymin must be below ymax\n"
-    "      --ymax N           The ends of the y axis, widened to the data when inside them "
-    "(see The y axis); when both are given, ymin must be below ymax\n"
-    "      --width PX         The size of the figure, 200 to 10000 pixels (default 800 by "
-    "480; a PDF is that at 96 pixels an inch); wider when category labels need it and no "
-    "width is given\n"
-    "      --height PX        The size of the figure, 200 to 10000 pixels (default 800 by "
-    "480; a PDF is that at 96 pixels an inch); wider when category labels need it and no "
-    "width is given\n"
+    "      --ylabel TEXT      The y axis label (default: from the series' names\n"
+    "      --ymin N           The ends of the y axis, widened to the data when inside them\n"
+    "      --ymax N           The ends of the y axis, widened to the data when inside them\n"
+    "      --width PX         The size of the figure, 200 to 10000 pixels\n"
+    "      --height PX        The size of the figure, 200 to 10000 pixels\n"
     "      --terminal svg|png|pdf  The format of the figure (gnuplot's svg, pngcairo or "
-    "pdfcairo terminal); default: from the ending of -o, else SVG.  It must agree with an "
-    "ending of -o\n"
+    "pdfcairo terminal)\n"
     "      --no-render        Write the script and data beside -o FILE but do not run "
-    "gnuplot (where it is not installed: render later with gnuplot NAME.gp)\n";
+    "gnuplot\n";
 
 static struct {
     const char *input, *output, *xname;

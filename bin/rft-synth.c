@@ -14,9 +14,9 @@
 
 static const char usage[] =
     "rft-synth [--kernels LIST] [--writes N] [--cus N] [--simds N] [--lanes N]\n"
-    "          [--wg-size N] [--seed N] [--level N] [-o FILE]\n"
+    "          [--wg-size N] [--seed N] [--level N] [--flush] [-o FILE]\n"
     "rft-synth --arch evergreen [--kernels LIST] [--bundles N] [--cus N]\n"
-    "          [--wg-size N] [--seed N] [--level N] [-o FILE]\n"
+    "          [--wg-size N] [--seed N] [--level N] [--flush] [-o FILE]\n"
     "rft-synth [--arch gcn|evergreen] --list\n"
     "Seeded synthetic register-write workloads\n"
     "\n"
@@ -31,17 +31,17 @@ static const char usage[] =
     "      --wg-size N        Work-items per work-group, 1 to 1024, for every kernel of the "
     "run (default: the model's)\n"
     "      --cus N            Compute units, 1 to 64 (default 2; evergreen 20)\n"
-    "      --simds N          SIMDs (slices) per compute unit, 1 to 16 (default 4; not with "
-    "evergreen, whose compute unit is one SIMD engine)\n"
+    "      --simds N          SIMDs (slices) per compute unit, 1 to 16\n"
     "      --lanes N          Lanes per register (work-items per wavefront), a multiple of 8 "
-    "from 8 to 1024 (default 64; 32 for warp-sized wavefronts; not with evergreen, 64 wide)\n"
+    "from 8 to 1024\n"
     "  -s, --seed N           Seed of the PRNG, 0 to 2^64-1 (default 1)\n"
     "  -l, --level N          zstd compression level, 1 to 22, or -1 to -99 for zstd's "
     "faster levels (default 1)\n"
     "  -o, --output FILE      Write to FILE (under a temporary name, renamed when complete) "
     "instead of standard output\n"
-    "      --list             Print the models of --arch, their VGPR counts (evergreen: also "
-    "work-items per work-group, shares and packing) and a one-line description, and exit\n";
+    "      --flush            Flush the stream after every batch of records, for live "
+    "pipelines\n"
+    "      --list             Print the models of --arch, their VGPR counts\n";
 
 typedef struct {
     rft_synth *gen;
@@ -124,6 +124,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"simds", required_argument, NULL, O_SIMDS}, {"lanes", required_argument, NULL, O_LANES},
         {"seed", required_argument, NULL, 's'},     {"level", required_argument, NULL, 'l'},
         {"output", required_argument, NULL, 'o'},   {"list", no_argument, NULL, O_LIST},
+        {"flush", no_argument, NULL, 'F'},
         {NULL, 0, NULL, 0},
     };
     synth_cli *c = xrealloc(NULL, sizeof *c);   /* one per job */
@@ -156,6 +157,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 's': o.seed = cli_uint("--seed", optarg, 0, UINT64_MAX); break;
         case 'l': j->wo.level = cli_level(optarg); break;
         case 'o': j->output = optarg; break;
+        case 'F': j->wo.flush_each = 1; break;
         case O_LIST: list = 1; break;
         case ':': usage_error("option '%s' needs a value", argv[optind - 1]);
         default:

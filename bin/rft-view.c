@@ -10,29 +10,23 @@
 #include "view.h"
 
 static const char usage[] =
-    "rft-view [-H] [--stats] [--format text|tsv|csv|json] [--kind LIST]\n"
+    "rft-view [-o FILE] [-H] [--stats] [--format text|tsv|csv|json] [--kind LIST]\n"
     "         [--slice CU:SIMD] [--kernel NAME|INDEX] [--wf ID] [--cycles FROM:TO] [FILE]\n"
     "Print an rft stream as text, CSV or JSON, its header or its statistics\n"
     "\n"
-    "  -H, --header           Print the header as a two-column table (key, value): format "
-    "(version major.minor), producer, version, lanes, entries, block_lanes, lane_bits, then "
-    "the metadata pairs in their order\n"
+    "  -o, --output FILE      Write the text (or the header or statistics table) to FILE "
+    "instead of standard output\n"
+    "  -H, --header           Print the header as a two-column table (key, value)\n"
     "  -s, --stats            Count the records that pass the filters instead of printing "
     "them (see STATISTICS)\n"
     "  -f, --format text|tsv|csv|json  Output format (see OUTPUT FORMATS)\n"
     "      --kind LIST        Only records of the kinds in LIST, letters of the text grammar "
-    "in any order, commas ignored: K (kernel), B (wavefront begins), W (write), R (read), E "
-    "(wavefront ends), A (VLIW bundle); for example W,R or WR.  Records of other kinds "
-    "(counters and the records of analysis stages) are kept only when all six letters are "
-    "selected, as without this\n"
+    "in any order, commas ignored\n"
     "      --slice CU:SIMD    Only the B, W, R, A and E records of slice (CU, SIMD); kernel "
     "records and records of other kinds are dropped\n"
-    "      --wf ID            Only the B, W, R, A and E records of wavefront ID (on every "
-    "slice, unless --slice is given too); kernel records and records of other kinds are "
-    "dropped\n"
+    "      --wf ID            Only the B, W, R, A and E records of wavefront ID\n"
     "      --kernel NAME|INDEX  Only the kernel records of the kernel, and the B, W, R, A "
-    "and E records of its wavefronts (the kernel of a wavefront is the one of its begin "
-    "record)\n"
+    "and E records of its wavefronts\n"
     "      --cycles FROM:TO   Only records whose cycle lies between FROM and TO, both "
     "included; either may be left out (1000: or :5000)\n";
 
@@ -160,17 +154,18 @@ static void parse(int argc, char **argv, cli_job *j)
         {"format", required_argument, 0, 'f'}, {"kind", required_argument, 0, 'k'},
         {"slice", required_argument, 0, 'S'}, {"kernel", required_argument, 0, 'K'},
         {"wf", required_argument, 0, 'w'},    {"cycles", required_argument, 0, 'c'},
-        {0, 0, 0, 0}};
+        {"output", required_argument, 0, 'o'}, {0, 0, 0, 0}};
     int header_only = 0, ch;
-    const char *fmt_name = NULL;
+    const char *fmt_name = NULL, *output = NULL;
     rft_view_opts o;
     rft_view_opts_default(&o);
-    while ((ch = cli_getopt(argc, argv, "Hsf:", opts)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "Hso:f:", opts)) != -1) {
         char *colon, *end;
         switch (ch) {
         case 'H': header_only = 1; break;
         case 's': o.stats = 1; break;
         case 'f': fmt_name = optarg; break;
+        case 'o': output = optarg; break;
         case 'k':
             o.kinds = 0;
             for (const char *p = optarg; *p; p++)
@@ -205,6 +200,7 @@ static void parse(int argc, char **argv, cli_job *j)
     }
     j->input = cli_input(argc, argv);
     j->stream = 0;
+    cli_stdout_to(output);
     enum cli_fmt fmt = FMT_TSV;
     if (fmt_name && strcmp(fmt_name, "text") != 0)
         fmt = cli_format(fmt_name);     /* table too: the records in TSV */

@@ -12,21 +12,19 @@
 #include "vth_report.h"
 
 static const char usage[] =
-    "rft-vth [--params FILE] [--set KEY=VALUE]... [--years Y] [--step Y]\n"
+    "rft-vth [-o FILE] [--params FILE] [--set KEY=VALUE]... [--years Y] [--step Y]\n"
     "        [--by summary|bit|reg|cells|year|fault]\n"
     "        [--slice CU:SIMD] [--per-slice] [--include-unused] [--show-params]\n"
     "        [--format table|tsv|csv|json] [[LABEL=]FILE...]\n"
     "Duty cycles, NBTI threshold-voltage degradation, switching delay, SNM loss and lifetime "
     "from duty maps, over the years\n"
     "\n"
-    "      --params FILE      Technology constants from FILE instead of the built-in ones "
-    "(the parameter file format of rft-energy(1)): every constant must be given once as a "
-    "plain number in its range, key = value per line, # starting a comment; a missing, "
-    "repeated, unknown or non-numeric constant is an error that names the file and line\n"
+    "  -o, --output FILE      Write the table to FILE instead of standard output\n"
+    "      --params FILE      Technology constants from FILE instead of the built-in ones\n"
     "      --set KEY=VALUE    Set one constant, over the built-in value or the file's; may "
     "be repeated\n"
-    "      --years Y          The lifetime for the absolute dVth, the SNM loss and the delay "
-    "(default 3, seed 002 <section>6.4; seed 004 reports 5); more than 0\n"
+    "      --years Y          The lifetime for the absolute dVth, the SNM loss and the "
+    "delay\n"
     "      --step Y           With --by year: years between rows (default 1)\n"
     "      --by summary|bit|reg|cells|year|fault  The view (default summary)\n"
     "      --slice CU:SIMD    Only this slice\n"
@@ -44,14 +42,14 @@ static int parse(int argc, char **argv, vth_report *r)
         {"per-slice", no_argument, 0, 'P'},    {"include-unused", no_argument, 0, 'u'},
         {"show-params", no_argument, 0, 'w'},  {"format", required_argument, 0, 'f'},
         {"set", required_argument, 0, 's'},    {"step", required_argument, 0, 't'},
-        {0, 0, 0, 0}};
-    const char *params = NULL;
+        {"output", required_argument, 0, 'o'}, {0, 0, 0, 0}};
+    const char *params = NULL, *output = NULL;
     int c, show = 0, step_set = 0;
     rft_params set;
     char why[RFT_PARAM_WHY];
     rft_nbti_defaults(&r->p);
     rft_params_init(&set);
-    while ((c = cli_getopt(argc, argv, "f:", opts)) != -1) {
+    while ((c = cli_getopt(argc, argv, "o:f:", opts)) != -1) {
         switch (c) {
         case 'p': params = optarg; break;
         case 's':
@@ -80,6 +78,7 @@ static int parse(int argc, char **argv, vth_report *r)
         case 'u': r->include_unused = 1; break;
         case 'w': show = 1; break;
         case 'f': r->fmt = cli_format(optarg); break;
+        case 'o': output = optarg; break;
         default: cli_bad_option(argv);
         }
     }
@@ -98,6 +97,7 @@ static int parse(int argc, char **argv, vth_report *r)
         r->sets = s;
     }
     rft_params_free(&set);
+    cli_stdout_to(output);
     return show;
 }
 

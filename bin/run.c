@@ -149,10 +149,14 @@ int run_main(int argc, char **argv)
     if (argc < 2)
         run_usage("%s", "no pipeline");
     int np = argc - 1;
-    pipeline *pl = xrealloc(NULL, np * sizeof *pl);
-    cli_job **jobs = xrealloc(NULL, np * sizeof *jobs);
-    int *len = xrealloc(NULL, np * sizeof *len);
-    int **same = xrealloc(NULL, np * sizeof *same);
+    /* static: still reachable when we exit (as rft.c's), not a leak */
+    static pipeline *pl;
+    static cli_job **jobs;
+    static int *len, **same;
+    pl = xrealloc(NULL, np * sizeof *pl);
+    jobs = xrealloc(NULL, np * sizeof *jobs);
+    len = xrealloc(NULL, np * sizeof *len);
+    same = xrealloc(NULL, np * sizeof *same);
     for (int i = 0; i < np; i++) {
         pl[i] = split(argv[i + 1]);
         len[i] = pl[i].n;

@@ -9,7 +9,7 @@
 #
 # usage: healing.sh [-v MV] [-H HOURS] [-p DIR] TRACE
 #   TRACE   canonical text (plain or .zst, rft-decode(1)), an Evergreen log
-#           (rft-decode --format auto) or an rft stream
+#           (rft-decode --input-format auto) or an rft stream
 #   -v MV   initial dVth variation (seed 003 Figs. 7(b), 8: 10 mV; default 0)
 #   -H H    the horizon in hours (default 360)
 #   -p DIR  draw seed 003's figures as SVG in DIR (rft-plot(1), each with its gnuplot

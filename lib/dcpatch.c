@@ -1258,6 +1258,10 @@ static int dcp_finish(rft_stage *st, const rft_sink *out)
     int64_t peak = 0;
     char scope[RFT_MAX_SCOPE + 1];  /* "kernel " and a kernel name of the stream */
     int e;
+    char why[RFT_FM_WHY];
+    if (d->given && (e = rft_fmset_check_slices(&d->opt_maps, &d->slice_of, d->o.maps.csv, why,
+                                                sizeof why)))
+        return rft_stage_fail(st, e, "%s", why);
     for (uint32_t i = 0; i < d->nks; i++) {
         kstat *k = &d->ks[i];
         uint64_t ks = k->seen ? k->last - k->first : 0;

@@ -114,6 +114,10 @@ const rft_header *rft_decode_header(const rft_decode *d) { return &d->h; }
 const rft_decode_info *rft_decode_progress(const rft_decode *d) { return &d->info; }
 const char *rft_decode_why(const rft_decode *d) { return d->why; }
 
+/* An empty stream is written (a shard may be empty), but said: a later
+ * stage would find nothing in it and could blame a missing stage. */
+#define NO_RECORDS "warning: %s: no records: the trace is empty"
+
 /* An error, of the line given (0: of no line); a sink's error comes first. */
 static int fail(rft_decode *d, int code, uint64_t line, const char *why)
 {
@@ -477,6 +481,10 @@ static int detect(rft_decode *d)
         /* a line decided: a live pipe need not fill the buffer */
         if (!d->eof && d->len < DETECT_BYTES && fmt == RFT_FMT_TEXT && !at)
             return RFT_DECODE_MORE;
+        uint64_t hl;
+        const char *missing = at ? NULL : rft_fmt_header_missing(d->buf, d->len, &hl);
+        if (missing)
+            return fail(d, RFT_EFORMAT, hl, missing);
         d->info.detected_at = at;
     }
     d->info.fmt = fmt;
@@ -534,11 +542,17 @@ static int end_input(rft_decode *d)
         int bad = d->csv && csv_fini(&d->cp, csv_field, csv_row, d) != 0;
         if (d->err)
             return d->err;
-        return bad ? fail(d, RFT_EFORMAT, d->info.lines, csv_strerror(csv_error(&d->cp))) : GO_ON;
+        if (bad)
+            return fail(d, RFT_EFORMAT, d->info.lines, csv_strerror(csv_error(&d->cp)));
+        if (!d->info.records)
+            warn(d, NO_RECORDS, d->o.input);
+        return GO_ON;
     }
     int e = rft_dec_finish(d->dec);
     if (e)
         return finish_failed(d, e);
+    if (!d->info.records)       /* the counters record that follows is not a trace's */
+        warn(d, NO_RECORDS, d->o.input);
     rft_dec_counters(d->dec, &d->b->c);
     rft_counters_add(&d->b->c, "skipped_lines", d->skipped);
     d->b->crec.kind = RFT_COUNTERS;

@@ -111,8 +111,9 @@ static int field_is(const char *s, size_t n, const char *const *names)
     return 0;
 }
 
-/* a header row of the column-map format: names "cycle" and a wavefront */
-static int columns_header(const char *s, size_t n)
+/* Which of the columns a header row of the column-map format needs, "cycle"
+ * and a wavefront, the row s names: bit 1 cycle, bit 2 the wavefront. */
+static int columns_named(const char *s, size_t n)
 {
     static const char *const cyc[] = {"cycle", "\"cycle\"", NULL};
     static const char *const wf[] = {"wf", "wavefront", "\"wf\"", "\"wavefront\"", NULL};
@@ -131,7 +132,35 @@ static int columns_header(const char *s, size_t n)
         has_wf |= field_is(s + a, b - a, wf);
         i = j + 1;
     }
-    return has_cycle && has_wf;
+    return has_cycle | has_wf << 1;
+}
+
+static int columns_header(const char *s, size_t n) { return columns_named(s, n) == 3; }
+
+const char *rft_fmt_header_missing(const char *buf, size_t len, uint64_t *line)
+{
+    uint64_t ln = 0;
+    for (size_t pos = 0; pos < len;) {
+        const char *nl = memchr(buf + pos, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+        const char *s = buf + pos;
+        pos += n + 1;
+        ln++;
+        size_t i = 0;
+        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+            i++;
+        if (i == n || s[i] == '#')
+            continue;
+        *line = ln;
+        switch (columns_named(s, n)) {
+        case 1: return "a header row with a 'cycle' column but no 'wf' (or 'wavefront') column: "
+                       "name the wavefront column wf, or map the columns with --columns";
+        case 2: return "a header row with a 'wf' column but no 'cycle' column: name the cycle "
+                       "column cycle, or map the columns with --columns";
+        default: return NULL;
+        }
+    }
+    return NULL;
 }
 
 int rft_fmt_detect(const char *buf, size_t len, uint64_t *line)

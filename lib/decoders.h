@@ -41,6 +41,10 @@ int rft_fmt_parse(const char *s);
  * nothing else fits.  *line (if given) gets the line number that decided
  * (0 when nothing decided). */
 int rft_fmt_detect(const char *buf, size_t len, uint64_t *line);
+/* When the first line of an input that nothing was detected in is a header
+ * row of the column-map format that lacks one of its two needed columns
+ * (cycle, wf): a message naming the missing one, and its line in *line. */
+const char *rft_fmt_header_missing(const char *buf, size_t len, uint64_t *line);
 
 typedef struct rft_dec_opts {
     rft_geom geom;

@@ -388,6 +388,20 @@ const rft_faultmap *rft_fmset_find(const rft_fmset *s, uint16_t cu, uint16_t sim
     return m ? m : rft_fmset_get(s, RFT_FM_ALL, RFT_FM_ALL);
 }
 
+int rft_fmset_check_slices(const rft_fmset *s, const rft_map *slices, const char *csv, char *why,
+                           size_t whylen)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        const rft_faultmap *m = &s->maps[i];
+        if (m->cu != RFT_FM_ALL && !rft_map_get(slices, rft_slice_key(m->cu, m->simd))) {
+            snprintf(why, whylen, "%s: rows for slice %u:%u, which the trace does not have", csv,
+                     m->cu, m->simd);
+            return RFT_EFORMAT;
+        }
+    }
+    return 0;
+}
+
 int rft_fmset_put(rft_fmset *s, rft_faultmap *m)
 {
     rft_faultmap *old = (rft_faultmap *)rft_fmset_get(s, m->cu, m->simd);
@@ -495,7 +509,7 @@ typedef struct fmstage {
     rft_fmset set;              /* the CSV's maps */
     int started;                /* the maps known up front are out */
     int have_all;               /* one of them is for all slices */
-    rft_map seen;               /* slices that have their map */
+    rft_map seen;               /* slices of the trace (each has its map) */
     uint32_t last;              /* slice key of the last wavefront record */
     uint64_t replaced;          /* map records of the input dropped */
     uint8_t *buf;
@@ -516,9 +530,14 @@ static int fm_start(rft_stage *st, const rft_header *in, rft_header *out)
     return rft_fm_source_header(st, &f->src, out, "faultmap");
 }
 
-/* The map of a slice that has none yet, before its first record. */
+/* A slice met for the first time: its map, if none went out, before its
+ * first record. */
 static int fm_slice(fmstage *f, uint16_t cu, uint16_t simd, const rft_sink *out)
 {
+    if (rft_map_put(&f->seen, rft_slice_key(cu, simd), 1))
+        return rft_stage_fail(&f->st, RFT_EMEM, "out of memory");
+    if (f->have_all)            /* its map went out up front */
+        return 0;
     rft_faultmap tmp = {0};
     const rft_faultmap *m;
     int e = rft_fm_source_map(&f->src, &f->set, f->entries, f->blocks, cu, simd, &tmp, &m);
@@ -530,8 +549,6 @@ static int fm_slice(fmstage *f, uint16_t cu, uint16_t simd, const rft_sink *out)
     if (m == &tmp)  /* a CSV map went out up front */
         e = rft_faultmap_put(&f->st, m, m->cu, m->simd, out, &f->buf, &f->cap);
     rft_faultmap_free(&tmp);
-    if (!e && rft_map_put(&f->seen, rft_slice_key(cu, simd), 1))
-        e = rft_stage_fail(&f->st, RFT_EMEM, "out of memory");
     return e;
 }
 
@@ -571,7 +588,7 @@ static int fm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
         f->replaced++;
         return 0;
     }
-    if (!f->have_all && rft_rec_wf(rec, &cu, &simd, &wf) && rft_slice_key(cu, simd) != f->last) {
+    if (rft_rec_wf(rec, &cu, &simd, &wf) && rft_slice_key(cu, simd) != f->last) {
         f->last = rft_slice_key(cu, simd);
         if (!rft_map_get(&f->seen, f->last) && (e = fm_slice(f, cu, simd, out)))
             return e;
@@ -585,6 +602,9 @@ static int fm_finish(rft_stage *st, const rft_sink *out)
     int e;
     if (!f->started && (e = fm_upfront(f, out)))
         return e;
+    char why[RFT_FM_WHY];
+    if ((e = rft_fmset_check_slices(&f->set, &f->seen, f->src.csv, why, sizeof why)))
+        return rft_stage_fail(st, e, "%s", why);
     if (f->replaced)
         rft_stage_warn(st, "warning: %s: %llu fault map records of the input replaced", st->input,
                        (unsigned long long)f->replaced);

@@ -351,8 +351,9 @@ const char *rft_writer_error(const rft_writer *w);
 typedef struct rft_in rft_in;
 enum { RFT_IN_AUTO = 0, RFT_IN_ZSTD = 1, RFT_IN_AHEAD = 0x100 };
 /* Open path ("-" = stdin).  RFT_IN_AUTO decompresses when the content starts
- * with a zstd frame magic and passes plain bytes through otherwise;
- * RFT_IN_ZSTD refuses anything else.  Or'ed with RFT_IN_AHEAD, a second
+ * with a zstd frame magic and passes plain bytes through otherwise (gzip,
+ * xz and bzip2 content is refused, the message naming what decompresses
+ * it); RFT_IN_ZSTD refuses anything else.  Or'ed with RFT_IN_AHEAD, a second
  * thread reads and decompresses ahead of the caller (same bytes, same
  * errors); rft_in_close() stops it. */
 rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen);

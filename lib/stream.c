@@ -96,15 +96,26 @@ static long fail(rft_in *in, int code, const char *fmt, const char *detail)
     return code;
 }
 
-/* What content that is not zstd seems to be, and what to run instead. */
+/* Compressions other than zstd, which no reader takes: what to run instead. */
+static const struct {
+    const char *magic, *name, *tool;
+} other_compressions[] = {
+    {"\x1f\x8b", "gzip", "zcat"}, {"\xfd" "7zX", "xz", "xzcat"}, {"BZh", "bzip2", "bzcat"}};
+
+static int other_compression(const unsigned char *p, size_t n)
+{
+    for (int i = 0; i < (int)(sizeof other_compressions / sizeof other_compressions[0]); i++) {
+        size_t l = strlen(other_compressions[i].magic);
+        if (n >= l && memcmp(p, other_compressions[i].magic, l) == 0)
+            return i;
+    }
+    return -1;
+}
+
+/* What content that is neither zstd nor another compression seems to be, and
+ * what to run instead. */
 static const char *not_zstd(const unsigned char *p, size_t n)
 {
-    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-        return "gzip data, not an rft stream: decompress it first (zcat FILE | ...)";
-    if (n >= 4 && memcmp(p, "\xfd" "7zX", 4) == 0)
-        return "xz data, not an rft stream: decompress it first (xzcat FILE | ...)";
-    if (n >= 3 && memcmp(p, "BZh", 3) == 0)
-        return "bzip2 data, not an rft stream: decompress it first (bzcat FILE | ...)";
     if (n >= 4 && memcmp(p, "RFTS", 4) == 0)
         return "an rft stream's content without its zstd frame (zstd -q FILE makes the stream)";
     size_t text = 0;
@@ -154,6 +165,15 @@ rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen)
     }
     static const unsigned char zmagic[4] = {0x28, 0xB5, 0x2F, 0xFD};
     in->is_zstd = n == 4 && memcmp(in->inbuf, zmagic, 4) == 0;
+    int other = in->is_zstd ? -1 : other_compression(in->inbuf, n);
+    if (other >= 0) {
+        snprintf(err, errlen, "%s data, not %s: decompress it first (%s FILE | ...)",
+                 other_compressions[other].name,
+                 (mode & RFT_IN_ZSTD) ? "an rft stream" : "plain or zstd-compressed text",
+                 other_compressions[other].tool);
+        rft_in_close(in);
+        return NULL;
+    }
     if ((mode & RFT_IN_ZSTD) && !in->is_zstd) {
         snprintf(err, errlen, "%s", n == 0 ? "empty input" : not_zstd(in->inbuf, n));
         rft_in_close(in);

@@ -48,3 +48,80 @@ setup() {
     run -0 --separate-stderr rft-gate -o /dev/null p.rft
     assert_equal "$stderr" ""
 }
+
+# ---- the same names for the same things ----------------------------------------
+
+# the options of program $1, one a line (its getopt table: tests/help.bats)
+options_of() { "$1" --list-options; }
+
+@test "-o on every program that writes a file; --flush wherever --level (a stream); -s with --summary" {
+    local p
+    for p in "$TOP"/bin/rft-*; do
+        [[ -x $p && $p != *.* ]] || continue
+        p=${p##*/}
+        run -0 options_of "$p"
+        assert_line -- -o
+        if [[ $output == *$'\n--level\n'* ]]; then
+            assert_line -- --flush
+        fi
+        if [[ $output == *$'\n--summary\n'* ]]; then
+            assert_line -- -s
+        fi
+    done
+}
+
+@test "-o FILE of the programs that print: the same bytes as standard output, nothing on failure" {
+    rft-synth --writes 400 --seed 2 > s.rft
+    pipe 'rft-alloc s.rft | rft-duty > d.rft'
+    local P="$TOP/params/seed002-32nm.conf" args
+    for args in "rft-view s.rft" "rft-view --stats s.rft" "rft-vth d.rft" "rft-vth --by year --years 2 d.rft" \
+                "rft-heal --profile X=20,Y=20,Z=20,W=20,T=20" "rft-energy --show-params --params $P" \
+                "rft-faultmap --stats --scenario common --seed 1" "rft-faultmap --csv --scenario common --seed 1 --entries 8"; do
+        $args > want.txt
+        [[ -s want.txt ]]
+        rm -f got.txt
+        $args -o got.txt
+        cmp want.txt got.txt || fail "$args -o differs"
+    done
+    # a failure leaves no file, and a full disk is an error
+    run -1 --separate-stderr rft-vth -o got2.txt nothere.rft
+    [[ ! -e got2.txt ]]
+    run -1 --separate-stderr rft-view -o /dev/full s.rft
+    assert_equal "$stderr" "rft-view: /dev/full: No space left on device"
+    # rft-energy's -o names the table's file, and the scan's with --scan
+    rft-energy --scan -o scan.rft d.rft
+    rft-view -H scan.rft > /dev/null
+}
+
+@test "rft-decode --input-format (preferred), --format kept as its older spelling" {
+    rft-synth --writes 100 --seed 3 > s.rft
+    rft-view s.rft > t.tsv
+    rft-decode --input-format text -o a.rft t.tsv
+    rft-decode --format text -o b.rft t.tsv
+    rft-decode -f text -o c.rft t.tsv
+    cmp <(rft-view a.rft) t.tsv
+    cmp a.rft b.rft
+    cmp a.rft c.rft
+    run -2 --separate-stderr rft-decode --input-format vliw t.tsv
+    assert_equal "$stderr" "rft-decode: --input-format: 'vliw' is not one of auto, text, csv, m2s, evg, gem5, nvbit, columns (see rft-decode --help)"
+    grep -q 'named so (preferred) or by its older spelling' "$TOP/man/rft-decode.1"
+}
+
+@test "rft-gate -s FILE is --summary=FILE; --flush on rft-faultmap, rft-merge, rft-synth" {
+    rft-synth --writes 200 --seed 4 > s.rft
+    rft-alloc -o a.rft s.rft
+    rft-gate -s one.tsv -f tsv -o g1.rft a.rft
+    rft-gate --summary=two.tsv -f tsv -o g2.rft a.rft
+    cmp one.tsv two.tsv
+    cmp g1.rft g2.rft
+    grep -q $'^total\twrites\t' one.tsv
+    rft-synth --writes 200 --seed 4 --flush > f.rft
+    cmp <(rft-view f.rft) <(rft-view s.rft)
+    rft-faultmap --scenario common --seed 1 --flush -o m1.rft s.rft
+    rft-faultmap --scenario common --seed 1 -o m2.rft s.rft
+    cmp <(rft-view m1.rft) <(rft-view m2.rft)
+    pipe 'rft-duty a.rft > d.rft'
+    rft-merge --flush -o x1.rft d.rft d.rft
+    rft-merge -o x2.rft d.rft d.rft
+    cmp <(rft-view x1.rft) <(rft-view x2.rft)
+}

@@ -83,7 +83,8 @@ fails() {
     run -0 --separate-stderr bash -c 'rft-decode -v k.tsv > /dev/null'
     assert_equal "$stderr" "rft-decode: k.tsv: format text (detected at line 1)"
     run -0 --separate-stderr bash -c 'rft-decode -v --format csv /dev/null > /dev/null'
-    assert_equal "$stderr" "rft-decode: /dev/null: format csv (given)"
+    assert_equal "${stderr_lines[0]}" "rft-decode: /dev/null: format csv (given)"
+    assert_equal "${stderr_lines[1]}" "rft-decode: warning: /dev/null: no records: the trace is empty"
 }
 
 # ---- Multi2Sim ---------------------------------------------------------------------

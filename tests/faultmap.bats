@@ -187,7 +187,9 @@ classes() {
     run -2 rft-faultmap --seed 3 --csv
     run -2 rft-faultmap --scenario common --slice 0:0
     run -2 rft-faultmap --csv --scenario common --slice 0-0
-    run -2 rft-faultmap --csv --scenario common -o x.csv
+    # -o names the file of what --csv prints
+    run -0 rft-faultmap --csv --scenario common -o "$T/x.csv"
+    cmp "$T/x.csv" <(rft-faultmap --csv --scenario common)
 }
 
 @test "--shares: any distribution, still exact" {

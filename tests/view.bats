@@ -388,7 +388,7 @@ A	20	1	0	1	YW"
 
 @test "--help and --version" {
     run -0 rft-view --help
-    assert_line --index 0 --partial 'rft-view [-H]'
+    assert_line --index 0 --partial 'rft-view [-o FILE] [-H]'
     run -0 rft-view --version
     assert_output "rft-view (rftrace) $VERSION"
 }
