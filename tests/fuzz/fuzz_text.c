@@ -19,8 +19,12 @@ static void decode(const char *path, int fmt)
     o.fmt = fmt;
     o.input = "fuzz";
     rft_in *in = rft_in_open(path, RFT_IN_AUTO, err, sizeof err);
+    if (!in) {      /* gzip, xz or bzip2 data: refused, saying what decompresses it */
+        FUZZ_ASSERT(strstr(err, "decompress it first") != NULL);
+        return;
+    }
     rft_decode *d = rft_decode_new(&o);
-    FUZZ_ASSERT(in != NULL && d != NULL);
+    FUZZ_ASSERT(d != NULL);
     rft_writer *w = NULL;
     rft_sink sink;
     int e;
