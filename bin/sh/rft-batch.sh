@@ -140,10 +140,25 @@ SCHEMES = 'alloc --scheme first-fit "$<" | $(1) -o "$*/base.$(2)"' \
 	'alloc --scheme argo "$<" | $(1) -o "$*/argo.$(2)"'
 # the duty maps are kept, for other rft-vth views (--by reg, --by bit)
 .PRECIOUS: %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
-%/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft: %/runs.rft
+MAP_FILES = %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
+SCAN_FILES = %/base.scan %/rc.scan %/rar.scan %/rcrar.scan %/wc.scan %/argo.scan
+EOF
+        if [ "${shards:-1}" = 1 ]; then
+            cat <<'EOF'
+# one pass: the maps and the scans share the reading, placing and gating
+$(MAP_FILES) $(SCAN_FILES): %/runs.rft
+	rft run --quiet $(call SCHEMES,duty,rft) $(call SCHEMES,energy --scan,scan) $(LOG)
+EOF
+        else
+            cat <<'EOF'
+# the whole trace's maps come from its shards: its scans alone here
+$(MAP_FILES): %/runs.rft
 	rft run --quiet $(call SCHEMES,duty,rft) $(LOG)
-%/base.scan %/rc.scan %/rar.scan %/rcrar.scan %/wc.scan %/argo.scan: %/runs.rft
+$(SCAN_FILES): %/runs.rft
 	rft run --quiet $(call SCHEMES,energy --scan,scan) $(LOG)
+EOF
+        fi
+        cat <<'EOF'
 
 %/vth.tsv: %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
 	rft-vth --format tsv base=$*/base.rft rc=$*/rc.rft rar=$*/rar.rft rcrar=$*/rcrar.rft wc=$*/wc.rft argo=$*/argo.rft $(SAVE)
