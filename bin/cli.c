@@ -495,11 +495,6 @@ int cli_output_close(FILE *o)
 /* ---- the stage's streams ---------------------------------------------------- */
 cli_stage stage;
 
-const char *stage_output_name(void)
-{
-    return stage.output && strcmp(stage.output, "-") ? stage.output : "standard output";
-}
-
 int cli_filter_option(int c, const char **output, rft_writer_opts *wo)
 {
     switch (c) {
@@ -525,16 +520,6 @@ void cli_no_terminal(const char *output)
         die("standard output is a terminal: an rft stream is binary (use -o FILE or a pipe)");
 }
 
-rft_writer *stage_output(const char *output, const rft_header *h, const rft_writer_opts *o)
-{
-    char err[320];
-    cli_no_terminal(output);
-    stage.output = output;
-    if (!(stage.w = rft_writer_open(output, h, o, err, sizeof err)))
-        die("%s: %s", stage_output_name(), err);
-    return stage.w;
-}
-
 void cli_header_set(rft_header *h, const char *key, const char *val)
 {
     int e = rft_header_set(h, key, val);
@@ -544,22 +529,6 @@ void cli_header_set(rft_header *h, const char *key, const char *val)
         die("header value of %s longer than %d bytes", key, RFT_MAX_STR);
     if (e)
         die("header: more than %d metadata keys", RFT_MAX_META);
-}
-
-rft_writer *stage_output_as(const char *output, const char *key, const char *val,
-                            const rft_writer_opts *o, const char **old)
-{
-    const rft_header *in = rft_reader_header(stage.r);
-    rft_header h;
-    rft_header_init(&h, prog);
-    if (rft_header_copy(&h, in))
-        die("out of memory");
-    if (old)
-        *old = rft_header_get(in, key);
-    cli_header_set(&h, key, val);
-    rft_writer *w = stage_output(output, &h, o);
-    rft_header_free(&h);
-    return w;
 }
 
 /* The stage failed: close the output without its end record, stop the
@@ -602,35 +571,10 @@ void stage_fail(const char *fmt, ...)
     abandon_with(msg);
 }
 
-void stage_put(int e)
-{
-    if (!e)
-        return;
-    cli_epipe(e);
-    char err[320];
-    snprintf(err, sizeof err, "%s", rft_writer_error(stage.w));
-    abandon(stage_output_name(), err);
-}
-
 void stage_read_end(int e)
 {
     if (e != RFT_EOF)
         abandon(stage.input, rft_reader_error(stage.r));
-}
-
-void stage_close(void)
-{
-    char err[320];
-    if (stage.w) {
-        int e = rft_writer_close(stage.w, 1, err, sizeof err);
-        stage.w = NULL;
-        if (e) {
-            cli_epipe(e);
-            die("%s: %s", stage_output_name(), err);
-        }
-    }
-    rft_reader_close(stage.r);
-    stage.r = NULL;
 }
 
 FILE *side_open(const char *path)

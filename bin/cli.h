@@ -163,34 +163,21 @@ rft_reader *stage_open(const char *input);
 /* A stream is never written to a terminal (as zstd refuses): dies if
  * output (NULL or "-": standard output) is one. */
 void cli_no_terminal(const char *output);
-/* Open the output stream with header h (die on failure). */
-rft_writer *stage_output(const char *output, const rft_header *h, const rft_writer_opts *o);
 /* Set metadata key=val in h, or die naming the limit that refuses it (a
  * value longer than RFT_MAX_STR, more than RFT_MAX_META keys). */
 void cli_header_set(rft_header *h, const char *key, const char *val);
-/* Open the output with the input's header, this program as producer and
- * metadata key=val added; *old (if given) gets the input's earlier value of
- * key, or NULL (valid until stage_close). */
-rft_writer *stage_output_as(const char *output, const char *key, const char *val,
-                            const rft_writer_opts *o, const char **old);
 /* Bad data: "INPUT: record N: what" (N = the record just read), exit 1. */
 noreturn void stage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Check the result of a write call: quiet end on EPIPE, else "OUTPUT: why". */
-void stage_put(int e);
 /* After the read loop: e must be RFT_EOF, else the reader's message. */
 void stage_read_end(int e);
-/* Write the end record and close both streams; die on failure. */
-void stage_close(void);
 /* A secondary output of the stage (--summary, --events, --log; "-" is
  * standard output), opened before the work so that a path that cannot be
  * written fails before any of the stream is (dies on failure). */
 FILE *side_open(const char *path);
 /* Flush and close it (standard output: flush only).  Call before
- * stage_close: on failure the stream is abandoned without its end record
+ * the end record: on failure the stream is abandoned without its end record
  * (an -o file is left as it was) and the program dies. */
 void side_close(FILE *f, const char *path);
-/* "standard output" or the -o name, for messages */
-const char *stage_output_name(void);
 
 /* Tables for people and scripts.  Cells are added left to right; numeric
  * cells stay unquoted in JSON.  FMT_TABLE buffers rows to align columns,
