@@ -231,7 +231,8 @@ typedef struct alloc {
     rft_alloc_opts o;
     rft_geom geom;
     rft_occ *occ;
-    rft_map slice_of, wave_of;      /* slice key -> slices[]; wavefront key -> waves[] */
+    rft_slices slice_of;            /* index in slices[] */
+    rft_map wave_of;                /* wavefront key -> waves[] */
     slice *slices;
     uint32_t nslices;
     window *waves;
@@ -258,9 +259,9 @@ static void *reserve(void *p, uint32_t *cap, uint32_t n, size_t sz, uint32_t fir
 
 static slice *slice_get(alloc *a, uint16_t cu, uint16_t simd)
 {
-    uint64_t *v = rft_map_get(&a->slice_of, rft_slice_key(cu, simd));
-    if (v)
-        return &a->slices[*v];
+    long i = rft_slices_find(&a->slice_of, cu, simd);
+    if (i >= 0)
+        return &a->slices[i];
     if (a->nslices == 1u << 20) {
         rft_stage_fail(&a->st, RFT_EFORMAT, "more than %u slices", 1u << 20);
         return NULL;
@@ -274,7 +275,7 @@ static slice *slice_get(alloc *a, uint16_t cu, uint16_t simd)
     s->simd = simd;
     if (rft_salloc_init(&s->a, a->geom.entries, a->o.scheme, a->o.wrap))
         goto fail;
-    if (rft_map_put(&a->slice_of, rft_slice_key(cu, simd), a->nslices)) {
+    if (rft_slices_put(&a->slice_of, cu, simd, a->nslices)) {
         rft_salloc_destroy(&s->a);
         goto fail;
     }
@@ -603,7 +604,7 @@ static void alloc_free(rft_stage *st)
     free(a->slices);
     free(a->waves);
     free(a->groups);
-    rft_map_free(&a->slice_of);
+    rft_slices_free(&a->slice_of);
     rft_map_free(&a->wave_of);
     rft_occ_free(a->occ);
     free(a);
@@ -618,7 +619,7 @@ rft_stage *rft_alloc_new(const rft_alloc_opts *o)
         return NULL;
     a->o = *o;
     a->wfree = a->grfree = NONE;
-    if (rft_map_init(&a->slice_of, 64) || rft_map_init(&a->wave_of, 256)) {
+    if (rft_slices_init(&a->slice_of) || rft_map_init(&a->wave_of, 256)) {
         alloc_free(&a->st);
         return NULL;
     }

@@ -66,11 +66,18 @@ int rft_alloc_parse(const uint8_t *p, uint32_t len, rft_alloc_rec *a);
 #define RFT_ALLOC_TEXT_MAX 160
 size_t rft_alloc_format(const rft_alloc_rec *a, char sep, char *buf);
 
+/* x mod m, for x almost always below 2m: a subtraction instead of a
+ * division, which is most of the cost of placing a register. */
+static inline uint32_t rft_mod_near(uint32_t x, uint32_t m)
+{
+    return x < m ? x : x - m < m ? x - m : x % m;
+}
+
 /* Physical entry of logical register idx (< n) of a window. */
 static inline uint32_t rft_window_phys(uint32_t entries, uint32_t base, uint32_t n, uint32_t rot,
                                        uint32_t idx)
 {
-    return (base + (rot + idx) % n) % entries;
+    return rft_mod_near(base + rft_mod_near(rot + idx, n), entries);
 }
 
 /* ---- slice allocators ------------------------------------------------------ */

@@ -567,8 +567,7 @@ typedef struct dcp {
     uint64_t count;             /* records fed */
     slice *slices;
     uint32_t nslices, slcap;
-    rft_map slice_of;           /* slice key -> index + 1 */
-    uint32_t last_key, last_slice;
+    rft_slices slice_of;        /* index in the slices */
     wave *waves;
     uint32_t nwaves, wcap, *free_w, nfree;
     rft_map wave_of;            /* wf key -> index */
@@ -721,7 +720,7 @@ static int slice_new(dcp *d, uint16_t cu, uint16_t simd, const rft_sink *out)
         c = rft_map_get(&d->cu_of, cu);
     }
     s->cu_idx = (uint32_t)*c - 1;
-    if (rft_map_put(&d->slice_of, rft_slice_key(cu, simd), d->nslices + 1))
+    if (rft_slices_put(&d->slice_of, cu, simd, d->nslices))
         goto fail;
     d->nslices++;
     return 0;
@@ -733,14 +732,10 @@ fail:
 /* The index of a slice, new at a wavefront's begin; UINT32_MAX: failed. */
 static uint32_t slice_get(dcp *d, uint16_t cu, uint16_t simd, const rft_sink *out)
 {
-    uint32_t key = rft_slice_key(cu, simd);
-    if (key == d->last_key)
-        return d->last_slice;
-    uint64_t *v = rft_map_get(&d->slice_of, key);
-    if (!v && slice_new(d, cu, simd, out))
+    long i = rft_slices_find(&d->slice_of, cu, simd);
+    if (i < 0 && slice_new(d, cu, simd, out))
         return UINT32_MAX;
-    d->last_key = key;
-    return d->last_slice = v ? (uint32_t)*v - 1 : d->nslices - 1;
+    return i >= 0 ? (uint32_t)i : d->nslices - 1;
 }
 
 static int on_map_record(dcp *d, const rft_rec *rec)
@@ -759,7 +754,7 @@ static int on_map_record(dcp *d, const rft_rec *rec)
         e = rft_stage_fail(&d->st, RFT_EFORMAT, "the fault map of %s is %u entries x %u blocks, "
                            "the stream's slices are %u x %u", sl, m.entries, m.blocks,
                            d->geom.entries, d->nb);
-    else if (m.cu != RFT_FM_ALL && rft_map_get(&d->slice_of, rft_slice_key(m.cu, m.simd)))
+    else if (m.cu != RFT_FM_ALL && rft_slices_find(&d->slice_of, m.cu, m.simd) >= 0)
         e = rft_stage_fail(&d->st, RFT_EFORMAT, "fault map of %s after the slice's first record",
                            sl);
     else if (rft_fmset_put(&d->stream_maps, &m))
@@ -1311,7 +1306,7 @@ static void dcp_free(rft_stage *st)
     free(d->cus);
     free(d->kc);
     free(d->mapbuf);
-    rft_map_free(&d->slice_of);
+    rft_slices_free(&d->slice_of);
     rft_map_free(&d->wave_of);
     rft_map_free(&d->cu_of);
     rft_map_free(&d->kc_of);
@@ -1330,10 +1325,10 @@ rft_stage *rft_dcpatch_new(const rft_dcpatch_opts *o)
         return NULL;
     d->o = *o;
     d->given = o->maps.csv || o->maps.have_gen;
-    d->none_k = d->last_key = UINT32_MAX;
+    d->none_k = UINT32_MAX;
     d->last_wkey = UINT64_MAX;
     rft_pattern_opts_default(&d->po);
-    if (rft_map_init(&d->slice_of, 64) || rft_map_init(&d->wave_of, 256) ||
+    if (rft_slices_init(&d->slice_of) || rft_map_init(&d->wave_of, 256) ||
         rft_map_init(&d->cu_of, 16) || rft_map_init(&d->kc_of, 64) ||
         rft_map_init(&d->ks_slices, 64)) {
         dcp_free(&d->st);

@@ -242,8 +242,7 @@ struct rft_duty {
     size_t blk;             /* words per entry block */
     slice **s;
     size_t ns, cs;
-    rft_map idx;            /* slice key -> index in s */
-    slice *direct[1024];    /* cu < 128, simd < 8: no hashing */
+    rft_slices idx;         /* index in s */
     int any;
     uint64_t sfirst, slast; /* first and last cycle of the stream */
     int finished;
@@ -303,7 +302,7 @@ rft_duty *rft_duty_new(const rft_geom *g, const rft_duty_opts *o)
 
     d->tmp1 = malloc((size_t)d->pw * 64 * sizeof *d->tmp1);
     d->tmp2 = malloc((size_t)d->pw * 64 * sizeof *d->tmp2);
-    if (!d->tmp1 || !d->tmp2 || rft_map_init(&d->idx, 64)) {
+    if (!d->tmp1 || !d->tmp2 || rft_slices_init(&d->idx)) {
         free(d->tmp1);
         free(d->tmp2);
         free(d);
@@ -333,7 +332,7 @@ void rft_duty_free(rft_duty *d)
     free(d->s);
     free(d->tmp1);
     free(d->tmp2);
-    rft_map_free(&d->idx);
+    rft_slices_free(&d->idx);
     free(d);
 }
 
@@ -367,7 +366,7 @@ static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
         !(s->now = calloc((size_t)d->entries * d->pw, sizeof *s->now)) ||
         !(s->e = calloc(d->entries, sizeof *s->e)) || !(s->inwin = calloc(d->entries, 1)) ||
         !(s->bank_on = calloc(d->entries, 1)) ||
-        rft_map_put(&d->idx, rft_slice_key(cu, simd), d->ns)) {
+        rft_slices_put(&d->idx, cu, simd, (uint32_t)d->ns)) {
         if (s) {
             free(s->mem);
             free(s->now);
@@ -395,18 +394,14 @@ static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
 
 static inline slice *find_slice(const rft_duty *d, uint16_t cu, uint16_t simd)
 {
-    if (cu < 128 && simd < 8)
-        return d->direct[(unsigned)cu << 3 | simd];
-    uint64_t *v = rft_map_get(&d->idx, rft_slice_key(cu, simd));
-    return v ? d->s[*v] : NULL;
+    long i = rft_slices_find(&d->idx, cu, simd);
+    return i >= 0 ? d->s[i] : NULL;
 }
 
 static slice *get_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
 {
     slice *s = find_slice(d, cu, simd);
-    if (!s && (s = new_slice(d, cu, simd, cyc)) && cu < 128 && simd < 8)
-        d->direct[(unsigned)cu << 3 | simd] = s;
-    return s;
+    return s ? s : new_slice(d, cu, simd, cyc);
 }
 
 static int add_part(ent *e, uint32_t on, uint64_t t)

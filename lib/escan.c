@@ -14,7 +14,8 @@ typedef struct escan {
     rft_escan_opts o;
     rft_escan r;
     rft_geom geom;
-    rft_map slice_of, cu_of;    /* slice key -> index in sl; compute units seen */
+    rft_slices slice_of;        /* index in sl */
+    rft_map cu_of;              /* compute units seen */
     rft_power *sl;              /* powered cells per slice */
     uint32_t cap;
     int counted, adopted;       /* records counted; a scan record taken */
@@ -134,9 +135,9 @@ static int counters(escan *s, rft_rec *rec, const rft_sink *out)
 static rft_power *slice_power(escan *s, uint16_t cu, uint16_t simd)
 {
     rft_escan *r = &s->r;
-    uint64_t *ix = rft_map_get(&s->slice_of, rft_slice_key(cu, simd));
-    if (ix)
-        return &s->sl[*ix];
+    long ix = rft_slices_find(&s->slice_of, cu, simd);
+    if (ix >= 0)
+        return &s->sl[ix];
     if (r->slices == s->cap) {
         uint32_t cap = s->cap ? 2 * s->cap : 16;
         rft_power *n = realloc(s->sl, cap * sizeof *n);
@@ -147,7 +148,7 @@ static rft_power *slice_power(escan *s, uint16_t cu, uint16_t simd)
     }
     if (rft_power_init(&s->sl[r->slices], s->geom.entries, 32 * s->geom.lanes, s->o.bank, r->first))
         return NULL;
-    if (rft_map_put(&s->slice_of, rft_slice_key(cu, simd), r->slices)) {
+    if (rft_slices_put(&s->slice_of, cu, simd, r->slices)) {
         rft_power_free(&s->sl[r->slices]);
         return NULL;
     }
@@ -265,7 +266,7 @@ static void escan_free(rft_stage *st)
     for (uint32_t i = 0; !s->adopted && i < s->r.slices; i++)
         rft_power_free(&s->sl[i]);
     free(s->sl);
-    rft_map_free(&s->slice_of);
+    rft_slices_free(&s->slice_of);
     rft_map_free(&s->cu_of);
     free(s);
 }
@@ -280,7 +281,7 @@ rft_stage *rft_escan_new(const rft_escan_opts *o)
     s->o = *o;
     s->r.bank = o->bank ? o->bank : 1;
     s->o.bank = s->r.bank;
-    if (rft_map_init(&s->slice_of, 64) || rft_map_init(&s->cu_of, 16)) {
+    if (rft_slices_init(&s->slice_of) || rft_map_init(&s->cu_of, 16)) {
         escan_free(&s->st);
         return NULL;
     }

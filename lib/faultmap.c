@@ -388,12 +388,12 @@ const rft_faultmap *rft_fmset_find(const rft_fmset *s, uint16_t cu, uint16_t sim
     return m ? m : rft_fmset_get(s, RFT_FM_ALL, RFT_FM_ALL);
 }
 
-int rft_fmset_check_slices(const rft_fmset *s, const rft_map *slices, const char *csv, char *why,
+int rft_fmset_check_slices(const rft_fmset *s, const rft_slices *slices, const char *csv, char *why,
                            size_t whylen)
 {
     for (size_t i = 0; i < s->n; i++) {
         const rft_faultmap *m = &s->maps[i];
-        if (m->cu != RFT_FM_ALL && !rft_map_get(slices, rft_slice_key(m->cu, m->simd))) {
+        if (m->cu != RFT_FM_ALL && rft_slices_find(slices, m->cu, m->simd) < 0) {
             snprintf(why, whylen, "%s: rows for slice %u:%u, which the trace does not have", csv,
                      m->cu, m->simd);
             return RFT_EFORMAT;
@@ -509,7 +509,7 @@ typedef struct fmstage {
     rft_fmset set;              /* the CSV's maps */
     int started;                /* the maps known up front are out */
     int have_all;               /* one of them is for all slices */
-    rft_map seen;               /* slices of the trace (each has its map) */
+    rft_slices seen;            /* slices of the trace (each has its map) */
     uint32_t last;              /* slice key of the last wavefront record */
     uint64_t replaced;          /* map records of the input dropped */
     uint8_t *buf;
@@ -534,7 +534,7 @@ static int fm_start(rft_stage *st, const rft_header *in, rft_header *out)
  * first record. */
 static int fm_slice(fmstage *f, uint16_t cu, uint16_t simd, const rft_sink *out)
 {
-    if (rft_map_put(&f->seen, rft_slice_key(cu, simd), 1))
+    if (rft_slices_put(&f->seen, cu, simd, 0))
         return rft_stage_fail(&f->st, RFT_EMEM, "out of memory");
     if (f->have_all)            /* its map went out up front */
         return 0;
@@ -590,7 +590,7 @@ static int fm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
     }
     if (rft_rec_wf(rec, &cu, &simd, &wf) && rft_slice_key(cu, simd) != f->last) {
         f->last = rft_slice_key(cu, simd);
-        if (!rft_map_get(&f->seen, f->last) && (e = fm_slice(f, cu, simd, out)))
+        if (rft_slices_find(&f->seen, cu, simd) < 0 && (e = fm_slice(f, cu, simd, out)))
             return e;
     }
     return out->put(out->ctx, rec);
@@ -615,7 +615,7 @@ static void fm_free(rft_stage *st)
 {
     fmstage *f = (fmstage *)st;
     rft_fmset_free(&f->set);
-    rft_map_free(&f->seen);
+    rft_slices_free(&f->seen);
     free(f->buf);
     free(f);
 }
@@ -629,7 +629,7 @@ rft_stage *rft_faultmap_stage_new(const rft_fm_source *src)
         return NULL;
     f->src = *src;
     f->last = UINT32_MAX;
-    if (rft_map_init(&f->seen, 64)) {
+    if (rft_slices_init(&f->seen)) {
         free(f);
         return NULL;
     }

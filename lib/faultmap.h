@@ -121,7 +121,7 @@ const rft_faultmap *rft_fmset_get(const rft_fmset *s, uint16_t cu, uint16_t simd
 /* A map of s for one slice whose key (rft_slice_key) is not in slices, the
  * slices a trace has: RFT_EFORMAT with a message naming it and csv (the map
  * was asked for and would be ignored); else 0. */
-int rft_fmset_check_slices(const rft_fmset *s, const rft_map *slices, const char *csv, char *why,
+int rft_fmset_check_slices(const rft_fmset *s, const rft_slices *slices, const char *csv, char *why,
                            size_t whylen);
 /* The map of (cu, simd), else the map for all slices, else NULL. */
 const rft_faultmap *rft_fmset_find(const rft_fmset *s, uint16_t cu, uint16_t simd);

@@ -21,7 +21,8 @@ typedef struct gate {
     rft_gate_opts o;
     rft_geom geom;
     uint32_t full, blocks, block_bits, mb;  /* bits per entry, blocks per entry, bits per block, mask bytes */
-    rft_map slice_of, wave_of;
+    rft_slices slice_of;
+    rft_map wave_of;
     slice *slices;
     uint32_t nslices;
     uint8_t *masks;         /* per wave slot: mb bytes of its full exec mask, then a "set" byte */
@@ -40,9 +41,9 @@ void rft_gate_opts_default(rft_gate_opts *o)
 
 static slice *slice_get(gate *g, uint16_t cu, uint16_t simd)
 {
-    uint64_t *v = rft_map_get(&g->slice_of, rft_slice_key(cu, simd));
-    if (v)
-        return &g->slices[*v];
+    long ix = rft_slices_find(&g->slice_of, cu, simd);
+    if (ix >= 0)
+        return &g->slices[ix];
     if (g->nslices == 1u << 20) {
         rft_stage_fail(&g->st, RFT_EFORMAT, "more than %u slices", 1u << 20);
         return NULL;
@@ -58,7 +59,7 @@ static slice *slice_get(gate *g, uint16_t cu, uint16_t simd)
         goto oom;
     for (uint32_t i = 0; i < g->geom.entries; i++)
         s->on[i] = g->full;     /* cells are on until something switches them off */
-    if (rft_map_put(&g->slice_of, rft_slice_key(cu, simd), g->nslices)) {
+    if (rft_slices_put(&g->slice_of, cu, simd, g->nslices)) {
         free(s->on);
         goto oom;
     }
@@ -401,7 +402,7 @@ static void gate_free(rft_stage *st)
     free(g->slices);
     free(g->masks);
     free(g->wfree);
-    rft_map_free(&g->slice_of);
+    rft_slices_free(&g->slice_of);
     rft_map_free(&g->wave_of);
     free(g);
 }
@@ -414,7 +415,7 @@ rft_stage *rft_gate_new(const rft_gate_opts *o)
     if (!g)
         return NULL;
     g->o = *o;
-    if (rft_map_init(&g->slice_of, 64) || rft_map_init(&g->wave_of, 256)) {
+    if (rft_slices_init(&g->slice_of) || rft_map_init(&g->wave_of, 256)) {
         gate_free(&g->st);
         return NULL;
     }

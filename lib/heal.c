@@ -50,7 +50,7 @@ struct rft_heal {
     rft_heal_opts o;
     uint32_t nsc, quarters;
     uint8_t full[RFT_MAX_LANES / 8];    /* the exec mask of every lane */
-    rft_map slice_ix;               /* slice key -> index */
+    rft_slices slice_ix;            /* index in sl */
     rft_heal_slice *sl;
     slice_state *ss;
     size_t nsl, csl;
@@ -106,10 +106,10 @@ rft_heal *rft_heal_new(const rft_geom *g, const rft_heal_opts *o, const char **w
         return NULL;
     }
     rft_heal *h = calloc(1, sizeof *h);
-    if (!h || rft_map_init(&h->slice_ix, 16) || rft_map_init(&h->wfs, 64) ||
+    if (!h || rft_slices_init(&h->slice_ix) || rft_map_init(&h->wfs, 64) ||
         rft_map_init(&h->gix, 64)) {
         if (h) {
-            rft_map_free(&h->slice_ix);
+            rft_slices_free(&h->slice_ix);
             rft_map_free(&h->wfs);
             free(h);
         }
@@ -149,7 +149,7 @@ void rft_heal_free(rft_heal *h)
     free(h->groups);
     free(h->gfree);
     free(h->rest);
-    rft_map_free(&h->slice_ix);
+    rft_slices_free(&h->slice_ix);
     rft_map_free(&h->wfs);
     rft_map_free(&h->gix);
     free(h);
@@ -173,9 +173,9 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 /* The slice's index, created on first sight; -1 if out of memory. */
 static long slice_of(rft_heal *h, uint16_t cu, uint16_t simd)
 {
-    uint64_t *v = rft_map_get(&h->slice_ix, rft_slice_key(cu, simd));
-    if (v)
-        return (long)*v;
+    long i = rft_slices_find(&h->slice_ix, cu, simd);
+    if (i >= 0)
+        return i;
     size_t c = h->csl;
     rft_heal_slice *sl = grow(h->sl, &c, h->nsl + 1, sizeof *sl);
     if (!sl)
@@ -206,7 +206,7 @@ static long slice_of(rft_heal *h, uint16_t cu, uint16_t simd)
         ok = t->rp[d].end && t->rp[d].slots;
     }
     h->nsl++;   /* counted even on failure, so rft_heal_free frees it */
-    if (!ok || rft_map_put(&h->slice_ix, rft_slice_key(cu, simd), h->nsl - 1))
+    if (!ok || rft_slices_put(&h->slice_ix, cu, simd, h->nsl - 1))
         return -1;
     return (long)(h->nsl - 1);
 }
@@ -616,8 +616,8 @@ int rft_heal_sweep(const rft_heal *h) { return h->o.sweep; }
 /* ---- SC healing: the resting SCs ------------------------------------------------------------ */
 const rft_heal_slice *rft_heal_slice_find(const rft_heal *h, uint16_t cu, uint16_t simd)
 {
-    const uint64_t *v = rft_map_get(&h->slice_ix, rft_slice_key(cu, simd));
-    return v ? &h->sl[*v] : NULL;
+    long i = rft_slices_find(&h->slice_ix, cu, simd);
+    return i >= 0 ? &h->sl[i] : NULL;
 }
 
 int rft_heal_rest(rft_heal *h, const rft_heal_slice *s, uint32_t j)

@@ -58,7 +58,8 @@ struct rft_occ {
     uint32_t ns;
     span *sp;
     uint32_t nsp;
-    rft_map slice_of, span_of;  /* slice key -> index; row << 32 | slice -> span */
+    rft_slices slice_of;        /* index in s */
+    rft_map span_of;            /* row << 32 | slice -> span */
     uint32_t *vmin, *vmax;      /* per row: window sizes */
 };
 
@@ -81,7 +82,7 @@ rft_occ *rft_occ_new(uint32_t entries, const uint32_t *banks, int nbank)
         o->first[j] = o->nb;
         o->nb += (entries + banks[j] - 1) / banks[j];
     }
-    if (rft_map_init(&o->slice_of, 64) || rft_map_init(&o->span_of, 256)) {
+    if (rft_slices_init(&o->slice_of) || rft_map_init(&o->span_of, 256)) {
         rft_occ_free(o);
         return NULL;
     }
@@ -109,7 +110,7 @@ void rft_occ_free(rft_occ *o)
     free(o->sp);
     free(o->vmin);
     free(o->vmax);
-    rft_map_free(&o->slice_of);
+    rft_slices_free(&o->slice_of);
     rft_map_free(&o->span_of);
     free(o);
 }
@@ -216,9 +217,9 @@ static void span_close(rft_occ *o, span *p)
 
 static uint32_t slice_get(rft_occ *o, uint16_t cu, uint16_t simd)
 {
-    uint64_t *v = rft_map_get(&o->slice_of, rft_slice_key(cu, simd));
-    if (v)
-        return (uint32_t)*v;
+    long i = rft_slices_find(&o->slice_of, cu, simd);
+    if (i >= 0)
+        return (uint32_t)i;
     slice *n = realloc(o->s, (o->ns + 1) * sizeof *n);
     if (!n)
         return NONE;
@@ -229,7 +230,7 @@ static uint32_t slice_get(rft_occ *o, uint16_t cu, uint16_t simd)
     s->cur = NONE;
     s->inwin = calloc(o->nb, sizeof *s->inwin);
     s->gate = calloc(o->nb, sizeof *s->gate);
-    if (!s->inwin || !s->gate || rft_map_put(&o->slice_of, rft_slice_key(cu, simd), o->ns)) {
+    if (!s->inwin || !s->gate || rft_slices_put(&o->slice_of, cu, simd, o->ns)) {
         free(s->inwin);
         free(s->gate);
         return NONE;

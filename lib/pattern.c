@@ -14,10 +14,28 @@ static inline int delta_ok(uint32_t d, const rft_pattern_opts *o)
     return o->any || (d <= o->max_delta && (d & (d - 1)) == 0);  /* 0 passes too */
 }
 
+/* Do lanes 0..8*nblocks-1 all fit the pattern with bs = 8?  Branch-free
+ * over constant counts, so that it vectorises (even at -O2): a register
+ * that fits is checked whole, and most do. */
+static int fits_bs8(const uint32_t *v, unsigned nblocks, uint32_t c0, uint32_t de, uint32_t db)
+{
+    uint32_t off[8], acc = 0;
+    for (unsigned j = 0; j < 8; j++)
+        off[j] = j * de;
+    for (unsigned b = 0; b < nblocks; b++) {
+        uint32_t row = c0 + b * db;
+        for (unsigned j = 0; j < 8; j++)
+            acc |= v[8 * b + j] ^ (row + off[j]);
+    }
+    return acc == 0;
+}
+
 /* Index of the first lane below n that differs from the pattern, or n. */
 static unsigned first_miss(const uint32_t *v, unsigned n, unsigned bs,
                            uint32_t c0, uint32_t de, uint32_t db)
 {
+    if (bs == 8 && n % 8 == 0 && fits_bs8(v, n / 8, c0, de, db))
+        return n;
     uint32_t row = c0;
     for (unsigned i = 0; i < n; row += db) {
         unsigned end = n - i > bs ? i + bs : n;

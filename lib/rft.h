@@ -367,11 +367,29 @@ void rft_in_close(rft_in *in);             /* accepts NULL */
 
 /* ---- a small hash map (u64 -> u64) for per-wavefront and per-slice state --- */
 typedef struct rft_map {
-    uint64_t *keys, *vals;   /* key UINT64_MAX is reserved (empty slot) */
+    struct rft_map_slot {
+        uint64_t key, val;   /* key UINT64_MAX is reserved (empty slot) */
+    } *slot;                 /* a key and its value share a cache line */
     size_t mask, count;
 } rft_map;
 int rft_map_init(rft_map *m, size_t expected);
-uint64_t *rft_map_get(const rft_map *m, uint64_t key);  /* NULL if absent */
+static inline size_t rft_map_home(uint64_t k, size_t mask)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return (size_t)k & mask;
+}
+/* NULL if absent.  Inline: stages look a key up for every record. */
+static inline uint64_t *rft_map_get(const rft_map *m, uint64_t key)
+{
+    for (size_t i = rft_map_home(key, m->mask);; i = (i + 1) & m->mask) {
+        if (m->slot[i].key == key)
+            return &m->slot[i].val;
+        if (m->slot[i].key == UINT64_MAX)
+            return NULL;
+    }
+}
 int rft_map_put(rft_map *m, uint64_t key, uint64_t val);
 int rft_map_del(rft_map *m, uint64_t key);              /* 1 if it was there */
 void rft_map_free(rft_map *m);
@@ -381,6 +399,29 @@ static inline uint64_t rft_wf_key(uint16_t cu, uint16_t simd, uint32_t wf)
     return (uint64_t)cu << 48 | (uint64_t)simd << 32 | wf;
 }
 static inline uint32_t rft_slice_key(uint16_t cu, uint16_t simd) { return (uint32_t)cu << 16 | simd; }
+
+/* ---- slice indices: the slices a stage has seen, numbered by the stage ---- */
+/* Traces name few compute units, so the usual slices are found in a table
+ * without hashing (a stage looks its slice up for every record); the
+ * others go to a map. */
+#define RFT_SLICES_CU 128
+#define RFT_SLICES_SIMD 8
+typedef struct rft_slices {
+    uint32_t small[RFT_SLICES_CU * RFT_SLICES_SIMD];  /* index + 1; 0: not seen */
+    rft_map more;
+} rft_slices;
+int rft_slices_init(rft_slices *x);
+void rft_slices_free(rft_slices *x);
+/* The index put for (cu, simd), or -1. */
+static inline long rft_slices_find(const rft_slices *x, uint16_t cu, uint16_t simd)
+{
+    if (cu < RFT_SLICES_CU && simd < RFT_SLICES_SIMD)
+        return (long)x->small[cu * RFT_SLICES_SIMD + simd] - 1;
+    const uint64_t *v = rft_map_get(&x->more, rft_slice_key(cu, simd));
+    return v ? (long)*v : -1;
+}
+/* Give (cu, simd) an index below 2^31; RFT_EMEM when out of memory. */
+int rft_slices_put(rft_slices *x, uint16_t cu, uint16_t simd, uint32_t index);
 
 /* ---- the canonical text grammar (rft-decode(1), rft-view(1)) ---------------- */
 /* Decoder state: kernels seen, wavefronts running, last cycle. */

@@ -2,33 +2,21 @@
  * wavefront, or any id) to a 64-bit value.  Sized by what is live, so a
  * stage's memory follows the wavefronts in flight, never the trace length. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "rft.h"
 
 #define EMPTY UINT64_MAX
-
-static size_t slot_of(uint64_t k, size_t mask)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    return (size_t)k & mask;
-}
 
 int rft_map_init(rft_map *m, size_t cap)
 {
     size_t n = 16;
     while (n < 2 * cap)
         n *= 2;
-    m->keys = malloc(n * sizeof *m->keys);
-    m->vals = malloc(n * sizeof *m->vals);
-    if (!m->keys || !m->vals) {
-        free(m->keys);
-        free(m->vals);
+    if (!(m->slot = malloc(n * sizeof *m->slot)))
         return RFT_EMEM;
-    }
     for (size_t i = 0; i < n; i++)
-        m->keys[i] = EMPTY;
+        m->slot[i].key = EMPTY;
     m->mask = n - 1;
     m->count = 0;
     return 0;
@@ -36,20 +24,8 @@ int rft_map_init(rft_map *m, size_t cap)
 
 void rft_map_free(rft_map *m)
 {
-    free(m->keys);
-    free(m->vals);
-    m->keys = NULL;
-    m->vals = NULL;
-}
-
-uint64_t *rft_map_get(const rft_map *m, uint64_t key)
-{
-    for (size_t i = slot_of(key, m->mask);; i = (i + 1) & m->mask) {
-        if (m->keys[i] == key)
-            return &m->vals[i];
-        if (m->keys[i] == EMPTY)
-            return NULL;
-    }
+    free(m->slot);
+    m->slot = NULL;
 }
 
 static int grow(rft_map *m)
@@ -58,8 +34,8 @@ static int grow(rft_map *m)
     if (rft_map_init(&n, m->mask + 1))
         return RFT_EMEM;
     for (size_t i = 0; i <= m->mask; i++)
-        if (m->keys[i] != EMPTY)
-            rft_map_put(&n, m->keys[i], m->vals[i]);
+        if (m->slot[i].key != EMPTY)
+            rft_map_put(&n, m->slot[i].key, m->slot[i].val);
     rft_map_free(m);
     *m = n;
     return 0;
@@ -74,36 +50,52 @@ int rft_map_put(rft_map *m, uint64_t key, uint64_t val)
     }
     if (2 * (m->count + 1) > m->mask + 1 && grow(m))
         return RFT_EMEM;
-    size_t i = slot_of(key, m->mask);
-    while (m->keys[i] != EMPTY)
+    size_t i = rft_map_home(key, m->mask);
+    while (m->slot[i].key != EMPTY)
         i = (i + 1) & m->mask;
-    m->keys[i] = key;
-    m->vals[i] = val;
+    m->slot[i].key = key;
+    m->slot[i].val = val;
     m->count++;
     return 0;
 }
 
 int rft_map_del(rft_map *m, uint64_t key)
 {
-    size_t i = slot_of(key, m->mask);
-    while (m->keys[i] != key) {
-        if (m->keys[i] == EMPTY)
+    size_t i = rft_map_home(key, m->mask);
+    while (m->slot[i].key != key) {
+        if (m->slot[i].key == EMPTY)
             return 0;
         i = (i + 1) & m->mask;
     }
     /* backward-shift deletion keeps probe chains intact without tombstones */
     for (size_t j = i;;) {
         j = (j + 1) & m->mask;
-        if (m->keys[j] == EMPTY)
+        if (m->slot[j].key == EMPTY)
             break;
-        size_t home = slot_of(m->keys[j], m->mask);
+        size_t home = rft_map_home(m->slot[j].key, m->mask);
         if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
-            m->keys[i] = m->keys[j];
-            m->vals[i] = m->vals[j];
+            m->slot[i] = m->slot[j];
             i = j;
         }
     }
-    m->keys[i] = EMPTY;
+    m->slot[i].key = EMPTY;
     m->count--;
     return 1;
+}
+
+int rft_slices_init(rft_slices *x)
+{
+    memset(x->small, 0, sizeof x->small);
+    return rft_map_init(&x->more, 16);
+}
+
+void rft_slices_free(rft_slices *x) { rft_map_free(&x->more); }
+
+int rft_slices_put(rft_slices *x, uint16_t cu, uint16_t simd, uint32_t index)
+{
+    if (cu < RFT_SLICES_CU && simd < RFT_SLICES_SIMD) {
+        x->small[cu * RFT_SLICES_SIMD + simd] = index + 1;
+        return 0;
+    }
+    return rft_map_put(&x->more, rft_slice_key(cu, simd), index);
 }

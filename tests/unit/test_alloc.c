@@ -246,8 +246,35 @@ static void test_record(void)
     CHECK(strcmp(text + n - 11, "\tbank=65535") == 0);
 }
 
+/* rft_mod_near is x % m for every x, not only the near ones it is fast on */
+static void test_mod_near(void)
+{
+    for (uint32_t m = 1; m < 70; m++)
+        for (uint32_t x = 0; x < 5 * m; x++)
+            CHECK(rft_mod_near(x, m) == x % m);
+    CHECK(rft_mod_near(UINT32_MAX, 7) == UINT32_MAX % 7);
+}
+
+/* slices in the table and in the map alike; unseen ones are -1 */
+static void test_slices(void)
+{
+    rft_slices x;
+    CHECK(rft_slices_init(&x) == 0);
+    static const uint16_t cu[] = {0, 127, 128, 65535, 3}, simd[] = {0, 7, 0, 65535, 8};
+    for (uint32_t i = 0; i < 5; i++) {
+        CHECK(rft_slices_find(&x, cu[i], simd[i]) == -1);
+        CHECK(rft_slices_put(&x, cu[i], simd[i], i) == 0);
+    }
+    for (uint32_t i = 0; i < 5; i++)
+        CHECK(rft_slices_find(&x, cu[i], simd[i]) == (long)i);
+    CHECK(rft_slices_find(&x, 0, 1) == -1 && rft_slices_find(&x, 129, 0) == -1);
+    rft_slices_free(&x);
+}
+
 int main(void)
 {
+    test_mod_near();
+    test_slices();
     test_rar_example();
     test_first_fit();
     test_argo();
