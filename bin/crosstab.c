@@ -12,6 +12,27 @@ void crosstab_init(crosstab *x)
         die("out of memory");
 }
 
+static void free_list(char **list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
+void crosstab_free(crosstab *x)
+{
+    free_list(x->results, x->nresults);
+    free_list(x->label, x->ntraces);
+    free(x->skip);
+    free_list(x->key, x->nkeys);
+    free_list(x->col, x->ncols);
+    free(x->keyname);
+    free_list(x->val, x->nvals);
+    rft_map_free(&x->at);
+    free_list(x->owned, x->nowned);
+    free(x->owner);
+}
+
 /* Index of s in *list (of *n), appended when absent. */
 static size_t intern(char ***list, size_t *n, const char *s)
 {

@@ -44,4 +44,7 @@ void crosstab_add(crosstab *x, size_t t, size_t r, const cli_tsv *tab);
 void crosstab_print(const crosstab *x, FILE *o, enum cli_fmt fmt, const char *columns,
                     const char *only_key, const char *pivot);
 
+/* Everything x holds, the caller's lists (results, label, skip) too. */
+void crosstab_free(crosstab *x);
+
 #endif

@@ -347,7 +347,10 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
         rft_header_free(&n->out);
         rft_stage_free(n->job->st);
         n->job->st = NULL;
-        free(n->job->ctx);      /* the program's state, from its parse */
+        if (n->job->free_ctx)
+            n->job->free_ctx(n->job->ctx);
+        else
+            free(n->job->ctx);
         n->job->ctx = NULL;
         free(n->child);
         free(n->copy);
@@ -368,6 +371,8 @@ void cli_jobs_run(cli_job *jobs, int n)
 {
     cli_pipelines_run(&jobs, &n, 1, NULL);
 }
+
+void cli_ctx_borrowed(void *ctx) {}
 
 void cli_jobs_flush(void)
 {

@@ -22,7 +22,10 @@ struct cli_job {
     /* Before the stage starts, with its input header: usage errors that
      * depend on the input (an option larger than the slice).  May be NULL. */
     void (*check)(cli_job *j, const rft_header *in);
-    void *ctx;              /* the program's state, one malloc'ed block: the driver frees it */
+    void *ctx;              /* the program's state, from its parse: the driver frees it */
+    /* How the driver frees ctx, after the stage: NULL is free(ctx), one
+     * malloc'ed block; cli_ctx_borrowed when the job does not own it. */
+    void (*free_ctx)(void *ctx);
     const char *prog;       /* "rft-gate", set by the driver */
     /* A source (rft-decode, rft-synth) makes its records itself instead of
      * reading an input stream: st is NULL; source_open sets the header of
@@ -63,6 +66,10 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
 
 /* A single pipeline: cli_pipelines_run of one. */
 void cli_jobs_run(cli_job *jobs, int n);
+
+/* The free_ctx of a job whose ctx is its caller's (a job run from within
+ * a program's parse or main to read its input): frees nothing. */
+void cli_ctx_borrowed(void *ctx);
 
 /* Flush every stream the running pipelines write, for a source's --flush
  * (rft-decode): what it made so far goes out while its input is still open. */

@@ -57,9 +57,10 @@ static void sweep(cli_job *j)
     cls_sweep_table(&((classify_cli *)j->ctx)->t, stdout, j->st);
 }
 
+/* cover->ctx: the job whose stage gets the block sizes */
 static void take_bs(cli_job *cover)
 {
-    if (rft_classify_choose_bs(*(rft_stage **)cover->ctx, cover->st))
+    if (rft_classify_choose_bs(((cli_job *)cover->ctx)->st, cover->st))
         die("out of memory");
 }
 
@@ -82,10 +83,8 @@ static void choose_bs(cli_job *j, const rft_classify_opts *o)
     }
     rft_classify_opts co = *o;
     co.cover = RFT_COVER_POW2;
-    rft_stage **target = xrealloc(NULL, sizeof *target);    /* the driver frees ctx */
-    *target = j->st;
     cli_job pass = {.st = rft_classify_new(&co), .input = j->input, .prog = j->prog,
-                    .report = take_bs, .ctx = target};
+                    .report = take_bs, .ctx = j, .free_ctx = cli_ctx_borrowed};
     if (!pass.st)
         die("out of memory");
     rewind_input(j, spooled);

@@ -29,35 +29,33 @@ static const char usage[] =
 #define TRACES_FILE "traces.tsv"
 #define CONF_FILE "collect.conf"
 
-static crosstab g;      /* static: what it holds is in use until the exit */
-
 /* DIR/a/b (b may be NULL): allocated */
-static char *path_of(const char *a, const char *b)
+static char *path_of(const crosstab *x, const char *a, const char *b)
 {
-    size_t n = strlen(g.dir) + strlen(a) + (b ? strlen(b) : 0) + 3;
+    size_t n = strlen(x->dir) + strlen(a) + (b ? strlen(b) : 0) + 3;
     char *p = xrealloc(NULL, n);
-    snprintf(p, n, b ? "%s/%s/%s" : "%s/%s", g.dir, a, b);
+    snprintf(p, n, b ? "%s/%s/%s" : "%s/%s", x->dir, a, b);
     return p;
 }
 
 /* Result r of trace t into the table. */
-static void read_result(size_t t, size_t r)
+static void read_result(crosstab *x, size_t t, size_t r)
 {
-    char *path = path_of(g.label[t], g.results[r]);
+    char *path = path_of(x, x->label[t], x->results[r]);
     cli_tsv tab;
     cli_tsv_read(path, path, &tab);
-    crosstab_add(&g, t, r, &tab);
+    crosstab_add(x, t, r, &tab);
     cli_tsv_free(&tab);
     free(path);
 }
 
 /* DIR/traces.tsv: LABEL<TAB>TRACE a line, in the batch's order. */
-static void read_traces(void)
+static void read_traces(crosstab *x)
 {
-    char *path = path_of(TRACES_FILE, NULL);
+    char *path = path_of(x, TRACES_FILE, NULL);
     FILE *f = fopen(path, "r");
     if (!f)
-        die("%s: not a batch folder: no %s (see rft-batch(1))", g.dir, TRACES_FILE);
+        die("%s: not a batch folder: no %s (see rft-batch(1))", x->dir, TRACES_FILE);
     char *line = NULL;
     size_t cap = 0, lineno = 0;
     ssize_t n;
@@ -72,23 +70,23 @@ static void read_traces(void)
             *tab = 0;
         if (!*line || strchr(line, '/') || strcmp(line, "mean") == 0 || line[0] == '.')
             die("%s: line %zu: '%s' is not a trace label", path, lineno, line);
-        g.label = xrealloc(g.label, (g.ntraces + 1) * sizeof *g.label);
-        g.label[g.ntraces++] = xstrdup(line);
+        x->label = xrealloc(x->label, (x->ntraces + 1) * sizeof *x->label);
+        x->label[x->ntraces++] = xstrdup(line);
     }
     if (ferror(f))
         die("%s: read error", path);
     fclose(f);
     free(line);
-    if (!g.ntraces)
+    if (!x->ntraces)
         die("%s: no traces", path);
     free(path);
 }
 
 /* DIR/collect.conf: "results FILE..." and "columns A,B,..." lines, the
  * study's defaults (command-line operands and options win). */
-static char *read_conf(int want_results)
+static char *read_conf(crosstab *x, int want_results)
 {
-    char *path = path_of(CONF_FILE, NULL), *columns = NULL;
+    char *path = path_of(x, CONF_FILE, NULL), *columns = NULL;
     FILE *f = fopen(path, "r");
     if (!f) {
         free(path);
@@ -109,8 +107,8 @@ static char *read_conf(int want_results)
             columns = xstrdup(v);
         } else if (strcmp(line, "results") == 0 && want_results) {
             for (char *w = strtok(v, " \t"); w; w = strtok(NULL, " \t")) {
-                g.results = xrealloc(g.results, (g.nresults + 1) * sizeof *g.results);
-                g.results[g.nresults++] = xstrdup(w);
+                x->results = xrealloc(x->results, (x->nresults + 1) * sizeof *x->results);
+                x->results[x->nresults++] = xstrdup(w);
             }
         }
     }
@@ -121,14 +119,14 @@ static char *read_conf(int want_results)
 }
 
 /* Is every result of trace t there?  Else its first missing one. */
-static const char *missing_result(size_t t)
+static const char *missing_result(const crosstab *x, size_t t)
 {
-    for (size_t r = 0; r < g.nresults; r++) {
-        char *p = path_of(g.label[t], g.results[r]);
+    for (size_t r = 0; r < x->nresults; r++) {
+        char *p = path_of(x, x->label[t], x->results[r]);
         FILE *f = fopen(p, "r");
         free(p);
         if (!f)
-            return g.results[r];
+            return x->results[r];
         fclose(f);
     }
     return NULL;
@@ -136,22 +134,22 @@ static const char *missing_result(size_t t)
 
 /* Which traces have every result: the others are an error, or with partial
  * left out. */
-static void mark_done(int partial)
+static void mark_done(crosstab *x, int partial)
 {
-    g.skip = xrealloc(NULL, g.ntraces);
+    x->skip = xrealloc(NULL, x->ntraces);
     size_t complete = 0;
-    for (size_t t = 0; t < g.ntraces; t++) {
-        const char *m = missing_result(t);
-        g.skip[t] = m != NULL;
+    for (size_t t = 0; t < x->ntraces; t++) {
+        const char *m = missing_result(x, t);
+        x->skip[t] = m != NULL;
         complete += !m;
         if (m && !partial)
-            die("%s/%s: no %s: the trace is not done (rft-batch --status %s)", g.dir,
-                g.label[t], m, g.dir);
+            die("%s/%s: no %s: the trace is not done (rft-batch --status %s)", x->dir,
+                x->label[t], m, x->dir);
         if (m)
-            warnx("warning: %s/%s: no %s: left out", g.dir, g.label[t], m);
+            warnx("warning: %s/%s: no %s: left out", x->dir, x->label[t], m);
     }
     if (!complete)
-        die("%s: no trace is done", g.dir);
+        die("%s: no trace is done", x->dir);
 }
 
 int main(int argc, char **argv)
@@ -164,6 +162,7 @@ int main(int argc, char **argv)
     const char *output = "-", *columns = NULL, *only_key = NULL, *pivot = NULL;
     enum cli_fmt fmt = FMT_TABLE;
     int partial = 0, c;
+    crosstab x = {0};
     cli_init(argc, argv, usage);
     while ((c = cli_getopt(argc, argv, "o:", opts)) != -1) {
         switch (c) {
@@ -180,27 +179,28 @@ int main(int argc, char **argv)
         usage_error("no batch folder");
     if (only_key && pivot)
         usage_error("--key and --pivot do not go together");
-    g.dir = argv[optind++];
+    x.dir = argv[optind++];
     for (int i = optind; i < argc; i++) {
         if (!*argv[i] || strchr(argv[i], '/'))
             usage_error("'%s' is not the name of a result in a trace's folder", argv[i]);
-        g.results = xrealloc(g.results, (g.nresults + 1) * sizeof *g.results);
-        g.results[g.nresults++] = xstrdup(argv[i]);
+        x.results = xrealloc(x.results, (x.nresults + 1) * sizeof *x.results);
+        x.results[x.nresults++] = xstrdup(argv[i]);
     }
-    read_traces();
-    char *conf_columns = read_conf(!g.nresults);
-    if (!g.nresults)
-        die("%s: no results named (none on the command line, none in %s)", g.dir, CONF_FILE);
+    read_traces(&x);
+    char *conf_columns = read_conf(&x, !x.nresults);
+    if (!x.nresults)
+        die("%s: no results named (none on the command line, none in %s)", x.dir, CONF_FILE);
     if (!columns)
         columns = conf_columns;
 
-    mark_done(partial);
-    crosstab_init(&g);
-    for (size_t t = 0; t < g.ntraces; t++)
-        for (size_t r = 0; r < g.nresults && !g.skip[t]; r++)
-            read_result(t, r);
+    mark_done(&x, partial);
+    crosstab_init(&x);
+    for (size_t t = 0; t < x.ntraces; t++)
+        for (size_t r = 0; r < x.nresults && !x.skip[t]; r++)
+            read_result(&x, t, r);
     FILE *o = cli_output_open(output);
-    crosstab_print(&g, o, fmt, columns, only_key, pivot);
+    crosstab_print(&x, o, fmt, columns, only_key, pivot);
+    crosstab_free(&x);
     free(conf_columns);
     return cli_output_close(o);
 }

@@ -189,18 +189,19 @@ static void degraded_parse(rft_heal *h, const char *degraded, const char *input)
     free(copy);
 }
 
-static rft_heal *taken;     /* the profile the read below took from its stage */
-static void take_profile(cli_job *j) { taken = rft_heal_stage_take(j->st); }
+/* ctx: where the profile goes, taken from the stage before the driver frees it */
+static void take_profile(cli_job *j) { *(rft_heal **)j->ctx = rft_heal_stage_take(j->st); }
 
 /* The trace's profile, read through the stage driver. */
 static rft_heal *read_trace(const heal_report *r)
 {
+    rft_heal *h = NULL;
     cli_job j = {.input = r->input, .prog = prog, .read_flags = RFT_IN_AHEAD,
-                 .st = rft_heal_stage_new(&r->o), .report = take_profile};
+                 .st = rft_heal_stage_new(&r->o), .report = take_profile,
+                 .ctx = &h, .free_ctx = cli_ctx_borrowed};
     if (!j.st)
         die("out of memory");
     cli_jobs_run(&j, 1);
-    rft_heal *h = taken;
     if (!rft_heal_span(h))
         die("%s: no records with a cycle: nothing to profile", r->input);
     if (r->scheme == 0 && !rft_heal_bundles(h))

@@ -40,7 +40,7 @@ static const char usage[] =
     "      --no-render        Write the script and data beside -o FILE but do not run "
     "gnuplot\n";
 
-static struct {
+typedef struct {
     const char *input, *output, *xname;
     char **pats;                /* -y patterns, in the order given */
     size_t npats;
@@ -48,9 +48,7 @@ static struct {
     int kind, render;           /* kind: -1 until known */
     cli_tsv tab;
     figure f;
-} g = {.kind = -1, .render = 1, .f = {.width = 800, .height = 480}};
-
-static const char *at(size_t row, size_t col) { return cli_tsv_at(&g.tab, row, col); }
+} plot_cli;
 
 /* A cell without a value: empty or nan (a gap, not text to warn about). */
 static int missing(const char *s)
@@ -59,88 +57,91 @@ static int missing(const char *s)
 }
 
 /* Numbers and missing cells, at least one number. */
-static int numeric(size_t col)
+static int numeric(const cli_tsv *t, size_t col)
 {
     size_t n = 0;
     double v;
-    for (size_t r = 0; r < g.tab.nrows; r++) {
-        if (cli_number(at(r, col), &v))
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (cli_number(cli_tsv_at(t, r, col), &v))
             n++;
-        else if (!missing(at(r, col)))
+        else if (!missing(cli_tsv_at(t, r, col)))
             return 0;
     }
     return n > 0;
 }
 
-static int percent(size_t col)
+static int percent(const cli_tsv *t, size_t col)
 {
-    const char *name = g.tab.col[col];
+    const char *name = t->col[col];
     return *name && name[strlen(name) - 1] == '%';
 }
 
 /* The series: columns matching -y (in header order, each once; a pattern
  * with wildcards never picks the x column); by default the numeric columns
  * but x, only those named ...% if there are any (not counts beside shares). */
-static void select_series(size_t xcol)
+static void select_series(plot_cli *plot, size_t xcol)
 {
+    const cli_tsv *t = &plot->tab;
+    figure *f = &plot->f;
     fig_series *s = NULL;
     size_t n = 0, pct = 0;
-    unsigned char *hit = xrealloc(NULL, g.npats);
-    memset(hit, 0, g.npats);
-    for (size_t c = 0; c < g.tab.ncols && !g.npats; c++)
-        pct |= c != xcol && numeric(c) && percent(c);
-    for (size_t c = 0; c < g.tab.ncols; c++) {
+    unsigned char *hit = xrealloc(NULL, plot->npats);
+    memset(hit, 0, plot->npats);
+    for (size_t c = 0; c < t->ncols && !plot->npats; c++)
+        pct |= c != xcol && numeric(t, c) && percent(t, c);
+    for (size_t c = 0; c < t->ncols; c++) {
         int take = 0;
-        for (size_t p = 0; p < g.npats; p++)
-            if (fnmatch(g.pats[p], g.tab.col[c], 0) == 0 &&
-                (c != xcol || !strpbrk(g.pats[p], "*?[")))
+        for (size_t p = 0; p < plot->npats; p++)
+            if (fnmatch(plot->pats[p], t->col[c], 0) == 0 &&
+                (c != xcol || !strpbrk(plot->pats[p], "*?[")))
                 take = hit[p] = 1;
-        if (!g.npats)
-            take = c != xcol && numeric(c) && (!pct || percent(c));
+        if (!plot->npats)
+            take = c != xcol && numeric(t, c) && (!pct || percent(t, c));
         if (!take)
             continue;
         s = xrealloc(s, (n + 1) * sizeof *s);
-        s[n].name = g.tab.col[c];
-        s[n].v = xrealloc(NULL, g.tab.nrows * sizeof(double));
+        s[n].name = t->col[c];
+        s[n].v = xrealloc(NULL, t->nrows * sizeof(double));
         size_t text = 0, gaps = 0;
-        for (size_t r = 0; r < g.tab.nrows; r++)
-            if (!cli_number(at(r, c), &s[n].v[r])) {
+        for (size_t r = 0; r < t->nrows; r++)
+            if (!cli_number(cli_tsv_at(t, r, c), &s[n].v[r])) {
                 s[n].v[r] = NAN;
                 gaps++;
-                text += !missing(at(r, c));
+                text += !missing(cli_tsv_at(t, r, c));
             }
-        if (gaps == g.tab.nrows)
-            die("%s: column '%s': no cell is a number", g.f.source, g.tab.col[c]);
+        if (gaps == t->nrows)
+            die("%s: column '%s': no cell is a number", f->source, t->col[c]);
         if (text)
-            warnx("warning: %s: column '%s': %zu %s (left out)", g.f.source, g.tab.col[c], text,
+            warnx("warning: %s: column '%s': %zu %s (left out)", f->source, t->col[c], text,
                   text == 1 ? "cell is not a number" : "cells are not numbers");
         n++;
     }
-    for (size_t p = 0; p < g.npats; p++)
+    for (size_t p = 0; p < plot->npats; p++)
         if (!hit[p])
-            usage_error("-y: '%s' matches no column of %s", g.pats[p], g.f.source);
+            usage_error("-y: '%s' matches no column of %s", plot->pats[p], f->source);
     free(hit);
     if (!n)
-        die("%s: no column other than '%s' holds numbers: nothing to plot (see -y)", g.f.source,
-            g.tab.col[xcol]);
-    g.f.s = s;
-    g.f.ns = n;
+        die("%s: no column other than '%s' holds numbers: nothing to plot (see -y)", f->source,
+            t->col[xcol]);
+    f->s = s;
+    f->ns = n;
 }
 
 /* The x axis: numbers, or the rows as categories (under bars always). */
-static void x_axis(size_t xcol)
+static void x_axis(plot_cli *plot, size_t xcol)
 {
-    figure *f = &g.f;
-    f->xname = g.tab.col[xcol];
-    f->nrows = g.tab.nrows;
+    const cli_tsv *t = &plot->tab;
+    figure *f = &plot->f;
+    f->xname = t->col[xcol];
+    f->nrows = t->nrows;
     f->xcell = xrealloc(NULL, f->nrows * sizeof *f->xcell);
     f->x = xrealloc(NULL, f->nrows * sizeof *f->x);
     int numx = 1;
     for (size_t r = 0; r < f->nrows; r++) {
-        f->xcell[r] = at(r, xcol);
+        f->xcell[r] = cli_tsv_at(t, r, xcol);
         numx &= cli_number(f->xcell[r], &f->x[r]);
     }
-    f->kind = g.kind >= 0 ? g.kind : numx ? FIG_LINE : FIG_BAR;
+    f->kind = plot->kind >= 0 ? plot->kind : numx ? FIG_LINE : FIG_BAR;
     f->categories = !numx || f->kind == FIG_BAR;
 }
 
@@ -154,22 +155,23 @@ int main(int argc, char **argv)
         {"ymax", required_argument, 0, 'M'},    {"width", required_argument, 0, 'w'},
         {"height", required_argument, 0, 'h'},  {"terminal", required_argument, 0, 'T'},
         {"no-render", no_argument, 0, 'n'},     {0, 0, 0, 0}};
-    figure *f = &g.f;
+    plot_cli plot = {.kind = -1, .render = 1, .f = {.width = 800, .height = 480}};
+    figure *f = &plot.f;
     int c;
     cli_init(argc, argv, usage);
     while ((c = cli_getopt(argc, argv, "o:x:y:", opts)) != -1) {
         switch (c) {
-        case 'o': g.output = optarg; break;
-        case 'x': g.xname = optarg; break;
+        case 'o': plot.output = optarg; break;
+        case 'x': plot.xname = optarg; break;
         case 'y':
             if (!optarg[strspn(optarg, ",")])
                 usage_error("-y: no column named");
             for (char *p = strtok(optarg, ","); p; p = strtok(NULL, ",")) {
-                g.pats = xrealloc(g.pats, (g.npats + 1) * sizeof *g.pats);
-                g.pats[g.npats++] = p;
+                plot.pats = xrealloc(plot.pats, (plot.npats + 1) * sizeof *plot.pats);
+                plot.pats[plot.npats++] = p;
             }
             break;
-        case 'k': g.kind = cli_choice("--kind", optarg, "line|bar") ? FIG_BAR : FIG_LINE; break;
+        case 'k': plot.kind = cli_choice("--kind", optarg, "line|bar") ? FIG_BAR : FIG_LINE; break;
         case 't': f->title = optarg; break;
         case 'X': f->xlabel = optarg; break;
         case 'Y': f->ylabel = optarg; break;
@@ -177,39 +179,44 @@ int main(int argc, char **argv)
         case 'M': f->ymax = cli_double("--ymax", optarg, -HUGE_VAL, HUGE_VAL), f->ymax_set = 1; break;
         case 'w': f->width = (unsigned)cli_uint("--width", optarg, 200, 10000), f->width_set = 1; break;
         case 'h': f->height = (unsigned)cli_uint("--height", optarg, 200, 10000); break;
-        case 'T': g.term = optarg; break;
-        case 'n': g.render = 0; break;
+        case 'T': plot.term = optarg; break;
+        case 'n': plot.render = 0; break;
         default: cli_bad_option(argv);
         }
     }
-    g.input = cli_input(argc, argv);
-    f->source = strcmp(g.input, "-") ? g.input : "standard input";
+    plot.input = cli_input(argc, argv);
+    f->source = strcmp(plot.input, "-") ? plot.input : "standard input";
     if (f->ymin_set && f->ymax_set && !(f->ymin < f->ymax))
         usage_error("--ymin %g is not below --ymax %g", f->ymin, f->ymax);
-    int named = fig_term_of(g.output);
-    f->term = g.term ? cli_choice("--terminal", g.term, FIG_TERMS) : named >= 0 ? named : FIG_SVG;
+    int named = fig_term_of(plot.output);
+    f->term = plot.term ? cli_choice("--terminal", plot.term, FIG_TERMS)
+                        : named >= 0 ? named : FIG_SVG;
     if (named >= 0 && (int)f->term != named)
-        usage_error("--terminal %s does not match -o %s", g.term, g.output);
-    if (!g.render && !fig_beside(g.output))
+        usage_error("--terminal %s does not match -o %s", plot.term, plot.output);
+    if (!plot.render && !fig_beside(plot.output))
         usage_error("--no-render writes the script and data beside -o FILE: name a file");
 
-    cli_tsv_read(g.input, f->source, &g.tab);
+    cli_tsv_read(plot.input, f->source, &plot.tab);
     size_t xcol = 0;
-    if (g.xname) {
-        while (xcol < g.tab.ncols && strcmp(g.tab.col[xcol], g.xname))
+    if (plot.xname) {
+        while (xcol < plot.tab.ncols && strcmp(plot.tab.col[xcol], plot.xname))
             xcol++;
-        if (xcol == g.tab.ncols)
-            usage_error("-x: '%s' is not a column of %s", g.xname, f->source);
+        if (xcol == plot.tab.ncols)
+            usage_error("-x: '%s' is not a column of %s", plot.xname, f->source);
     }
-    select_series(xcol);
-    x_axis(xcol);
+    select_series(&plot, xcol);
+    x_axis(&plot, xcol);
     char *ylabel = f->ylabel ? NULL : fig_ylabel(f->s, f->ns);
     f->xlabel = f->xlabel ? f->xlabel : f->xname;
     f->ylabel = f->ylabel ? f->ylabel : ylabel;
-    int status = fig_output(f, g.output, g.render);
+    int status = fig_output(f, plot.output, plot.render);
     for (size_t i = 0; i < f->ns; i++)
         free(f->s[i].v);
     free(f->s);
+    free(f->xcell);
+    free(f->x);
     free(ylabel);
+    free(plot.pats);
+    cli_tsv_free(&plot.tab);
     return status;
 }

@@ -140,6 +140,114 @@ static int same_words(const stage_words *a, const stage_words *b)
     return 1;
 }
 
+/* The pipelines of the command line and their jobs: run_main's, passed to
+ * what builds them.  A usage error exits with all of it reachable from
+ * run_main (no leak); run_free frees it after the run. */
+typedef struct {
+    int np;                 /* pipelines */
+    pipeline *pl;           /* their stages as split */
+    cli_job **jobs;         /* jobs[i][k]: stage k of pipeline i */
+    int *len;               /* stages of pipeline i */
+    int **same;             /* as cli_pipelines_run takes it */
+} run_ctx;
+
+/* The earlier pipeline whose stages 0..k are the same words as those of
+ * pipeline i (the first of such), or -1. */
+static int same_stage(const run_ctx *r, int i, int k)
+{
+    for (int e = 0; e < i; e++) {
+        int eq = k < r->pl[e].n;
+        for (int m = 0; eq && m <= k; m++)
+            eq = same_words(&r->pl[e].st[m], &r->pl[i].st[m]);
+        if (eq)
+            return r->same[e][k] >= 0 ? r->same[e][k] : e;
+    }
+    return -1;
+}
+
+/* Stage k of pipeline i into its job, checked against its place. */
+static void parse_stage(run_ctx *r, int i, int k)
+{
+    stage_words *s = &r->pl[i].st[k];
+    const cli_prog *p = find(s->word[0]);
+    for (int m = 1; m < s->nword && strcmp(s->word[m], "--"); m++)
+        if (strcmp(s->word[m], "--help") == 0 || strcmp(s->word[m], "-h") == 0)
+            cli_help(p->usage);
+    cli_job *j = &r->jobs[i][k];
+    s->own = xrealloc(NULL, s->nword * sizeof *s->own);
+    s->nown = s->nword;
+    memcpy(s->own, s->word, s->nword * sizeof *s->own);
+    s->nword = cli_take_quiet(s->nword, s->word);
+    /* classify --bs auto reads its input twice: only a file can be */
+    for (int m = 1; k > 0 && p == &cli_classify && m < s->nword; m++)
+        if (strcmp(s->word[m], "--bs=auto") == 0 ||
+            (strcmp(s->word[m], "--bs") == 0 && m + 1 < s->nword &&
+             strcmp(s->word[m + 1], "auto") == 0))
+            run_usage("%s", "classify --bs auto reads its input twice: only as the first stage");
+    cli_prog_parse(p, s->nword, s->word, j);
+    if (k > 0 && (strcmp(j->input, "-") || j->source_run))
+        usage_error("in a pipeline only the first stage reads a file");
+    if (k + 1 < r->pl[i].n && (j->output || !j->stream))
+        usage_error("only the last stage of a pipeline writes -o or a table instead of "
+                    "its stream");
+    const cli_job *first = &r->jobs[0][0];
+    if (k == 0 && i > 0 && (strcmp(j->input, first->input) ||
+                            !j->source_run != !first->source_run || j->source_run))
+        usage_error("every pipeline reads the input of the first ('%s')", first->input);
+}
+
+/* Pipeline i: split, and a job for each stage not shared with an earlier one. */
+static void add_pipeline(run_ctx *r, int i, const char *text)
+{
+    r->pl[i] = split(text);
+    r->len[i] = r->pl[i].n;
+    r->jobs[i] = xrealloc(NULL, r->pl[i].n * sizeof **r->jobs);
+    r->same[i] = xrealloc(NULL, r->pl[i].n * sizeof **r->same);
+    for (int k = 0; k < r->pl[i].n; k++) {
+        r->same[i][k] = same_stage(r, i, k);
+        if (r->same[i][k] >= 0)
+            r->jobs[i][k] = r->jobs[r->same[i][k]][k];
+        else
+            parse_stage(r, i, k);
+    }
+}
+
+/* Streams of distinct last stages on standard output: one at most. */
+static void check_stdout(const run_ctx *r)
+{
+    int to_stdout = 0;
+    for (int i = 0; i < r->np; i++) {
+        const cli_job *j = &r->jobs[i][r->len[i] - 1];
+        int again = 0;
+        for (int e = 0; e < i; e++)
+            again |= r->len[e] == r->len[i] && r->same[i][r->len[i] - 1] == e;
+        to_stdout += !again && j->stream && (!j->output || strcmp(j->output, "-") == 0);
+    }
+    if (to_stdout > 1)
+        run_usage("%s", "more than one pipeline writes its stream to standard output: give -o");
+}
+
+/* The jobs' contexts are the driver's to free (cli_pipelines_run). */
+static void run_free(run_ctx *r)
+{
+    for (int i = 0; i < r->np; i++) {
+        for (int k = 0; k < r->pl[i].n; k++) {
+            stage_words *s = &r->pl[i].st[k];
+            for (int m = 0; m < (s->own ? s->nown : s->nword); m++)
+                free(s->own ? s->own[m] : s->word[m]);
+            free(s->own);
+            free(s->word);
+        }
+        free(r->pl[i].st);
+        free(r->jobs[i]);
+        free(r->same[i]);
+    }
+    free(r->pl);
+    free(r->jobs);
+    free(r->len);
+    free(r->same);
+}
+
 int run_main(int argc, char **argv)
 {
     cli_usage_text = usage;
@@ -149,86 +257,15 @@ int run_main(int argc, char **argv)
     if (argc < 2)
         run_usage("%s", "no pipeline");
     int np = argc - 1;
-    /* static: still reachable when we exit (as rft.c's), not a leak */
-    static pipeline *pl;
-    static cli_job **jobs;
-    static int *len, **same;
-    pl = xrealloc(NULL, np * sizeof *pl);
-    jobs = xrealloc(NULL, np * sizeof *jobs);
-    len = xrealloc(NULL, np * sizeof *len);
-    same = xrealloc(NULL, np * sizeof *same);
-    for (int i = 0; i < np; i++) {
-        pl[i] = split(argv[i + 1]);
-        len[i] = pl[i].n;
-        jobs[i] = xrealloc(NULL, pl[i].n * sizeof **jobs);
-        same[i] = xrealloc(NULL, pl[i].n * sizeof **same);
-        for (int k = 0; k < pl[i].n; k++) {
-            /* the stage of an earlier pipeline that began with the same words */
-            same[i][k] = -1;
-            for (int e = 0; e < i && same[i][k] < 0; e++) {
-                int eq = k < pl[e].n;
-                for (int m = 0; eq && m <= k; m++)
-                    eq = same_words(&pl[e].st[m], &pl[i].st[m]);
-                if (eq)
-                    same[i][k] = same[e][k] >= 0 ? same[e][k] : e;
-            }
-            if (same[i][k] >= 0) {
-                jobs[i][k] = jobs[same[i][k]][k];
-                continue;
-            }
-            stage_words *s = &pl[i].st[k];
-            const cli_prog *p = find(s->word[0]);
-            for (int m = 1; m < s->nword && strcmp(s->word[m], "--"); m++)
-                if (strcmp(s->word[m], "--help") == 0 || strcmp(s->word[m], "-h") == 0)
-                    cli_help(p->usage);
-            cli_job *j = &jobs[i][k];
-            s->own = xrealloc(NULL, s->nword * sizeof *s->own);
-            s->nown = s->nword;
-            memcpy(s->own, s->word, s->nword * sizeof *s->own);
-            s->nword = cli_take_quiet(s->nword, s->word);
-            /* classify --bs auto reads its input twice: only a file can be */
-            for (int m = 1; k > 0 && p == &cli_classify && m < s->nword; m++)
-                if (strcmp(s->word[m], "--bs=auto") == 0 ||
-                    (strcmp(s->word[m], "--bs") == 0 && m + 1 < s->nword &&
-                     strcmp(s->word[m + 1], "auto") == 0))
-                    run_usage("%s", "classify --bs auto reads its input twice: only as the first stage");
-            cli_prog_parse(p, s->nword, s->word, j);
-            if (k > 0 && (strcmp(j->input, "-") || j->source_run))
-                usage_error("in a pipeline only the first stage reads a file");
-            if (k + 1 < pl[i].n && (j->output || !j->stream))
-                usage_error("only the last stage of a pipeline writes -o or a table instead of "
-                            "its stream");
-            if (k == 0 && i > 0 && (strcmp(j->input, jobs[0][0].input) ||
-                                    !j->source_run != !jobs[0][0].source_run || j->source_run))
-                usage_error("every pipeline reads the input of the first ('%s')", jobs[0][0].input);
-        }
-    }
-    int to_stdout = 0;          /* streams of distinct last stages on standard output */
-    for (int i = 0; i < np; i++) {
-        const cli_job *j = &jobs[i][len[i] - 1];
-        int again = 0;
-        for (int e = 0; e < i; e++)
-            again |= len[e] == len[i] && same[i][len[i] - 1] == e;
-        to_stdout += !again && j->stream && (!j->output || strcmp(j->output, "-") == 0);
-    }
-    if (to_stdout > 1)
-        run_usage("%s", "more than one pipeline writes its stream to standard output: give -o");
-    cli_pipelines_run(jobs, len, np, same);
-    for (int i = 0; i < np; i++) {
-        for (int k = 0; k < pl[i].n; k++) {
-            stage_words *s = &pl[i].st[k];
-            for (int m = 0; m < (s->own ? s->nown : s->nword); m++)
-                free(s->own ? s->own[m] : s->word[m]);
-            free(s->own);
-            free(s->word);
-        }
-        free(pl[i].st);
-        free(jobs[i]);
-        free(same[i]);
-    }
-    free(pl);
-    free(jobs);
-    free(len);
-    free(same);
+    run_ctx r = {.np = np,
+                 .pl = xrealloc(NULL, np * sizeof *r.pl),
+                 .jobs = xrealloc(NULL, np * sizeof *r.jobs),
+                 .len = xrealloc(NULL, np * sizeof *r.len),
+                 .same = xrealloc(NULL, np * sizeof *r.same)};
+    for (int i = 0; i < np; i++)
+        add_pipeline(&r, i, argv[i + 1]);
+    check_stdout(&r);
+    cli_pipelines_run(r.jobs, r.len, np, r.same);
+    run_free(&r);
     return cli_close_stdout();
 }

@@ -116,3 +116,14 @@ EOF2
     run -2 --separate-stderr rft run 'gate p.rft | classify --bs auto'
     assert_equal "${stderr%%$'\n'*}" "rft run: classify --bs auto reads its input twice: only as the first stage (see rft run --help)"
 }
+
+@test "classify --bs auto as a first stage: each kernel's block size, as the program alone" {
+    rft run 'classify --bs auto -s run.tsv -f tsv p.rft | duty -o run.rft' 'classify p.rft -o fixed.rft'
+    pipe 'rft-classify --bs auto -s sh.tsv -f tsv p.rft | rft-duty' | cmp - run.rft
+    cmp sh.tsv run.tsv
+    rft-classify p.rft | cmp - fixed.rft
+    # reduction's writes fit blocks of 1 best, vecadd's the default 8
+    run cut -f1,2 run.tsv
+    assert_line "reduction	1"
+    assert_line "vecadd	8"
+}
