@@ -1,6 +1,7 @@
 /* cli.c - option parsing, messages, tables and output closing shared by the
  * rft-* programs. */
 #include "cli.h"
+#include "view.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -654,17 +655,12 @@ static void put_csv(FILE *out, const char *s)
 
 static void put_json_str(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
+    size_t n = strlen(s);
+    char small[256], *b = RFT_JSON_STR_MAX(n) <= sizeof small ? small
+                                                              : xrealloc(NULL, RFT_JSON_STR_MAX(n));
+    fwrite(b, 1, (size_t)(rft_json_str(b, s, n) - b), out);
+    if (b != small)
+        free(b);
 }
 
 static void cell(cli_table *t, const char *s, int numeric)

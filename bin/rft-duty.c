@@ -28,8 +28,7 @@ static const char usage[] =
     "(default) or on holding zeros (rule 4)\n"
     "      --summary[=FILE]   Print the map condensed, one row per slice and one for all of "
     "them, to standard output\n"
-    "  -s FILE                Print the map condensed, one row per slice and one for all of "
-    "them, to standard output\n"
+    "  -s FILE                The same as --summary=FILE\n"
     "  -f, --format table|tsv|csv|json  Format of the summary (default table)\n";
 
 typedef struct {
