@@ -726,6 +726,33 @@ void table_dbl(cli_table *t, double v, int decimals)
     free(b);
 }
 
+void table_share(cli_table *t, int counts, uint64_t n, double whole)
+{
+    if (counts)
+        table_u64(t, n);
+    else
+        table_dbl(t, whole > 0 ? 100.0 * (double)n / whole : 0.0, 2);
+}
+
+const char **table_count_names(int n, const char *const *names)
+{
+    /* one block: the pointers, then the names */
+    size_t size = n * sizeof(char *);
+    for (int i = 0; i < n; i++)
+        size += strlen(names[i]) + 1;
+    const char **out = xrealloc(NULL, size);
+    char *p = (char *)(out + n);
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(names[i]);
+        len -= len && names[i][len - 1] == '%';
+        memcpy(p, names[i], len);
+        p[len] = 0;
+        out[i] = p;
+        p += len + 1;
+    }
+    return out;
+}
+
 /* s in JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
 static int json_number(const char *s)
 {
