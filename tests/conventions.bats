@@ -177,3 +177,33 @@ for l in sys.stdin:
         assert_line --regexp '^  -s FILE +The same as --summary=FILE'
     done
 }
+
+# ---- --counts: counts in place of percentages, the same rows ---------------------
+
+@test "--counts on rft-faultmap --stats and rft-duty --summary: the counts behind the percentages" {
+    run -0 rft-faultmap --stats --counts --scenario clustered --seed 3 --slice 0:0,0:1 -f tsv
+    assert_output "$(printf '%s\n' \
+        $'slice\torigin\tseed\tentries\tblocks\tbits0\tbits1\tbits2\tbits3\tbits4+\tfaulty_entries\tfaulty\tfaulty_blocks\tfaulty_next' \
+        $'0:0\tclustered\t3\t256\t4\t110\t51\t31\t26\t38\t95\t95\t292\t73' \
+        $'0:1\tclustered\t3\t256\t4\t110\t51\t31\t26\t38\t95\t95\t292\t73')"
+    # the same rows as the percentages: 73 of the 95 (94 when the last entry is faulty)
+    run -0 rft-faultmap --stats --scenario clustered --seed 3 --slice 0:0,0:1 -f tsv
+    assert_line --index 1 $'0:0\tclustered\t3\t256\t4\t110\t51\t31\t26\t38\t95\t37.11\t292\t76.84'
+    assert_line --index 2 $'0:1\tclustered\t3\t256\t4\t110\t51\t31\t26\t38\t95\t37.11\t292\t77.66'
+    run -2 --separate-stderr rft-faultmap --counts --scenario common
+    assert_equal "$stderr" "rft-faultmap: --format and --counts go with --stats (see rft-faultmap --help)"
+
+    rft-synth --writes 2000 --seed 1 | rft-alloc > a.rft
+    rft-duty --summary -f tsv a.rft > pct.tsv
+    rft-duty --summary --counts -f tsv a.rft > cnt.tsv
+    run -0 cut -f1,5,11,13 cnt.tsv
+    assert_line --index 0 $'slice\tcycles\tlongest_0\tlongest_1'
+    assert_line --index 1 $'0:0\t26116\t26116\t26116'
+    # the same rows and cells but the longest duties; those are cycles of the window
+    cmp <(cut -f1-10,12,14 pct.tsv) <(cut -f1-10,12,14 cnt.tsv)
+    awk -F '\t' 'NR > 1 { if ($11 > $5 || $13 > $5) exit 1 }' cnt.tsv
+    paste pct.tsv cnt.tsv | awk -F '\t' 'NR > 1 && $5 > 0 {
+        if (sprintf("%.2f", 100 * $25 / $5) != $11) { print "row " NR ": " $11 " vs " $25 " of " $5; exit 1 } }'
+    run -2 --separate-stderr rft-duty --counts a.rft
+    assert_equal "$stderr" "rft-duty: --format and --counts shape the --summary report (see rft-duty --help)"
+}
