@@ -1,6 +1,7 @@
 /* cli.c - option parsing, messages, tables and output closing shared by the
  * rft-* programs. */
 #include "cli.h"
+#include "view.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -654,17 +655,12 @@ static void put_csv(FILE *out, const char *s)
 
 static void put_json_str(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
+    size_t n = strlen(s);
+    char small[256], *b = RFT_JSON_STR_MAX(n) <= sizeof small ? small
+                                                              : xrealloc(NULL, RFT_JSON_STR_MAX(n));
+    fwrite(b, 1, (size_t)(rft_json_str(b, s, n) - b), out);
+    if (b != small)
+        free(b);
 }
 
 static void cell(cli_table *t, const char *s, int numeric)
@@ -728,6 +724,33 @@ void table_dbl(cli_table *t, double v, int decimals)
     char *b = xasprintf("%.*f", decimals, v);   /* 1e300 has 301 digits */
     cell(t, b, 1);
     free(b);
+}
+
+void table_share(cli_table *t, int counts, uint64_t n, double whole)
+{
+    if (counts)
+        table_u64(t, n);
+    else
+        table_dbl(t, whole > 0 ? 100.0 * (double)n / whole : 0.0, 2);
+}
+
+const char **table_count_names(int n, const char *const *names)
+{
+    /* one block: the pointers, then the names */
+    size_t size = n * sizeof(char *);
+    for (int i = 0; i < n; i++)
+        size += strlen(names[i]) + 1;
+    const char **out = xrealloc(NULL, size);
+    char *p = (char *)(out + n);
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(names[i]);
+        len -= len && names[i][len - 1] == '%';
+        memcpy(p, names[i], len);
+        p[len] = 0;
+        out[i] = p;
+        p += len + 1;
+    }
+    return out;
 }
 
 /* s in JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */

@@ -188,6 +188,12 @@ void table_str(cli_table *t, const char *s);
 void table_u64(cli_table *t, uint64_t v);
 void table_i64(cli_table *t, int64_t v);
 void table_dbl(cli_table *t, double v, int decimals);
+/* n of whole as a percentage (2 decimals, 0 when whole is 0), or with
+ * counts (--counts) n itself. */
+void table_share(cli_table *t, int counts, uint64_t n, double whole);
+/* Column names for --counts: a copy of names[0..n) with each final '%'
+ * dropped ("avg_0%" -> "avg_0"); free with free(). */
+const char **table_count_names(int n, const char *const *names);
 /* A number already printed (s as strtod reads it): unquoted in JSON, where
  * nan and inf become null and a form JSON has not (0x10, .5) a string. */
 void table_num(cli_table *t, const char *s);

@@ -10,15 +10,6 @@ static const char *const cols[2][RFT_CC_N] = {
     {"writes", "const", "single", "double", "other", "compr", "mispred", "diverg",
      "mov", "wc_base", "wc_d1", "wc_d2", "wc_unc", "wc_on_bits"}};
 
-/* A count, or a percentage of whole. */
-static void cell(const cls_table_opts *o, cli_table *t, uint64_t n, double whole)
-{
-    if (o->counts)
-        table_u64(t, n);
-    else
-        table_dbl(t, whole > 0 ? 100.0 * (double)n / whole : 0.0, 2);
-}
-
 static void row(const cls_table_opts *o, cli_table *t, const char *kernel, const char *reg,
                 unsigned bs, const rft_classify_counts *s, uint32_t lanes)
 {
@@ -29,7 +20,7 @@ static void row(const cls_table_opts *o, cli_table *t, const char *kernel, const
     table_u64(t, bs);
     table_u64(t, s->n[RFT_CC_WRITES]);
     for (int k = RFT_CC_WRITES + 1; k < RFT_CC_N; k++)
-        cell(o, t, s->n[k], k == RFT_CC_WC_ON_BITS ? writes * 32 * lanes : writes);
+        table_share(t, o->counts, s->n[k], k == RFT_CC_WC_ON_BITS ? writes * 32 * lanes : writes);
     table_end_row(t);
 }
 
@@ -82,8 +73,8 @@ void cls_sweep_table(const cls_table_opts *o, FILE *out, const rft_stage *st)
             table_str(t, last ? "total" : k.name);
             table_u64(t, rft_classify_rule(st, r)->bs);
             table_u64(t, n);
-            cell(o, t, cv[r], (double)n);
-            cell(o, t, cv[r + 1], (double)n);
+            table_share(t, o->counts, cv[r], (double)n);
+            table_share(t, o->counts, cv[r + 1], (double)n);
             table_end_row(t);
             total[r] += last ? 0 : cv[r];
             total[r + 1] += last ? 0 : cv[r + 1];

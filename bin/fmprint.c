@@ -55,8 +55,10 @@ static void stats(fm_print *p, const rft_faultmap *m)
     static const char *const cols[] = {
         "slice", "origin", "seed", "entries", "blocks", "bits0", "bits1", "bits2", "bits3",
         "bits4+", "faulty_entries", "faulty%", "faulty_blocks", "faulty_next%"};
+    if (!p->stats && p->counts)
+        p->count_names = table_count_names(14, cols);
     if (!p->stats)
-        p->stats = table_new(p->fmt, stdout, 14, cols);
+        p->stats = table_new(p->fmt, stdout, 14, p->counts ? p->count_names : cols);
     cli_table *t = p->stats;
     uint32_t cls[RFT_FM_CLASSES], faulty = 0, pairs = 0;
     uint32_t fblocks = rft_faultmap_classes(m, cls);
@@ -76,9 +78,9 @@ static void stats(fm_print *p, const rft_faultmap *m)
     for (int c = 0; c < RFT_FM_CLASSES; c++)
         table_u64(t, cls[c]);
     table_u64(t, faulty);
-    table_dbl(t, 100.0 * faulty / m->entries, 2);
+    table_share(t, p->counts, faulty, m->entries);
     table_u64(t, fblocks);
-    table_dbl(t, lead ? 100.0 * pairs / lead : 0.0, 2);
+    table_share(t, p->counts, pairs, lead);
     table_end_row(t);
 }
 
@@ -198,6 +200,7 @@ static void report(cli_job *j)
             p->slices ? p->slices : "");
     if (p->stats)
         table_free(p->stats);
+    free(p->count_names);
     free(p->csv);
 }
 

@@ -38,10 +38,10 @@ static const char usage[] =
     "      --check            Check the invariants after every event\n"
     "      --log FILE         Log every decision\n"
     "      --summary[=FILE]   Print the table\n"
-    "  -s FILE                Print the table\n"
+    "  -s FILE                The same as --summary=FILE\n"
     "      --report perf|occupancy|events  Shape the table\n"
     "      --by kernel|slice  Shape the table\n"
-    "      --counts           Shape the table\n"
+    "      --counts           Counts in place of the percentages (same rows)\n"
     "  -f, --format F         Shape the table\n"
     CLI_FILTER_HELP;
 

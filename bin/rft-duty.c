@@ -10,9 +10,9 @@
 
 static const char usage[] =
     "rft-duty [-o FILE] [--level N] [--flush] [--span stream|slice|busy] [--window FROM:TO]\n"
-    "         [--unused off|on] [--summary[=FILE] | -s FILE]\n"
+    "         [--unused off|on] [--summary[=FILE] | -s FILE] [--counts]\n"
     "         [--format table|tsv|csv|json] [FILE]\n"
-    "Duty map of a register file: time at \\(oq0\\(cq, at \\(oq1\\(cq and switched off for "
+    "Duty map of a register file: time at '0', at '1' and switched off for "
     "every cell\n"
     "\n"
     "  -o, --output=FILE      Write the map to FILE (under a temporary name, renamed when "
@@ -28,13 +28,15 @@ static const char usage[] =
     "(default) or on holding zeros (rule 4)\n"
     "      --summary[=FILE]   Print the map condensed, one row per slice and one for all of "
     "them, to standard output\n"
-    "  -s FILE                Print the map condensed, one row per slice and one for all of "
-    "them, to standard output\n"
+    "  -s FILE                The same as --summary=FILE\n"
+    "      --counts           The longest duties as cycles, not percentages (the averages "
+    "stay percentages: no count is behind them)\n"
     "  -f, --format table|tsv|csv|json  Format of the summary (default table)\n";
 
 typedef struct {
     const char *summary;
     enum cli_fmt fmt;
+    int counts;                 /* --counts: the longest duties in cycles */
     FILE *out;
 } duty_cli;
 
@@ -52,9 +54,12 @@ static void report(cli_job *j)
     static const char *const cols[] = {
         "slice", "span", "first", "last", "cycles", "entries", "used", "avg_0%", "avg_1%",
         "avg_off%", "longest_0%", "longest_0_cell", "longest_1%", "longest_1_cell"};
+    static const char *const counted[] = {
+        "slice", "span", "first", "last", "cycles", "entries", "used", "avg_0%", "avg_1%",
+        "avg_off%", "longest_0", "longest_0_cell", "longest_1", "longest_1_cell"};
     size_t nrows;
     const rft_duty_row *rows = rft_duty_stage_rows(j->st, &nrows);
-    cli_table *t = table_new(c->fmt, c->out, 14, cols);
+    cli_table *t = table_new(c->fmt, c->out, 14, c->counts ? counted : cols);
     for (size_t i = 0; i < nrows; i++) {
         const rft_duty_stats *s = &rows[i].st;
         double n = s->avg_cells;
@@ -69,10 +74,10 @@ static void report(cli_job *j)
         table_dbl(t, n ? 100 * s->s0 / n : 0, 2);
         table_dbl(t, n ? 100 * s->s1 / n : 0, 2);
         table_dbl(t, n ? 100 * s->soff / n : 0, 2);
-        table_dbl(t, 100 * rft_duty_frac(s->max0.t0, s->max0.cycles), 2);
+        table_share(t, c->counts, s->max0.t0, (double)s->max0.cycles);
         cell_name(b, sizeof b, &s->max0);
         table_str(t, b);
-        table_dbl(t, 100 * rft_duty_frac(s->max1.t1, s->max1.cycles), 2);
+        table_share(t, c->counts, s->max1.t1, (double)s->max1.cycles);
         cell_name(b, sizeof b, &s->max1);
         table_str(t, b);
         table_end_row(t);
@@ -100,7 +105,8 @@ static void parse(int argc, char **argv, cli_job *j)
     static const struct option opts[] = {
         CLI_FILTER_OPTIONS,                    {"span", required_argument, 0, 'p'},   {"window", required_argument, 0, 'W'},
         {"unused", required_argument, 0, 'u'}, {"summary", optional_argument, 0, 'S'},
-        {"format", required_argument, 0, 'f'}, {0, 0, 0, 0}};
+        {"format", required_argument, 0, 'f'}, {"counts", no_argument, 0, 'c'},
+        {0, 0, 0, 0}};
     rft_duty_opts o = {.span = RFT_SPAN_SLICE};
     duty_cli *c = xrealloc(NULL, sizeof *c);    /* one per stage of a pipeline */
     *c = (duty_cli){.fmt = FMT_TABLE};
@@ -116,6 +122,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'S': c->summary = optarg ? optarg : "-"; break;
         case 's': c->summary = optarg; break;
         case 'f': fmt_set = 1; c->fmt = cli_format(optarg); break;
+        case 'c': c->counts = 1; break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))
                 cli_bad_option(argv);
@@ -124,8 +131,8 @@ static void parse(int argc, char **argv, cli_job *j)
     j->input = cli_input(argc, argv);
     if (o.window_set && o.span != RFT_SPAN_STREAM)
         usage_error("--window applies to --span stream only");
-    if (fmt_set && !c->summary)
-        usage_error("--format shapes the --summary report");
+    if ((fmt_set || c->counts) && !c->summary)
+        usage_error("--format and --counts shape the --summary report");
     /* --summary alone prints the report instead of the map */
     j->stream = j->output || !c->summary || strcmp(c->summary, "-") != 0;
     if (j->stream && c->summary && (!j->output || strcmp(j->output, "-") == 0) &&

@@ -12,9 +12,9 @@ static const char usage[] =
     "             [--corr-length N] [--map FILE.csv] [--same] [-o FILE] [--level N] "
     "[--flush]\n"
     "             [FILE]\n"
-    "rft-faultmap --csv|--show|--stats [-o FILE] [--format table|tsv|csv|json] [--slice "
-    "LIST]\n"
-    "             [--entries N] [--blocks N] [map options] [FILE]\n"
+    "rft-faultmap --csv|--show|--stats [-o FILE] [--format table|tsv|csv|json] [--counts]\n"
+    "             [--slice LIST]"
+    " [--entries N] [--blocks N] [map options] [FILE]\n"
     "Fault maps of register-file slices below the safe supply voltage (DC-Patch, seed 001)\n"
     "\n"
     "      --scenario NAME    common, clustered or dispersed\n"
@@ -32,6 +32,7 @@ static const char usage[] =
     "      --show             Print maps instead of running as a stream stage\n"
     "      --stats            Print maps instead of running as a stream stage\n"
     "  -f, --format F         table, tsv, csv or json (JSON lines) for --stats\n"
+    "      --counts           --stats with counts in place of the percentages (same rows)\n"
     "      --slice LIST       Comma-separated cu:simd or *\n"
     "      --entries N        Geometry of printed maps (default 256 and 4); a stream stage "
     "uses the stream's\n"
@@ -45,6 +46,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"csv", no_argument, 0, 'C'},
         {"show", no_argument, 0, 'W'},           {"stats", no_argument, 0, 'T'},
         {"format", required_argument, 0, 'f'},   {"slice", required_argument, 0, 's'},
+        {"counts", no_argument, 0, 'c'},
         {"entries", required_argument, 0, 'N'},  {"blocks", required_argument, 0, 'B'},
         {0, 0, 0, 0}};
     fm_print *p = xrealloc(NULL, sizeof *p);    /* one per stage of a pipeline */
@@ -60,6 +62,7 @@ static void parse(int argc, char **argv, cli_job *j)
             break;
         }
         case 'f': p->fmt = cli_format(optarg); fmt_set = 1; break;
+        case 'c': p->counts = 1; break;
         case 's': p->slices = optarg; break;
         case 'N':
             p->entries = (uint32_t)cli_uint("--entries", optarg, 1, RFT_MAX_ENTRIES);
@@ -77,8 +80,8 @@ static void parse(int argc, char **argv, cli_job *j)
     j->input = cli_input(argc, argv);
     fm_source_check(&p->fm);
     int given = p->fm.src.csv || p->fm.src.have_gen;
-    if (fmt_set && p->mode != FM_PRINT_STATS)
-        usage_error("--format goes with --stats");
+    if ((fmt_set || p->counts) && p->mode != FM_PRINT_STATS)
+        usage_error("--format and --counts go with --stats");
     if (!p->mode) {
         if (!given)
             usage_error("a map is needed: --scenario NAME (or --shares) or --map FILE.csv");

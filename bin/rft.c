@@ -17,27 +17,31 @@ static const char usage[] =
     "rft --help | --version\n"
     "Run rft-command found beside this program, then on PATH; rft help lists the commands\n"
     "\n";
+static const char options[] =
+    "  -h, --help             Print this help, with the commands, and exit\n"
+    "      --version          Print the version and exit\n";
 
-/* one line per command known to this version; others found are listed too */
+/* one line per command known to this version, the first sentence of its
+ * entry in rft(1) COMMANDS (tests/help.bats); others found are listed too */
 static const char *const known[][2] = {
-    {"run", "pipelines of stages in one process, records passing in memory"},
-    {"decode", "text or CSV register-write trace to an rft stream"},
-    {"view", "rft stream to text, TSV, CSV or JSON; header, statistics, filters"},
-    {"synth", "seeded synthetic GPU kernel workloads"},
-    {"classify", "register value patterns: RC/DC-Patch compression, WC, speculation"},
-    {"repeat", "a trace run again and again: copies back to back"},
-    {"alloc", "place wavefront windows in the register file (first-fit, RAR, ARGO)"},
-    {"gate", "power state of entries from register contents (RC, WC)"},
-    {"duty", "per-cell duty cycles: time at 0, at 1 and switched off"},
-    {"merge", "add duty maps and counters of several streams"},
-    {"vth", "duty-cycle summaries and threshold-voltage shift (NBTI)"},
-    {"faultmap", "undervolting fault maps of the register file"},
+    {"run", "Pipelines of stages in one process, records passing in memory"},
+    {"decode", "Text or CSV register-write trace (plain or zstd-compressed) to an rft stream"},
+    {"view", "rft stream to text, TSV, CSV or JSON lines; its header and statistics"},
+    {"synth", "Seeded synthetic GPU kernel workloads, for tests, demonstrations and benchmarks"},
+    {"classify", "Register value patterns (RC/DC-Patch, WC), speculation and divergence"},
+    {"repeat", "A trace run again and again: copies back to back, cycles shifted"},
+    {"alloc", "Place the register window of every wavefront in its slice (first-fit, RAR, ARGO)"},
+    {"gate", "Power state of register-file entries from their contents (RC, WC)"},
+    {"duty", "Per-cell duty cycles: time at 0, at 1 and switched off"},
+    {"merge", "Add the duty maps and counters of several streams"},
+    {"vth", "Duty-cycle summaries, threshold-voltage shift and SNM loss (NBTI)"},
+    {"faultmap", "Fault maps of an undervolted register file"},
     {"dcpatch", "DC-Patch: compression-aware patching of a faulty register file"},
-    {"energy", "energy and performance cost of every scheme"},
-    {"heal", "PE and SC healing (seed 003): VLIW slot and stream-core stress, Vth, cost"},
-    {"plot", "TSV tables (rft-vth, rft-duty --summary, ...) as SVG charts"},
-    {"batch", "a study over many traces: make -j here, or a Slurm job array"},
-    {"collect", "the cross-trace table of a batch: a row per trace and scheme, the mean"},
+    {"energy", "Energy and performance cost of every scheme"},
+    {"heal", "PE and SC healing (seed 003): slot and stream-core stress, Vth, cost"},
+    {"plot", "TSV tables as figures drawn by gnuplot (SVG, PNG, PDF)"},
+    {"batch", "A study over many traces, with make -j here or a Slurm job array"},
+    {"collect", "The cross-trace table of a batch: a row per trace and scheme, the mean row"},
 };
 
 static const char *self_dir;   /* where this program lives, or "" */
@@ -54,9 +58,12 @@ static int exists_beside(const char *name)
     return yes;
 }
 
+/* rft --help and rft help: the usage, the options, then the commands */
 static int list(void)
 {
-    printf("usage: rft <command> [ARGS...]\n\ncommands:\n");
+    fputs(usage, stdout);
+    fputs(options, stdout);
+    printf("\nCommands:\n");
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (exists_beside(known[i][0]))
             printf("  %-10s %s\n", known[i][0], known[i][1]);
@@ -84,12 +91,13 @@ int main(int argc, char **argv)
         fputs("-h\n--help\n--version\n", stdout);
         return cli_close_stdout();
     }
-    cli_init(argc > 1 ? 2 : argc, argv, usage);
     self_dir = cli_self_dir(argv[0]);
+    if (argc == 2 && (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
+                      strcmp(argv[1], "-h") == 0))
+        return list();
+    cli_init(argc > 1 ? 2 : argc, argv, usage);
     if (argc < 2)
         usage_error("no command");
-    if (strcmp(argv[1], "help") == 0 && argc == 2)
-        return list();
     if (strcmp(argv[1], "run") == 0)
         return run_main(argc - 1, argv + 1);
     /* exec rft-CMD with our remaining arguments; rft help CMD = rft-CMD --help */

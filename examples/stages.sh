@@ -67,7 +67,14 @@ progress() {
 # numbers stay numbers, empty cells are null
 tsv_json() {
     awk -F '\t' -v t="$1" '
-        function esc(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
+        # a JSON string, escaped as rft_json_str (lib/view.c) does
+        function esc(s,   i, c, o) {
+            for (i = 1; i <= length(s); i++) {
+                c = substr(s, i, 1)
+                o = o (c == "\\" || c == "\"" ? "\\" c : c in ctl ? sprintf("\\u%04x", ctl[c]) : c)
+            }
+            return "\"" o "\"" }
+        BEGIN { for (i = 1; i < 32; i++) ctl[sprintf("%c", i)] = i }
         NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; n = NF; next }
         { l = "{\"table\": " esc(t)
           for (i = 1; i <= n; i++) {

@@ -157,6 +157,22 @@ int rft_view_select(rft_view *v, const rft_rec *r)
 }
 
 /* ---- lines ------------------------------------------------------------------------ */
+char *rft_json_str(char *dst, const char *s, size_t n)
+{
+    *dst++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\')
+            *dst++ = '\\';
+        if (c < 0x20)
+            dst += sprintf(dst, "\\u%04x", c);
+        else
+            *dst++ = (char)c;
+    }
+    *dst++ = '"';
+    return dst;
+}
+
 /* , "mask": "HEX" as the canonical text spells it */
 static char *json_mask(const rft_geom *g, const uint8_t *mask, char *p)
 {
@@ -197,15 +213,9 @@ size_t rft_view_json(const rft_geom *g, const rft_rec *r, char *buf)
     char *p = buf;
     p += sprintf(p, "{\"kind\": \"%c\"", r->kind <= RFT_BUNDLE ? "EKBEWRA"[r->kind] : '?');
     if (r->kind == RFT_KERNEL) {
-        p += sprintf(p, ", \"cycle\": %llu, \"index\": %u, \"name\": \"",
+        p += sprintf(p, ", \"cycle\": %llu, \"index\": %u, \"name\": ",
                      (unsigned long long)r->u.kernel.cycle, r->u.kernel.index);
-        for (uint16_t i = 0; i < r->u.kernel.name_len; i++) {
-            unsigned char c = (unsigned char)r->u.kernel.name[i];
-            p += c == '"' || c == '\\' ? sprintf(p, "\\%c", c)
-                 : c < 0x20            ? sprintf(p, "\\u%04x", c)
-                                       : sprintf(p, "%c", c);
-        }
-        p += sprintf(p, "\"");
+        p = rft_json_str(p, r->u.kernel.name, r->u.kernel.name_len);
     } else if (rft_rec_wf(r, &cu, &simd, &wf)) {
         p += sprintf(p, ", \"cycle\": %llu, \"cu\": %u, \"simd\": %u, \"wf\": %u",
                      (unsigned long long)rft_rec_cycle(r), cu, simd, wf);
@@ -269,12 +279,17 @@ static size_t patch_line(const rft_patch_rec *x, int json, char sep, char *buf)
 static size_t counters_line(const rft_counters *c, int json, char sep, char *buf)
 {
     char *p = buf;
-    if (json) {
-        p += sprintf(p, "{\"kind\": \"counters\", \"stage\": \"%s\", \"scope\": \"%s\", "
-                     "\"counters\": {", c->stage, c->scope);
-        for (int i = 0; i < c->n; i++)
-            p += sprintf(p, "%s\"%s\": %llu", i ? ", " : "", c->name[i],
-                         (unsigned long long)c->value[i]);
+    if (json) {     /* the strings come from the stream: any bytes but NUL */
+        p += sprintf(p, "{\"kind\": \"counters\", \"stage\": ");
+        p = rft_json_str(p, c->stage, strlen(c->stage));
+        p += sprintf(p, ", \"scope\": ");
+        p = rft_json_str(p, c->scope, strlen(c->scope));
+        p += sprintf(p, ", \"counters\": {");
+        for (int i = 0; i < c->n; i++) {
+            p += sprintf(p, "%s", i ? ", " : "");
+            p = rft_json_str(p, c->name[i], strlen(c->name[i]));
+            p += sprintf(p, ": %llu", (unsigned long long)c->value[i]);
+        }
         return (size_t)(p + sprintf(p, "}}") - buf);
     }
     p += sprintf(p, "# counters%cstage=%s%cscope=%s", sep, c->stage, sep, c->scope);

@@ -47,10 +47,21 @@ const char *const *rft_view_knames(const rft_view *v, uint32_t *nk);
 const rft_view_stats *rft_view_counted(const rft_view *v);
 void rft_view_free(rft_view *v);    /* accepts NULL */
 
+/* s (n bytes) as a JSON string, quoted, at dst: '"', '\\' and control
+ * characters escaped (6 bytes at most each, RFT_JSON_STR_MAX(n) in all);
+ * returns the end.  Every JSON string rftrace writes goes through this. */
+#define RFT_JSON_STR_MAX(n) (6 * (size_t)(n) + 2)
+char *rft_json_str(char *dst, const char *s, size_t n);
+
 /* A line (no newline) is shorter than this: the longest are a counters
- * record (~29 KB), a kernel name of control characters in JSON (6 bytes
- * each, ~25 KB), a canonical text line (RFT_TEXT_MAX) and a write in JSON. */
-#define RFT_VIEW_LINE_MAX (RFT_TEXT_MAX + 64 * RFT_MAX_LANES)
+ * record in JSON with every string of control characters (~130 KB), a
+ * canonical text line (RFT_TEXT_MAX) and a write in JSON. */
+#define RFT_VIEW_COUNTERS_MAX                                                                     \
+    (RFT_JSON_STR_MAX(63) + RFT_JSON_STR_MAX(RFT_MAX_SCOPE) +                                   \
+     RFT_MAX_COUNTERS * (RFT_JSON_STR_MAX(63) + 24) + 128)
+#define RFT_VIEW_LINE_MAX                                                                         \
+    (RFT_VIEW_COUNTERS_MAX > RFT_TEXT_MAX + 64 * RFT_MAX_LANES ? RFT_VIEW_COUNTERS_MAX           \
+                                                               : RFT_TEXT_MAX + 64 * RFT_MAX_LANES)
 /* The JSON object of a trace record (kinds K to A); its length. */
 size_t rft_view_json(const rft_geom *g, const rft_rec *r, char *buf);
 /* The line of a record of any other kind, as JSON or as text fields

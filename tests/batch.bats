@@ -275,6 +275,10 @@ EOF
 @test "progress on a terminal: traces done of all, elapsed time" {
     run -0 script -qec "rft-batch -j 2 -o out $TR/a.rft $TR/b.tsv" /dev/null
     [[ $output == *"rft-batch: 2/2 traces done, 0:0"?" elapsed"* ]]
+    # --quiet: none, as the other programs and the study scripts
+    run -0 script -qec "rft-batch --quiet -j 2 -o out2 $TR/a.rft $TR/b.tsv; echo status=\$?" /dev/null
+    assert_output $'status=0\r'
+    [ -s out2/table.txt ]
     run -0 rft batch --list
     assert_line --regexp '^aging +seed 002 section 6'
     assert_line --regexp '^healing +seed 003'

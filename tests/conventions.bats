@@ -125,3 +125,85 @@ options_of() { "$1" --list-options; }
     rft-merge -o x2.rft d.rft d.rft
     cmp <(rft-view x1.rft) <(rft-view x2.rft)
 }
+
+# ---- JSON is always valid --------------------------------------------------------
+
+# prints "valid" when every line of standard input is JSON (python3, as the other tests use)
+json_lines="python3 -c 'import json, sys; [json.loads(l) for l in sys.stdin]; print(\"valid\")'"
+
+@test "JSON output escapes \" \\ and control characters in kernel names, scopes and metadata" {
+    rft-synth --writes 300 --seed 1 | rft-view > t.tsv
+    # a kernel named  ve"c\a<U+0001>dd  in a file whose name (metadata) has " and \ too
+    sed $'s/vecadd/ve"c\\\\a\001dd/g' t.tsv > 'q"\t.tsv'
+    grep -q $'^K\t0\tve"c\\\\a\001dd$' 'q"\t.tsv'
+    rft-decode -o s.rft 'q"\t.tsv'
+    rft-faultmap --scenario common --seed 1 s.rft | rft-dcpatch -o p.rft
+    run -0 pipe "rft-view -f json p.rft | $json_lines"
+    assert_output valid
+    # the name comes back whole, from the kernel record and a counters scope
+    run -0 pipe "rft-view -f json p.rft | python3 -c 'import json, sys
+for l in sys.stdin:
+    r = json.loads(l)
+    if r[\"kind\"] == \"K\" and r[\"index\"] == 0: print(repr(r[\"name\"]))
+    if r[\"kind\"] == \"counters\" and \"ve\" in r[\"scope\"]: print(repr(r[\"scope\"]))'"
+    assert_output $'\'ve"c\\\\a\\x01dd\'\n\'kernel ve"c\\\\a\\x01dd\''
+    for cmd in "rft-view -H -f json p.rft" "rft-view --stats -f json p.rft" \
+               "rft-dcpatch --scenario common --seed 1 --summary -f json s.rft" "rft-classify --summary -f json s.rft"; do
+        run -0 pipe "$cmd | $json_lines"
+        assert_output valid
+    done
+    rft-view -H -f json s.rft | grep -qF '"q\"\\t.tsv"'
+    # the study scripts' TSV-to-JSON (examples/stages.sh) escapes the same way
+    run -0 pipe ". '$TOP/examples/stages.sh'; printf 'a\tb\n1\tx\"y\\\\z\\001\\r\n' | tsv_json t"
+    assert_output '{"table": "t", "a": 1, "b": "x\"y\\z\u0001\u000d"}'
+}
+
+@test "rft-view -s: --stats preferred, -s kept for compatibility; -s is --summary=FILE everywhere else" {
+    rft-synth --writes 200 --seed 5 > s.rft
+    cmp <(rft-view -s s.rft) <(rft-view --stats s.rft)
+    run -0 rft-view --help
+    assert_line --regexp '^  -s, --stats .*--stats is the preferred spelling, -s is kept for compatibility'
+    grep -A8 '^\.BR \\-s ", " \\-\\-stats' "$TOP/man/rft-view.1" | tr '\n' ' ' |
+        grep -q '\.B \\-\\-stats is the preferred spelling; \.B \\-s is kept for compatibility'
+    # rft(1)'s conventions name the exception
+    grep -A20 '^One name for one thing' "$TOP/man/rft.1" | tr '\n' ' ' | grep -q 'rft\\-view (1) keeps .B \\-s as its older spelling of .BR \\-\\-stats ;'
+    # no program with a summary documents -s as anything but --summary=FILE
+    local p
+    for p in "$TOP"/bin/rft-*; do
+        [[ -x $p && $p != *.* ]] || continue
+        run -0 "$p" --list-options
+        [[ $output == *$'\n--summary\n'* ]] || continue
+        run -0 "$p" --help
+        assert_line --regexp '^  -s FILE +The same as --summary=FILE'
+    done
+}
+
+# ---- --counts: counts in place of percentages, the same rows ---------------------
+
+@test "--counts on rft-faultmap --stats and rft-duty --summary: the counts behind the percentages" {
+    run -0 rft-faultmap --stats --counts --scenario clustered --seed 3 --slice 0:0,0:1 -f tsv
+    assert_output "$(printf '%s\n' \
+        $'slice\torigin\tseed\tentries\tblocks\tbits0\tbits1\tbits2\tbits3\tbits4+\tfaulty_entries\tfaulty\tfaulty_blocks\tfaulty_next' \
+        $'0:0\tclustered\t3\t256\t4\t110\t51\t31\t26\t38\t95\t95\t292\t73' \
+        $'0:1\tclustered\t3\t256\t4\t110\t51\t31\t26\t38\t95\t95\t292\t73')"
+    # the same rows as the percentages: 73 of the 95 (94 when the last entry is faulty)
+    run -0 rft-faultmap --stats --scenario clustered --seed 3 --slice 0:0,0:1 -f tsv
+    assert_line --index 1 $'0:0\tclustered\t3\t256\t4\t110\t51\t31\t26\t38\t95\t37.11\t292\t76.84'
+    assert_line --index 2 $'0:1\tclustered\t3\t256\t4\t110\t51\t31\t26\t38\t95\t37.11\t292\t77.66'
+    run -2 --separate-stderr rft-faultmap --counts --scenario common
+    assert_equal "$stderr" "rft-faultmap: --format and --counts go with --stats (see rft-faultmap --help)"
+
+    rft-synth --writes 2000 --seed 1 | rft-alloc > a.rft
+    rft-duty --summary -f tsv a.rft > pct.tsv
+    rft-duty --summary --counts -f tsv a.rft > cnt.tsv
+    run -0 cut -f1,5,11,13 cnt.tsv
+    assert_line --index 0 $'slice\tcycles\tlongest_0\tlongest_1'
+    assert_line --index 1 $'0:0\t26116\t26116\t26116'
+    # the same rows and cells but the longest duties; those are cycles of the window
+    cmp <(cut -f1-10,12,14 pct.tsv) <(cut -f1-10,12,14 cnt.tsv)
+    awk -F '\t' 'NR > 1 { if ($11 > $5 || $13 > $5) exit 1 }' cnt.tsv
+    paste pct.tsv cnt.tsv | awk -F '\t' 'NR > 1 && $5 > 0 {
+        if (sprintf("%.2f", 100 * $25 / $5) != $11) { print "row " NR ": " $11 " vs " $25 " of " $5; exit 1 } }'
+    run -2 --separate-stderr rft-duty --counts a.rft
+    assert_equal "$stderr" "rft-duty: --format and --counts shape the --summary report (see rft-duty --help)"
+}

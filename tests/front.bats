@@ -13,9 +13,9 @@ setup() {
 @test "rft help lists the commands that are built, with a line each" {
     run -0 --separate-stderr rft help
     assert_equal "$stderr" ""
-    assert_line --index 0 'usage: rft <command> [ARGS...]'
-    assert_line --regexp '^  decode +text or CSV register-write trace to an rft stream$'
-    assert_line --regexp '^  view +rft stream to text, TSV, CSV or JSON; header, statistics, filters$'
+    assert_line --index 0 'rft command [argument ...]'
+    assert_line --regexp '^  decode +Text or CSV register-write trace \(plain or zstd-compressed\) to an rft stream$'
+    assert_line --regexp '^  view +rft stream to text, TSV, CSV or JSON lines; its header and statistics$'
     local p
     for p in "$TOP"/bin/rft-*; do
         [[ -x $p && $p != *.* ]] || continue

@@ -51,11 +51,42 @@ help_synopsis() {
     done
 }
 
+# The COMMANDS of rft(1), "  NAME  first sentence of its entry" a line
+man_commands() {
+    sed -n '/^\.SH COMMANDS/,/^\.SH/p' "$TOP/man/rft.1" | awk '
+        /^\.TP/ { if (name != "") print name "\t" text; name = ""; text = ""; next }
+        /^\.SH/ { if (name != "") print name "\t" text; next }
+        /^\.BR / && name == "" { name = $2; next }
+        { text = text (text == "" ? "" : " ") $0 }' | sed 's/\\-/-/g' |
+        awk -F '\t' '{ t = $2; i = index(t, ". "); if (i) t = substr(t, 1, i - 1); else sub(/\.$/, "", t)
+                       printf "  %-10s %s\n", $1, t }'
+}
+
 @test "rft --help matches rft(1)" {
     run -0 rft --help
     assert_line --index 0 "rft command [argument ...]"
     assert_line --index 1 "rft run pipeline ..."
     diff -u <(man_synopsis rft) <(help_synopsis rft <<<"$output")
+}
+
+@test "rft --help and rft help: a usage line first, then rft(1)'s commands in its words" {
+    run -0 --separate-stderr rft help
+    local by_help=$output
+    run -0 --separate-stderr rft --help
+    assert_equal "$output" "$by_help"
+    assert_equal "$stderr" ""
+    # the first line is the synopsis's, as every program's --help starts
+    assert_line --index 0 "$(man_synopsis rft | head -n 1)"
+    refute_line --partial "usage:"
+    # every command of rft(1), in its order, with the first sentence of its entry
+    run -0 man_commands
+    (( ${#lines[@]} >= 18 ))
+    diff -u <(man_commands) <(sed -n '/^Commands:$/,/^$/p' <<<"$by_help" | sed '1d;/^$/d')
+    # and every program of bin/ is one of them
+    local p
+    for p in $(programs); do
+        [[ $p == rft ]] || grep -q "^  ${p#rft-} " <<<"$by_help" || fail "rft --help lacks ${p#rft-}"
+    done
 }
 
 @test "every option a program takes is in its --help, one a line, and in its man page" {

@@ -86,7 +86,7 @@ setup() {
     run -0 rft run 'gate --help'
     assert_output "$(rft-gate --help)"
     run -0 rft help
-    assert_output --partial 'run        pipelines of stages in one process'
+    assert_output --partial 'run        Pipelines of stages in one process'
 }
 
 @test "examples/gate-inline.c: a gate stage inline, records made in C, no files" {

@@ -34,6 +34,7 @@ One study over many traces, on this machine or on a Slurm cluster, and the cross
       --sbatch-args ARGS  More sbatch options, as shell words, for both jobs
       --status DIR       Report on a batch folder (see Status)
       --list             The studies, one a line
+      --quiet            No progress on standard error (shown only on a terminal)
   -h, --help             Print this help and exit
       --version          Print the version and exit"
 
@@ -421,7 +422,7 @@ run_local() {
     mon=""
     trap 'stop TERM 143' TERM HUP
     trap 'stop INT 130' INT
-    if [ -t 2 ]; then
+    if [ -t 2 ] && [ -z "$quiet" ]; then
         progress "$before" &
         mon=$!
     fi
@@ -614,6 +615,7 @@ status() {
 
 # ---- options ------------------------------------------------------------------
 out="" jobs="" study="" pipeline="" force="" slurm="" status_dir="" sbatch_opts="" repeat="" shards=""
+quiet=""
 manifests=""
 need() { [ $# -ge 2 ] || usage_error "$1: missing argument"; }
 while [ $# -gt 0 ]; do
@@ -645,6 +647,7 @@ while [ $# -gt 0 ]; do
     -r | --repeat) need "$@"; repeat=$2; shift ;;
     --repeat=*) repeat=${1#*=} ;;
     --force) force=1 ;;
+    --quiet) quiet=1 ;;
     --slurm) slurm=1 ;;
     --partition | --time | --mem)
         need "$@"; sbatch_opts="$sbatch_opts $1=$(quote "$2")"; slurm_opt=$1; shift ;;

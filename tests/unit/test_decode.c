@@ -165,6 +165,34 @@ static void view_selects(void)
     rft_view_free(v);
 }
 
+/* The longest JSON line: a counters record whose every string is control
+ * characters (6 bytes each escaped), every value 2^64 - 1. */
+static void view_longest_counters(void)
+{
+    rft_counters *c = calloc(1, sizeof *c);
+    uint8_t *raw = malloc(RFT_COUNTERS_MAX);
+    char *line = malloc(RFT_VIEW_LINE_MAX);
+    rft_view_opts o;
+    rft_view_opts_default(&o);
+    rft_view *v = rft_view_new(&o);
+    CHECK(c && raw && line && v);
+    memset(c->stage, 1, sizeof c->stage - 1);
+    memset(c->scope, 1, sizeof c->scope - 1);
+    c->n = RFT_MAX_COUNTERS;
+    for (int i = 0; i < c->n; i++) {
+        memset(c->name[i], 1, sizeof c->name[i] - 1);
+        c->value[i] = UINT64_MAX;
+    }
+    rft_rec r = {.kind = RFT_COUNTERS, .raw = raw, .len = rft_counters_encode(c, raw)};
+    size_t n = rft_view_other(v, &r, 1, '\t', line);
+    CHECK(n < RFT_VIEW_LINE_MAX && n == strlen(line));
+    CHECK(n > 6 * (sizeof c->scope - 1 + RFT_MAX_COUNTERS * (sizeof c->name[0] - 1)));
+    rft_view_free(v);
+    free(line);
+    free(raw);
+    free(c);
+}
+
 static void repeat_shifts(void)
 {
     got g = {0};
@@ -192,6 +220,7 @@ int main(void)
     header_then_records();
     errors();
     view_selects();
+    view_longest_counters();
     repeat_shifts();
     puts("test_decode: ok");
     return 0;
