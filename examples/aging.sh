@@ -55,18 +55,8 @@ while [ $# -gt 0 ]; do
     *) script_option "$@" || break; shift "$shifted" ;;
     esac
 done
-[ $# -ge 1 ] || usage_error "no trace"
-trace=$1
-shift
-# the words after TRACE: the script's --format and --quiet, rft-vth's others
-vth_args=""
-while [ $# -gt 0 ]; do
-    case $1 in
-    --format | --format=* | --quiet) script_option "$@"; shift "$shifted" ;;
-    *) vth_args="$vth_args $(q "$1")"; shift ;;
-    esac
-done
-[ -r "$trace" ] || { echo "aging.sh: $trace: cannot be read" >&2; exit 1; }
+take_trace "$@"
+vth_args=$passed   # the words after TRACE but the script's own: rft-vth's
 eval "rft-vth $vth_args --show-params" > /dev/null || exit 2     # checked before any work
 
 tmp=${TMPDIR:-/tmp}/rft-aging.$$

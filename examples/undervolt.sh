@@ -46,17 +46,8 @@ while [ $# -gt 0 ]; do
     *) script_option "$@" || break; shift "$shifted" ;;
     esac
 done
-[ $# -ge 1 ] || usage_error "no trace"
-trace=$1
-shift
-energy_args=""
-while [ $# -gt 0 ]; do
-    case $1 in
-    --format | --format=* | --quiet) script_option "$@"; shift "$shifted" ;;
-    *) energy_args="$energy_args $(q "$1")"; shift ;;
-    esac
-done
-[ -r "$trace" ] || { echo "undervolt.sh: $trace: cannot be read" >&2; exit 1; }
+take_trace "$@"
+energy_args=$passed   # the words after TRACE but the script's own: rft-energy's
 # checked before any work (the file rft-energy would pick for DC-Patch's streams)
 case $energy_args in *--params*) pf="" ;; *) pf="--params seed001-28nm" ;; esac
 eval "rft-energy $pf $energy_args --show-params" > /dev/null || exit 2
