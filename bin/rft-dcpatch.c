@@ -1,5 +1,5 @@
 /* rft-dcpatch - DC-Patch (seed 001 section IV) over an rft stream
- * (lib/dcpatch.c): where every register write goes, mispredictions, LDS
+ * (lib/dcpatch.c, lib/dcpatch_stage.c): where every register write goes, mispredictions, LDS
  * spills, occupancy and the events an energy model prices, as counters
  * records and a table (dcpreport.c); every write of the output stream is
  * placed (a patch record before it) for rft-duty(1). */

@@ -1,8 +1,9 @@
 /* dcpatch.h - the DC-Patch mechanism of one register-file slice (seed 001
  * section IV): a Patching Table (PT) row per register of every window and a
  * Patching Selection Unit (PSU) over the entries x blocks of the slice,
- * preset with the faulty blocks of a fault map; and the stage behind
- * rft-dcpatch(1) that runs one per slice over a stream (at the end).
+ * preset with the faulty blocks of a fault map (dcpatch.c); and the stage
+ * behind rft-dcpatch(1) that runs one per slice over a stream (at the end,
+ * dcpatch_stage.c).
  *
  * Pure computation: no I/O, no globals; a slice allocates nothing after
  * rft_dcp_init, the stage only for new slices, kernels and wavefront slots.
