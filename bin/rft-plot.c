@@ -145,7 +145,8 @@ static void x_axis(plot_cli *plot, size_t xcol)
     f->categories = !numx || f->kind == FIG_BAR;
 }
 
-int main(int argc, char **argv)
+/* Options into plot; usage errors that need no input. */
+static void parse(int argc, char **argv, plot_cli *plot)
 {
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'},  {"x", required_argument, 0, 'x'},
@@ -155,23 +156,22 @@ int main(int argc, char **argv)
         {"ymax", required_argument, 0, 'M'},    {"width", required_argument, 0, 'w'},
         {"height", required_argument, 0, 'h'},  {"terminal", required_argument, 0, 'T'},
         {"no-render", no_argument, 0, 'n'},     {0, 0, 0, 0}};
-    plot_cli plot = {.kind = -1, .render = 1, .f = {.width = 800, .height = 480}};
-    figure *f = &plot.f;
+    figure *f = &plot->f;
     int c;
     cli_init(argc, argv, usage);
     while ((c = cli_getopt(argc, argv, "o:x:y:", opts)) != -1) {
         switch (c) {
-        case 'o': plot.output = optarg; break;
-        case 'x': plot.xname = optarg; break;
+        case 'o': plot->output = optarg; break;
+        case 'x': plot->xname = optarg; break;
         case 'y':
             if (!optarg[strspn(optarg, ",")])
                 usage_error("-y: no column named");
             for (char *p = strtok(optarg, ","); p; p = strtok(NULL, ",")) {
-                plot.pats = xrealloc(plot.pats, (plot.npats + 1) * sizeof *plot.pats);
-                plot.pats[plot.npats++] = p;
+                plot->pats = xrealloc(plot->pats, (plot->npats + 1) * sizeof *plot->pats);
+                plot->pats[plot->npats++] = p;
             }
             break;
-        case 'k': plot.kind = cli_choice("--kind", optarg, "line|bar") ? FIG_BAR : FIG_LINE; break;
+        case 'k': plot->kind = cli_choice("--kind", optarg, "line|bar") ? FIG_BAR : FIG_LINE; break;
         case 't': f->title = optarg; break;
         case 'X': f->xlabel = optarg; break;
         case 'Y': f->ylabel = optarg; break;
@@ -179,22 +179,29 @@ int main(int argc, char **argv)
         case 'M': f->ymax = cli_double("--ymax", optarg, -HUGE_VAL, HUGE_VAL), f->ymax_set = 1; break;
         case 'w': f->width = (unsigned)cli_uint("--width", optarg, 200, 10000), f->width_set = 1; break;
         case 'h': f->height = (unsigned)cli_uint("--height", optarg, 200, 10000); break;
-        case 'T': plot.term = optarg; break;
-        case 'n': plot.render = 0; break;
+        case 'T': plot->term = optarg; break;
+        case 'n': plot->render = 0; break;
         default: cli_bad_option(argv);
         }
     }
-    plot.input = cli_input(argc, argv);
-    f->source = strcmp(plot.input, "-") ? plot.input : "standard input";
+    plot->input = cli_input(argc, argv);
+    f->source = strcmp(plot->input, "-") ? plot->input : "standard input";
     if (f->ymin_set && f->ymax_set && !(f->ymin < f->ymax))
         usage_error("--ymin %g is not below --ymax %g", f->ymin, f->ymax);
-    int named = fig_term_of(plot.output);
-    f->term = plot.term ? cli_choice("--terminal", plot.term, FIG_TERMS)
+    int named = fig_term_of(plot->output);
+    f->term = plot->term ? cli_choice("--terminal", plot->term, FIG_TERMS)
                         : named >= 0 ? named : FIG_SVG;
     if (named >= 0 && (int)f->term != named)
-        usage_error("--terminal %s does not match -o %s", plot.term, plot.output);
-    if (!plot.render && !fig_beside(plot.output))
+        usage_error("--terminal %s does not match -o %s", plot->term, plot->output);
+    if (!plot->render && !fig_beside(plot->output))
         usage_error("--no-render writes the script and data beside -o FILE: name a file");
+}
+
+int main(int argc, char **argv)
+{
+    plot_cli plot = {.kind = -1, .render = 1, .f = {.width = 800, .height = 480}};
+    figure *f = &plot.f;
+    parse(argc, argv, &plot);
 
     cli_tsv_read(plot.input, f->source, &plot.tab);
     size_t xcol = 0;
