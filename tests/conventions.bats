@@ -207,3 +207,42 @@ for l in sys.stdin:
     run -2 --separate-stderr rft-duty --counts a.rft
     assert_equal "$stderr" "rft-duty: --format and --counts shape the --summary report (see rft-duty --help)"
 }
+
+@test "--counts on rft-alloc --util and --recovery: entry-cycles and gated cycles behind the percentages" {
+    rft-decode --lanes 1 --block-lanes 1 --entries 16 "$FIX/argo/rotate.tsv" > r.rft
+    # By hand: ARGO puts four windows of 4 entries at 0-3, 4-7, 8-11, 12-15, 100 cycles
+    # each, the span 400 cycles: 4 x 4 x 100 = 1600 entry-cycles (25 % of 16 x 400).
+    run -0 rft-alloc --scheme argo --util --counts -o /dev/null r.rft
+    assert_output "$(printf '%s\n' \
+        $'kernel\tvgprs\tslices\tmax_wf\tpeak_entries\tentries\tunused_windows\tentry_cycles\tslice_cycles' \
+        $'k\t4\t1\t1\t4\t16\t3\t1600\t400' \
+        $'all\t4\t1\t1\t4\t16\t3\t1600\t400')"
+    # A bank of 4 is gated while the three other windows are held: 300 of 400 cycles
+    # (75 %), 4 banks x 4 entries x 300 = 4800 gated entry-cycles; a bank of 8 is
+    # gated 200 cycles, 2 x 8 x 200 = 3200 (50 %); the slice's one bank never.
+    run -0 rft-alloc --scheme argo --recovery --banks 4,8,16 --counts -o /dev/null r.rft
+    assert_line --index 0 $'kernel\tbank_entries\tbank_bytes\tslice_cycles\tused_banks\tworst_gated_cycles\tworst_slice_cycles\tworst_bank\tmean_recovery%\tgated_entry_cycles\tentries'
+    assert_line --index 1 $'k\t4\t16\t400\t4\t300\t400\t0:0 e0-3\t75.00\t4800\t16'
+    assert_line --index 2 $'k\t8\t32\t400\t2\t200\t400\t0:0 e0-7\t50.00\t3200\t16'
+    assert_line --index 3 $'k\t16\t64\t400\t1\t0\t400\t0:0 e0-15\t0.00\t0\t16'
+    # bank.tsv (8 entries, 1000 cycles): windows of 1 (0-1000), 3 (100-200) and
+    # 2 (300-500) entries: 1000 + 300 + 400 = 1700 entry-cycles (21.25 %)
+    rft-decode --lanes 1 --block-lanes 1 --entries 8 "$FIX/argo/bank.tsv" > b.rft
+    run -0 pipe "rft-alloc --util --counts --format json -o /dev/null b.rft | head -n 1"
+    assert_output '{"kernel": "k", "vgprs": "1-3", "slices": 1, "max_wf": 2, "peak_entries": 4, "entries": 8, "unused_windows": null, "entry_cycles": 1700, "slice_cycles": 1000}'
+
+    # on several slices and kernels the counts give the percentages back
+    rft-synth --writes 2000 --seed 1 > s.rft
+    rft-alloc --scheme argo --util=u.tsv --recovery=r.tsv --banks 4,32 -o /dev/null s.rft
+    rft-alloc --scheme argo --util=uc.tsv --recovery=rc.tsv --banks 4,32 --counts -o /dev/null s.rft
+    paste u.tsv uc.tsv | awk -F '\t' 'NR > 1 {
+        if (sprintf("%.2f", 100 * $14 / $15) != $6 || sprintf("%.2f", 100 * $17 / ($15 * $18)) != $8) {
+            print "row " NR ": " $0; exit 1 } }'
+    paste r.tsv rc.tsv | awk -F '\t' 'NR > 1 {
+        if ($5 > 0 && sprintf("%.2f", 100 * $15 / $16) != $6) { print "worst, row " NR ": " $0; exit 1 }
+        if (sprintf("%.2f", 100 * $19 / ($20 * $13)) != $9) { print "leak, row " NR ": " $0; exit 1 }
+        if ($16 != $13) n++ }       # the worst bank'"'"'s slice is not every span
+        END { if (!n) { print "worst_slice_cycles is slice_cycles on every row"; exit 1 } }'
+    run -2 --separate-stderr rft-alloc --counts s.rft
+    assert_equal "$stderr" "rft-alloc: --counts shapes the --util and --recovery tables (see rft-alloc --help)"
+}
