@@ -246,3 +246,37 @@ for l in sys.stdin:
     run -2 --separate-stderr rft-alloc --counts s.rft
     assert_equal "$stderr" "rft-alloc: --counts shapes the --util and --recovery tables (see rft-alloc --help)"
 }
+
+@test "--counts on rft-heal --report profile: instructions and busy cycles behind the shares" {
+    rft-decode "$FIX/heal/evg1.txt" -o e.rft
+    # By hand (tests/fixtures/heal/evg1.txt): one slice of 16 SCs, a window of 100 cycles,
+    # bundles XZT on lanes 0-15, XY on lanes 0-3, X on lanes 0-15, one lane an SC each.
+    # X is in 3 bundles of 6 instructions, busy 16 + 4 + 16 = 36 SC-cycles (36 / 1600 =
+    # 2.25 %), 3 on SCs 0-3, 2 on the others; SCs 0-3 run 3 bundles, SCs 4-15 run 2.
+    run -0 rft-heal --report profile --counts --format tsv e.rft
+    assert_line --index 0 $'unit\tinstr\tbusy_cycles\tbusy_min_cycles\tbusy_max_cycles\tunits\twindow_cycles'
+    assert_line --index 1 $'PE_X\t3\t36\t2\t3\t16\t100'
+    assert_line --index 2 $'PE_Y\t1\t4\t0\t1\t16\t100'
+    assert_line --index 3 $'PE_Z\t1\t16\t1\t1\t16\t100'
+    assert_line --index 4 $'PE_W\t0\t0\t0\t0\t16\t100'
+    assert_line --index 5 $'PE_T\t1\t16\t1\t1\t16\t100'
+    assert_line --index 6 $'SC_0\t\t3\t3\t3\t1\t100'
+    assert_line --index 10 $'SC_4\t\t2\t2\t2\t1\t100'
+    assert_line --index 22 $'SC_all\t\t36\t2\t3\t16\t100'
+    (( ${#lines[@]} == 23 ))
+    # several slices: the counts give the shares back
+    rft-synth --arch evergreen --kernels reduction,sobel --bundles 2000 --cus 3 > s.rft
+    rft-heal --report profile --format tsv s.rft > pct.tsv
+    rft-heal --report profile --counts --format tsv s.rft > cnt.tsv
+    paste pct.tsv cnt.tsv | awk -F '\t' 'NR == 1 { next }
+        $1 ~ /^PE/ { all += $7 } { instr[NR] = $7; share[NR] = $2; units = $11 }
+        sprintf("%.2f", 100 * $8 / ($11 * $12)) != $3 || sprintf("%.2f", 100 * $9 / $12) != $4 ||
+            sprintf("%.2f", 100 * $10 / $12) != $5 { print "row " NR ": " $0; bad = 1 }
+        END { for (r in instr) if (share[r] != "" && sprintf("%.2f", 100 * instr[r] / all) != share[r]) bad = 1
+              if (units != 48) { print "SC_all: " units " units, not 3 CUs x 16 SCs"; bad = 1 }
+              exit bad }'
+    run -2 --separate-stderr rft-heal --counts e.rft
+    assert_equal "$stderr" "rft-heal: --counts goes with --report profile (see rft-heal --help)"
+    run -2 --separate-stderr rft-heal --report profile --counts --profile X=50.7,Y=16.3,Z=9,W=13,T=11
+    assert_equal "$stderr" "rft-heal: --counts: a profile given by hand has shares, not counts (see rft-heal --help)"
+}
