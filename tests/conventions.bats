@@ -280,3 +280,23 @@ for l in sys.stdin:
     run -2 --separate-stderr rft-heal --report profile --counts --profile X=50.7,Y=16.3,Z=9,W=13,T=11
     assert_equal "$stderr" "rft-heal: --counts: a profile given by hand has shares, not counts (see rft-heal --help)"
 }
+
+@test "undervolt.sh --counts: the writes table of rft-dcpatch in writes, in every format" {
+    local uv="$TOP/examples/undervolt.sh"
+    rft-decode --entries 8 "$FIX/tables/spill.tsv" -o spill.rft
+    # By hand from the shares tests/tables.bats checks on the 24 writes: common 50 % normal,
+    # 25 % patched in a reliable entry, 25 % to the LDS: 12, 6 and 6; dispersed 41.67,
+    # 20.83 and 37.50 %: 10, 5 and 9
+    run -0 "$uv" -S 5 --counts spill.rft --set geometry.entries=8
+    assert_line --index 1 --regexp '^scenario +writes +normal +patch_faulty +patch_reliable +lds +mispred '
+    assert_line --regexp '^common +24 +12 +0 +6 +6 '
+    assert_line --regexp '^dispersed +24 +10 +0 +5 +9 '
+    # after the trace it is the script's too, not rft-energy's
+    run -0 pipe "'$uv' -S 5 spill.rft --format tsv --counts --set geometry.entries=8 | sed -n 2p | cut -f 1-6"
+    assert_output $'common\t24\t12\t0\t6\t6'
+    run -0 pipe "'$uv' -S 5 spill.rft --counts --format json --set geometry.entries=8 | sed -n 3p"
+    assert_output --partial '{"table": "writes", "scenario": "dispersed", "writes": 24, "normal": 10, "patch_faulty": 0, "patch_reliable": 5, "lds": 9, '
+    run -0 "$uv" --help
+    assert_output --partial ' [--counts] '
+    grep -q '^#   --counts  the writes table in writes' "$uv"
+}
