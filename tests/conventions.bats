@@ -300,3 +300,21 @@ for l in sys.stdin:
     assert_output --partial ' [--counts] '
     grep -q '^#   --counts  the writes table in writes' "$uv"
 }
+
+@test "--help: every line after the description is one option with its whole description" {
+    # rft-classify had a '--by' line with no text, its closing note as an option line and
+    # --sweep cut off with '...'; rft-decode and rft-heal cut lines off the same way
+    local p l
+    for p in "$TOP"/bin/rft-*; do
+        [[ -x $p && $p != *.* ]] || continue
+        run -0 "$p" --help
+        while IFS= read -r l; do
+            [[ $l =~ ^\ \ (-[A-Za-z0-9]|\ \ \ \ --[a-z]) ]] || fail "${p##*/}: not an option line: '$l'"
+            [[ $l =~ [^\ ]\ \ +[^\ ] && $l != *' ' ]] || fail "${p##*/}: an option without its text: '$l'"
+            [[ $l != *... ]] || fail "${p##*/}: cut off: '$l'"
+        done < <(sed '1,/^$/d' <<<"$output")
+    done
+    run -0 rft-classify --help
+    assert_line '      --sweep            Print, instead of a stream or a summary, the share of writes that fit the pattern for every BS from 1 to 64 under both delta rules, per kernel and in total'
+    assert_line '      --counts           Print counts instead of percentages (with --summary or --sweep)'
+}
