@@ -50,56 +50,77 @@ static void pe_work(const heal_report *r, rft_heal_work *w)
         rft_heal_work_of_trace(r->h, w);
 }
 
+/* A PE (p < RFT_NSLOTS) or the SC (p == RFT_NSLOTS) of SC position j of slice s: busy cycles. */
+static uint64_t busy_of(const rft_heal_slice *s, uint32_t j, int p)
+{
+    return p < RFT_NSLOTS ? s->pe_busy[j * RFT_NSLOTS + p] : s->sc_busy[j];
+}
+
+/* A row of the profile from the trace: the busy cycles of unit p (busy_of)
+ * at SC positions from..to-1 of every slice, their share of the window
+ * (the mean over those units, the least and the most), or with --counts
+ * the cycles and the units and window that make them shares. */
+static void profile_row(const heal_report *r, cli_table *t, int p, uint32_t from, uint32_t to)
+{
+    const rft_heal *h = r->h;
+    size_t nsl = rft_heal_nslices(h);
+    uint64_t sum = 0, lo = UINT64_MAX, hi = 0, span = rft_heal_span(h), units = nsl * (to - from);
+    for (size_t i = 0; i < nsl; i++)
+        for (uint32_t j = from; j < to; j++) {
+            uint64_t x = busy_of(rft_heal_slice_at(h, i), j, p);
+            sum += x, lo = x < lo ? x : lo, hi = x > hi ? x : hi;
+        }
+    table_share(t, r->counts, sum, (double)span * (double)units);
+    table_share(t, r->counts, lo, (double)span);
+    table_share(t, r->counts, hi, (double)span);
+    if (r->counts)
+        table_u64(t, units), table_u64(t, span);
+    table_end_row(t);
+}
+
 static void report_profile(const heal_report *r)
 {
     static const char *const cols[] = {"unit", "instr_share%", "busy%", "busy_min%",
                                        "busy_max%"};
+    /* instr over the PE rows' sum, busy_cycles over units x window_cycles, the
+       least and the most over window_cycles: the shares */
+    static const char *const count_cols[] = {"unit", "instr", "busy_cycles", "busy_min_cycles",
+                                             "busy_max_cycles", "units", "window_cycles"};
     const rft_heal *h = r->h;
-    cli_table *t = table_new(r->fmt, stdout, 5, cols);
+    cli_table *t = table_new(r->fmt, stdout, r->counts ? 7 : 5, r->counts ? count_cols : cols);
     uint32_t nsc = h ? rft_heal_nsc(h) : 0;
     size_t nsl = h ? rft_heal_nslices(h) : 0;
     uint64_t instr[RFT_NSLOTS] = {0}, all = 0;
     for (size_t i = 0; i < nsl; i++)
         for (int p = 0; p < RFT_NSLOTS; p++)
             instr[p] += rft_heal_slice_at(h, i)->instr[p], all += rft_heal_slice_at(h, i)->instr[p];
-    rft_heal_work w;
-    double a[RFT_NSLOTS];
-    pe_work(r, &w);
-    rft_heal_pe_alpha(&w, r->policy, r->have_profile, NULL, a);
-    for (int p = 0; p < RFT_NSLOTS && (r->have_profile || rft_heal_bundles(h)); p++) {
-        double lo = INFINITY, hi = 0;
-        for (size_t i = 0; i < nsl; i++)
-            for (uint32_t j = 0; j < nsc; j++) {
-                double x = rft_heal_alpha(h, rft_heal_slice_at(h, i)->pe_busy[j * RFT_NSLOTS + p]);
-                lo = fmin(lo, x), hi = fmax(hi, x);
-            }
-        table_str(t, pe_label[p]);
-        table_dbl(t, 100 * (r->have_profile ? r->share[p] : all ? (double)instr[p] / all : 0), 2);
-        table_dbl(t, 100 * a[p], 2);
-        if (r->have_profile)
+    if (r->have_profile) {      /* shares given: no trace, no counts */
+        rft_heal_work w;
+        double a[RFT_NSLOTS];
+        pe_work(r, &w);
+        rft_heal_pe_alpha(&w, r->policy, 1, NULL, a);
+        for (int p = 0; p < RFT_NSLOTS; p++) {
+            table_str(t, pe_label[p]);
+            table_dbl(t, 100 * r->share[p], 2);
+            table_dbl(t, 100 * a[p], 2);
             table_none(t), table_none(t);
-        else
-            table_dbl(t, 100 * lo, 2), table_dbl(t, 100 * hi, 2);
-        table_end_row(t);
+            table_end_row(t);
+        }
+    }
+    for (int p = 0; p < RFT_NSLOTS && !r->have_profile && rft_heal_bundles(h); p++) {
+        table_str(t, pe_label[p]);
+        table_share(t, r->counts, instr[p], (double)all);
+        profile_row(r, t, p, 0, nsc);
     }
     for (uint32_t j = 0; j <= nsc && nsl; j++) {
-        double sum = 0, lo = INFINITY, hi = 0;
         char name[32];
-        for (size_t i = 0; i < nsl; i++)
-            for (uint32_t k = j == nsc ? 0 : j; k < (j == nsc ? nsc : j + 1); k++) {
-                double x = rft_heal_sc_alpha(h, rft_heal_slice_at(h, i), k);
-                sum += x, lo = fmin(lo, x), hi = fmax(hi, x);
-            }
         if (j == nsc)
             snprintf(name, sizeof name, "SC_all");
         else
             snprintf(name, sizeof name, "SC_%u", j);
         table_str(t, name);
         table_none(t);
-        table_dbl(t, 100 * sum / nsl / (j == nsc ? nsc : 1), 2);
-        table_dbl(t, 100 * lo, 2);
-        table_dbl(t, 100 * hi, 2);
-        table_end_row(t);
+        profile_row(r, t, RFT_NSLOTS, j == nsc ? 0 : j, j == nsc ? nsc : j + 1);
     }
     table_free(t);
 }

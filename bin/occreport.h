@@ -8,9 +8,11 @@
 #include "occupancy.h"
 #include "rft.h"
 
-/* One row per kernel, then "all"; entries per slice. */
-void occ_util_table(enum cli_fmt fmt, FILE *out, const rft_occ *occ, uint32_t entries);
+/* One row per kernel, then "all"; entries per slice; counts (--counts): the
+ * integers behind the percentages, with their denominators. */
+void occ_util_table(enum cli_fmt fmt, FILE *out, const rft_occ *occ, uint32_t entries, int counts);
 /* One row per kernel and bank size; g: the slice (entries, lanes). */
-void occ_recovery_table(enum cli_fmt fmt, FILE *out, const rft_occ *occ, const rft_geom *g);
+void occ_recovery_table(enum cli_fmt fmt, FILE *out, const rft_occ *occ, const rft_geom *g,
+                        int counts);
 
 #endif

@@ -15,7 +15,7 @@ static const char usage[] =
     "rft-alloc [-o FILE] [--level N] [--flush] [--scheme first-fit|rar|argo]\n"
     "          [--granularity wavefront|work-group] [--wrap ring|restart] [--bank N]\n"
     "          [--events[=FILE]] [--util[=FILE]] [--recovery[=FILE]] [--banks LIST]\n"
-    "          [--format table|tsv|csv|json] [FILE]\n"
+    "          [--counts] [--format table|tsv|csv|json] [FILE]\n"
     "Place register windows in their slices (first-fit, RAR, ARGO), give every access its "
     "physical entry, report utilization and bank recovery\n"
     "\n"
@@ -32,6 +32,8 @@ static const char usage[] =
     "      --recovery[=FILE]  Print the bank recovery report (above) to FILE\n"
     "      --banks LIST       The bank sizes of --recovery, in entries, separated by commas "
     "(at most 16)\n"
+    "      --counts           The --util and --recovery tables in entries and cycles instead "
+    "of percentages (above)\n"
     "  -f, --format table|tsv|csv|json  Format of the tables (default tsv, which streams; "
     "JSON is one object a line)\n";
 
@@ -39,6 +41,7 @@ typedef struct {
     rft_alloc_opts o;
     const char *events, *util, *recovery;
     enum cli_fmt fmt;
+    int counts;             /* --counts */
     FILE *tf, *uf, *rf;     /* the events table, the two reports */
     cli_table *t;           /* the events table */
 } alloc_cli;
@@ -84,11 +87,11 @@ static void report(cli_job *j)
     const rft_occ *occ = rft_alloc_occupancy(j->st);
     const rft_geom *g = rft_alloc_geom(j->st);
     if (occ && c->util) {
-        occ_util_table(c->fmt, c->uf, occ, g->entries);
+        occ_util_table(c->fmt, c->uf, occ, g->entries, c->counts);
         side_close(c->uf, c->util);
     }
     if (occ && c->recovery) {
-        occ_recovery_table(c->fmt, c->rf, occ, g);
+        occ_recovery_table(c->fmt, c->rf, occ, g, c->counts);
         side_close(c->rf, c->recovery);
     }
 }
@@ -146,7 +149,8 @@ static void parse(int argc, char **argv, cli_job *j)
         {"wrap", required_argument, 0, 'w'},   {"events", optional_argument, 0, 'e'},
         {"format", required_argument, 0, 'f'}, {"bank", required_argument, 0, 'b'},
         {"util", optional_argument, 0, 'u'},   {"recovery", optional_argument, 0, 'r'},
-        {"banks", required_argument, 0, 'B'},  {0, 0, 0, 0}};
+        {"banks", required_argument, 0, 'B'},  {"counts", no_argument, 0, 'c'},
+        {0, 0, 0, 0}};
     static const int scheme[] = {RFT_ALLOC_FIRSTFIT, RFT_ALLOC_RAR, RFT_ALLOC_ARGO};
     alloc_cli *c = xrealloc(NULL, sizeof *c);   /* one per stage of a pipeline */
     int ch, wrap_set = 0, fmt_set = 0, bank_set = 0;
@@ -168,6 +172,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'u': c->util = optarg ? optarg : "-"; break;
         case 'r': c->recovery = optarg ? optarg : "-"; break;
         case 'B': banks_opt(&c->o, optarg); break;
+        case 'c': c->counts = 1; break;
         case 'f': fmt_set = 1; c->fmt = cli_format(optarg); break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))
@@ -181,6 +186,8 @@ static void parse(int argc, char **argv, cli_job *j)
         usage_error("--bank applies to --scheme argo only (the other schemes gate nothing)");
     if (fmt_set && !c->events && !c->util && !c->recovery)
         usage_error("--format shapes the --events, --util and --recovery tables");
+    if (c->counts && !c->util && !c->recovery)
+        usage_error("--counts shapes the --util and --recovery tables");
     if (c->o.nbanks && !c->recovery)
         usage_error("--banks applies to --recovery only");
     /* Per wavefront by default, for ARGO too (o.by_group 0): the trace's own

@@ -28,14 +28,13 @@ static const char usage[] =
     "      --summary[=FILE]   Print the summary (below)\n"
     "  -s FILE                The same as --summary=FILE\n"
     "      --by kernel|reg    Rows of the summary: per kernel (default), or per logical "
-    "register of each kernel followed by the kernel's row\n"
-    "      --counts           Print counts instead of percentages\n"
+    "register of each kernel followed by the kernel's row (with --summary)\n"
+    "      --counts           Print counts instead of percentages (with --summary or --sweep)\n"
     "  -f, --format F         table (aligned, for people; default), tsv, csv or json (one "
     "object a line), for the summary or the sweep\n"
     "      --sweep            Print, instead of a stream or a summary, the share of writes "
-    "that fit the pattern for every BS from ...\n"
-    "      --by               \n"
-    "      --counts and --format need --summary or --sweep.  \n";
+    "that fit the pattern for every BS from 1 to 64 under both delta rules, per kernel and in "
+    "total\n";
 
 typedef struct {
     cls_table_opts t;

@@ -19,8 +19,8 @@ static const char usage[] =
     "         [--profile X=P,Y=P,Z=P,W=P,T=P] [--packing R] [--issue F]\n"
     "         [--degraded CU:[SIMD:]SC,... | --threshold MV] [--rest-duty F]\n"
     "         [--work-items N] [--max-wg N] [--max-wf N] [--wavefront-rule seed|ceil]\n"
-    "         [--sweep N] [--source auto|bundles|writes] [--format table|tsv|csv|json]\n"
-    "         [FILE]\n"
+    "         [--sweep N] [--source auto|bundles|writes] [--counts]\n"
+    "         [--format table|tsv|csv|json] [FILE]\n"
     "PE healing and SC healing (seed 003): stress of the processing elements and stream "
     "cores, their threshold-voltage shift with and without healing, redundant work-items and "
     "the run-time cost\n"
@@ -28,7 +28,8 @@ static const char usage[] =
     "  -o, --output FILE      Write the report to FILE instead of standard output\n"
     "      --scheme pe|sc     PE healing (default) or SC healing\n"
     "      --report name      summary (default, for people: the profile, the healing table "
-    "and for SC healing the groups and cost ...\n"
+    "and for SC healing the groups and cost tables), or one table: profile, slices, "
+    "units, groups, cost or series (rft-heal(1))\n"
     "      --params FILE      The technology constants (see above and rft-vth(1))\n"
     "      --set KEY=VALUE    The technology constants (see above and rft-vth(1))\n"
     "      --hours H          The horizon (a year is 8766 hours)\n"
@@ -53,6 +54,8 @@ static const char usage[] =
     "      --sweep N          Degraded SCs per slice swept by the groups and cost tables (8, "
     "at most 15)\n"
     "      --source auto|bundles|writes  What makes a unit busy (see above)\n"
+    "      --counts           The profile (--report profile) in instructions and cycles instead of "
+    "percentages\n"
     "  -f, --format table|tsv|csv|json  Output: aligned tables for people (default), or one "
     "table\n";
 
@@ -95,7 +98,7 @@ static void parse(int argc, char **argv, heal_report *r)
         {"max-wf", required_argument, 0, 'm'}, {"wavefront-rule", required_argument, 0, 'u'},
         {"sweep", required_argument, 0, 'W'},  {"source", required_argument, 0, 'c'},
         {"format", required_argument, 0, 'f'}, {"output", required_argument, 0, 'o'},
-        {0, 0, 0, 0}};
+        {"counts", no_argument, 0, 'n'},       {0, 0, 0, 0}};
     const char *params = NULL;
     rft_params set;
     char why[512];
@@ -142,6 +145,7 @@ static void parse(int argc, char **argv, heal_report *r)
         case 'c': r->o.source = cli_choice("--source", optarg, "auto|bundles|writes"); break;
         case 'f': r->fmt = cli_format(optarg); break;
         case 'o': r->output = optarg; break;
+        case 'n': r->counts = 1; break;
         default: cli_bad_option(argv);
         }
     }
@@ -155,6 +159,10 @@ static void parse(int argc, char **argv, heal_report *r)
         usage_error("--profile: a profile of PEs has no stream cores: use it with --scheme pe");
     if (r->report == HEAL_SUMMARY && r->fmt != FMT_TABLE)
         usage_error("--format: the summary holds several tables: choose one with --report");
+    if (r->counts && r->report != HEAL_PROFILE)
+        usage_error("--counts goes with --report profile");
+    if (r->counts && r->have_profile)
+        usage_error("--counts: a profile given by hand has shares, not counts");
     if ((r->report == HEAL_SLICES || r->report == HEAL_COST) && r->have_profile)
         usage_error("--report: a profile given by hand has no slices or schedule");
 }

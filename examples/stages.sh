@@ -85,8 +85,9 @@ tsv_json() {
 }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 # TRACE [WORDS...]: sets trace, takes the script's --format and --quiet
-# from the words and keeps the others, quoted, in $passed (for the program
-# the script hands them to)
+# (and the words its own_word function takes, if it has one) from the
+# words and keeps the others, quoted, in $passed (for the program the
+# script hands them to)
 take_trace() {
     [ $# -ge 1 ] || usage_error "no trace"
     trace=$1
@@ -95,7 +96,7 @@ take_trace() {
     while [ $# -gt 0 ]; do
         case $1 in
         --format | --format=* | --quiet) script_option "$@"; shift "$shifted" ;;
-        *) passed="$passed $(q "$1")"; shift ;;
+        *) command -v own_word > /dev/null && own_word "$1" || passed="$passed $(q "$1")"; shift ;;
         esac
     done
     [ -r "$trace" ] || { echo "$script: $trace: cannot be read" >&2; exit 1; }

@@ -12,36 +12,37 @@
 #   (the same for clustered and dispersed)
 #   rft-energy common.rft clustered.rft dispersed.rft
 #
-# usage: undervolt.sh [-S SEED] [-k DIR] TRACE [rft-energy options...]
-#   TRACE   canonical text (plain or .zst, rft-decode(1)) or an rft stream
-#   -S      seed of the fault maps (default 1)
-#   -k DIR  keep the DC-Patch streams in DIR (common.rft, clustered.rft, ...)
 # They run as rft run pipelines (rft(1)): the fault-mapped stream goes to
 # DC-Patch in memory, never through a file or a compressor.
 #
-# usage: undervolt.sh [-S SEED] [-j N] [-k DIR] [--format table|tsv|json] [--quiet]
-#                     TRACE [rft-energy options...]
+# usage: undervolt.sh [-S SEED] [-j N] [-k DIR] [--counts] [--format table|tsv|json]
+#                     [--quiet] TRACE [rft-energy options...]
 #   TRACE     canonical text (plain or .zst, rft-decode(1)) or an rft stream
 #   -S        seed of the fault maps (default 1)
 #   -j N      at most N processes at once (default: the processors, at most 3)
 #   -k DIR    keep the DC-Patch streams in DIR (common.rft, clustered.rft, ...)
+#   --counts  the writes table in writes (rft-dcpatch --counts) instead of
+#             percentages; the energy table has no counts (rft-energy(1))
 #   --format  table (default: titled tables for people); tsv (the tables
 #             alone, a blank line between them); json (one object per
 #             table row, "table": "writes" or "energy" first)
 #   --quiet   no progress on standard error (shown only on a terminal)
-# --format and --quiet are the script's wherever they are; the other words
-# after TRACE go to rft-energy.
+# --counts, --format and --quiet are the script's wherever they are; the
+# other words after TRACE go to rft-energy.
 set -eu
 
-usage="usage: undervolt.sh [-S SEED] [-j N] [-k DIR] [--format table|tsv|json] [--quiet] TRACE [rft-energy options...]"
+usage="usage: undervolt.sh [-S SEED] [-j N] [-k DIR] [--counts] [--format table|tsv|json] [--quiet] TRACE [rft-energy options...]"
 . "$(dirname "$0")/stages.sh"   # stage, join, options; cleans up on exit and signals
 seed=1
 keep=""
+counts=""
+own_word() { [ "$1" = --counts ] && counts=--counts; }   # after TRACE too
 while [ $# -gt 0 ]; do
     case $1 in
     -S) need_arg "$@"; case $2 in '' | *[!0-9]*) usage_error "-S: '$2' is not a seed (a whole number)" ;; esac
         seed=$2; shift 2 ;;
     -k) need_arg "$@"; keep=$2; shift 2 ;;
+    --counts) counts=--counts; shift ;;
     --) shift; break ;;
     *) script_option "$@" || break; shift "$shifted" ;;
     esac
@@ -66,7 +67,7 @@ scenarios="common clustered dispersed"
 progress "fault maps and DC-Patch under $scenarios"
 g1="" g2="" g3="" i=0
 for s in $scenarios; do
-    p=$(q "faultmap --scenario $s --seed $seed $(q "$src") | dcpatch --summary=$(q "$tmp/$s.tsv") --format tsv -o $(q "$out/$s.rft")")
+    p=$(q "faultmap --scenario $s --seed $seed $(q "$src") | dcpatch --summary=$(q "$tmp/$s.tsv") --format tsv $counts -o $(q "$out/$s.rft")")
     case $((i % jobs)) in 0) g1="$g1 $p" ;; 1) g2="$g2 $p" ;; *) g3="$g3 $p" ;; esac
     i=$((i + 1))
 done

@@ -340,11 +340,13 @@ void rft_occ_finish(rft_occ *o)
 
 size_t rft_occ_rows(const rft_occ *o) { return o->nrows + 1; }
 
-void rft_occ_get(const rft_occ *o, size_t i, rft_occ_row *r)
+/* Row i, its shares in r and the integers behind them in c. */
+static void get(const rft_occ *o, size_t i, rft_occ_row *r, rft_occ_counts *c)
 {
     uint32_t row = i < o->nrows ? (uint32_t)i : NONE;
-    uint64_t occ = 0;
     memset(r, 0, sizeof *r);
+    memset(c, 0, sizeof *c);
+    c->nbank = o->nbank;
     r->kernel = row == NONE ? "all" : o->names[row];
     r->nbank = o->nbank;
     for (int j = 0; j < o->nbank; j++) {
@@ -361,16 +363,17 @@ void rft_occ_get(const rft_occ *o, size_t i, rft_occ_row *r)
         if (p->max_occ > r->peak)
             r->peak = p->max_occ;
         r->cycles += p->cycles;
-        occ += p->osum;
+        c->entry_cycles += p->osum;
         const slice *s = &o->s[p->slice];
         for (int j = 0; j < o->nbank; j++) {
             rft_occ_bank *bk = &r->bank[j];
+            rft_occ_bank_counts *bc = &c->bank[j];
             uint32_t nb = (o->entries + o->size[j] - 1) / o->size[j];
             for (uint32_t q = 0; q < nb; q++) {
                 uint32_t b = o->first[j] + q, len = o->size[j];
                 if ((q + 1) * o->size[j] > o->entries)
                     len = o->entries - q * o->size[j];
-                bk->leak += (double)p->gsum[b] * len;
+                bc->gated += p->gsum[b] * len;
                 if (!p->used[b] || !p->cycles)
                     continue;
                 double rec = (double)p->gsum[b] / (double)p->cycles;
@@ -380,6 +383,8 @@ void rft_occ_get(const rft_occ *o, size_t i, rft_occ_row *r)
                     bk->worst_cu = s->cu;
                     bk->worst_simd = s->simd;
                     bk->worst_bank = q;
+                    bc->worst_gated = p->gsum[b];
+                    bc->worst_cycles = p->cycles;
                 }
             }
         }
@@ -399,10 +404,22 @@ void rft_occ_get(const rft_occ *o, size_t i, rft_occ_row *r)
     if (r->vgprs_min == NONE)
         r->vgprs_min = 0;
     double cells = (double)o->entries * (double)r->cycles;
-    r->mean = cells > 0 ? (double)occ / cells : 0;
+    r->mean = cells > 0 ? (double)c->entry_cycles / cells : 0;
     for (int j = 0; j < o->nbank; j++) {
         rft_occ_bank *bk = &r->bank[j];
         bk->mean = bk->used ? bk->mean / (double)bk->used : 1;
-        bk->leak = cells > 0 ? bk->leak / cells : 0;
+        bk->leak = cells > 0 ? (double)c->bank[j].gated / cells : 0;
     }
+}
+
+void rft_occ_get(const rft_occ *o, size_t i, rft_occ_row *r)
+{
+    rft_occ_counts c;
+    get(o, i, r, &c);
+}
+
+void rft_occ_get_counts(const rft_occ *o, size_t i, rft_occ_counts *c)
+{
+    rft_occ_row r;
+    get(o, i, &r, c);
 }

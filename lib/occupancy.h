@@ -79,4 +79,21 @@ typedef struct rft_occ_row {
 size_t rft_occ_rows(const rft_occ *o);
 void rft_occ_get(const rft_occ *o, size_t i, rft_occ_row *r);
 
+/* The integers behind a row's shares (tables of counts), exact while they
+ * fit in 64 bits; with entries and the row's cycles they give the shares
+ * back. */
+typedef struct rft_occ_bank_counts {
+    uint64_t worst_gated;           /* cycles the worst bank was gated, */
+    uint64_t worst_cycles;          /* ... of the row's spans on its slice: worst */
+    uint64_t gated;                 /* gated bank-entry-cycles: leak x entries x cycles */
+} rft_occ_bank_counts;
+
+typedef struct rft_occ_counts {
+    uint64_t entry_cycles;          /* in the row's windows: mean x entries x cycles */
+    int nbank;
+    rft_occ_bank_counts bank[RFT_OCC_MAX_BANKS];
+} rft_occ_counts;
+
+void rft_occ_get_counts(const rft_occ *o, size_t i, rft_occ_counts *c);
+
 #endif

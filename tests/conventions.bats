@@ -207,3 +207,114 @@ for l in sys.stdin:
     run -2 --separate-stderr rft-duty --counts a.rft
     assert_equal "$stderr" "rft-duty: --format and --counts shape the --summary report (see rft-duty --help)"
 }
+
+@test "--counts on rft-alloc --util and --recovery: entry-cycles and gated cycles behind the percentages" {
+    rft-decode --lanes 1 --block-lanes 1 --entries 16 "$FIX/argo/rotate.tsv" > r.rft
+    # By hand: ARGO puts four windows of 4 entries at 0-3, 4-7, 8-11, 12-15, 100 cycles
+    # each, the span 400 cycles: 4 x 4 x 100 = 1600 entry-cycles (25 % of 16 x 400).
+    run -0 rft-alloc --scheme argo --util --counts -o /dev/null r.rft
+    assert_output "$(printf '%s\n' \
+        $'kernel\tvgprs\tslices\tmax_wf\tpeak_entries\tentries\tunused_windows\tentry_cycles\tslice_cycles' \
+        $'k\t4\t1\t1\t4\t16\t3\t1600\t400' \
+        $'all\t4\t1\t1\t4\t16\t3\t1600\t400')"
+    # A bank of 4 is gated while the three other windows are held: 300 of 400 cycles
+    # (75 %), 4 banks x 4 entries x 300 = 4800 gated entry-cycles; a bank of 8 is
+    # gated 200 cycles, 2 x 8 x 200 = 3200 (50 %); the slice's one bank never.
+    run -0 rft-alloc --scheme argo --recovery --banks 4,8,16 --counts -o /dev/null r.rft
+    assert_line --index 0 $'kernel\tbank_entries\tbank_bytes\tslice_cycles\tused_banks\tworst_gated_cycles\tworst_slice_cycles\tworst_bank\tmean_recovery%\tgated_entry_cycles\tentries'
+    assert_line --index 1 $'k\t4\t16\t400\t4\t300\t400\t0:0 e0-3\t75.00\t4800\t16'
+    assert_line --index 2 $'k\t8\t32\t400\t2\t200\t400\t0:0 e0-7\t50.00\t3200\t16'
+    assert_line --index 3 $'k\t16\t64\t400\t1\t0\t400\t0:0 e0-15\t0.00\t0\t16'
+    # bank.tsv (8 entries, 1000 cycles): windows of 1 (0-1000), 3 (100-200) and
+    # 2 (300-500) entries: 1000 + 300 + 400 = 1700 entry-cycles (21.25 %)
+    rft-decode --lanes 1 --block-lanes 1 --entries 8 "$FIX/argo/bank.tsv" > b.rft
+    run -0 pipe "rft-alloc --util --counts --format json -o /dev/null b.rft | head -n 1"
+    assert_output '{"kernel": "k", "vgprs": "1-3", "slices": 1, "max_wf": 2, "peak_entries": 4, "entries": 8, "unused_windows": null, "entry_cycles": 1700, "slice_cycles": 1000}'
+
+    # on several slices and kernels the counts give the percentages back
+    rft-synth --writes 2000 --seed 1 > s.rft
+    rft-alloc --scheme argo --util=u.tsv --recovery=r.tsv --banks 4,32 -o /dev/null s.rft
+    rft-alloc --scheme argo --util=uc.tsv --recovery=rc.tsv --banks 4,32 --counts -o /dev/null s.rft
+    paste u.tsv uc.tsv | awk -F '\t' 'NR > 1 {
+        if (sprintf("%.2f", 100 * $14 / $15) != $6 || sprintf("%.2f", 100 * $17 / ($15 * $18)) != $8) {
+            print "row " NR ": " $0; exit 1 } }'
+    paste r.tsv rc.tsv | awk -F '\t' 'NR > 1 {
+        if ($5 > 0 && sprintf("%.2f", 100 * $15 / $16) != $6) { print "worst, row " NR ": " $0; exit 1 }
+        if (sprintf("%.2f", 100 * $19 / ($20 * $13)) != $9) { print "leak, row " NR ": " $0; exit 1 }
+        if ($16 != $13) n++ }       # the worst bank'"'"'s slice is not every span
+        END { if (!n) { print "worst_slice_cycles is slice_cycles on every row"; exit 1 } }'
+    run -2 --separate-stderr rft-alloc --counts s.rft
+    assert_equal "$stderr" "rft-alloc: --counts shapes the --util and --recovery tables (see rft-alloc --help)"
+}
+
+@test "--counts on rft-heal --report profile: instructions and busy cycles behind the shares" {
+    rft-decode "$FIX/heal/evg1.txt" -o e.rft
+    # By hand (tests/fixtures/heal/evg1.txt): one slice of 16 SCs, a window of 100 cycles,
+    # bundles XZT on lanes 0-15, XY on lanes 0-3, X on lanes 0-15, one lane an SC each.
+    # X is in 3 bundles of 6 instructions, busy 16 + 4 + 16 = 36 SC-cycles (36 / 1600 =
+    # 2.25 %), 3 on SCs 0-3, 2 on the others; SCs 0-3 run 3 bundles, SCs 4-15 run 2.
+    run -0 rft-heal --report profile --counts --format tsv e.rft
+    assert_line --index 0 $'unit\tinstr\tbusy_cycles\tbusy_min_cycles\tbusy_max_cycles\tunits\twindow_cycles'
+    assert_line --index 1 $'PE_X\t3\t36\t2\t3\t16\t100'
+    assert_line --index 2 $'PE_Y\t1\t4\t0\t1\t16\t100'
+    assert_line --index 3 $'PE_Z\t1\t16\t1\t1\t16\t100'
+    assert_line --index 4 $'PE_W\t0\t0\t0\t0\t16\t100'
+    assert_line --index 5 $'PE_T\t1\t16\t1\t1\t16\t100'
+    assert_line --index 6 $'SC_0\t\t3\t3\t3\t1\t100'
+    assert_line --index 10 $'SC_4\t\t2\t2\t2\t1\t100'
+    assert_line --index 22 $'SC_all\t\t36\t2\t3\t16\t100'
+    (( ${#lines[@]} == 23 ))
+    # several slices: the counts give the shares back
+    rft-synth --arch evergreen --kernels reduction,sobel --bundles 2000 --cus 3 > s.rft
+    rft-heal --report profile --format tsv s.rft > pct.tsv
+    rft-heal --report profile --counts --format tsv s.rft > cnt.tsv
+    paste pct.tsv cnt.tsv | awk -F '\t' 'NR == 1 { next }
+        $1 ~ /^PE/ { all += $7 } { instr[NR] = $7; share[NR] = $2; units = $11 }
+        sprintf("%.2f", 100 * $8 / ($11 * $12)) != $3 || sprintf("%.2f", 100 * $9 / $12) != $4 ||
+            sprintf("%.2f", 100 * $10 / $12) != $5 { print "row " NR ": " $0; bad = 1 }
+        END { for (r in instr) if (share[r] != "" && sprintf("%.2f", 100 * instr[r] / all) != share[r]) bad = 1
+              if (units != 48) { print "SC_all: " units " units, not 3 CUs x 16 SCs"; bad = 1 }
+              exit bad }'
+    run -2 --separate-stderr rft-heal --counts e.rft
+    assert_equal "$stderr" "rft-heal: --counts goes with --report profile (see rft-heal --help)"
+    run -2 --separate-stderr rft-heal --report profile --counts --profile X=50.7,Y=16.3,Z=9,W=13,T=11
+    assert_equal "$stderr" "rft-heal: --counts: a profile given by hand has shares, not counts (see rft-heal --help)"
+}
+
+@test "undervolt.sh --counts: the writes table of rft-dcpatch in writes, in every format" {
+    local uv="$TOP/examples/undervolt.sh"
+    rft-decode --entries 8 "$FIX/tables/spill.tsv" -o spill.rft
+    # By hand from the shares tests/tables.bats checks on the 24 writes: common 50 % normal,
+    # 25 % patched in a reliable entry, 25 % to the LDS: 12, 6 and 6; dispersed 41.67,
+    # 20.83 and 37.50 %: 10, 5 and 9
+    run -0 "$uv" -S 5 --counts spill.rft --set geometry.entries=8
+    assert_line --index 1 --regexp '^scenario +writes +normal +patch_faulty +patch_reliable +lds +mispred '
+    assert_line --regexp '^common +24 +12 +0 +6 +6 '
+    assert_line --regexp '^dispersed +24 +10 +0 +5 +9 '
+    # after the trace it is the script's too, not rft-energy's
+    run -0 pipe "'$uv' -S 5 spill.rft --format tsv --counts --set geometry.entries=8 | sed -n 2p | cut -f 1-6"
+    assert_output $'common\t24\t12\t0\t6\t6'
+    run -0 pipe "'$uv' -S 5 spill.rft --counts --format json --set geometry.entries=8 | sed -n 3p"
+    assert_output --partial '{"table": "writes", "scenario": "dispersed", "writes": 24, "normal": 10, "patch_faulty": 0, "patch_reliable": 5, "lds": 9, '
+    run -0 "$uv" --help
+    assert_output --partial ' [--counts] '
+    grep -q '^#   --counts  the writes table in writes' "$uv"
+}
+
+@test "--help: every line after the description is one option with its whole description" {
+    # rft-classify had a '--by' line with no text, its closing note as an option line and
+    # --sweep cut off with '...'; rft-decode and rft-heal cut lines off the same way
+    local p l
+    for p in "$TOP"/bin/rft-*; do
+        [[ -x $p && $p != *.* ]] || continue
+        run -0 "$p" --help
+        while IFS= read -r l; do
+            [[ $l =~ ^\ \ (-[A-Za-z0-9]|\ \ \ \ --[a-z]) ]] || fail "${p##*/}: not an option line: '$l'"
+            [[ $l =~ [^\ ]\ \ +[^\ ] && $l != *' ' ]] || fail "${p##*/}: an option without its text: '$l'"
+            [[ $l != *... ]] || fail "${p##*/}: cut off: '$l'"
+        done < <(sed '1,/^$/d' <<<"$output")
+    done
+    run -0 rft-classify --help
+    assert_line '      --sweep            Print, instead of a stream or a summary, the share of writes that fit the pattern for every BS from 1 to 64 under both delta rules, per kernel and in total'
+    assert_line '      --counts           Print counts instead of percentages (with --summary or --sweep)'
+}

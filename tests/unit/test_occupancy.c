@@ -104,6 +104,15 @@ static void test_recovery_rotation(void)
         CHECK(r.bank[j].worst_cu == 1 && r.bank[j].worst_simd == 2);
     }
     CHECK(r.bank[0].used == 16 && r.bank[1].used == 4 && r.bank[2].used == 2 && r.bank[3].used == 1);
+    /* the integers behind them: 4 windows x 4 entries x 100 cycles; a bank
+       gated want x 400 cycles, every entry of every bank want x 16 x 400 */
+    rft_occ_counts c;
+    rft_occ_get_counts(o, 0, &c);
+    CHECK(c.entry_cycles == 1600 && c.nbank == 4);
+    for (int j = 0; j < 4; j++) {
+        CHECK(c.bank[j].worst_gated == (uint64_t)(want[j] * 400) && c.bank[j].worst_cycles == 400);
+        CHECK(c.bank[j].gated == (uint64_t)(want[j] * 16 * 400));
+    }
     rft_occ_free(o);
 }
 
