@@ -152,6 +152,7 @@ static void parse(int argc, char **argv, cli_job *j)
         c->summary_out = side_open(c->summary);
     c->t.bs = o.po.bs;
     o.cover = sweep_set ? RFT_COVER_SWEEP : RFT_COVER_NONE;
+    j->read_flags = RFT_IN_AHEAD;       /* decompressing beside classifying and compressing */
     j->st = rft_classify_new(&o);
     j->report = sweep_set ? sweep : summary;
     j->ctx = c;
