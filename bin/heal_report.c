@@ -125,35 +125,56 @@ static void report_profile(const heal_report *r)
     table_free(t);
 }
 
+/* A count of busy cycles with --counts, else the percentage the table has
+ * always printed, computed by the caller as before so that no digit moves. */
+static void busy_cell(const heal_report *r, cli_table *t, uint64_t cycles, double pct)
+{
+    if (r->counts)
+        table_u64(t, cycles);
+    else
+        table_dbl(t, pct, 2);
+}
+
 static void report_slices(const heal_report *r)
 {
     static const char *const cols[] = {"slice", "bundles", "writes", "sc_busy_min%",
                                        "sc_busy_mean%", "sc_busy_max%", "PE_X%", "PE_Y%",
                                        "PE_Z%", "PE_W%", "PE_T%"};
+    /* sc_busy_cycles and a PE's cycles over units x window_cycles, the least
+       and the most busy SC over window_cycles: the shares */
+    static const char *const count_cols[] = {"slice", "bundles", "writes", "sc_busy_min_cycles",
+                                             "sc_busy_cycles", "sc_busy_max_cycles",
+                                             "PE_X_cycles", "PE_Y_cycles", "PE_Z_cycles",
+                                             "PE_W_cycles", "PE_T_cycles", "units",
+                                             "window_cycles"};
     const rft_heal *h = r->h;
-    cli_table *t = table_new(r->fmt, stdout, 11, cols);
+    cli_table *t = table_new(r->fmt, stdout, r->counts ? 13 : 11, r->counts ? count_cols : cols);
     uint32_t nsc = rft_heal_nsc(h);
     for (size_t i = 0; i < rft_heal_nslices(h); i++) {
         const rft_heal_slice *s = rft_heal_slice_at(h, i);
         char name[32];
-        double lo = INFINITY, hi = 0, sum = 0;
+        uint64_t lo = UINT64_MAX, hi = 0, busy = 0;
+        double mean = 0;
         for (uint32_t j = 0; j < nsc; j++) {
-            double x = rft_heal_sc_alpha(h, s, j);
-            lo = fmin(lo, x), hi = fmax(hi, x), sum += x;
+            uint64_t x = s->sc_busy[j];
+            lo = x < lo ? x : lo, hi = x > hi ? x : hi, busy += x;
+            mean += rft_heal_sc_alpha(h, s, j);
         }
         snprintf(name, sizeof name, "%u:%u", s->cu, s->simd);
         table_str(t, name);
         table_u64(t, s->bundles);
         table_u64(t, s->writes);
-        table_dbl(t, 100 * lo, 2);
-        table_dbl(t, 100 * sum / nsc, 2);
-        table_dbl(t, 100 * hi, 2);
+        busy_cell(r, t, lo, 100 * rft_heal_alpha(h, lo));
+        busy_cell(r, t, busy, 100 * mean / nsc);
+        busy_cell(r, t, hi, 100 * rft_heal_alpha(h, hi));
         for (int p = 0; p < RFT_NSLOTS; p++) {
             uint64_t b = 0;
             for (uint32_t j = 0; j < nsc; j++)
                 b += s->pe_busy[j * RFT_NSLOTS + p];
-            table_dbl(t, 100 * rft_heal_alpha(h, b) / nsc, 2);
+            busy_cell(r, t, b, 100 * rft_heal_alpha(h, b) / nsc);
         }
+        if (r->counts)
+            table_u64(t, nsc), table_u64(t, rft_heal_span(h));
         table_end_row(t);
     }
     table_free(t);

@@ -14,7 +14,7 @@ typedef struct heal_report {
     int report;                 /* HEAL_* */
     int policy;                 /* enum rft_heal_policy */
     enum cli_fmt fmt;
-    int counts;                 /* --counts: --report profile in cycles, not shares */
+    int counts;                 /* --counts: the profile or slices table in counts, not shares */
     const char *output;         /* -o FILE, or NULL: standard output */
     double hours, adapt, step, variation, packing, issue, rest;
     int have_profile, have_wi;

@@ -54,8 +54,8 @@ static const char usage[] =
     "      --sweep N          Degraded SCs per slice swept by the groups and cost tables (8, "
     "at most 15)\n"
     "      --source auto|bundles|writes  What makes a unit busy (see above)\n"
-    "      --counts           The profile (--report profile) in instructions and cycles instead of "
-    "percentages\n"
+    "      --counts           The profile and slices tables (--report) in instructions and cycles "
+    "instead of percentages\n"
     "  -f, --format table|tsv|csv|json  Output: aligned tables for people (default), or one "
     "table\n";
 
@@ -159,8 +159,10 @@ static void parse(int argc, char **argv, heal_report *r)
         usage_error("--profile: a profile of PEs has no stream cores: use it with --scheme pe");
     if (r->report == HEAL_SUMMARY && r->fmt != FMT_TABLE)
         usage_error("--format: the summary holds several tables: choose one with --report");
-    if (r->counts && r->report != HEAL_PROFILE)
-        usage_error("--counts goes with --report profile");
+    /* the other tables' percentages are model results (duties with healing),
+       or read back from the counts beside them (overhead%) */
+    if (r->counts && r->report != HEAL_PROFILE && r->report != HEAL_SLICES)
+        usage_error("--counts goes with --report profile or slices");
     if (r->counts && r->have_profile)
         usage_error("--counts: a profile given by hand has shares, not counts");
     if ((r->report == HEAL_SLICES || r->report == HEAL_COST) && r->have_profile)
