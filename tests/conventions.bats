@@ -276,8 +276,49 @@ for l in sys.stdin:
               if (units != 48) { print "SC_all: " units " units, not 3 CUs x 16 SCs"; bad = 1 }
               exit bad }'
     run -2 --separate-stderr rft-heal --counts e.rft
-    assert_equal "$stderr" "rft-heal: --counts goes with --report profile (see rft-heal --help)"
+    assert_equal "$stderr" "rft-heal: --counts goes with --report profile or slices (see rft-heal --help)"
     run -2 --separate-stderr rft-heal --report profile --counts --profile X=50.7,Y=16.3,Z=9,W=13,T=11
+    assert_equal "$stderr" "rft-heal: --counts: a profile given by hand has shares, not counts (see rft-heal --help)"
+}
+
+@test "--counts on rft-heal --report slices: the busy cycles of the SCs and PEs behind the shares" {
+    local cols=$'slice\tbundles\twrites\tsc_busy_min_cycles\tsc_busy_cycles\tsc_busy_max_cycles'
+    cols+=$'\tPE_X_cycles\tPE_Y_cycles\tPE_Z_cycles\tPE_W_cycles\tPE_T_cycles\tunits\twindow_cycles'
+    rft-decode "$FIX/heal/evg1.txt" -o e.rft
+    # By hand (tests/fixtures/heal/evg1.txt, as above): SCs 0-3 busy 3 cycles, SCs 4-15
+    # 2, 36 in all; X busy 16 + 4 + 16, Y 4, Z 16, W none, T 16 SC-cycles; 16 SCs, 100 cycles
+    run -0 rft-heal --report slices --counts --format tsv e.rft
+    assert_equal "$output" "$cols"$'\n0:0\t3\t0\t2\t36\t3\t36\t4\t16\t0\t16\t16\t100'
+    # the shares they make: 2 / 100, 36 / (16 x 100), 3 / 100, ...
+    run -0 rft-heal --report slices --format tsv e.rft
+    assert_line --index 1 $'0:0\t3\t0\t2.00\t2.25\t3.00\t2.25\t0.25\t1.00\t0.00\t1.00'
+    # tests/fixtures/heal/gcn2.txt, busy from writes: 8 wavefronts of 64 lanes, each lane
+    # one cycle, so 8 x 4 = 32 cycles on every SC, 512 in all, over cycles 0-200
+    rft-decode "$FIX/heal/gcn2.txt" -o g.rft
+    run -0 rft-heal --scheme sc --report slices --counts --format json g.rft
+    assert_output '{"slice": "0:0", "bundles": 0, "writes": 8, "sc_busy_min_cycles": 32, "sc_busy_cycles": 512, "sc_busy_max_cycles": 32, "PE_X_cycles": 0, "PE_Y_cycles": 0, "PE_Z_cycles": 0, "PE_W_cycles": 0, "PE_T_cycles": 0, "units": 16, "window_cycles": 201}'
+    run -0 rft-heal --scheme sc --report slices --format tsv g.rft
+    assert_line --index 1 $'0:0\t0\t8\t15.92\t15.92\t15.92\t0.00\t0.00\t0.00\t0.00\t0.00'
+    # several slices: the counts give back every share to two decimals
+    rft-synth --arch evergreen --kernels reduction,sobel --bundles 2000 --cus 3 > s.rft
+    rft-heal --report slices --format tsv s.rft > pct.tsv
+    rft-heal --report slices --counts --format tsv s.rft > cnt.tsv
+    head -1 cnt.tsv | grep -qx "$cols"
+    paste pct.tsv cnt.tsv | awk -F '\t' 'NR == 1 { next }
+        { rows++; w = $24; all = $23 * w
+          if ($1 != $12 || $2 != $13 || $3 != $14) bad = 1
+          if (sprintf("%.2f", 100 * $15 / w) != $4 || sprintf("%.2f", 100 * $16 / all) != $5 ||
+              sprintf("%.2f", 100 * $17 / w) != $6) bad = 1
+          for (p = 0; p < 5; p++) if (sprintf("%.2f", 100 * $(18 + p) / all) != $(7 + p)) bad = 1
+          if (bad && !told++) print "row " NR ": " $0 }
+        END { if (rows != 3) { print rows " rows, not 3 slices"; bad = 1 }; exit bad }'
+    # the other tables have no counts behind their percentages
+    local rep
+    for rep in summary units series groups cost; do
+        run -2 --separate-stderr rft-heal --scheme sc --report "$rep" --counts g.rft
+        assert_equal "$stderr" "rft-heal: --counts goes with --report profile or slices (see rft-heal --help)"
+    done
+    run -2 --separate-stderr rft-heal --report slices --counts --profile X=50.7,Y=16.3,Z=9,W=13,T=11
     assert_equal "$stderr" "rft-heal: --counts: a profile given by hand has shares, not counts (see rft-heal --help)"
 }
 
