@@ -373,15 +373,18 @@ typedef struct rft_map {
     size_t mask, count;
 } rft_map;
 int rft_map_init(rft_map *m, size_t expected);
-static inline size_t rft_map_home(uint64_t k, size_t mask)
+/* Inline (stages look a key up for every record), and also in the
+ * library (wfmap.c), as they were before: programs built against an
+ * older rft.h still link. */
+inline size_t rft_map_home(uint64_t k, size_t mask)
 {
     k ^= k >> 33;
     k *= 0xff51afd7ed558ccdULL;
     k ^= k >> 33;
     return (size_t)k & mask;
 }
-/* NULL if absent.  Inline: stages look a key up for every record. */
-static inline uint64_t *rft_map_get(const rft_map *m, uint64_t key)
+/* NULL if absent. */
+inline uint64_t *rft_map_get(const rft_map *m, uint64_t key)
 {
     for (size_t i = rft_map_home(key, m->mask);; i = (i + 1) & m->mask) {
         if (m->slot[i].key == key)

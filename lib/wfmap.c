@@ -8,6 +8,10 @@
 
 #define EMPTY UINT64_MAX
 
+/* the library's own copies of the inline functions of rft.h */
+extern size_t rft_map_home(uint64_t k, size_t mask);
+extern uint64_t *rft_map_get(const rft_map *m, uint64_t key);
+
 int rft_map_init(rft_map *m, size_t cap)
 {
     size_t n = 16;
