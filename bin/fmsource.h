@@ -30,6 +30,19 @@ typedef struct fm_source {
         {"corr-length", required_argument, 0, 'L'}, {"map", required_argument, 0, 'm'},    \
         {"same", no_argument, 0, 'a'}
 
+/* Their lines in a program's --help (the maps a stream gets: rft-faultmap(1)). */
+#define FM_SOURCE_HELP                                                                      \
+    "      --scenario NAME    common, clustered or dispersed\n" \
+    "      --seed N           Seed of the generator, 0 to 2^64-1 (default 1)\n" \
+    "      --shares A/B/C/D/E  Percent of entries with 0, 1, 2, 3 and 4 or more faulty bits, " \
+    "summing to 100\n" \
+    "      --systematic W     Weight of the spatially correlated part, 0 to 1\n" \
+    "      --corr-length N    Correlation length L in entries (default 32)\n" \
+    "      --map FILE.csv     Maps from a CSV file; slices without rows fall back to the " \
+    "scenario, if one is given\n" \
+    "      --same             One generated map for every slice (a single record after the " \
+    "header) instead of one per slice\n"
+
 /* 1 if c was one of them (with optarg), else 0. */
 int fm_source_option(fm_source *f, int c);
 /* After the options: build the generator; usage errors for bad or orphan

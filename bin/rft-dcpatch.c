@@ -21,13 +21,7 @@ static const char usage[] =
     "            [--format table|tsv|csv|json] [-o FILE] [--level N] [--flush] [FILE]\n"
     "DC-Patch: compressed registers patched into faulty register-file entries (seed 001)\n"
     "\n"
-    "      --scenario NAME    Maps given here, as in rft-faultmap(1)\n"
-    "      --seed N           Maps given here, as in rft-faultmap(1)\n"
-    "      --shares A/B/C/D/E  Maps given here, as in rft-faultmap(1)\n"
-    "      --systematic W     Maps given here, as in rft-faultmap(1)\n"
-    "      --corr-length N    Maps given here, as in rft-faultmap(1)\n"
-    "      --map FILE.csv     Maps given here, as in rft-faultmap(1)\n"
-    "      --same             Maps given here, as in rft-faultmap(1)\n"
+    FM_SOURCE_HELP
     "      --pick low|high    Which free entry or block the priority encoders pick (default "
     "low)\n"
     "      --share-reliable yes|no  Whether a compressed register may take a free block of a "
@@ -39,10 +33,11 @@ static const char usage[] =
     "      --log FILE         Log every decision\n"
     "      --summary[=FILE]   Print the table\n"
     "  -s FILE                The same as --summary=FILE\n"
-    "      --report perf|occupancy|events  Shape the table\n"
-    "      --by kernel|slice  Shape the table\n"
+    "      --report perf|occupancy|events  The table: where writes went (default), entries per "
+    "category, or every counter\n"
+    "      --by kernel|slice  Rows of the perf table per kernel (default) or per slice\n"
     "      --counts           Counts in place of the percentages (same rows)\n"
-    "  -f, --format F         Shape the table\n"
+    "  -f, --format F         table, tsv, csv or json (JSON lines) for the table\n"
     CLI_FILTER_HELP;
 
 typedef struct {

@@ -17,27 +17,18 @@ static const char usage[] =
     " [--entries N] [--blocks N] [map options] [FILE]\n"
     "Fault maps of register-file slices below the safe supply voltage (DC-Patch, seed 001)\n"
     "\n"
-    "      --scenario NAME    common, clustered or dispersed\n"
-    "      --seed N           Seed of the generator, 0 to 2^64-1 (default 1)\n"
-    "      --shares A/B/C/D/E  Percent of entries with 0, 1, 2, 3 and 4 or more faulty bits, "
-    "summing to 100\n"
-    "      --systematic W     Weight of the spatially correlated part, 0 to 1\n"
-    "      --corr-length N    Correlation length L in entries (default 32)\n"
-    "      --map FILE.csv     Maps from a CSV file; slices without rows fall back to the "
-    "scenario, if one is given\n"
-    "      --same             One generated map for every slice (a single record after the "
-    "header) instead of one per slice\n"
+    FM_SOURCE_HELP
     CLI_FILTER_HELP
-    "      --csv              Print maps instead of running as a stream stage\n"
-    "      --show             Print maps instead of running as a stream stage\n"
-    "      --stats            Print maps instead of running as a stream stage\n"
+    "      --csv              Print the maps as CSV, the format --map reads\n"
+    "      --show             Draw each map, a character per block of every entry\n"
+    "      --stats            One row per map: entries per class of faulty bits, faulty entries\n"
     "  -f, --format F         table, tsv, csv or json (JSON lines) for --stats\n"
     "      --counts           --stats with counts in place of the percentages (same rows)\n"
     "      --slice LIST       Comma-separated cu:simd or *\n"
-    "      --entries N        Geometry of printed maps (default 256 and 4); a stream stage "
-    "uses the stream's\n"
-    "      --blocks N         Geometry of printed maps (default 256 and 4); a stream stage "
-    "uses the stream's\n";
+    "      --entries N        Entries per slice of printed maps (default 256; a stream stage "
+    "uses the stream's)\n"
+    "      --blocks N         Blocks per entry of printed maps (default 4; a stream stage uses "
+    "the stream's)\n";
 
 static void parse(int argc, char **argv, cli_job *j)
 {
