@@ -193,6 +193,11 @@ set -e; for h in $(FUZZ_HARNESSES); do \
 done
 endef
 
+# The campaign README.md and tests/fuzz/README name: every harness for
+# FUZZ_SECONDS (60) seconds
+fuzz: fuzz-build
+	@$(call fuzz_run,$(FUZZ_SECONDS))
+
 # Whether $(FUZZ_CC) links libFuzzer harnesses at all
 FUZZ_TOOLCHAIN = { mkdir -p $(FUZZ_OUT) && \
 	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \

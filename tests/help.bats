@@ -144,3 +144,18 @@ man_commands() {
         grep -qxE "$want" "$f" || fail "$name: $(grep '^\.TH' "$f")"
     done
 }
+
+@test "every make target the READMEs name exists (make fuzz did not)" {
+    local targets t missing=""
+    # the targets with a recipe or prerequisites (a name in .PHONY alone is none)
+    targets=$(make -C "$TOP" -pRrq __no_such_target__ 2>/dev/null | awk '
+        /^[a-z][a-z-]*:/ { split($0, a, ":"); cur = a[1]; real[cur] += ($0 ~ /^[^:]*: *[^ =]/); next }
+        /^\t/ && cur != "" { real[cur]++ }
+        /^$/ { cur = "" }
+        END { for (t in real) if (real[t]) print t }' | sort)
+    for t in $(grep -ohE '(`|^  )make [a-z][a-z-]*' "$TOP/README.md" "$TOP/tests/fuzz/README" | sed 's/.*make //' | sort -u); do
+        grep -qx "$t" <<< "$targets" || missing="$missing $t"
+    done
+    assert_equal "$missing" ""
+    grep -qx fuzz <<< "$targets"
+}
