@@ -20,6 +20,16 @@ int rft_counters_add(rft_counters *c, const char *name, uint64_t v)
     return 0;
 }
 
+void rft_counters_set(rft_counters *c, const char *stage, const char *scope,
+                      const char *const *names, const uint64_t *v, int n)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->stage, sizeof c->stage, "%s", stage);
+    snprintf(c->scope, sizeof c->scope, "%s", scope);
+    for (int i = 0; i < n; i++)
+        rft_counters_add(c, names[i], v[i]);
+}
+
 int rft_counters_merge(rft_counters *c, const char *name, uint64_t v)
 {
     if (!strstr(name, "_peak"))

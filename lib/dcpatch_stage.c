@@ -747,13 +747,8 @@ static void fill_end(const dcp *d, uint64_t *n, const rft_dcp_acc *a, uint64_t T
 
 static int put_counters(dcp *d, const char *scope, const uint64_t *n, const rft_sink *out)
 {
-    rft_counters *c = &d->c;
-    memset(c, 0, sizeof *c);
-    snprintf(c->stage, sizeof c->stage, "rft-dcpatch");
-    snprintf(c->scope, sizeof c->scope, "%s", scope);
-    for (int i = 0; i < RFT_DCPC_N; i++)
-        rft_counters_add(c, rft_dcpatch_counter_names[i], n[i]);
-    return rft_sink_raw(out, RFT_COUNTERS, d->cbuf, rft_counters_encode(c, d->cbuf));
+    rft_counters_set(&d->c, "rft-dcpatch", scope, rft_dcpatch_counter_names, n, RFT_DCPC_N);
+    return rft_sink_raw(out, RFT_COUNTERS, d->cbuf, rft_counters_encode(&d->c, d->cbuf));
 }
 
 static int dcp_finish(rft_stage *st, const rft_sink *out)

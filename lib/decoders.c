@@ -289,11 +289,7 @@ void rft_dec_counters(const rft_dec *d, rft_counters *c)
         "lines", "instructions", "wavefronts", "writes", "reads", "float_lanes",
         "inexact_float_lanes", "double_lanes", "ignored_lines", "unattributed_instructions",
         "preset_writes", "unrecovered_writes", "untraced_changes", "ended_without_end_instruction", "unplaced_reads"};
-    memset(c, 0, sizeof *c);
-    snprintf(c->stage, sizeof c->stage, "rft-decode");
-    snprintf(c->scope, sizeof c->scope, "total");
-    for (int i = 0; i < DC_N; i++)
-        rft_counters_add(c, names[i], d->c[i]);
+    rft_counters_set(c, "rft-decode", "total", names, d->c, DC_N);
 }
 
 void rft_dec_describe(const rft_dec *d, void (*f)(void *, const char *, const char *), void *ctx)

@@ -225,12 +225,8 @@ static int emit(escan *s, const rft_sink *out)
     const rft_escan *r = &s->r;
     rft_counters *c = &s->c;
     uint64_t v[NFIELD];
-    memset(c, 0, sizeof *c);
-    strcpy(c->stage, SCAN_STAGE);
-    strcpy(c->scope, "scan");
     fields_of(r, v);
-    for (int f = 0; f < NFIELD; f++)
-        rft_counters_add(c, field[f], v[f]);
+    rft_counters_set(c, SCAN_STAGE, "scan", field, v, NFIELD);
     for (int k = 0; k < 2; k++) {
         const rft_counters *kc = k ? &r->gate : &r->dcpatch;
         for (int i = 0; (k ? r->ngate : r->ndcpatch) && i < kc->n; i++) {

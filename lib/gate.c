@@ -378,13 +378,8 @@ static int by_slice(const void *a, const void *b)
 
 static int emit(gate *g, const char *scope, const uint64_t *n, const rft_sink *out)
 {
-    rft_counters *c = &g->c;
-    memset(c, 0, sizeof *c);
-    snprintf(c->stage, sizeof c->stage, "rft-gate");
-    snprintf(c->scope, sizeof c->scope, "%s", scope);
-    for (int i = 0; i < RFT_GC_N; i++)
-        rft_counters_add(c, rft_gate_counter_names[i], n[i]);
-    return rft_sink_raw(out, RFT_COUNTERS, g->buf, rft_counters_encode(c, g->buf));
+    rft_counters_set(&g->c, "rft-gate", scope, rft_gate_counter_names, n, RFT_GC_N);
+    return rft_sink_raw(out, RFT_COUNTERS, g->buf, rft_counters_encode(&g->c, g->buf));
 }
 
 static int finish(rft_stage *st, const rft_sink *out)

@@ -469,6 +469,10 @@ typedef struct rft_counters {
     char name[RFT_MAX_COUNTERS][64];
     uint64_t value[RFT_MAX_COUNTERS];
 } rft_counters;
+/* c emptied, then stage's counters of scope: names[i] = v[i] for i < n
+ * (names shorter than 64 bytes, n at most RFT_MAX_COUNTERS). */
+void rft_counters_set(rft_counters *c, const char *stage, const char *scope,
+                      const char *const *names, const uint64_t *v, int n);
 /* Add v to counter name (created at the end if absent); RFT_EFORMAT if full. */
 int rft_counters_add(rft_counters *c, const char *name, uint64_t v);
 uint64_t rft_counters_get(const rft_counters *c, const char *name); /* 0 if absent */
