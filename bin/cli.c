@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -238,14 +239,163 @@ enum cli_fmt cli_format(const char *s)
     return f[cli_choice("--format", s, "table|tsv|csv|json")];
 }
 
+/* ---- temporaries: removed at exit and on a signal ----------------------------
+ * Every file written under a temporary name (-o of a stream or a table, the
+ * side outputs) is listed here until it is renamed: exit() removes what is
+ * left, and so does INT, TERM, HUP or PIPE before the signal's own default
+ * action ends the program (the status is the signal's).  The list changes
+ * with every signal blocked, so the handler sees it whole; librft's threads
+ * take no signal. */
+typedef struct {
+    char *tmp;                  /* NULL: the slot is free */
+    char *final;                /* side outputs: renamed to it by cli_side_commit */
+    FILE *f;                    /* side outputs: the open file, NULL once closed */
+} cli_tmp;
+static cli_tmp *volatile tmps;
+static volatile sig_atomic_t ntmps;
+static size_t tmps_cap;
+
+static void tmp_remove_all(void)
+{
+    for (sig_atomic_t i = 0; i < ntmps; i++)
+        if (tmps[i].tmp)
+            unlink(tmps[i].tmp);
+}
+
+static void tmp_signal(int sig)
+{
+    tmp_remove_all();
+    raise(sig);     /* SA_RESETHAND: the default action, once this returns */
+}
+
+static void tmp_block(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+}
+
+/* A free slot for tmp (copied; final copied too unless NULL): its index. */
+static size_t tmp_add(const char *tmp, const char *final, FILE *f)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    if (!tmps_cap) {
+        atexit(tmp_remove_all);
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+            struct sigaction sa, old;
+            /* a signal ignored since our start (a background job's INT)
+             * stays ignored */
+            if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+                continue;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = tmp_signal;
+            sigfillset(&sa.sa_mask);
+            sa.sa_flags = SA_RESETHAND;
+            sigaction(sigs[i], &sa, NULL);
+        }
+    }
+    cli_tmp t = {xstrdup(tmp), final ? xstrdup(final) : NULL, f};
+    sigset_t old;
+    tmp_block(&old);
+    size_t i = 0;
+    while (i < (size_t)ntmps && tmps[i].tmp)
+        i++;
+    if (i == (size_t)ntmps && i == tmps_cap) {
+        size_t cap = tmps_cap ? 2 * tmps_cap : 8;
+        cli_tmp *n = realloc(tmps, cap * sizeof *n);
+        if (!n) {
+            pthread_sigmask(SIG_SETMASK, &old, NULL);
+            unlink(tmp);
+            die("out of memory");
+        }
+        tmps = n;
+        tmps_cap = cap;
+    }
+    tmps[i] = t;
+    if (i == (size_t)ntmps)
+        ntmps++;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return i;
+}
+
+/* Slot i is done with (its file renamed or removed): freed. */
+static void tmp_forget(size_t i)
+{
+    sigset_t old;
+    tmp_block(&old);
+    cli_tmp t = tmps[i];
+    tmps[i] = (cli_tmp){0};
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    free(t.tmp);
+    free(t.final);
+}
+
+/* The slot of temporary tmp (a string equal to it), or -1. */
+static long tmp_find(const char *tmp)
+{
+    for (sig_atomic_t i = 0; tmp && i < ntmps; i++)
+        if (tmps[i].tmp && strcmp(tmps[i].tmp, tmp) == 0)
+            return i;
+    return -1;
+}
+
+/* A new file under a temporary name for path, in the slot *slot, with the
+ * mode open(2) would give path; dies on failure. */
+static FILE *tmp_open(const char *path, const char *final, size_t *slot)
+{
+    char *tmp = rft_tmp_template(path);
+    if (!tmp)
+        die("out of memory");
+    sigset_t old;
+    tmp_block(&old);        /* no signal between its making and its listing */
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        int e = errno;
+        if (fd >= 0)
+            unlink(tmp);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        free(tmp);
+        die("%s: %s", path, strerror(e));
+    }
+    *slot = tmp_add(tmp, final, f);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    free(tmp);
+    mode_t mask = umask(0);     /* mkstemp makes 0600; give what open(2) would */
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    return f;
+}
+
+rft_writer *cli_writer_open(const char *path, const rft_header *h, const rft_writer_opts *o,
+                            char *err, size_t errlen)
+{
+    sigset_t old;
+    tmp_block(&old);
+    rft_writer *w = rft_writer_open(path, h, o, err, errlen);
+    if (w && rft_writer_tmp(w))
+        tmp_add(rft_writer_tmp(w), NULL, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return w;
+}
+
+int cli_writer_close(rft_writer *w, int complete, char *err, size_t errlen)
+{
+    long i = w ? tmp_find(rft_writer_tmp(w)) : -1;
+    int e = rft_writer_close(w, complete, err, errlen);
+    if (i >= 0)
+        tmp_forget((size_t)i);
+    return e;
+}
+
 /* -o FILE of text: cli_output_open, cli_stdout_to */
 static struct {
     const char *name;
-    char *tmp;                  /* removed unless renamed */
-} text_out;
+    long slot;                  /* its temporary's, -1 when none */
+} text_out = {NULL, -1};
 
 static const char *stdout_name = "standard output";    /* or cli_stdout_to's FILE */
-static char *stdout_tmp;        /* renamed to stdout_name when stdout closes well */
+static long stdout_tmp = -1;    /* its slot, renamed to stdout_name when stdout closes well */
 
 int cli_close_stdout(void)
 {
@@ -256,18 +406,19 @@ int cli_close_stdout(void)
         bad = 1;
         e = errno;
     }
-    if (!bad && stdout_tmp && rename(stdout_tmp, stdout_name) != 0) {
+    if (!bad && stdout_tmp >= 0 && rename(tmps[stdout_tmp].tmp, stdout_name) != 0) {
         bad = 1;
         e = errno;
     }
     if (bad) {
         if (e == EPIPE)
-            raise(SIGPIPE);
+            cli_epipe(RFT_EPIPE);
         fprintf(stderr, "%s: %s: %s\n", prog, stdout_name, strerror(e));
         return 1;
     }
-    free(stdout_tmp);
-    stdout_tmp = text_out.tmp = NULL;   /* renamed: not removed at exit */
+    if (stdout_tmp >= 0)
+        tmp_forget((size_t)stdout_tmp);     /* renamed: not removed at exit */
+    stdout_tmp = text_out.slot = -1;
     return 0;
 }
 
@@ -281,12 +432,13 @@ void cli_stdout_to(const char *output)
         die("%s: %s", output, strerror(errno));
     fclose(o);
     stdout_name = output;
-    stdout_tmp = text_out.tmp;
+    stdout_tmp = text_out.slot;
 }
 
 void cli_epipe(int err)
 {
     if (err == RFT_EPIPE) {
+        tmp_remove_all();
         signal(SIGPIPE, SIG_DFL);
         raise(SIGPIPE);
         _exit(141);
@@ -439,16 +591,11 @@ void cli_tsv_free(cli_tsv *t)
 }
 
 /* ---- text output under a temporary name ------------------------------------ */
-static void drop_text_tmp(void)
-{
-    if (text_out.tmp)
-        unlink(text_out.tmp);
-}
-
 FILE *cli_output_open(const char *output)
 {
     struct stat st;
     FILE *o;
+    size_t slot;
     text_out.name = output;
     if (!output || strcmp(output, "-") == 0)
         return stdout;
@@ -457,23 +604,8 @@ FILE *cli_output_open(const char *output)
             die("%s: %s", output, strerror(errno));
         return o;
     }
-    if (!(text_out.tmp = rft_tmp_template(output)))
-        die("out of memory");
-    int fd = mkstemp(text_out.tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(text_out.tmp);
-        text_out.tmp = NULL;
-        die("%s: %s", output, strerror(e));
-    }
-    static int registered;
-    if (!registered++)
-        atexit(drop_text_tmp);
-    mode_t mask = umask(0);     /* mkstemp makes 0600; give what open(2) would */
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    if (!(o = fdopen(fd, "w")))
-        die("%s: %s", output, strerror(errno));
+    o = tmp_open(output, NULL, &slot);
+    text_out.slot = (long)slot;
     return o;
 }
 
@@ -486,10 +618,11 @@ int cli_output_close(FILE *o)
         die("%s: %s", name, strerror(errno));
     if (fclose(o) != 0)
         die("%s: %s", name, strerror(errno));
-    if (text_out.tmp && rename(text_out.tmp, name) != 0)
+    if (text_out.slot >= 0 && rename(tmps[text_out.slot].tmp, name) != 0)
         die("%s: %s", name, strerror(errno));
-    free(text_out.tmp);
-    text_out.tmp = NULL;
+    if (text_out.slot >= 0)
+        tmp_forget((size_t)text_out.slot);
+    text_out.slot = -1;
     return 0;
 }
 
@@ -541,7 +674,7 @@ static noreturn void abandon_with(char *msg)
     if (cli_abandon_hook)
         cli_abandon_hook();
     if (stage.w)
-        rft_writer_close(stage.w, 0, NULL, 0);
+        cli_writer_close(stage.w, 0, NULL, 0);
     stage.w = NULL;
     rft_reader_close(stage.r);          /* and stop its reading thread */
     stage.r = NULL;
@@ -580,18 +713,26 @@ void stage_read_end(int e)
 
 FILE *side_open(const char *path)
 {
+    struct stat st;
+    size_t slot;
     if (strcmp(path, "-") == 0)
         return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        die("%s: %s", path, strerror(errno));
-    return f;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {    /* /dev/null: directly */
+        FILE *f = fopen(path, "w");
+        if (!f)
+            die("%s: %s", path, strerror(errno));
+        return f;
+    }
+    return tmp_open(path, path, &slot);
 }
 
 void side_close(FILE *f, const char *path)
 {
     int bad = fflush(f) != 0 || ferror(f);
     int e = errno;
+    for (sig_atomic_t i = 0; i < ntmps; i++)
+        if (tmps[i].tmp && tmps[i].f == f)
+            tmps[i].f = NULL;       /* closed: cli_side_commit renames it */
     if (f != stdout && fclose(f) != 0 && !bad) {
         bad = 1;
         e = errno;
@@ -602,11 +743,21 @@ void side_close(FILE *f, const char *path)
         if (cli_abandon_hook)
             cli_abandon_hook();
         if (stage.w)
-            rft_writer_close(stage.w, 0, NULL, 0);
+            cli_writer_close(stage.w, 0, NULL, 0);
         stage.w = NULL;
         cli_epipe(RFT_EPIPE);
     }
     abandon(f == stdout ? "standard output" : path, strerror(e));
+}
+
+void cli_side_commit(void)
+{
+    for (sig_atomic_t i = 0; i < ntmps; i++)
+        if (tmps[i].tmp && tmps[i].final && !tmps[i].f) {
+            if (rename(tmps[i].tmp, tmps[i].final) != 0)
+                die("%s: %s", tmps[i].final, strerror(errno));
+            tmp_forget((size_t)i);
+        }
 }
 
 /* ---- tables ---------------------------------------------------------------- */

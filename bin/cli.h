@@ -115,7 +115,8 @@ static inline const char *cli_tsv_at(const cli_tsv *t, size_t row, size_t col)
 void cli_tsv_free(cli_tsv *t);
 
 /* -o FILE for a text output: written under a temporary name beside FILE and
- * renamed to FILE by cli_output_close (removed at exit if it never is); a
+ * renamed to FILE by cli_output_close (removed at exit or on a signal if it
+ * never is); a
  * device such as /dev/full is written directly; NULL or "-" is stdout.  One
  * output at a time.  Both die on failure; close returns the exit status. */
 FILE *cli_output_open(const char *output);
@@ -176,8 +177,20 @@ void stage_read_end(int e);
 FILE *side_open(const char *path);
 /* Flush and close it (standard output: flush only).  Call before
  * the end record: on failure the stream is abandoned without its end record
- * (an -o file is left as it was) and the program dies. */
+ * (an -o file is left as it was) and the program dies.  A file is written
+ * under a temporary name (as -o), renamed by cli_side_commit. */
 void side_close(FILE *f, const char *path);
+/* After every stream of the run is complete: each side output closed by
+ * side_close renamed to its name.  A run that fails before, or a signal,
+ * leaves the files of an earlier run as they were. */
+void cli_side_commit(void);
+
+/* rft_writer_open and rft_writer_close, the writer's temporary -o name
+ * removed if the program dies by INT, TERM, HUP or PIPE (cli_output_open's
+ * and side_open's too). */
+rft_writer *cli_writer_open(const char *path, const rft_header *h, const rft_writer_opts *o,
+                            char *err, size_t errlen);
+int cli_writer_close(rft_writer *w, int complete, char *err, size_t errlen);
 
 /* Tables for people and scripts.  Cells are added left to right; numeric
  * cells stay unquoted in JSON.  FMT_TABLE buffers rows to align columns,

@@ -92,7 +92,7 @@ static void abandon_all(void)
 {
     meter_end();
     for (int i = 0; i < run.n; i++) {
-        rft_writer_close(run.all[i]->w, 0, NULL, 0);
+        cli_writer_close(run.all[i]->w, 0, NULL, 0);
         run.all[i]->w = NULL;
     }
     if (stage.r != run.r)
@@ -240,7 +240,7 @@ static void open_writers(void)
         const char *o = n->job->output ? n->job->output : "-";
         prog = n->job->prog;
         cli_no_terminal(o);
-        if (!(n->w = rft_writer_open(o, &n->out, &n->job->wo, err, sizeof err))) {
+        if (!(n->w = cli_writer_open(o, &n->out, &n->job->wo, err, sizeof err))) {
             prog = n->job->prog;
             char *msg = xasprintf("%s: %s", out_name(n), err);
             abandon_all();
@@ -335,7 +335,7 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
 
     for (int i = 0; i < run.n; i++) {
         node *n = run.all[i];
-        e = n->w ? rft_writer_close(n->w, 1, err, sizeof err) : 0;
+        e = n->w ? cli_writer_close(n->w, 1, err, sizeof err) : 0;
         if (e) {
             n->w = NULL;
             prog = n->job->prog;
@@ -345,6 +345,7 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
         }
         n->w = NULL;
     }
+    cli_side_commit();      /* every stream complete: the tables take their names */
     rft_reader_close(run.r);
     run.r = stage.r = NULL;
     cli_abandon_hook = NULL;

@@ -38,10 +38,14 @@ static char *path_of(const crosstab *x, const char *a, const char *b)
     return p;
 }
 
+/* The folder of the traces' folders: DIR, or DIR/NAME when collect.conf
+ * says "folders NAME" (rft-batch keeps them in DIR/traces). */
+static char *trace_dir;
+
 /* Result r of trace t into the table. */
 static void read_result(crosstab *x, size_t t, size_t r)
 {
-    char *path = path_of(x, x->label[t], x->results[r]);
+    char *path = xasprintf("%s/%s/%s", trace_dir, x->label[t], x->results[r]);
     cli_tsv tab;
     cli_tsv_read(path, path, &tab);
     crosstab_add(x, t, r, &tab);
@@ -105,6 +109,9 @@ static char *read_conf(crosstab *x, int want_results)
         if (strcmp(line, "columns") == 0) {
             free(columns);
             columns = xstrdup(v);
+        } else if (strcmp(line, "folders") == 0 && *v) {
+            free(trace_dir);
+            trace_dir = xasprintf("%s/%s", x->dir, v);
         } else if (strcmp(line, "results") == 0 && want_results) {
             for (char *w = strtok(v, " \t"); w; w = strtok(NULL, " \t")) {
                 x->results = xrealloc(x->results, (x->nresults + 1) * sizeof *x->results);
@@ -122,7 +129,7 @@ static char *read_conf(crosstab *x, int want_results)
 static const char *missing_result(const crosstab *x, size_t t)
 {
     for (size_t r = 0; r < x->nresults; r++) {
-        char *p = path_of(x, x->label[t], x->results[r]);
+        char *p = xasprintf("%s/%s/%s", trace_dir, x->label[t], x->results[r]);
         FILE *f = fopen(p, "r");
         free(p);
         if (!f)
@@ -143,10 +150,10 @@ static void mark_done(crosstab *x, int partial)
         x->skip[t] = m != NULL;
         complete += !m;
         if (m && !partial)
-            die("%s/%s: no %s: the trace is not done (rft-batch --status %s)", x->dir,
+            die("%s/%s: no %s: the trace is not done (rft-batch --status %s)", trace_dir,
                 x->label[t], m, x->dir);
         if (m)
-            warnx("warning: %s/%s: no %s: left out", x->dir, x->label[t], m);
+            warnx("warning: %s/%s: no %s: left out", trace_dir, x->label[t], m);
     }
     if (!complete)
         die("%s: no trace is done", x->dir);
@@ -187,6 +194,7 @@ int main(int argc, char **argv)
         x.results[x.nresults++] = xstrdup(argv[i]);
     }
     read_traces(&x);
+    trace_dir = xstrdup(x.dir);
     char *conf_columns = read_conf(&x, !x.nresults);
     if (!x.nresults)
         die("%s: no results named (none on the command line, none in %s)", x.dir, CONF_FILE);
@@ -202,5 +210,6 @@ int main(int argc, char **argv)
     crosstab_print(&x, o, fmt, columns, only_key, pivot);
     crosstab_free(&x);
     free(conf_columns);
+    free(trace_dir);
     return cli_output_close(o);
 }

@@ -2,8 +2,10 @@
  * records passing in memory (bin/pipeline.c), with exactly the streams and
  * tables the same programs give joined by shell pipes.  Pipelines that
  * begin with the same stages (same words) share them: they run once. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pipeline.h"
 
@@ -227,6 +229,50 @@ static void check_stdout(const run_ctx *r)
         run_usage("%s", "more than one pipeline writes its stream to standard output: give -o");
 }
 
+/* The file an -o names, as one string for the same file however named
+ * (./a.rft, dir/../a.rft): its folder's device and inode and its name, or
+ * the name as given. */
+static char *out_key(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? xasprintf("%.*s", (int)(slash - path + 1), path) : xstrdup(".");
+    struct stat st;
+    char *key = stat(dir, &st) == 0 ? xasprintf("%ju:%ju/%s", (uintmax_t)st.st_dev,
+                                                (uintmax_t)st.st_ino, slash ? slash + 1 : path)
+                                    : xstrdup(path);
+    free(dir);
+    return key;
+}
+
+/* Two pipelines that end in different stages never write one -o file: one
+ * result would silently replace the other.  Devices (/dev/null) may. */
+static void check_outputs(const run_ctx *r)
+{
+    char **key = xrealloc(NULL, r->np * sizeof *key);
+    for (int i = 0; i < r->np; i++) {
+        const cli_job *j = &r->jobs[i][r->len[i] - 1];
+        struct stat st;
+        key[i] = NULL;
+        if (r->same[i][r->len[i] - 1] >= 0)   /* an earlier pipeline's last stage */
+            continue;
+        if (!j->output || strcmp(j->output, "-") == 0 ||
+            (stat(j->output, &st) == 0 && !S_ISREG(st.st_mode)))
+            continue;
+        key[i] = out_key(j->output);
+        for (int e = 0; e < i; e++)
+            if (key[e] && strcmp(key[e], key[i]) == 0) {
+                const char *o = j->output;
+                for (int m = 0; m <= i; m++)
+                    free(key[m]);
+                free(key);
+                run_usage("-o %s: more than one pipeline writes it (give each its own file)", o);
+            }
+    }
+    for (int i = 0; i < r->np; i++)
+        free(key[i]);
+    free(key);
+}
+
 /* The jobs' contexts are the driver's to free (cli_pipelines_run). */
 static void run_free(run_ctx *r)
 {
@@ -265,6 +311,7 @@ int run_main(int argc, char **argv)
     for (int i = 0; i < np; i++)
         add_pipeline(&r, i, argv[i + 1]);
     check_stdout(&r);
+    check_outputs(&r);
     cli_pipelines_run(r.jobs, r.len, np, r.same);
     run_free(&r);
     return cli_close_stdout();

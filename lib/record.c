@@ -840,6 +840,7 @@ int rft_writer_flush(rft_writer *w)
 }
 
 uint64_t rft_writer_count(const rft_writer *w) { return w->count; }
+const char *rft_writer_tmp(const rft_writer *w) { return w->tmp; }
 const char *rft_writer_error(const rft_writer *w) { return w->err; }
 
 int rft_writer_close(rft_writer *w, int complete, char *err, size_t errlen)

@@ -344,6 +344,11 @@ int rft_writer_close(rft_writer *w, int complete, char *err, size_t errlen);
  * before its rename: PATH.tmpXXXXXX in PATH's folder, PATH's name shortened
  * so that the name stays within NAME_MAX (allocated; NULL: out of memory). */
 char *rft_tmp_template(const char *path);
+/* The temporary name an -o file is being written under (rft_tmp_template's),
+ * or NULL when the writer writes standard output or a device directly: a
+ * program that dies by a signal removes it (rft_writer_close does otherwise).
+ * Valid until rft_writer_close. */
+const char *rft_writer_tmp(const rft_writer *w);
 uint64_t rft_writer_count(const rft_writer *w);
 const char *rft_writer_error(const rft_writer *w);
 

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -306,7 +307,14 @@ static int ahead_start(rft_in *in)
     pthread_cond_init(&a->more, NULL);
     pthread_cond_init(&a->room, NULL);
     in->ahead = a;
-    if (pthread_create(&a->thread, NULL, ahead_main, in)) {
+    /* the thread takes no signal: a program's handler (removing its
+     * temporaries) runs in the thread whose data it sees */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int failed = pthread_create(&a->thread, NULL, ahead_main, in);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (failed) {
         in->ahead = NULL;
         for (int i = 0; i < AHEAD_CHUNKS; i++)
             free(a->c[i].buf);

@@ -32,9 +32,9 @@ cell() {
         # the example's two tables (--format tsv: a blank line between them)
         sh "$TOP/examples/aging.sh" "$TR"/$t.* --format tsv > $t.aging
         sed -n '1,/^$/p' $t.aging | sed '$d' > $t.vth
-        cmp $t.vth out/$t/vth.tsv
+        cmp $t.vth out/traces/$t/vth.tsv
         sed '1,/^$/d' $t.aging > $t.energy
-        cmp $t.energy out/$t/energy.tsv
+        cmp $t.energy out/traces/$t/energy.tsv
     done
     # the table: every trace's own figures, then their mean
     rft-collect --format tsv --columns longest_1%,longest_1_red%,saving% out > table.tsv
@@ -43,11 +43,11 @@ cell() {
         local sum=0 v want row
         for t in a b c; do
             v=$(awk -F '\t' -v s=$s '$2 == "metric" { for (i = 3; i <= NF; i++) n[$i] = i }
-                $1 == "all" && $2 == "longest_1%" { print $(n[s]) }' out/$t/vth.tsv)
+                $1 == "all" && $2 == "longest_1%" { print $(n[s]) }' out/traces/$t/vth.tsv)
             want="$t	$s	$v	"
             [ $s = base ] || want+=$(awk -F '\t' -v s=${s}_red% '$2 == "metric" { for (i = 3; i <= NF; i++) n[$i] = i }
-                $1 == "all" && $2 == "longest_1%" { print $(n[s]) }' out/$t/vth.tsv)
-            want+="	$(cell out/$t/energy.tsv $s saving%)"
+                $1 == "all" && $2 == "longest_1%" { print $(n[s]) }' out/traces/$t/vth.tsv)
+            want+="	$(cell out/traces/$t/energy.tsv $s saving%)"
             run -0 awk -F '\t' -v t=$t -v s=$s '$1 == t && $2 == s' table.tsv
             assert_output "$want"
         done
@@ -70,7 +70,7 @@ cell() {
 @test "-r N: the kernel run N times in a row, as aging.sh -r N" {
     rft-batch -r 3 -o rep "$TR"/b.tsv
     sh "$TOP/examples/aging.sh" -r 3 "$TR"/b.tsv --format tsv | sed -n '1,/^$/p' | sed '$d' > b.vth
-    cmp b.vth rep/b/vth.tsv
+    cmp b.vth rep/traces/b/vth.tsv
     run -1 --separate-stderr rft-batch -r 2 -o rep
     assert_equal "$stderr" "rft-batch: rep: holds a batch of kernels run 3 times, not 2 (use another folder)"
     run -2 --separate-stderr rft-batch -r 2 --study healing -o rep2 "$TR"/b.tsv
@@ -82,15 +82,15 @@ cell() {
     rft-batch -j 2 -r 2 --shards 3 -o shards "$TR"
     local t m
     for t in a b c; do
-        cmp whole/$t/vth.tsv shards/$t/vth.tsv
-        cmp whole/$t/energy.tsv shards/$t/energy.tsv
+        cmp whole/traces/$t/vth.tsv shards/traces/$t/vth.tsv
+        cmp whole/traces/$t/energy.tsv shards/traces/$t/energy.tsv
         for m in base rc rar rcrar wc argo; do
-            cmp <(rft-view whole/$t/$m.rft) <(rft-view shards/$t/$m.rft)
+            cmp <(rft-view whole/traces/$t/$m.rft) <(rft-view shards/traces/$t/$m.rft)
         done
         # the three shards' maps share the entries out
-        [ $(for m in shards/$t/s?/base.rft; do rft-view $m; done | wc -l) -eq $(rft-view whole/$t/base.rft | wc -l) ]
+        [ $(for m in shards/traces/$t/s?/base.rft; do rft-view $m; done | wc -l) -eq $(rft-view whole/traces/$t/base.rft | wc -l) ]
     done
-    [ -d shards/a/s2 ] && [ ! -d shards/a/s3 ]
+    [ -d shards/traces/a/s2 ] && [ ! -d shards/traces/a/s3 ]
     cmp whole/table.tsv shards/table.tsv
     run -1 --separate-stderr rft-batch --shards 2 -o shards
     assert_equal "$stderr" "rft-batch: shards: holds a batch made in 3 shard(s), not 2 (use another folder)"
@@ -102,16 +102,16 @@ cell() {
 
 @test "a rerun skips what is complete; --force redoes it" {
     rft-batch -j 2 -o out "$TR"/a.rft "$TR"/b.tsv
-    stat -c '%i %Y %n' out/[ab]/*.tsv out/[ab]/*.rft > before
+    stat -c '%i %Y %n' out/traces/[ab]/*.tsv out/traces/[ab]/*.rft > before
     cp out/table.tsv table1
     sleep 1
     run -0 --separate-stderr rft-batch -o out
     assert_equal "$stderr" ""
-    stat -c '%i %Y %n' out/[ab]/*.tsv out/[ab]/*.rft > again
+    stat -c '%i %Y %n' out/traces/[ab]/*.tsv out/traces/[ab]/*.rft > again
     cmp before again
     cmp table1 out/table.tsv
     run -0 rft-batch --force -o out
-    stat -c '%i %n' out/[ab]/vth.tsv > forced
+    stat -c '%i %n' out/traces/[ab]/vth.tsv > forced
     run -1 diff <(cut -d' ' -f1,3 before | grep vth.tsv) forced
     cmp table1 out/table.tsv
 }
@@ -123,15 +123,15 @@ cell() {
     ln -s "$TOP"/bin/rft-* tb/
     cat > tb/rft <<EOF
 #!/bin/sh
-case " \$* " in *c/runs.rft*duty*) echo half > c/rc.rft.tmpAbC123; touch "$PWD/hung"; exec sleep 600 ;; esac
+case " \$* " in *c/runs.rft*duty*) echo half > traces/c/rc.rft.tmpAbC123; touch "$PWD/hung"; exec sleep 600 ;; esac
 exec "$TOP/bin/rft" "\$@"
 EOF
     chmod +x tb/rft
     tb/rft-batch -j 2 -o out "$TR" 2> err 3>&- &
     local pid=$! i st=0
     for ((i = 0; i < 300; i++)); do
-        [ -e hung ] && [ -e out/a/energy.tsv ] && [ -e out/a/vth.tsv ] &&
-            [ -e out/b/energy.tsv ] && [ -e out/b/vth.tsv ] && break
+        [ -e hung ] && [ -e out/traces/a/energy.tsv ] && [ -e out/traces/a/vth.tsv ] &&
+            [ -e out/traces/b/energy.tsv ] && [ -e out/traces/b/vth.tsv ] && break
         sleep 0.1
     done
     kill -TERM $pid
@@ -139,24 +139,24 @@ EOF
     [ $st -eq 143 ]
     # nothing that looks complete: no table, c not done, a and b whole
     [ ! -e out/table.tsv ] && [ ! -e out/table.txt ]
-    [ ! -e out/c/vth.tsv ] && [ ! -e out/c/rc.rft ]
-    run -0 rft-batch --status out
-    assert_line --regexp '^c +not run +$'
-    assert_line '3 traces: 2 done, 0 running, 0 failed, 1 waiting'
-    stat -c '%i %Y %n' out/[ab]/*.tsv > before
+    [ ! -e out/traces/c/vth.tsv ] && [ ! -e out/traces/c/rc.rft ]
+    run -1 rft-batch --status out
+    assert_line 'c        interrupted  the run was stopped by SIGTERM; a rerun resumes it'
+    assert_line '3 traces: 2 done, 0 running, 0 failed, 0 waiting, 1 interrupted'
+    stat -c '%i %Y %n' out/traces/[ab]/*.tsv > before
     # what a harder kill leaves: half-written temporaries, never results
-    echo half > out/c/vth.tsv.part
+    echo half > out/traces/c/vth.tsv.part
     sleep 1
     run -0 --separate-stderr rft-batch -j 2 -o out
     assert_equal "$stderr" ""
-    stat -c '%i %Y %n' out/[ab]/*.tsv > after
+    stat -c '%i %Y %n' out/traces/[ab]/*.tsv > after
     cmp before after
-    [ -z "$(ls out/c | grep -e '\.part$' -e '\.tmp')" ]
+    [ -z "$(ls out/traces/c | grep -e '\.part$' -e '\.tmp')" ]
     # the same table as a batch never stopped
     rft-batch -j 2 -o whole "$TR"
     cmp whole/table.tsv out/table.tsv
     cmp whole/table.json out/table.json
-    cmp whole/c/rc.rft out/c/rc.rft
+    cmp whole/traces/c/rc.rft out/traces/c/rc.rft
 }
 
 @test "a corrupt trace among good ones: the others complete, it is named with its first error, status 1" {
@@ -165,22 +165,22 @@ EOF
     printf 'B 0 0 0 0 8 k 0\nW 0 0 0 0 0 zz\n' > d/bad.tsv
     run -1 --separate-stderr rft-batch -j 2 -o out d
     assert_output ""
-    assert_equal "$stderr" "rft-batch: bad ($PWD/d/bad.tsv): rft-decode: bad/input:2: W line has 7 fields, expected 71 (64 lanes)"
-    [ -s out/a/vth.tsv ] && [ -s out/a/energy.tsv ] && [ -s out/b/vth.tsv ] && [ -s out/b/energy.tsv ]
+    assert_equal "$stderr" "rft-batch: bad ($PWD/d/bad.tsv): rft-decode: traces/bad/input:2: W line has 7 fields, expected 71 (64 lanes)"
+    [ -s out/traces/a/vth.tsv ] && [ -s out/traces/a/energy.tsv ] && [ -s out/traces/b/vth.tsv ] && [ -s out/traces/b/energy.tsv ]
     [ ! -e out/table.tsv ] && [ ! -e out/figures ]
     run -1 rft-batch --status out
     assert_output "$(printf '%s\n' \
         'trace    state     detail' \
         'a        done      ' \
         'b        done      ' \
-        'bad      failed    rft-decode: bad/input:2: W line has 7 fields, expected 71 (64 lanes)' \
+        'bad      failed    rft-decode: traces/bad/input:2: W line has 7 fields, expected 71 (64 lanes)' \
         '(table)  not run   a trace failed' \
         '3 traces: 2 done, 0 running, 1 failed, 0 waiting')"
     # the collector refuses the incomplete batch unless told to leave it out
     run -1 --separate-stderr rft-collect out
-    assert_equal "$stderr" "rft-collect: out/bad: no vth.tsv: the trace is not done (rft-batch --status out)"
+    assert_equal "$stderr" "rft-collect: out/traces/bad: no vth.tsv: the trace is not done (rft-batch --status out)"
     run -0 --separate-stderr rft-collect --partial --format tsv --columns saving% out
-    assert_equal "$stderr" "rft-collect: warning: out/bad: no vth.tsv: left out"
+    assert_equal "$stderr" "rft-collect: warning: out/traces/bad: no vth.tsv: left out"
     [ "${#lines[@]}" -eq 19 ]
 }
 
@@ -244,7 +244,7 @@ EOF
     run -0 cut -f1 out/traces.tsv
     assert_output "$(printf 'first\nb')"
     rft-alloc --scheme rar "$TR"/a.rft | rft-duty | rft-vth --format tsv > first.tsv
-    cmp first.tsv out/first/result.tsv
+    cmp first.tsv out/traces/first/result.tsv
     run -0 rft-collect --format tsv --columns longest_0%,avg_0% out
     assert_line --index 1 "$(printf 'first\tmap\t%s\t%s' "$(awk -F '\t' '$1 == "all" && $2 == "longest_0%" { print $3 }' first.tsv)" \
         "$(awk -F '\t' '$1 == "all" && $2 == "avg_0%" { print $3 }' first.tsv)")"
@@ -259,12 +259,12 @@ EOF
 @test "undervolting and healing: the rows of rft-dcpatch, rft-energy and rft-heal for each trace" {
     rft-batch --study undervolt -o uv "$TR"/a.rft
     rft-faultmap --scenario dispersed --seed 1 "$TR"/a.rft | rft-dcpatch --summary=dis.tsv --format tsv -o dis.rft
-    run -0 awk -F '\t' '$1 == "dispersed"' uv/a/writes.tsv
+    run -0 awk -F '\t' '$1 == "dispersed"' uv/traces/a/writes.tsv
     assert_output "dispersed	$(awk -F '\t' '$1 == "total"' dis.tsv | cut -f2-)"
     run -0 rft-collect --format tsv --key dispersed --columns vs_smooth%,lds% uv
     assert_output "$(printf 'trace\tvs_smooth%%\tlds%%\na\t%s\t%s\nmean\t%s\t%s' \
-        "$(cell uv/a/energy.tsv dispersed vs_smooth%)" "$(cell dis.tsv total lds%)" \
-        "$(cell uv/a/energy.tsv dispersed vs_smooth%)" "$(cell dis.tsv total lds%)")"
+        "$(cell uv/traces/a/energy.tsv dispersed vs_smooth%)" "$(cell dis.tsv total lds%)" \
+        "$(cell uv/traces/a/energy.tsv dispersed vs_smooth%)" "$(cell dis.tsv total lds%)")"
     rft-batch --study healing -o heal "$TR"/a.rft
     rft-heal --scheme sc --report units --format tsv "$TR"/a.rft > units.tsv
     run -0 rft-collect --format tsv --key 1 --columns dvth_naive_mV,dvth_reduction%,overhead% heal

@@ -145,7 +145,7 @@ wait_jobs() {
     [ -e remote/slurm/collect.out ]
     local f
     for f in table.txt table.tsv table.csv table.json figures/fig13-longest0.svg \
-        figures/fig21-energy.tsv {a,b,c}/vth.tsv {a,b,c}/energy.tsv {a,b,c}/rcrar.rft; do
+        figures/fig21-energy.tsv traces/{a,b,c}/vth.tsv traces/{a,b,c}/energy.tsv traces/{a,b,c}/rcrar.rft; do
         cmp local/$f remote/$f
     done
     run -0 rft-batch --status remote
@@ -156,12 +156,12 @@ wait_jobs() {
     run -0 --separate-stderr rft-batch --slurm --shards 2 -o sharded "$TR"
     [[ $stderr == "rft-batch: array job ${output% *} (9 tasks), collecting job ${output#* };"* ]]
     wait_jobs ${output% *} ${output#* }
-    for f in table.txt table.tsv table.json {a,b,c}/vth.tsv {a,b,c}/energy.tsv; do
+    for f in table.txt table.tsv table.json traces/{a,b,c}/vth.tsv traces/{a,b,c}/energy.tsv; do
         cmp local/$f sharded/$f
     done
     run -0 cut -f2 sharded/slurm/tasks
-    assert_line --index 0 "$(printf 'a/s0/%s.rft ' base rc rar rcrar wc argo)"
-    assert_line --index 2 "a/energy.tsv"
+    assert_line --index 0 "$(printf 'traces/a/s0/%s.rft ' base rc rar rcrar wc argo)"
+    assert_line --index 2 "traces/a/energy.tsv"
     # the scripts it submitted, kept to read and resubmit
     grep -q -- "--partition='debug' --time='10' --mem='200'" remote/slurm/submit.sh
     grep -q 'make -k -s -j' remote/slurm/array.sh
@@ -177,10 +177,23 @@ wait_jobs() {
     [ ! -e remote/slurm/collect.out ] && [ ! -e remote/table.tsv ]
     run -1 rft-batch --status remote
     assert_line --regexp '^a +done'
-    assert_line --regexp "^bad +failed +rft-decode: bad/input:2: W line has 7 fields, expected 71 \(64 lanes\)$"
+    assert_line --regexp "^bad +failed +rft-decode: traces/bad/input:2: W line has 7 fields, expected 71 \(64 lanes\)$"
     assert_line --regexp "^\(table\) +not run +a trace failed: job $collect cancelled$"
     assert_line '3 traces: 2 done, 0 running, 1 failed, 0 waiting'
     # sbatch refusing the job: its own message
     run -1 --separate-stderr rft-batch --slurm --partition nosuch -o other "$TR"/a.rft
     assert_equal "$stderr" "rft-batch: sbatch: error: Batch job submission failed: Invalid partition name specified"
+}
+
+@test "a batch folder named with make's and sh's special characters, sbatch options with quotes: the jobs run there, nothing else runs" {
+    # (no % nor \, which Slurm reads in its output files' names: refused)
+    local d=$'o $x #y :a =b *c \'q" `touch PWNED` $(touch PWNED) ;|&<>'
+    run -0 --separate-stderr rft-batch --slurm --pipeline 'rft-alloc | rft-duty | rft-vth --format tsv' \
+        --time "10" --sbatch-args "--comment='a b \$(touch PWNED)'" -o "$d" "$TR"/a.rft
+    local array=${output% *} collect=${output#* }
+    wait_jobs $array $collect
+    [ -s "$d/traces/a/result.tsv" ] && [ -s "$d/table.tsv" ]
+    run -0 rft-batch --status "$d"
+    assert_line '1 traces: 1 done, 0 running, 0 failed, 0 waiting'
+    [ -z "$(find . -name PWNED)" ]
 }

@@ -5,9 +5,15 @@
 #
 # The batch folder DIR holds everything: a Makefile with the study's
 # pipelines (the same as examples/*.sh run), traces.tsv (label and path of
-# each trace), one folder per trace with its results and its log, the
-# collected tables and charts, and for Slurm the scripts it submitted.  See
-# rft-batch(1).
+# each trace), traces/LABEL, a folder per trace with its results and its
+# log, the collected tables and charts, and for Slurm the scripts it
+# submitted.  See rft-batch(1).
+#
+# No string of the user's is written into the Makefile: it names the traces
+# by their labels (letters, digits, _.+-) and the trace folders relative to
+# the batch folder; the scripts for Slurm quote the folder and the sbatch
+# options for sh; a control character (a newline would start a line of
+# make or sh) is refused everywhere.
 set -eu
 prog=rft-batch
 # --help: the synopsis of rft-batch(1), a one-line description, every option
@@ -31,7 +37,7 @@ One study over many traces, on this machine or on a Slurm cluster, and the cross
       --partition P      Passed to sbatch for both jobs
       --time T           Passed to sbatch for both jobs
       --mem M            Passed to sbatch for both jobs
-      --sbatch-args ARGS  More sbatch options, as shell words, for both jobs
+      --sbatch-args ARGS  More sbatch options for both jobs, as words split as sh splits them, with its quotes and backslashes (nothing expanded)
       --status DIR       Report on a batch folder (see Status)
       --list             The studies, one a line
       --quiet            No progress on standard error (shown only on a terminal)
@@ -45,6 +51,14 @@ usage_error() {
 }
 # 'text' for sh, any character allowed
 quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+# Is there a control character in $1 (a newline, a tab, an escape)?
+has_cntrl() { case $1 in *[[:cntrl:]]*) return 0 ;; esac; return 1; }
+# A string of the command line with a control character: a usage error.
+plain() {   # WHAT STRING
+    if has_cntrl "$2"; then
+        usage_error "$1: a control character (a newline, a tab, ...) is not allowed in '$(printf '%s' "$2" | tr '[:cntrl:]' '?')'"
+    fi
+}
 
 # the rft programs beside this one come first
 bindir=$(cd "$(dirname "$0")" && pwd)
@@ -65,6 +79,13 @@ study_about() {
     undervolt) echo "seed 001: DC-Patch under the common, clustered, dispersed fault maps (examples/undervolt.sh)" ;;
     healing) echo "seed 003: SC healing, dVth of the degraded SC and run-time cost for 1-8 degraded SCs" ;;
     pipeline) echo "rft-decode TRACE | $pipeline" ;;
+    esac
+}
+# the same in the Makefile's first line: no string of the user's
+study_title() {
+    case $1 in
+    pipeline) echo "a pipeline of stages (the rule of %/result.tsv)" ;;
+    *) study_about "$1" ;;
     esac
 }
 
@@ -223,7 +244,7 @@ EOF
     echo "SHARD_IDS =$ids"
     cat <<'EOF'
 MAPS = base.rft rc.rft rar.rft rcrar.rft wc.rft argo.rft
-.SECONDARY: $(foreach t,$(TRACES),$(t)/trace.rft $(t)/runs.rft)
+.SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft $(TRACE_DIR)/$(t)/runs.rft)
 SHARD = rft-view $< $(LOG) | awk -F '\t' -v k=$(1) -v n=$(SHARDS) '$$1 ~ /^[BWRE]$$/ && ($$3 * 4 + $$4) % n == k' | rft-decode $$(rft-view -H $< | awk '$$1 ~ /^(lanes|entries|block_lanes)$$/ { sub("_", "-", $$1); printf "--%s %s ", $$1, $$2 }') -o $@ $(LOG)
 EOF
     for k in $ids; do
@@ -234,7 +255,7 @@ define MERGED
 $(1)/$(2): $(foreach k,$(SHARD_IDS),$(1)/s$(k)/$(2))
 	rft-merge -o $$@ $$^ 2>>$(1)/log
 endef
-$(foreach t,$(TRACES),$(foreach m,$(MAPS),$(eval $(call MERGED,$(t),$(m)))))
+$(foreach t,$(TRACES),$(foreach m,$(MAPS),$(eval $(call MERGED,$(TRACE_DIR)/$(t),$(m)))))
 EOF
 }
 
@@ -248,11 +269,11 @@ task_goals() {
     k=0
     while [ $k -lt "$shards" ]; do
         printf '%s\t' "$1"
-        for m in base rc rar rcrar wc argo; do printf '%s/s%d/%s.rft ' "$1" $k $m; done
+        for m in base rc rar rcrar wc argo; do printf '%s%s/s%d/%s.rft ' "$tsub" "$1" $k $m; done
         echo
         k=$((k + 1))
     done
-    printf '%s\t%s/energy.tsv\n' "$1" "$1"
+    printf '%s\t%s%s/energy.tsv\n' "$1" "$tsub" "$1"
 }
 
 # ---- the batch folder ----------------------------------------------------------
@@ -260,18 +281,20 @@ task_goals() {
 # study's own back), the traces in traces.mk, rewritten on every run.
 write_makefile() {
     cat <<EOF
-# $out/Makefile, written by rft-batch for the $study study: $(study_about "$study")
+# Makefile, written by rft-batch for the $study study: $(study_title "$study")
 # 'make -k -j N' (in this folder) runs it as rft-batch does; 'make trace-LABEL'
 # one trace.  Each result is written under a temporary name and renamed when
-# complete, so a result that exists is whole; a trace's messages go to LABEL/log.
+# complete, so a result that exists is whole.  A trace's folder is
+# TRACE_DIR/LABEL (% in a rule), its messages go to TRACE_DIR/LABEL/log.
 study = $study
 MAKEFLAGS += --no-builtin-rules
 .SUFFIXES:
 SHELL = /bin/bash
 .SHELLFLAGS = -o pipefail -ec
 include traces.mk
+TRACE_DIR = traces
 RESULTS = $(study_results "$study")
-LOG = 2>>\$(firstword \$(subst /, ,\$*))/log
+LOG = 2>>\$(TRACE_DIR)/\$(word 2,\$(subst /, ,\$*))/log
 SAVE = >\$@.part \$(LOG) && mv \$@.part \$@
 # a symbolic link \$@ to \$(1), replacing an older one in one step
 LINK = ln -sf \$(1) \$@.\$\$\$\$ && mv -f \$@.\$\$\$\$ \$@
@@ -279,7 +302,7 @@ LINK = ln -sf \$(1) \$@.\$\$\$\$ && mv -f \$@.\$\$\$\$ \$@
 .PHONY: all table
 all: table
 .SECONDEXPANSION:
-trace-%: \$\$(addprefix \$\$*/,\$\$(RESULTS)) ;
+trace-%: \$\$(addprefix \$(TRACE_DIR)/\$\$*/,\$\$(RESULTS)) ;
 
 # decode once; an rft stream (rft-view -H reads its header) is used as it is
 %/trace.rft: %/input
@@ -288,7 +311,7 @@ trace-%: \$\$(addprefix \$\$*/,\$\$(RESULTS)) ;
 $(study_rules "$study")
 
 # the cross-trace table (rft-collect(1)) and the charts of the seeds
-ALL_RESULTS = \$(foreach t,\$(TRACES),\$(addprefix \$(t)/,\$(RESULTS)))
+ALL_RESULTS = \$(foreach t,\$(TRACES),\$(addprefix \$(TRACE_DIR)/\$(t)/,\$(RESULTS)))
 table: table.txt table.tsv table.csv table.json figures
 table.txt: \$(ALL_RESULTS) traces.tsv collect.conf
 	rft-collect -o \$@ . 2>>collect.log
@@ -323,8 +346,9 @@ label_of() {
 add_trace() {   # PATH [LABEL]
     [ -f "$1" ] || die "$1: no such trace"
     [ -r "$1" ] || die "$1: not readable"
-    case $1 in *'	'* | *'
-'*) die "$1: a tab or a newline in a trace's path is not supported" ;; esac
+    if has_cntrl "$1"; then
+        die "$(printf '%s' "$1" | tr '[:cntrl:]' '?'): a control character (a newline, a tab, ...) in a trace's path is not supported"
+    fi
     l=${2:-$(label_of "$1")}
     case $l in
     '' | .* | -* | *[!A-Za-z0-9_.+-]*)
@@ -360,6 +384,9 @@ add_manifest() {
         path=${line%%'	'*}
         label=""
         [ "$path" = "$line" ] || label=${line#*'	'}
+        if has_cntrl "$path$label"; then
+            die "$1: line $n: a control character (a carriage return, a second tab, ...) in a path or label"
+        fi
         case $path in /*) ;; *) path=$base/$path ;; esac
         [ -e "$path" ] || die "$1: line $n: $path: no such trace"
         add_trace "$path" "$label"
@@ -369,14 +396,23 @@ add_manifest() {
 # The results of trace $1 are all there.
 is_done() {
     for r in $results; do
-        [ -e "$out/$1/$r" ] || return 1
+        [ -e "$out/$tsub$1/$r" ] || return 1
     done
 }
 
+# Where the trace folders are: traces/ in the batch folder; a folder made
+# by an earlier rft-batch, whose Makefile has no TRACE_DIR, keeps them
+# beside its own files.
+trace_dir() {
+    tsub=traces/
+    if [ -f "$out/Makefile" ] && ! grep -q '^TRACE_DIR = traces$' "$out/Makefile"; then
+        tsub=""
+    fi
+}
 
 first_error() {
-    if [ -s "$out/$1/log" ]; then
-        head -n 1 "$out/$1/log"
+    if [ -s "$out/$tsub$1/log" ]; then
+        head -n 1 "$out/$tsub$1/log"
     else
         echo "failed (no message; see $out/make.log)"
     fi
@@ -416,19 +452,23 @@ run_local() {
     count_done
     before=$done_n
     start=$(date +%s)
-    # make in a session of its own, so that one signal stops every stage
+    # make in a session of its own (its process group: make_pid), so that
+    # one signal stops every stage
     setsid make -C "$out" -k -s -j "$jobs" all >"$out/make.log" 2>&1 &
     make_pid=$!
     mon=""
-    trap 'stop TERM 143' TERM HUP
     trap 'stop INT 130' INT
+    trap 'stop TERM 143' TERM
+    trap 'stop HUP 129' HUP
     if [ -t 2 ] && [ -z "$quiet" ]; then
-        progress "$before" &
+        progress "$before" 9>&- &
         mon=$!
     fi
     status=0
     wait $make_pid || status=$?
-    trap - TERM HUP INT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    trap 'exit 129' HUP
     if [ -n "$mon" ]; then
         kill "$mon" 2>/dev/null || :
         wait "$mon" 2>/dev/null || :
@@ -452,13 +492,25 @@ run_local() {
     fi
 }
 
-# A signal: stop every stage (what they leave half written is never taken
-# as a result, and the next run redoes it).
+# A signal (NAME STATUS): stop every stage within a second, note it for
+# --status, exit with the signal's status.  make and its stages ignore INT
+# (a non-interactive sh starts a background job so): TERM stops them, each
+# removing its temporaries; one still there after a second is killed, and
+# what it leaves half written is never taken as a result (the next run
+# removes it and redoes the result).
 stop() {
-    kill -"$1" -"$make_pid" 2>/dev/null || :
+    trap '' INT TERM HUP
+    kill -TERM -"$make_pid" 2>/dev/null || :
     [ -z "$mon" ] || kill "$mon" 2>/dev/null || :
+    # (not holding the folder's lock, which says a run is under way)
+    (sleep 1 && kill -KILL -"$make_pid") >/dev/null 2>&1 9>&- &
+    killer=$!
     wait "$make_pid" 2>/dev/null || :
+    kill -KILL "$killer" 2>/dev/null || :
+    printf '%s\n' "$1" >"$out/interrupted"
     [ -z "$mon" ] || printf '\n' >&2
+    count_done
+    echo "$prog: stopped by SIG$1: $done_n/$total traces done; a rerun resumes the others" >&2
     exit "$2"
 }
 
@@ -505,9 +557,9 @@ EOF
 # left pending, when one fails).  The job ids go to slurm/jobs.
 set -eu
 cd $qdir
-array=\$(sbatch --parsable --chdir=$qdir --array=0-$((ntasks - 1))$sbatch_opts slurm/array.sh)
+array=\$(sbatch --parsable --array=0-$((ntasks - 1))$sbatch_opts slurm/array.sh)
 array=\${array%%;*}
-if ! collect=\$(sbatch --parsable --chdir=$qdir --dependency=afterok:\$array --kill-on-invalid-dep=yes$sbatch_opts slurm/collect.sh); then
+if ! collect=\$(sbatch --parsable --dependency=afterok:\$array --kill-on-invalid-dep=yes$sbatch_opts slurm/collect.sh); then
     scancel "\$array"
     exit 1
 fi
@@ -540,6 +592,9 @@ status() {
     [ -f "$out/traces.tsv" ] && [ -f "$out/Makefile" ] ||
         die "$out: not a batch folder (no traces.tsv and Makefile)"
     results=$(sed -n 's/^RESULTS = //p' "$out/Makefile")
+    trace_dir
+    stopped=""
+    [ ! -f "$out/interrupted" ] || stopped=$(head -n 1 "$out/interrupted")
     array="" collect="" queue=""
     if [ -f "$out/slurm/jobs" ]; then
         read -r array collect <"$out/slurm/jobs"
@@ -552,7 +607,7 @@ status() {
     w=7
     while IFS='	' read -r l _; do [ ${#l} -le $w ] || w=${#l}; done <"$out/traces.tsv"
     printf "%-${w}s  %-8s  %s\n" trace state detail
-    n_done=0 n_fail=0 n_run=0 n_wait=0
+    n_done=0 n_fail=0 n_run=0 n_wait=0 n_int=0
     while IFS='	' read -r l p; do
         detail=""
         if is_done "$l"; then
@@ -582,7 +637,11 @@ status() {
             elif [ -n "$tasks" ] && [ -n "$tasks_done" ]; then
                 state=waiting
                 detail="its tasks are done; the collecting job makes the rest"
-            elif [ -s "$out/$l/log" ] || [ -n "$tasks" ]; then
+            elif [ -n "$stopped" ]; then
+                state=interrupted
+                detail="the run was stopped by SIG$stopped; a rerun resumes it"
+                [ ! -s "$out/$tsub$l/log" ] || detail="$detail (its log: $(first_error "$l"))"
+            elif [ -s "$out/$tsub$l/log" ] || [ -n "$tasks" ]; then
                 state=failed
                 detail=$(first_error "$l")
             else
@@ -591,6 +650,7 @@ status() {
             case $state in
             running) n_run=$((n_run + 1)) ;;
             failed) n_fail=$((n_fail + 1)) ;;
+            interrupted) n_int=$((n_int + 1)) ;;
             *) n_wait=$((n_wait + 1)) ;;
             esac
         fi
@@ -603,14 +663,19 @@ status() {
         state=$(echo "$line" | awk '{ print tolower($2) }') detail="job $collect"
     elif [ -s "$out/collect.log" ]; then
         state=failed detail=$(head -n 1 "$out/collect.log")
+    elif [ -n "$stopped" ]; then
+        state="not run" detail="the run was stopped by SIG$stopped"
     elif [ $n_fail -gt 0 ]; then
         state="not run" detail="a trace failed${collect:+: job $collect cancelled}"
     else
         state="not run" detail=""
     fi
     printf "%-${w}s  %-8s  %s\n" "(table)" "$state" "$detail"
-    echo "$((n_done + n_fail + n_run + n_wait)) traces: $n_done done, $n_run running, $n_fail failed, $n_wait waiting"
-    [ $n_fail = 0 ] || exit 1
+    printf '%d traces: %d done, %d running, %d failed, %d waiting' \
+        $((n_done + n_fail + n_run + n_wait + n_int)) $n_done $n_run $n_fail $n_wait
+    [ $n_int = 0 ] || printf ', %d interrupted' $n_int
+    echo
+    [ $n_fail = 0 ] && [ $n_int = 0 ] || exit 1
 }
 
 # ---- options ------------------------------------------------------------------
@@ -618,6 +683,18 @@ out="" jobs="" study="" pipeline="" force="" slurm="" status_dir="" sbatch_opts=
 quiet=""
 manifests=""
 need() { [ $# -ge 2 ] || usage_error "$1: missing argument"; }
+# --sbatch-args: the words of $1 as sh splits them ('a b', "a b", a\ b),
+# nothing expanded (xargs(1) reads the quotes), each quoted for submit.sh
+sbatch_words() {
+    plain --sbatch-args "$1"
+    words=$(printf '%s' "$1" | xargs -r printf '%s\n' 2>&1) ||
+        usage_error "--sbatch-args: $(printf '%s\n' "$words" | sed -n 's/^xargs: //; s/;.*//; 1p')"
+    while IFS= read -r w; do
+        [ -z "$w" ] || sbatch_opts="$sbatch_opts $(quote "$w")"
+    done <<EOF
+$words
+EOF
+}
 while [ $# -gt 0 ]; do
     case $1 in
     -h | --help) printf '%s\n' "$usage"; exit 0 ;;
@@ -650,11 +727,12 @@ while [ $# -gt 0 ]; do
     --quiet) quiet=1 ;;
     --slurm) slurm=1 ;;
     --partition | --time | --mem)
-        need "$@"; sbatch_opts="$sbatch_opts $1=$(quote "$2")"; slurm_opt=$1; shift ;;
+        need "$@"; plain "$1" "$2"; sbatch_opts="$sbatch_opts $1=$(quote "$2")"; slurm_opt=$1; shift ;;
     --partition=* | --time=* | --mem=*)
+        plain "${1%%=*}" "${1#*=}"
         sbatch_opts="$sbatch_opts ${1%%=*}=$(quote "${1#*=}")"; slurm_opt=${1%%=*} ;;
-    --sbatch-args) need "$@"; sbatch_opts="$sbatch_opts $2"; slurm_opt=$1; shift ;;
-    --sbatch-args=*) sbatch_opts="$sbatch_opts ${1#*=}"; slurm_opt=--sbatch-args ;;
+    --sbatch-args) need "$@"; sbatch_words "$2"; slurm_opt=$1; shift ;;
+    --sbatch-args=*) sbatch_words "${1#*=}"; slurm_opt=--sbatch-args ;;
     --status) need "$@"; status_dir=$2; shift ;;
     --status=*) status_dir=${1#*=} ;;
     --) shift; break ;;
@@ -664,6 +742,14 @@ while [ $# -gt 0 ]; do
     shift
 done
 
+plain -o "$out"
+plain --status "$status_dir"
+plain --pipeline "$pipeline"
+plain --study "$study"
+for a in "$@"; do plain "a trace" "$a"; done
+while IFS= read -r m; do plain --manifest "$m"; done <<EOF
+$manifests
+EOF
 if [ -n "$status_dir" ]; then
     [ -z "$out$study$pipeline$force$slurm" ] && [ $# = 0 ] && [ -z "$manifests" ] ||
         usage_error "--status takes a batch folder and nothing else"
@@ -674,8 +760,14 @@ fi
 [ -n "$out" ] || usage_error "no output folder (-o DIR)"
 [ -z "$study" ] || [ -z "$pipeline" ] || usage_error "--study and --pipeline do not go together"
 if [ -z "$slurm" ] && [ -n "${slurm_opt:-}" ]; then usage_error "$slurm_opt: only with --slurm"; fi
-case $pipeline in *'
-'*) usage_error "--pipeline: one line of stages" ;; esac
+if [ -n "$slurm" ]; then
+    # Slurm expands % in the jobs' output file names (slurm/%A_%a.out, in
+    # the folder), and a \ turns that off: neither can be quoted there
+    case $out in /*) abs=$out ;; *) abs=$PWD/$out ;; esac
+    case $abs in *%* | *\\*)
+        usage_error "--slurm: the batch folder's path '$abs' has a % or a \\, which Slurm reads in its output file names" ;;
+    esac
+fi
 [ -z "$pipeline" ] || study=pipeline
 if [ -n "$study" ] && [ "$study" != pipeline ]; then
     case " $studies " in
@@ -698,6 +790,9 @@ fi
 # ---- the run ---------------------------------------------------------------------
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-batch.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT         # the EXIT trap runs
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 : >"$tmp/traces"
 for a in "$@"; do
     if [ -d "$a" ]; then add_folder "${a%/}"; else add_trace "$a"; fi
@@ -750,10 +845,12 @@ if [ ! -f "$out/Makefile" ]; then
     write_makefile >"$tmp/Makefile"
     mv "$tmp/Makefile" "$out/Makefile"
 fi
+trace_dir
 {
-    echo "# written by rft-batch: the defaults of rft-collect $out"
+    echo "# written by rft-batch: the defaults of rft-collect(1)"
     echo "results $results"
     echo "columns $(study_columns "$study")"
+    [ -z "$tsub" ] || echo "folders ${tsub%/}"
 } >"$tmp/collect.conf"
 mv "$tmp/collect.conf" "$out/collect.conf"
 { printf 'TRACES ='; cut -f1 "$tmp/traces" | tr '\n' ' '; echo; } >"$tmp/traces.mk"
@@ -762,18 +859,20 @@ cp "$tmp/traces" "$out/traces.tsv.part"
 mv "$out/traces.tsv.part" "$out/traces.tsv"
 
 # a trace's folder: its input, then what the study makes of it; what a
-# killed run left (temporaries, a log) goes
+# killed run left (temporaries of make's rules, of the stages and of LINK,
+# in the folder and its shards' folders; a log) goes
 while IFS='	' read -r l p; do
-    d=$out/$l
+    d=$out/$tsub$l
     if [ -n "$force" ]; then rm -rf "$d"; fi
     mkdir -p "$d"
     [ "$(readlink "$d/input" 2>/dev/null)" = "$p" ] || ln -sfn "$p" "$d/input"
-    rm -f "$d"/*.part "$d"/*.tmp??????
+    rm -f "$d"/*.part "$d"/*.tmp?????? "$d"/*.rft.[0-9]* \
+        "$d"/s[0-9]*/*.part "$d"/s[0-9]*/*.tmp??????
     is_done "$l" || : >"$d/log"
 done <"$out/traces.tsv"
 # the table exists only after a run that completed every trace
 rm -rf "$out/table.txt" "$out/table.tsv" "$out/table.csv" "$out/table.json" "$out/figures" \
-    "$out/collect.log"
+    "$out/collect.log" "$out/interrupted"
 
 if [ -n "$slurm" ]; then
     run_slurm
