@@ -1,0 +1,798 @@
+/* replay.c - the trace-driven replay of each slice's schedule (replay.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcpatch.h"
+#include "pattern.h"
+#include "replay.h"
+
+/* ---- per wavefront ------------------------------------------------------------ */
+enum { G_BEGIN = 1, G_INSTR = 2, G_END = 4 };
+
+typedef struct wave {
+    uint64_t key;
+    uint32_t slice, kslice;     /* its slice, its (kernel, slice) pair or UINT32_MAX */
+    uint32_t kernel;            /* kernel index or RFT_NO_KERNEL */
+    uint64_t t_last, r_last;    /* its last event: traced and replayed cycle */
+    uint64_t a_last;            /* cycles added to that event's result */
+    /* the open event: its records at cycle g_t */
+    int grp;                    /* G_* (0: none open) */
+    uint64_t g_t;
+    uint32_t g_wake, g_mov, g_misp, g_lds;
+    /* patched streams: where each register is, the place of the next write */
+    uint8_t *place;
+    uint16_t nregs, placecap;
+    uint8_t pend;               /* place of the patch record before the next write (0: none) */
+    uint8_t have_full;
+    uint8_t full[RFT_MAX_LANES / 8];
+} wave;
+
+/* ---- per slice, per kernel ------------------------------------------------------ */
+typedef struct span { uint64_t a, b; } span;
+
+typedef struct stats {
+    int seen;
+    uint64_t first_t, last_t, min_r, max_r;
+    uint64_t added, instr, wake, mov, misp, lds;
+} stats;
+
+typedef struct slice {
+    uint16_t cu, simd;
+    span *busy;                 /* replayed SIMD time taken, sorted, merged */
+    uint32_t nbusy, cap, prune_at;
+    int has_q;                  /* its last traced instruction q */
+    uint64_t tq, run_start;     /* q's cycle; start of the back-to-back run up to q */
+    uint64_t bq_start, bq_extra; /* q's replayed slot: start, cycles beyond issue */
+    uint64_t end_late;          /* lateness of the latest wavefront that ended here */
+    stats st;
+} slice;
+
+typedef struct kslice { uint64_t first, last; uint32_t kernel; } kslice;
+
+typedef struct replay {
+    rft_stage st;
+    rft_replay_opts o;
+    rft_geom geom;
+    uint32_t issue, stages;
+    int timed, patched;
+    char *issue_model;
+    rft_pattern_opts po;
+    /* wavefronts */
+    rft_map wmap;               /* key -> index in w */
+    wave *w;
+    uint32_t nw, wcap, *freel, nfree;
+    uint32_t *open;             /* waves with an open event */
+    uint32_t nopen, opencap;
+    uint64_t now;               /* cycle of the open events */
+    int started;
+    /* slices and kernels */
+    rft_slices slice_of;
+    slice *sl;
+    uint32_t nsl, slcap;
+    stats *ks;                  /* per kernel index */
+    char **kname;
+    uint32_t nk, kcap, kstcap;
+    rft_map ksmap;              /* kernel << 32 | slice -> index in kss */
+    kslice *kss;
+    uint32_t nkss, kscap;
+    stats total;
+    /* result */
+    rft_replay_row *rows;
+    uint32_t nrows;
+    char **rowname;             /* kernel names of rows (owned) */
+    rft_counters c;
+    uint8_t buf[RFT_COUNTERS_MAX];
+} replay;
+
+void rft_replay_opts_default(rft_replay_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->scheme = 1;
+    o->wakeup_cycles = 10;
+    o->mov_cycles = 4;
+    o->stall_cycles = 4;
+    o->lds_cycles = 4;
+    o->stages = RFT_REPLAY_AUTO;
+    o->pass = 1;
+}
+
+static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    uint32_t n = *cap ? *cap : 8;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, (size_t)n * size);
+    if (!q)
+        return RFT_EMEM;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+static int oom(replay *r) { return rft_stage_fail(&r->st, RFT_EMEM, "out of memory"); }
+
+/* ---- the SIMD's replayed time ----------------------------------------------------- */
+/* Index of the first interval that ends after t. */
+static uint32_t first_after(const slice *s, uint64_t t)
+{
+    uint32_t lo = 0, hi = s->nbusy;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->busy[mid].b <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The first cycle from t at which len cycles are free (len 0: a cycle not taken). */
+static uint64_t slot(const slice *s, uint64_t t, uint64_t len)
+{
+    for (uint32_t i = first_after(s, t); i < s->nbusy; i++) {
+        if (t < s->busy[i].a && t + len <= s->busy[i].a)
+            break;
+        if (s->busy[i].b > t)
+            t = s->busy[i].b;
+    }
+    return t;
+}
+
+/* Take [a, a + len), which slot() found free. */
+static int take(slice *s, uint64_t a, uint64_t len)
+{
+    if (!len)
+        return 0;
+    uint64_t b = a + len;
+    uint32_t i = first_after(s, a);     /* intervals before i end at or before a */
+    int prev = i > 0 && s->busy[i - 1].b == a, next = i < s->nbusy && s->busy[i].a == b;
+    if (prev && next) {
+        s->busy[i - 1].b = s->busy[i].b;
+        memmove(s->busy + i, s->busy + i + 1, (s->nbusy - i - 1) * sizeof *s->busy);
+        s->nbusy--;
+    } else if (prev) {
+        s->busy[i - 1].b = b;
+    } else if (next) {
+        s->busy[i].a = a;
+    } else {
+        if (grow((void **)&s->busy, &s->cap, s->nbusy + 1, sizeof *s->busy))
+            return RFT_EMEM;
+        memmove(s->busy + i + 1, s->busy + i, (s->nbusy - i) * sizeof *s->busy);
+        s->busy[i] = (span){a, b};
+        s->nbusy++;
+    }
+    return 0;
+}
+
+/* Give back [a, b) of a slot taken (nothing if it was pruned). */
+static int give(slice *s, uint64_t a, uint64_t b)
+{
+    if (a >= b)
+        return 0;
+    uint32_t i = first_after(s, a);
+    if (i == s->nbusy || s->busy[i].a > a || s->busy[i].b < b)
+        return 0;
+    span *x = &s->busy[i];
+    if (x->a == a && x->b == b) {
+        memmove(x, x + 1, (s->nbusy - i - 1) * sizeof *x);
+        s->nbusy--;
+    } else if (x->a == a) {
+        x->a = b;
+    } else if (x->b == b) {
+        x->b = a;
+    } else {
+        uint64_t end = x->b;
+        x->b = a;
+        if (grow((void **)&s->busy, &s->cap, s->nbusy + 1, sizeof *s->busy))
+            return RFT_EMEM;
+        memmove(s->busy + i + 2, s->busy + i + 1, (s->nbusy - i - 1) * sizeof *s->busy);
+        s->busy[i + 1] = (span){b, end};
+        s->nbusy++;
+    }
+    return 0;
+}
+
+/* Forget the time no wavefront can be ready in any more: before the
+ * earliest last event of a wavefront alive on the slice (a wavefront is
+ * never ready before its last event) and before the open cycle (a new
+ * wavefront begins no earlier). */
+static void prune(replay *r, slice *s)
+{
+    uint32_t si = (uint32_t)(s - r->sl);
+    uint64_t f = r->now;
+    for (uint32_t i = 0; i < r->nw; i++)
+        if (r->w[i].key != UINT64_MAX && r->w[i].slice == si && r->w[i].r_last < f)
+            f = r->w[i].r_last;
+    uint32_t k = first_after(s, f);
+    if (k) {
+        memmove(s->busy, s->busy + k, (s->nbusy - k) * sizeof *s->busy);
+        s->nbusy -= k;
+    }
+    s->prune_at = s->nbusy * 2 > 64 ? s->nbusy * 2 : 64;
+}
+
+/* ---- statistics ------------------------------------------------------------------- */
+static void see(stats *x, uint64_t t, uint64_t rr)
+{
+    if (!x->seen) {
+        x->seen = 1;
+        x->first_t = x->last_t = t;
+        x->min_r = x->max_r = rr;
+        return;
+    }
+    if (t < x->first_t)
+        x->first_t = t;
+    if (t > x->last_t)
+        x->last_t = t;
+    if (rr < x->min_r)
+        x->min_r = rr;
+    if (rr > x->max_r)
+        x->max_r = rr;
+}
+
+static void count(stats *x, uint64_t added, const wave *w, uint64_t misp)
+{
+    x->added += added;
+    x->instr++;
+    x->wake += w->g_wake;
+    x->mov += w->g_mov;
+    x->misp += misp;
+    x->lds += w->g_lds;
+}
+
+static void event(replay *r, wave *w, uint64_t t, uint64_t rr)
+{
+    see(&r->sl[w->slice].st, t, rr);
+    see(&r->total, t, rr);
+    if (w->kernel != RFT_NO_KERNEL && w->kernel < r->nk)
+        see(&r->ks[w->kernel], t, rr);
+    if (w->kslice != UINT32_MAX) {
+        kslice *k = &r->kss[w->kslice];
+        if (t < k->first)
+            k->first = t;
+        if (t > k->last)
+            k->last = t;
+    }
+}
+
+/* ---- events ----------------------------------------------------------------------- */
+/* A vector instruction of w at traced cycle t (replay.h). */
+static int instruction(replay *r, wave *w, uint64_t t)
+{
+    slice *s = &r->sl[w->slice];
+    const uint64_t issue = r->issue;
+    /* the trace: from when the wavefront waited on the SIMD */
+    int b2b = s->has_q && t - s->tq <= issue;
+    if (!b2b)
+        s->run_start = t;
+    uint64_t ready_t = b2b ? s->run_start : t;
+    if (ready_t < w->t_last)
+        ready_t = w->t_last;
+    uint64_t own = ready_t - w->t_last;
+    /* the slice's previous instruction held the SIMD at most up to this one */
+    if (r->timed && s->has_q && t - s->tq < issue &&
+        give(s, s->bq_start + (t - s->tq) + s->bq_extra, s->bq_start + issue + s->bq_extra))
+        return oom(r);
+    uint64_t a = (uint64_t)r->o.add_latency + r->stages + (uint64_t)w->g_wake * r->o.wakeup_cycles;
+    uint64_t extra = (uint64_t)w->g_misp * r->o.stall_cycles + (r->o.hold ? r->o.add_latency : 0);
+    uint64_t lds = (uint64_t)w->g_lds * r->o.lds_cycles, mov = (uint64_t)w->g_mov * r->o.mov_cycles;
+    /* the upper bound: every cycle in full, the held latency once */
+    uint64_t added = a + extra - (r->o.hold ? r->o.add_latency : 0) + lds + mov;
+    uint64_t rr = t;
+    if (r->timed) {
+        uint64_t ready = w->r_last + own + w->a_last + lds;
+        for (uint32_t i = 0; i < w->g_mov; i++) {     /* injected MOVs first */
+            uint64_t m = slot(s, ready, r->o.mov_cycles);
+            if (take(s, m, r->o.mov_cycles))
+                return oom(r);
+            ready = m + r->o.mov_cycles;
+        }
+        rr = slot(s, ready, issue + extra);
+        if (take(s, rr, issue + extra))
+            return oom(r);
+        if (s->nbusy >= s->prune_at)
+            prune(r, s);
+    }
+    s->has_q = 1;
+    s->tq = t;
+    s->bq_start = rr;
+    s->bq_extra = extra;
+    w->t_last = t;
+    w->r_last = rr;
+    w->a_last = a;
+    count(&s->st, added, w, w->g_misp);
+    count(&r->total, added, w, w->g_misp);
+    if (w->kernel != RFT_NO_KERNEL && w->kernel < r->nk)
+        count(&r->ks[w->kernel], added, w, w->g_misp);
+    event(r, w, t, rr);
+    return 0;
+}
+
+static void drop(replay *r, uint32_t i)
+{
+    wave *w = &r->w[i];
+    rft_map_del(&r->wmap, w->key);
+    w->key = UINT64_MAX;
+    r->freel[r->nfree++] = i;
+}
+
+/* Close the open event of wave i. */
+static int close_event(replay *r, uint32_t i)
+{
+    wave *w = &r->w[i];
+    int g = w->grp, e;
+    uint64_t t = w->g_t;
+    w->grp = 0;
+    if (g & G_BEGIN) {
+        uint64_t rr = t + (r->timed ? r->sl[w->slice].end_late : 0);
+        w->t_last = t;
+        w->r_last = rr;
+        w->a_last = 0;
+        event(r, w, t, rr);
+    } else if ((g & G_INSTR) && (e = instruction(r, w, t)))
+        return e;
+    if (g & G_END) {
+        uint64_t rr = t;
+        if (r->timed) {
+            rr = w->r_last + (t - w->t_last) + w->a_last;
+            r->sl[w->slice].end_late = rr > t ? rr - t : 0;
+        }
+        event(r, w, t, rr);
+        drop(r, i);
+    }
+    w->g_wake = w->g_mov = w->g_misp = w->g_lds = 0;
+    return 0;
+}
+
+static int close_all(replay *r)
+{
+    for (uint32_t k = 0; k < r->nopen; k++) {
+        int e;
+        if (r->w[r->open[k]].grp && (e = close_event(r, r->open[k])))
+            return e;
+    }
+    r->nopen = 0;
+    return 0;
+}
+
+/* Open (or join) the event of wave i at cycle t. */
+static int join(replay *r, uint32_t i, int g)
+{
+    wave *w = &r->w[i];
+    if (!w->grp) {
+        if (grow((void **)&r->open, &r->opencap, r->nopen + 1, sizeof *r->open))
+            return oom(r);
+        r->open[r->nopen++] = i;
+        w->g_t = r->now;
+    }
+    w->grp |= g;
+    return 0;
+}
+
+/* ---- records ---------------------------------------------------------------------- */
+static long slice_index(replay *r, uint16_t cu, uint16_t simd)
+{
+    long k = rft_slices_find(&r->slice_of, cu, simd);
+    if (k >= 0)
+        return k;
+    if (grow((void **)&r->sl, &r->slcap, r->nsl + 1, sizeof *r->sl) ||
+        rft_slices_put(&r->slice_of, cu, simd, r->nsl))
+        return -1;
+    slice *s = &r->sl[r->nsl];
+    memset(s, 0, sizeof *s);
+    s->cu = cu;
+    s->simd = simd;
+    s->prune_at = 64;
+    return r->nsl++;
+}
+
+static int kernel_stats(replay *r, uint32_t k)
+{
+    uint32_t old = r->nk;
+    if (k < old)
+        return 0;
+    if (grow((void **)&r->kname, &r->kcap, k + 1, sizeof *r->kname) ||
+        grow((void **)&r->ks, &r->kstcap, k + 1, sizeof *r->ks))
+        return RFT_EMEM;
+    for (uint32_t i = old; i <= k; i++) {
+        r->kname[i] = NULL;
+        memset(&r->ks[i], 0, sizeof r->ks[i]);
+    }
+    r->nk = k + 1;
+    return 0;
+}
+
+static int on_kernel(replay *r, const rft_kernel *k)
+{
+    if (kernel_stats(r, k->index))
+        return oom(r);
+    char *n = malloc((size_t)k->name_len + 1);
+    if (!n)
+        return oom(r);
+    if (k->name_len)
+        memcpy(n, k->name, k->name_len);
+    n[k->name_len] = 0;
+    free(r->kname[k->index]);
+    r->kname[k->index] = n;
+    return 0;
+}
+
+static int on_begin(replay *r, const rft_wfbegin *b)
+{
+    uint64_t key = rft_wf_key(b->cu, b->simd, b->wf);
+    uint64_t *v = rft_map_get(&r->wmap, key);
+    int e;
+    if (v) {    /* the same wavefront again: its end first, if it ended at this cycle */
+        if (!(r->w[*v].grp & G_END))
+            return rft_stage_fail(&r->st, RFT_EFORMAT, "wavefront %u begins again on slice %u:%u "
+                                  "before it ended", b->wf, b->cu, b->simd);
+        if ((e = close_event(r, (uint32_t)*v)))
+            return e;
+    }
+    long si = slice_index(r, b->cu, b->simd);
+    if (si < 0)
+        return oom(r);
+    uint32_t i;
+    if (r->nfree) {
+        i = r->freel[--r->nfree];
+    } else {
+        uint32_t old = r->wcap;
+        if (grow((void **)&r->w, &r->wcap, r->nw + 1, sizeof *r->w))
+            return oom(r);
+        if (r->wcap != old) {   /* room to free every wave */
+            void *f = realloc(r->freel, (size_t)r->wcap * sizeof *r->freel);
+            if (!f)
+                return oom(r);
+            r->freel = f;
+        }
+        i = r->nw++;
+        r->w[i].place = NULL;
+        r->w[i].placecap = 0;
+    }
+    wave *w = &r->w[i];
+    uint8_t *place = w->place;
+    uint16_t pc = w->placecap;
+    memset(w, 0, sizeof *w);
+    w->place = place;
+    w->placecap = pc;
+    w->key = key;
+    w->slice = (uint32_t)si;
+    w->kernel = b->kernel;
+    w->kslice = UINT32_MAX;
+    w->nregs = b->nregs;
+    if (rft_map_put(&r->wmap, key, i))
+        return oom(r);
+    if (b->kernel != RFT_NO_KERNEL) {
+        if (kernel_stats(r, b->kernel))
+            return oom(r);
+        uint64_t kk = (uint64_t)b->kernel << 32 | (uint32_t)si;
+        uint64_t *x = rft_map_get(&r->ksmap, kk);
+        if (!x) {
+            if (grow((void **)&r->kss, &r->kscap, r->nkss + 1, sizeof *r->kss) ||
+                rft_map_put(&r->ksmap, kk, r->nkss))
+                return oom(r);
+            r->kss[r->nkss] = (kslice){r->now, r->now, b->kernel};
+            x = rft_map_get(&r->ksmap, kk);
+            r->nkss++;
+        }
+        w->kslice = (uint32_t)*x;
+    }
+    if (r->patched && b->nregs) {
+        if (b->nregs > w->placecap) {
+            uint8_t *p = realloc(w->place, b->nregs);
+            if (!p)
+                return oom(r);
+            w->place = p;
+            w->placecap = b->nregs;
+        }
+        memset(w->place, 0, b->nregs);
+    }
+    return join(r, i, G_BEGIN);
+}
+
+static int find(replay *r, const char *what, uint16_t cu, uint16_t simd, uint32_t wf, uint32_t *i)
+{
+    uint64_t *v = rft_map_get(&r->wmap, rft_wf_key(cu, simd, wf));
+    if (!v)
+        return rft_stage_fail(&r->st, RFT_EFORMAT, "%s of wavefront %u on slice %u:%u, which has "
+                              "not begun", what, wf, cu, simd);
+    *i = (uint32_t)*v;
+    return 0;
+}
+
+/* Scheme events of a write (replay.h). */
+static void write_events(replay *r, wave *w, const rft_write *x)
+{
+    if (!r->o.scheme)
+        return;
+    if (x->on_bits != RFT_NO_GATE) {    /* rft-gate */
+        w->g_wake += (x->flags & RFT_WF_WAKEUP) != 0;
+        w->g_mov += (x->flags & RFT_WF_MOV) != 0;
+    }
+    if (!r->patched || !w->pend)
+        return;
+    uint32_t mb = rft_mask_bytes(&r->geom);
+    int cls, fb, div;
+    if (x->cls != RFT_CLS_NONE) {       /* as rft-dcpatch reads it */
+        cls = x->cls;
+        fb = (x->flags & RFT_WF_FIRSTBLOCK) != 0;
+        div = (x->flags & RFT_WF_DIVERGENT) != 0;
+    } else {
+        rft_pattern p;
+        rft_pattern_classify(x->val, r->geom.lanes, r->geom.block_lanes, &r->po, &p);
+        cls = p.cls;
+        fb = p.firstblock;
+        if (!w->have_full) {
+            memcpy(w->full, x->mask, mb);
+            w->have_full = 1;
+        }
+        div = memcmp(x->mask, w->full, mb) != 0;
+    }
+    w->g_misp += !div && cls == RFT_CLS_OTHER && fb;
+    if (x->vreg < w->nregs) {
+        w->g_mov += div && w->place[x->vreg] == RFT_PATCH_BLOCK;
+        w->place[x->vreg] = w->pend;
+    }
+    w->pend = 0;
+}
+
+static int pass(replay *r, rft_rec *rec, const rft_sink *out)
+{
+    return r->o.pass ? out->put(out->ctx, rec) : 0;
+}
+
+static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
+{
+    replay *r = (replay *)st;
+    uint16_t cu, simd;
+    uint32_t wf, i;
+    int e;
+    if (rec->kind == RFT_KERNEL)
+        return (e = on_kernel(r, &rec->u.kernel)) ? e : pass(r, rec, out);
+    if (rec->kind == RFT_PATCH) {
+        rft_patch_rec p;
+        if (rft_patch_parse(rec->raw, rec->len, &p))
+            return rft_stage_fail(st, RFT_EFORMAT, "malformed patch record");
+        if (r->patched && r->o.scheme && !(e = find(r, "patch", p.cu, p.simd, p.wf, &i)))
+            r->w[i].pend = p.place;
+        else if (r->patched && r->o.scheme)
+            return e;
+        return pass(r, rec, out);
+    }
+    if (!rft_rec_wf(rec, &cu, &simd, &wf))
+        return pass(r, rec, out);
+    uint64_t t = rft_rec_cycle(rec);
+    if (!r->started || t > r->now) {
+        if ((e = close_all(r)))
+            return e;
+        r->now = t;     /* an earlier cycle counts as the open one */
+        r->started = 1;
+    }
+    switch (rec->kind) {
+    case RFT_WFBEGIN: e = on_begin(r, &rec->u.begin); break;
+    case RFT_WFEND:
+        if (!(e = find(r, "end", cu, simd, wf, &i)))
+            e = join(r, i, G_END);
+        break;
+    case RFT_WRITE:
+        if ((e = find(r, "write", cu, simd, wf, &i)))
+            break;
+        write_events(r, &r->w[i], &rec->w);
+        e = join(r, i, G_INSTR);
+        break;
+    case RFT_READ:
+        if ((e = find(r, "read", cu, simd, wf, &i)))
+            break;
+        if (r->patched && r->o.scheme && rec->u.read.vreg < r->w[i].nregs &&
+            r->w[i].place[rec->u.read.vreg] == RFT_PATCH_LDS)
+            r->w[i].g_lds++;
+        e = join(r, i, G_INSTR);
+        break;
+    default:    /* bundle */
+        if (!(e = find(r, "bundle", cu, simd, wf, &i)))
+            e = join(r, i, G_INSTR);
+    }
+    return e ? e : pass(r, rec, out);
+}
+
+static int start(rft_stage *st, const rft_header *in, rft_header *out)
+{
+    replay *r = (replay *)st;
+    r->geom = in->geom;
+    r->issue = r->o.issue ? r->o.issue : in->geom.lanes / in->geom.block_lanes;
+    if (!r->issue)
+        r->issue = 1;
+    r->patched = rft_header_get(in, "dcpatch") != NULL;
+    r->stages = r->o.stages != RFT_REPLAY_AUTO ? r->o.stages : r->patched && r->o.scheme ? 2 : 0;
+    const char *im = rft_header_get(in, "issue_model");
+    r->timed = !im || r->o.trust;
+    if (im) {
+        r->issue_model = malloc(strlen(im) + 1);
+        if (!r->issue_model)
+            return oom(r);
+        strcpy(r->issue_model, im);
+    }
+    return 0;
+}
+
+/* ---- the result ------------------------------------------------------------------- */
+static void row_of(rft_replay_row *w, const stats *x, int timed)
+{
+    w->naive = x->seen ? x->last_t - x->first_t : 0;
+    w->replayed = timed && x->seen ? x->max_r - x->min_r : 0;
+    w->instructions = x->instr;
+    w->added = x->added;
+    w->wakeups = x->wake;
+    w->movs = x->mov;
+    w->mispredictions = x->misp;
+    w->lds_loads = x->lds;
+}
+
+/* upper of a row over several slices: the slices' added cycles over their
+ * slice-cycles, as a share of the row's span */
+static uint64_t upper_share(uint64_t naive, uint64_t added, uint64_t slice_cycles)
+{
+    if (!slice_cycles)
+        return naive + added;
+    return naive + (uint64_t)((double)naive * (double)added / (double)slice_cycles + 0.5);
+}
+
+static int rows(replay *r)
+{
+    uint32_t n = r->nsl + r->nk + 1;
+    r->rows = calloc(n, sizeof *r->rows);
+    r->rowname = calloc(n, sizeof *r->rowname);
+    uint64_t *kcyc = calloc(r->nk + 1, sizeof *kcyc);
+    if (!r->rows || !r->rowname || !kcyc) {
+        free(kcyc);
+        return oom(r);
+    }
+    uint64_t slice_cycles = 0;
+    for (uint32_t i = 0; i < r->nsl; i++) {
+        rft_replay_row *w = &r->rows[r->nrows++];
+        w->scope = RFT_RP_SLICE;
+        w->cu = r->sl[i].cu;
+        w->simd = r->sl[i].simd;
+        row_of(w, &r->sl[i].st, r->timed);
+        w->upper = w->naive + w->added;
+        slice_cycles += w->naive;
+    }
+    for (uint32_t i = 0; i < r->nkss; i++)
+        kcyc[r->kss[i].kernel] += r->kss[i].last - r->kss[i].first;
+    /* kernels by name, launches added up */
+    for (uint32_t k = 0; k < r->nk; k++) {
+        if (!r->ks[k].seen)
+            continue;
+        const char *name = r->kname[k] ? r->kname[k] : "?";
+        rft_replay_row *w = NULL;
+        uint32_t j;
+        for (j = r->nsl; j < r->nrows; j++)
+            if (strcmp(r->rows[j].name, name) == 0)
+                w = &r->rows[j];
+        rft_replay_row one = {0};
+        row_of(&one, &r->ks[k], r->timed);
+        one.upper = one.naive + (kcyc[k] ? (uint64_t)((double)one.naive * (double)one.added /
+                                                       (double)kcyc[k] + 0.5) : one.added);
+        if (!w) {
+            w = &r->rows[r->nrows];
+            r->rowname[r->nrows] = malloc(strlen(name) + 1);
+            if (!r->rowname[r->nrows]) {
+                free(kcyc);
+                return oom(r);
+            }
+            strcpy(r->rowname[r->nrows], name);
+            *w = one;
+            w->scope = RFT_RP_KERNEL;
+            w->name = r->rowname[r->nrows++];
+            continue;
+        }
+        w->naive += one.naive, w->replayed += one.replayed, w->upper += one.upper;
+        w->instructions += one.instructions, w->added += one.added, w->wakeups += one.wakeups;
+        w->movs += one.movs, w->mispredictions += one.mispredictions, w->lds_loads += one.lds_loads;
+    }
+    free(kcyc);
+    rft_replay_row *w = &r->rows[r->nrows++];
+    w->scope = RFT_RP_TOTAL;
+    row_of(w, &r->total, r->timed);
+    w->upper = upper_share(w->naive, w->added, slice_cycles);
+    return 0;
+}
+
+static const char *const cnames[] = {"cycles_naive", "cycles_replayed", "cycles_upper",
+                                     "instructions", "added_cycles", "wakeups", "movs",
+                                     "mispredictions", "lds_loads", "replayed"};
+
+static int emit(replay *r, const rft_sink *out)
+{
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        const rft_replay_row *w = &r->rows[i];
+        char scope[RFT_MAX_SCOPE + 1];
+        if (w->scope == RFT_RP_SLICE)
+            snprintf(scope, sizeof scope, "slice %u:%u", w->cu, w->simd);
+        else if (w->scope == RFT_RP_KERNEL)
+            snprintf(scope, sizeof scope, "kernel %.*s", RFT_MAX_STR, w->name);
+        else
+            snprintf(scope, sizeof scope, "total");
+        const uint64_t v[] = {w->naive, w->replayed, w->upper, w->instructions, w->added,
+                              w->wakeups, w->movs, w->mispredictions, w->lds_loads,
+                              (uint64_t)r->timed};
+        rft_counters_set(&r->c, "rft-replay", scope, cnames, v, (int)(sizeof v / sizeof v[0]));
+        int e = rft_sink_raw(out, RFT_COUNTERS, r->buf, rft_counters_encode(&r->c, r->buf));
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
+static int finish(rft_stage *st, const rft_sink *out)
+{
+    replay *r = (replay *)st;
+    int e = close_all(r);
+    if (e)
+        return e;
+    if ((e = rows(r)))
+        return e;
+    return r->o.emit ? emit(r, out) : 0;
+}
+
+static void replay_free(rft_stage *st)
+{
+    replay *r = (replay *)st;
+    for (uint32_t i = 0; i < r->nw; i++)
+        free(r->w[i].place);
+    free(r->w);
+    free(r->freel);
+    free(r->open);
+    for (uint32_t i = 0; i < r->nsl; i++)
+        free(r->sl[i].busy);
+    free(r->sl);
+    for (uint32_t i = 0; i < r->nk; i++)
+        free(r->kname[i]);
+    free(r->kname);
+    free(r->ks);
+    free(r->kss);
+    for (uint32_t i = 0; r->rowname && i < r->nrows; i++)
+        free(r->rowname[i]);
+    free(r->rowname);
+    free(r->rows);
+    free(r->issue_model);
+    rft_map_free(&r->wmap);
+    rft_map_free(&r->ksmap);
+    rft_slices_free(&r->slice_of);
+    free(r);
+}
+
+static const rft_stage_ops ops = {"rft-replay", start, feed, finish, replay_free, 1};
+
+rft_stage *rft_replay_new(const rft_replay_opts *o)
+{
+    replay *r = rft_stage_alloc(sizeof *r, &ops);
+    if (!r)
+        return NULL;
+    r->o = *o;
+    rft_pattern_opts_default(&r->po);
+    if (rft_slices_init(&r->slice_of) || rft_map_init(&r->wmap, 64) || rft_map_init(&r->ksmap, 64)) {
+        replay_free(&r->st);
+        return NULL;
+    }
+    return &r->st;
+}
+
+int rft_replay_timed(const rft_stage *s, const char **why)
+{
+    const replay *r = (const replay *)s;
+    if (why)
+        *why = r->issue_model;
+    return r->timed;
+}
+
+uint32_t rft_replay_stages(const rft_stage *s) { return ((const replay *)s)->stages; }
+uint32_t rft_replay_nrows(const rft_stage *s) { return ((const replay *)s)->nrows; }
+const rft_replay_row *rft_replay_get(const rft_stage *s, uint32_t i)
+{
+    const replay *r = (const replay *)s;
+    return i < r->nrows ? &r->rows[i] : NULL;
+}
