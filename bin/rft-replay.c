@@ -11,7 +11,7 @@
 
 static const char usage[] =
     "rft-replay [-o FILE] [--level N] [--flush] [--summary[=FILE] | -s FILE]\n"
-    "           [--add-latency N [--hold]] [--issue N] [--stages N] [--no-scheme]\n"
+    "           [--add-latency N [--hold]] [--deps reg|all] [--issue N] [--stages N] [--no-scheme]\n"
     "           [--wakeup-cycles N] [--mov-cycles N] [--stall-cycles N] [--lds-cycles N]\n"
     "           [--trust-cycles] [--format table|tsv|csv|json] [FILE]\n"
     "Replay each slice's schedule from the trace's cycles: cycles naive, with the scheme, "
@@ -28,6 +28,8 @@ static const char usage[] =
     "(default 0)\n"
     "      --hold             With --add-latency: the SIMD is held those N cycles too (Multi2Sim "
     "4.2's ReadExecWriteLatency with a one-instruction buffer)\n"
+    "      --deps reg|all     What an instruction waits for: the results of the registers it "
+    "reads (default), or every earlier result of its wavefront\n"
     "      --issue N          SIMD cycles per instruction, 1 to 1024 (default lanes / "
     "block_lanes: 4 on GCN and Evergreen)\n"
     "      --stages N         Extra pipeline cycles on every result, 0 to 1000 (default 2 on "
@@ -113,6 +115,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"summary", optional_argument, 0, 'S'},
         {"add-latency", required_argument, 0, 'a'},
         {"hold", no_argument, 0, 'H'},
+        {"deps", required_argument, 0, 'D'},
         {"issue", required_argument, 0, 'i'},
         {"stages", required_argument, 0, 'g'},
         {"no-scheme", no_argument, 0, 'n'},
@@ -134,6 +137,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 's': c->summary = optarg; break;
         case 'a': o.add_latency = (uint32_t)cli_uint("--add-latency", optarg, 0, 1000000); break;
         case 'H': o.hold = 1; break;
+        case 'D': o.deps_all = cli_choice("--deps", optarg, "reg|all"); break;
         case 'i': o.issue = (uint32_t)cli_uint("--issue", optarg, 1, 1024); break;
         case 'g': o.stages = (uint32_t)cli_uint("--stages", optarg, 0, 1000); break;
         case 'n': o.scheme = 0; break;

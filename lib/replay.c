@@ -16,13 +16,21 @@ typedef struct wave {
     uint32_t kernel;            /* kernel index or RFT_NO_KERNEL */
     uint64_t t_last, r_last;    /* its last event: traced and replayed cycle */
     uint64_t a_last;            /* cycles added to that event's result */
+    uint64_t t_free;            /* traced: when its last instruction left the SIMD */
     /* the open event: its records at cycle g_t */
     int grp;                    /* G_* (0: none open) */
     uint64_t g_t;
     uint32_t g_wake, g_mov, g_misp, g_lds;
-    /* patched streams: where each register is, the place of the next write */
+    int64_t g_src;              /* the latest a source of the open event is due (see dep) */
+    /* per register of its window (one block, cap entries): when its value is
+     * due, as lateness against the trace (the writer's lateness and added
+     * latency); the registers the open event writes; patched streams: where
+     * each register is */
+    int64_t *due;
+    uint16_t *wl;
     uint8_t *place;
-    uint16_t nregs, placecap;
+    uint16_t nregs, cap, nwl;
+    int64_t due_max;            /* the latest of all its writes */
     uint8_t pend;               /* place of the patch record before the next write (0: none) */
     uint8_t have_full;
     uint8_t full[RFT_MAX_LANES / 8];
@@ -43,6 +51,8 @@ typedef struct slice {
     uint32_t nbusy, cap, prune_at;
     int has_q;                  /* its last traced instruction q */
     uint64_t tq, run_start;     /* q's cycle; start of the back-to-back run up to q */
+    uint64_t q_key;             /* q's wavefront (its key) and index */
+    uint32_t q_wave;
     uint64_t bq_start, bq_extra; /* q's replayed slot: start, cycles beyond issue */
     uint64_t end_late;          /* lateness of the latest wavefront that ended here */
     stats st;
@@ -259,23 +269,39 @@ static void event(replay *r, wave *w, uint64_t t, uint64_t rr)
 }
 
 /* ---- events ----------------------------------------------------------------------- */
+/* The registers the open event wrote are due `late` cycles after the trace. */
+static void written(wave *w, int64_t late)
+{
+    for (uint16_t k = 0; k < w->nwl; k++)
+        w->due[w->wl[k]] = late;
+    if (w->nwl && late > w->due_max)
+        w->due_max = late;
+    w->nwl = 0;
+}
+
 /* A vector instruction of w at traced cycle t (replay.h). */
 static int instruction(replay *r, wave *w, uint64_t t)
 {
     slice *s = &r->sl[w->slice];
     const uint64_t issue = r->issue;
-    /* the trace: from when the wavefront waited on the SIMD */
+    /* the slice's previous instruction held the SIMD at most up to this one */
+    if (s->has_q && t - s->tq < issue) {
+        if (s->q_wave < r->nw && r->w[s->q_wave].key == s->q_key)
+            r->w[s->q_wave].t_free = t;
+        if (r->timed &&
+            give(s, s->bq_start + (t - s->tq) + s->bq_extra, s->bq_start + issue + s->bq_extra))
+            return oom(r);
+    }
+    /* the trace: from when the wavefront waited on other wavefronts' run of
+     * instructions (never before its own last one left the SIMD) */
     int b2b = s->has_q && t - s->tq <= issue;
     if (!b2b)
         s->run_start = t;
     uint64_t ready_t = b2b ? s->run_start : t;
+    if (ready_t < w->t_free)
+        ready_t = w->t_free;
     if (ready_t < w->t_last)
         ready_t = w->t_last;
-    uint64_t own = ready_t - w->t_last;
-    /* the slice's previous instruction held the SIMD at most up to this one */
-    if (r->timed && s->has_q && t - s->tq < issue &&
-        give(s, s->bq_start + (t - s->tq) + s->bq_extra, s->bq_start + issue + s->bq_extra))
-        return oom(r);
     uint64_t a = (uint64_t)r->o.add_latency + r->stages + (uint64_t)w->g_wake * r->o.wakeup_cycles;
     uint64_t extra = (uint64_t)w->g_misp * r->o.stall_cycles + (r->o.hold ? r->o.add_latency : 0);
     uint64_t lds = (uint64_t)w->g_lds * r->o.lds_cycles, mov = (uint64_t)w->g_mov * r->o.mov_cycles;
@@ -283,7 +309,15 @@ static int instruction(replay *r, wave *w, uint64_t t)
     uint64_t added = a + extra - (r->o.hold ? r->o.add_latency : 0) + lds + mov;
     uint64_t rr = t;
     if (r->timed) {
-        uint64_t ready = w->r_last + own + w->a_last + lds;
+        /* ready as late against the trace as its last event, or as its
+         * latest source (every earlier result: --deps all) */
+        int64_t late = (int64_t)(w->r_last - w->t_last);
+        if (r->o.deps_all)
+            late += (int64_t)w->a_last;
+        else if (w->g_src > late)
+            late = w->g_src;
+        int64_t rd = (int64_t)ready_t + late;
+        uint64_t ready = (rd > 0 ? (uint64_t)rd : 0) + lds;
         for (uint32_t i = 0; i < w->g_mov; i++) {     /* injected MOVs first */
             uint64_t m = slot(s, ready, r->o.mov_cycles);
             if (take(s, m, r->o.mov_cycles))
@@ -300,9 +334,13 @@ static int instruction(replay *r, wave *w, uint64_t t)
     s->tq = t;
     s->bq_start = rr;
     s->bq_extra = extra;
+    s->q_key = w->key;
+    s->q_wave = (uint32_t)(w - r->w);
+    w->t_free = t + issue;
     w->t_last = t;
     w->r_last = rr;
     w->a_last = a;
+    written(w, (int64_t)(rr - t) + (int64_t)a);
     count(&s->st, added, w, w->g_misp);
     count(&r->total, added, w, w->g_misp);
     if (w->kernel != RFT_NO_KERNEL && w->kernel < r->nk)
@@ -326,24 +364,33 @@ static int close_event(replay *r, uint32_t i)
     int g = w->grp, e;
     uint64_t t = w->g_t;
     w->grp = 0;
-    if (g & G_BEGIN) {
+    if (g & G_BEGIN) {     /* its writes: presets */
         uint64_t rr = t + (r->timed ? r->sl[w->slice].end_late : 0);
         w->t_last = t;
         w->r_last = rr;
         w->a_last = 0;
+        w->due_max = (int64_t)(rr - t);
+        written(w, w->due_max);
         event(r, w, t, rr);
     } else if ((g & G_INSTR) && (e = instruction(r, w, t)))
         return e;
-    if (g & G_END) {
+    if (g & G_END) {       /* after its last result */
         uint64_t rr = t;
         if (r->timed) {
-            rr = w->r_last + (t - w->t_last) + w->a_last;
+            int64_t late = (int64_t)(w->r_last - w->t_last);
+            if (r->o.deps_all)
+                late += (int64_t)w->a_last;
+            else if (w->due_max > late)
+                late = w->due_max;
+            rr = late > -(int64_t)t ? (uint64_t)((int64_t)t + late) : 0;
             r->sl[w->slice].end_late = rr > t ? rr - t : 0;
         }
         event(r, w, t, rr);
         drop(r, i);
     }
     w->g_wake = w->g_mov = w->g_misp = w->g_lds = 0;
+    w->g_src = INT64_MIN;
+    w->nwl = 0;
     return 0;
 }
 
@@ -449,15 +496,15 @@ static int on_begin(replay *r, const rft_wfbegin *b)
             r->freel = f;
         }
         i = r->nw++;
-        r->w[i].place = NULL;
-        r->w[i].placecap = 0;
+        r->w[i].due = NULL;
+        r->w[i].cap = 0;
     }
     wave *w = &r->w[i];
-    uint8_t *place = w->place;
-    uint16_t pc = w->placecap;
+    int64_t *due = w->due;
+    uint16_t cap = w->cap;
     memset(w, 0, sizeof *w);
-    w->place = place;
-    w->placecap = pc;
+    w->due = due;
+    w->cap = cap;
     w->key = key;
     w->slice = (uint32_t)si;
     w->kernel = b->kernel;
@@ -480,16 +527,18 @@ static int on_begin(replay *r, const rft_wfbegin *b)
         }
         w->kslice = (uint32_t)*x;
     }
-    if (r->patched && b->nregs) {
-        if (b->nregs > w->placecap) {
-            uint8_t *p = realloc(w->place, b->nregs);
-            if (!p)
-                return oom(r);
-            w->place = p;
-            w->placecap = b->nregs;
-        }
-        memset(w->place, 0, b->nregs);
+    if (b->nregs > w->cap) {
+        void *p = realloc(w->due, (size_t)b->nregs * (sizeof *w->due + sizeof *w->wl + 1));
+        if (!p)
+            return oom(r);
+        w->due = p;
+        w->cap = b->nregs;
     }
+    w->wl = (uint16_t *)(w->due + w->cap);
+    w->place = (uint8_t *)(w->wl + w->cap);
+    memset(w->due, 0, (size_t)b->nregs * sizeof *w->due);
+    memset(w->place, 0, b->nregs);
+    w->g_src = INT64_MIN;
     return join(r, i, G_BEGIN);
 }
 
@@ -581,6 +630,8 @@ static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
         if ((e = find(r, "write", cu, simd, wf, &i)))
             break;
         write_events(r, &r->w[i], &rec->w);
+        if (rec->w.vreg < r->w[i].nregs && r->w[i].nwl < r->w[i].nregs)
+            r->w[i].wl[r->w[i].nwl++] = rec->w.vreg;
         e = join(r, i, G_INSTR);
         break;
     case RFT_READ:
@@ -589,6 +640,8 @@ static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
         if (r->patched && r->o.scheme && rec->u.read.vreg < r->w[i].nregs &&
             r->w[i].place[rec->u.read.vreg] == RFT_PATCH_LDS)
             r->w[i].g_lds++;
+        if (rec->u.read.vreg < r->w[i].nregs && r->w[i].due[rec->u.read.vreg] > r->w[i].g_src)
+            r->w[i].g_src = r->w[i].due[rec->u.read.vreg];
         e = join(r, i, G_INSTR);
         break;
     default:    /* bundle */
@@ -742,7 +795,7 @@ static void replay_free(rft_stage *st)
 {
     replay *r = (replay *)st;
     for (uint32_t i = 0; i < r->nw; i++)
-        free(r->w[i].place);
+        free(r->w[i].due);
     free(r->w);
     free(r->freel);
     free(r->open);

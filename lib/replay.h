@@ -87,6 +87,8 @@ typedef struct rft_replay_opts {
     uint32_t stall_cycles;  /* 4: pipeline stall of a misprediction */
     uint32_t lds_cycles;    /* 4: an extra LDS load of a spilled register */
     uint32_t stages;        /* extra pipeline cycles per result; RFT_REPLAY_AUTO */
+    int deps_all;           /* 1: an instruction waits for every earlier result of its
+                               wavefront; 0 (default): for the registers it reads */
     int trust;              /* replay even a stream whose cycles are estimated */
     int pass;               /* pass the records on (default 1) */
     int emit;               /* counters records at finish (default 0) */
