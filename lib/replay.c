@@ -37,8 +37,6 @@ typedef struct wave {
 } wave;
 
 /* ---- per slice, per kernel ------------------------------------------------------ */
-typedef struct span { uint64_t a, b; } span;
-
 typedef struct stats {
     int seen;
     uint64_t first_t, last_t, min_r, max_r;
@@ -47,13 +45,11 @@ typedef struct stats {
 
 typedef struct slice {
     uint16_t cu, simd;
-    span *busy;                 /* replayed SIMD time taken, sorted, merged */
-    uint32_t nbusy, cap, prune_at;
     int has_q;                  /* its last traced instruction q */
     uint64_t tq, run_start;     /* q's cycle; start of the back-to-back run up to q */
     uint64_t q_key;             /* q's wavefront (its key) and index */
     uint32_t q_wave;
-    uint64_t bq_start, bq_extra; /* q's replayed slot: start, cycles beyond issue */
+    uint64_t bq_start, bq_extra; /* q's replayed issue, its cycles beyond issue */
     uint64_t end_late;          /* lateness of the latest wavefront that ended here */
     stats st;
 } slice;
@@ -124,106 +120,6 @@ static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 
 static int oom(replay *r) { return rft_stage_fail(&r->st, RFT_EMEM, "out of memory"); }
 
-/* ---- the SIMD's replayed time ----------------------------------------------------- */
-/* Index of the first interval that ends after t. */
-static uint32_t first_after(const slice *s, uint64_t t)
-{
-    uint32_t lo = 0, hi = s->nbusy;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (s->busy[mid].b <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The first cycle from t at which len cycles are free (len 0: a cycle not taken). */
-static uint64_t slot(const slice *s, uint64_t t, uint64_t len)
-{
-    for (uint32_t i = first_after(s, t); i < s->nbusy; i++) {
-        if (t < s->busy[i].a && t + len <= s->busy[i].a)
-            break;
-        if (s->busy[i].b > t)
-            t = s->busy[i].b;
-    }
-    return t;
-}
-
-/* Take [a, a + len), which slot() found free. */
-static int take(slice *s, uint64_t a, uint64_t len)
-{
-    if (!len)
-        return 0;
-    uint64_t b = a + len;
-    uint32_t i = first_after(s, a);     /* intervals before i end at or before a */
-    int prev = i > 0 && s->busy[i - 1].b == a, next = i < s->nbusy && s->busy[i].a == b;
-    if (prev && next) {
-        s->busy[i - 1].b = s->busy[i].b;
-        memmove(s->busy + i, s->busy + i + 1, (s->nbusy - i - 1) * sizeof *s->busy);
-        s->nbusy--;
-    } else if (prev) {
-        s->busy[i - 1].b = b;
-    } else if (next) {
-        s->busy[i].a = a;
-    } else {
-        if (grow((void **)&s->busy, &s->cap, s->nbusy + 1, sizeof *s->busy))
-            return RFT_EMEM;
-        memmove(s->busy + i + 1, s->busy + i, (s->nbusy - i) * sizeof *s->busy);
-        s->busy[i] = (span){a, b};
-        s->nbusy++;
-    }
-    return 0;
-}
-
-/* Give back [a, b) of a slot taken (nothing if it was pruned). */
-static int give(slice *s, uint64_t a, uint64_t b)
-{
-    if (a >= b)
-        return 0;
-    uint32_t i = first_after(s, a);
-    if (i == s->nbusy || s->busy[i].a > a || s->busy[i].b < b)
-        return 0;
-    span *x = &s->busy[i];
-    if (x->a == a && x->b == b) {
-        memmove(x, x + 1, (s->nbusy - i - 1) * sizeof *x);
-        s->nbusy--;
-    } else if (x->a == a) {
-        x->a = b;
-    } else if (x->b == b) {
-        x->b = a;
-    } else {
-        uint64_t end = x->b;
-        x->b = a;
-        if (grow((void **)&s->busy, &s->cap, s->nbusy + 1, sizeof *s->busy))
-            return RFT_EMEM;
-        memmove(s->busy + i + 2, s->busy + i + 1, (s->nbusy - i - 1) * sizeof *s->busy);
-        s->busy[i + 1] = (span){b, end};
-        s->nbusy++;
-    }
-    return 0;
-}
-
-/* Forget the time no wavefront can be ready in any more: before the
- * earliest last event of a wavefront alive on the slice (a wavefront is
- * never ready before its last event) and before the open cycle (a new
- * wavefront begins no earlier). */
-static void prune(replay *r, slice *s)
-{
-    uint32_t si = (uint32_t)(s - r->sl);
-    uint64_t f = r->now;
-    for (uint32_t i = 0; i < r->nw; i++)
-        if (r->w[i].key != UINT64_MAX && r->w[i].slice == si && r->w[i].r_last < f)
-            f = r->w[i].r_last;
-    uint32_t k = first_after(s, f);
-    if (k) {
-        memmove(s->busy, s->busy + k, (s->nbusy - k) * sizeof *s->busy);
-        s->nbusy -= k;
-    }
-    s->prune_at = s->nbusy * 2 > 64 ? s->nbusy * 2 : 64;
-}
-
 /* ---- statistics ------------------------------------------------------------------- */
 static void see(stats *x, uint64_t t, uint64_t rr)
 {
@@ -284,14 +180,15 @@ static int instruction(replay *r, wave *w, uint64_t t)
 {
     slice *s = &r->sl[w->slice];
     const uint64_t issue = r->issue;
-    /* the slice's previous instruction held the SIMD at most up to this one */
+    /* the slice's previous instruction held the SIMD at most up to this one:
+     * the SIMD is free for it from avail on */
+    uint64_t held = issue;
     if (s->has_q && t - s->tq < issue) {
+        held = t - s->tq;
         if (s->q_wave < r->nw && r->w[s->q_wave].key == s->q_key)
             r->w[s->q_wave].t_free = t;
-        if (r->timed &&
-            give(s, s->bq_start + (t - s->tq) + s->bq_extra, s->bq_start + issue + s->bq_extra))
-            return oom(r);
     }
+    uint64_t avail = s->has_q ? s->bq_start + held + s->bq_extra : 0;
     /* the trace: from when the wavefront waited on other wavefronts' run of
      * instructions (never before its own last one left the SIMD) */
     int b2b = s->has_q && t - s->tq <= issue;
@@ -319,16 +216,10 @@ static int instruction(replay *r, wave *w, uint64_t t)
         int64_t rd = (int64_t)ready_t + late;
         uint64_t ready = (rd > 0 ? (uint64_t)rd : 0) + lds;
         for (uint32_t i = 0; i < w->g_mov; i++) {     /* injected MOVs first */
-            uint64_t m = slot(s, ready, r->o.mov_cycles);
-            if (take(s, m, r->o.mov_cycles))
-                return oom(r);
-            ready = m + r->o.mov_cycles;
+            uint64_t m = ready > avail ? ready : avail;
+            ready = avail = m + r->o.mov_cycles;
         }
-        rr = slot(s, ready, issue + extra);
-        if (take(s, rr, issue + extra))
-            return oom(r);
-        if (s->nbusy >= s->prune_at)
-            prune(r, s);
+        rr = ready > avail ? ready : avail;
     }
     s->has_q = 1;
     s->tq = t;
@@ -432,7 +323,6 @@ static long slice_index(replay *r, uint16_t cu, uint16_t simd)
     memset(s, 0, sizeof *s);
     s->cu = cu;
     s->simd = simd;
-    s->prune_at = 64;
     return r->nsl++;
 }
 
@@ -799,8 +689,6 @@ static void replay_free(rft_stage *st)
     free(r->w);
     free(r->freel);
     free(r->open);
-    for (uint32_t i = 0; i < r->nsl; i++)
-        free(r->sl[i].busy);
     free(r->sl);
     for (uint32_t i = 0; i < r->nk; i++)
         free(r->kname[i]);

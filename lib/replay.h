@@ -25,10 +25,16 @@
  *   - its own part: the rest, from its previous event to when it was ready
  *     (its dependencies, memory, its own issue).
  * The replay keeps each wavefront's own part, adds the scheme's latency
- * where its events happen, and gives each instruction the SIMD's first free
- * issue slot from the moment it is ready, instructions taken in traced
- * order (an earlier free slot left by a delayed wavefront is filled by a
- * ready one: other wavefronts hide the stall; a wavefront alone pays it).
+ * where its events happen, and issues the instructions of a slice in their
+ * traced order: an instruction issues once it is ready (as late against
+ * the trace as its wavefront's previous event, or as the latest result it
+ * reads) and the SIMD is done with the slice's previous instruction.  A
+ * wavefront's delay is hidden as far as it waited on the SIMD anyway (other
+ * wavefronts' ready work filled those cycles); beyond that it delays the
+ * instructions after it until the SIMD idles.  A wavefront alone pays every
+ * added cycle.  Every constraint is a maximum of sums, so the replay is
+ * monotone in every latency added and a slice never ends later than its
+ * traced end plus every cycle added to it (the upper bound).
  * With nothing added every event replays at its traced cycle, so every
  * slice and kernel keeps its traced span exactly.
  *
@@ -62,8 +68,8 @@
  * A stage (rft.h, "stages"): records pass unchanged (when opts.pass); at
  * finish it may emit counters records (stage "rft-replay", scopes "slice
  * CU:SIMD", "kernel NAME", "total").  Memory: per wavefront alive (its
- * registers' places on a patched stream) and per slice (the busy slots
- * from the oldest ready wavefront on), never per record.  No I/O. */
+ * registers' lateness, and places on a patched stream) and per slice, never
+ * per record.  No I/O. */
 #ifndef RFT_REPLAY_H
 #define RFT_REPLAY_H
 
