@@ -13,7 +13,7 @@ static const char usage[] =
     "rft-replay [-o FILE] [--level N] [--flush] [--summary[=FILE] | -s FILE]\n"
     "           [--add-latency N [--hold]] [--deps reg|all] [--issue N] [--stages N] [--no-scheme]\n"
     "           [--wakeup-cycles N] [--mov-cycles N] [--stall-cycles N] [--lds-cycles N]\n"
-    "           [--trust-cycles] [--format table|tsv|csv|json] [FILE]\n"
+    "           [--degraded-scs N] [--trust-cycles] [--format table|tsv|csv|json] [FILE]\n"
     "Replay each slice's schedule from the trace's cycles: cycles naive, with the scheme, "
     "and the upper bound\n"
     "\n"
@@ -40,6 +40,8 @@ static const char usage[] =
     "      --mov-cycles N     SIMD cycles of an injected MOV (default 4)\n"
     "      --stall-cycles N   Pipeline stall of a compression misprediction (default 4)\n"
     "      --lds-cycles N     Extra LDS load of a spilled register (default 4)\n"
+    "      --degraded-scs N   SC healing: N stream cores of every slice rest, 1 to block_lanes "
+    "- 1; the redundant wavefronts of each work-group issue their instructions too\n"
     "      --trust-cycles     Replay even a stream whose header says its cycles are estimated "
     "(issue_model)\n"
     "  -f, --format table|tsv|csv|json  Format of the table (default table)\n";
@@ -124,6 +126,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"stall-cycles", required_argument, 0, 't'},
         {"lds-cycles", required_argument, 0, 'd'},
         {"trust-cycles", no_argument, 0, 'T'},
+        {"degraded-scs", required_argument, 0, 'C'},
         {"format", required_argument, 0, 'f'},
         {0, 0, 0, 0}};
     replay_cli *c = xrealloc(NULL, sizeof *c);     /* one per stage of a pipeline */
@@ -146,6 +149,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 't': o.stall_cycles = (uint32_t)cli_uint("--stall-cycles", optarg, 0, 1000000); break;
         case 'd': o.lds_cycles = (uint32_t)cli_uint("--lds-cycles", optarg, 0, 1000000); break;
         case 'T': o.trust = 1; break;
+        case 'C': o.degraded_scs = (uint32_t)cli_uint("--degraded-scs", optarg, 1, 63); break;
         case 'f': c->fmt = cli_format(optarg); break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))

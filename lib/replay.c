@@ -4,16 +4,25 @@
 #include <string.h>
 
 #include "dcpatch.h"
+#include "heal.h"
 #include "pattern.h"
 #include "replay.h"
 
 /* ---- per wavefront ------------------------------------------------------------ */
 enum { G_BEGIN = 1, G_INSTR = 2, G_END = 4 };
+/* SC healing: a work-group's wavefronts begun, given their twins, alive */
+#define GROUP(b, a, l) ((uint64_t)(b) << 42 | (uint64_t)(a) << 21 | (uint64_t)(l))
+#define G_BEGUN(v) ((uint32_t)((v) >> 42))
+#define G_ASSIGNED(v) ((uint32_t)((v) >> 21) & 0x1fffff)
+#define G_ALIVE(v) ((uint32_t)(v) & 0x1fffff)
+
 
 typedef struct wave {
     uint64_t key;
     uint32_t slice, kslice;     /* its slice, its (kernel, slice) pair or UINT32_MAX */
     uint32_t kernel;            /* kernel index or RFT_NO_KERNEL */
+    uint32_t wg;                /* work-group or RFT_NO_WG */
+    uint32_t twins;             /* SC healing: redundant wavefronts shadowing it */
     uint64_t t_last, r_last;    /* its last event: traced and replayed cycle */
     uint64_t a_last;            /* cycles added to that event's result */
     uint64_t t_free;            /* traced: when its last instruction left the SIMD */
@@ -80,6 +89,7 @@ typedef struct replay {
     char **kname;
     uint32_t nk, kcap, kstcap;
     rft_map ksmap;              /* kernel << 32 | slice -> index in kss */
+    rft_map wgmap;              /* SC healing: kernel << 32 | wg -> GROUP(begun, assigned, alive) */
     kslice *kss;
     uint32_t nkss, kscap;
     stats total;
@@ -200,7 +210,8 @@ static int instruction(replay *r, wave *w, uint64_t t)
     if (ready_t < w->t_last)
         ready_t = w->t_last;
     uint64_t a = (uint64_t)r->o.add_latency + r->stages + (uint64_t)w->g_wake * r->o.wakeup_cycles;
-    uint64_t extra = (uint64_t)w->g_misp * r->o.stall_cycles + (r->o.hold ? r->o.add_latency : 0);
+    uint64_t extra = (uint64_t)w->g_misp * r->o.stall_cycles + (r->o.hold ? r->o.add_latency : 0) +
+                     (uint64_t)w->twins * issue;
     uint64_t lds = (uint64_t)w->g_lds * r->o.lds_cycles, mov = (uint64_t)w->g_mov * r->o.mov_cycles;
     /* the upper bound: every cycle in full, the held latency once */
     uint64_t added = a + extra - (r->o.hold ? r->o.add_latency : 0) + lds + mov;
@@ -243,9 +254,37 @@ static int instruction(replay *r, wave *w, uint64_t t)
 static void drop(replay *r, uint32_t i)
 {
     wave *w = &r->w[i];
+    uint64_t gk = (uint64_t)w->kernel << 32 | w->wg, *v;
+    if (r->o.degraded_scs && w->wg != RFT_NO_WG && (v = rft_map_get(&r->wgmap, gk))) {
+        /* a group is gone when every wavefront begun in it ended */
+        if (G_ALIVE(*v) <= 1)
+            rft_map_del(&r->wgmap, gk);
+        else
+            *v = GROUP(G_BEGUN(*v), G_ASSIGNED(*v), G_ALIVE(*v) - 1);
+    }
     rft_map_del(&r->wmap, w->key);
     w->key = UINT64_MAX;
     r->freel[r->nfree++] = i;
+}
+
+/* SC healing: whether w, the k-th wavefront of its work-group to begin,
+ * is shadowed by a redundant one (the group's n wavefronts begun so far
+ * need rft_heal_group_rule's extra ones). */
+static void twins(replay *r, wave *w)
+{
+    uint64_t *v = rft_map_get(&r->wgmap, (uint64_t)w->kernel << 32 | w->wg);
+    if (!v)
+        return;
+    uint32_t n = G_BEGUN(*v), k = G_ASSIGNED(*v);
+    rft_heal_group hg;
+    uint32_t nsc = r->geom.block_lanes;
+    uint64_t deg = r->o.degraded_scs >= 64 ? ~0ull : (1ull << r->o.degraded_scs) - 1;
+    if (rft_heal_group_rule(n * r->geom.lanes, deg, nsc, r->geom.lanes, 256, RFT_HEAL_WF_SEED,
+                            &hg) == 0 && hg.wf_healthy > hg.wf_naive)
+        w->twins = k < hg.wf_healthy - hg.wf_naive ? 1 + (k == 0 && hg.wf_healthy - hg.wf_naive > n
+                                                             ? hg.wf_healthy - hg.wf_naive - n : 0)
+                                                  : 0;
+    *v = GROUP(n, k + 1, G_ALIVE(*v));
 }
 
 /* Close the open event of wave i. */
@@ -255,6 +294,8 @@ static int close_event(replay *r, uint32_t i)
     int g = w->grp, e;
     uint64_t t = w->g_t;
     w->grp = 0;
+    if ((g & G_BEGIN) && r->o.degraded_scs && w->wg != RFT_NO_WG)
+        twins(r, w);
     if (g & G_BEGIN) {     /* its writes: presets */
         uint64_t rr = t + (r->timed ? r->sl[w->slice].end_late : 0);
         w->t_last = t;
@@ -398,7 +439,14 @@ static int on_begin(replay *r, const rft_wfbegin *b)
     w->key = key;
     w->slice = (uint32_t)si;
     w->kernel = b->kernel;
+    w->wg = b->wg;
     w->kslice = UINT32_MAX;
+    if (r->o.degraded_scs && b->wg != RFT_NO_WG) {
+        uint64_t gk = (uint64_t)b->kernel << 32 | b->wg, *g = rft_map_get(&r->wgmap, gk);
+        uint64_t nv = g ? GROUP(G_BEGUN(*g) + 1, G_ASSIGNED(*g), G_ALIVE(*g) + 1) : GROUP(1, 0, 1);
+        if (G_BEGUN(nv) >= 0x1fffff || rft_map_put(&r->wgmap, gk, nv))
+            return oom(r);
+    }
     w->nregs = b->nregs;
     if (rft_map_put(&r->wmap, key, i))
         return oom(r);
@@ -702,6 +750,7 @@ static void replay_free(rft_stage *st)
     free(r->issue_model);
     rft_map_free(&r->wmap);
     rft_map_free(&r->ksmap);
+    rft_map_free(&r->wgmap);
     rft_slices_free(&r->slice_of);
     free(r);
 }
@@ -715,7 +764,8 @@ rft_stage *rft_replay_new(const rft_replay_opts *o)
         return NULL;
     r->o = *o;
     rft_pattern_opts_default(&r->po);
-    if (rft_slices_init(&r->slice_of) || rft_map_init(&r->wmap, 64) || rft_map_init(&r->ksmap, 64)) {
+    if (rft_slices_init(&r->slice_of) || rft_map_init(&r->wmap, 64) || rft_map_init(&r->ksmap, 64) ||
+        rft_map_init(&r->wgmap, 64)) {
         replay_free(&r->st);
         return NULL;
     }

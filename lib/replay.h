@@ -55,6 +55,11 @@
  *     compressed has an injected MOV; a read of a register spilled to the
  *     LDS waits lds_cycles for the LDS load; every instruction's result
  *     comes `stages` cycles later (seed 001 IV-E: two extra stages);
+ *   - SC healing (degraded_scs): a work-group of n wavefronts needs k more
+ *     (rft_heal_group_rule with n x lanes work-items, the seed's rule, 256
+ *     work-items at most); its first k wavefronts each have a redundant
+ *     twin whose instructions take the SIMD right after theirs (the same
+ *     dependencies: an issue slot more per instruction);
  *   - any stream: add_latency cycles on every instruction's result, and
  *     with hold the SIMD held as long too (Multi2Sim 4.2's read-exec-write
  *     stage with a one-instruction buffer).
@@ -95,6 +100,10 @@ typedef struct rft_replay_opts {
     uint32_t stages;        /* extra pipeline cycles per result; RFT_REPLAY_AUTO */
     int deps_all;           /* 1: an instruction waits for every earlier result of its
                                wavefront; 0 (default): for the registers it reads */
+    uint32_t degraded_scs;  /* SC healing (seed 003 5.3): SCs 0..N-1 of every slice rest;
+                               each work-group's redundant wavefronts (rft_heal_group_rule,
+                               heal.h) issue the instructions of as many of its
+                               wavefronts once more on the SIMD (0: none) */
     int trust;              /* replay even a stream whose cycles are estimated */
     int pass;               /* pass the records on (default 1) */
     int emit;               /* counters records at finish (default 0) */

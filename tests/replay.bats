@@ -100,3 +100,14 @@ export -f differ
     run -2 --separate-stderr rft-replay --deps some s.rft
     run -2 --separate-stderr rft-replay --add-latency 1000001 s.rft
 }
+
+@test "SC healing: the redundant wavefronts cost SIMD time, within the upper bound; none without degraded SCs" {
+    rft-synth --quiet --writes 20000 --seed 5 -o s.rft
+    local naive healed
+    naive=$(rft-replay -f tsv s.rft | awk -F'\t' '$1 == "total" { print $3 }')
+    run -0 rft-replay -f tsv --degraded-scs 1 s.rft
+    healed=$(awk -F'\t' '$1 == "total" { print $3 }' <<<"$output")
+    (( healed > naive ))
+    awk -F'\t' 'NR > 1 && $1 ~ /^slice/ && $3 > $5 { exit 1 }' <<<"$output"
+    run -2 rft-replay --degraded-scs 0 s.rft
+}
