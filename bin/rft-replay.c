@@ -104,7 +104,7 @@ static void report(cli_job *j)
                     why);
         fprintf(c->out, "note: cycles_replayed: the replay (rft-replay(1)), %u extra pipeline "
                 "cycles per result; cycles_upper: every added cycle delays its slice in full "
-                "(kernel and total rows: the slices' added cycles over their cycles)\n",
+                "(kernel and total rows: the latest slice's end plus the cycles added to it)\n",
                 rft_replay_stages(j->st));
     }
     side_close(c->out, c->summary);

@@ -63,7 +63,7 @@ typedef struct slice {
     stats st;
 } slice;
 
-typedef struct kslice { uint64_t first, last; uint32_t kernel; } kslice;
+typedef struct kslice { uint64_t first, last, added; uint32_t kernel; } kslice;
 
 typedef struct replay {
     rft_stage st;
@@ -185,6 +185,17 @@ static void written(wave *w, int64_t late)
     w->nwl = 0;
 }
 
+/* How late against the trace w's next event can be ready: as late as its
+ * last event, or as the latest result it waits for (src: its sources, or
+ * all its results; --deps all: its last event's result). */
+static int64_t lateness(const replay *r, const wave *w, int64_t src)
+{
+    int64_t late = (int64_t)(w->r_last - w->t_last);
+    if (r->o.deps_all)
+        return late + (int64_t)w->a_last;
+    return src > late ? src : late;
+}
+
 /* A vector instruction of w at traced cycle t (replay.h). */
 static int instruction(replay *r, wave *w, uint64_t t)
 {
@@ -217,14 +228,7 @@ static int instruction(replay *r, wave *w, uint64_t t)
     uint64_t added = a + extra - (r->o.hold ? r->o.add_latency : 0) + lds + mov;
     uint64_t rr = t;
     if (r->timed) {
-        /* ready as late against the trace as its last event, or as its
-         * latest source (every earlier result: --deps all) */
-        int64_t late = (int64_t)(w->r_last - w->t_last);
-        if (r->o.deps_all)
-            late += (int64_t)w->a_last;
-        else if (w->g_src > late)
-            late = w->g_src;
-        int64_t rd = (int64_t)ready_t + late;
+        int64_t rd = (int64_t)ready_t + lateness(r, w, w->g_src);
         uint64_t ready = (rd > 0 ? (uint64_t)rd : 0) + lds;
         for (uint32_t i = 0; i < w->g_mov; i++) {     /* injected MOVs first */
             uint64_t m = ready > avail ? ready : avail;
@@ -247,6 +251,8 @@ static int instruction(replay *r, wave *w, uint64_t t)
     count(&r->total, added, w, w->g_misp);
     if (w->kernel != RFT_NO_KERNEL && w->kernel < r->nk)
         count(&r->ks[w->kernel], added, w, w->g_misp);
+    if (w->kslice != UINT32_MAX)
+        r->kss[w->kslice].added += added;
     event(r, w, t, rr);
     return 0;
 }
@@ -309,11 +315,7 @@ static int close_event(replay *r, uint32_t i)
     if (g & G_END) {       /* after its last result */
         uint64_t rr = t;
         if (r->timed) {
-            int64_t late = (int64_t)(w->r_last - w->t_last);
-            if (r->o.deps_all)
-                late += (int64_t)w->a_last;
-            else if (w->due_max > late)
-                late = w->due_max;
+            int64_t late = lateness(r, w, w->due_max);
             rr = late > -(int64_t)t ? (uint64_t)((int64_t)t + late) : 0;
             r->sl[w->slice].end_late = rr > t ? rr - t : 0;
         }
@@ -459,7 +461,7 @@ static int on_begin(replay *r, const rft_wfbegin *b)
             if (grow((void **)&r->kss, &r->kscap, r->nkss + 1, sizeof *r->kss) ||
                 rft_map_put(&r->ksmap, kk, r->nkss))
                 return oom(r);
-            r->kss[r->nkss] = (kslice){r->now, r->now, b->kernel};
+            r->kss[r->nkss] = (kslice){r->now, r->now, 0, b->kernel};
             x = rft_map_get(&r->ksmap, kk);
             r->nkss++;
         }
@@ -622,26 +624,18 @@ static void row_of(rft_replay_row *w, const stats *x, int timed)
     w->lds_loads = x->lds;
 }
 
-/* upper of a row over several slices: the slices' added cycles over their
- * slice-cycles, as a share of the row's span */
-static uint64_t upper_share(uint64_t naive, uint64_t added, uint64_t slice_cycles)
-{
-    if (!slice_cycles)
-        return naive + added;
-    return naive + (uint64_t)((double)naive * (double)added / (double)slice_cycles + 0.5);
-}
-
 static int rows(replay *r)
 {
     uint32_t n = r->nsl + r->nk + 1;
     r->rows = calloc(n, sizeof *r->rows);
     r->rowname = calloc(n, sizeof *r->rowname);
-    uint64_t *kcyc = calloc(r->nk + 1, sizeof *kcyc);
+    /* the upper bound of a row over several slices: its latest slice's
+     * traced end plus every cycle added to that slice (of the kernel) */
+    uint64_t *kcyc = calloc(r->nk + 1, sizeof *kcyc), end = 0;
     if (!r->rows || !r->rowname || !kcyc) {
         free(kcyc);
         return oom(r);
     }
-    uint64_t slice_cycles = 0;
     for (uint32_t i = 0; i < r->nsl; i++) {
         rft_replay_row *w = &r->rows[r->nrows++];
         w->scope = RFT_RP_SLICE;
@@ -649,10 +643,12 @@ static int rows(replay *r)
         w->simd = r->sl[i].simd;
         row_of(w, &r->sl[i].st, r->timed);
         w->upper = w->naive + w->added;
-        slice_cycles += w->naive;
+        if (r->sl[i].st.last_t + w->added > end)
+            end = r->sl[i].st.last_t + w->added;
     }
     for (uint32_t i = 0; i < r->nkss; i++)
-        kcyc[r->kss[i].kernel] += r->kss[i].last - r->kss[i].first;
+        if (r->kss[i].last + r->kss[i].added > kcyc[r->kss[i].kernel])
+            kcyc[r->kss[i].kernel] = r->kss[i].last + r->kss[i].added;
     /* kernels by name, launches added up */
     for (uint32_t k = 0; k < r->nk; k++) {
         if (!r->ks[k].seen)
@@ -665,8 +661,7 @@ static int rows(replay *r)
                 w = &r->rows[j];
         rft_replay_row one = {0};
         row_of(&one, &r->ks[k], r->timed);
-        one.upper = one.naive + (kcyc[k] ? (uint64_t)((double)one.naive * (double)one.added /
-                                                       (double)kcyc[k] + 0.5) : one.added);
+        one.upper = (kcyc[k] > r->ks[k].last_t ? kcyc[k] : r->ks[k].last_t) - r->ks[k].first_t;
         if (!w) {
             w = &r->rows[r->nrows];
             r->rowname[r->nrows] = malloc(strlen(name) + 1);
@@ -688,7 +683,7 @@ static int rows(replay *r)
     rft_replay_row *w = &r->rows[r->nrows++];
     w->scope = RFT_RP_TOTAL;
     row_of(w, &r->total, r->timed);
-    w->upper = upper_share(w->naive, w->added, slice_cycles);
+    w->upper = r->total.seen ? (end > r->total.last_t ? end : r->total.last_t) - r->total.first_t : 0;
     return 0;
 }
 

@@ -64,7 +64,9 @@
  *     with hold the SIMD held as long too (Multi2Sim 4.2's read-exec-write
  *     stage with a one-instruction buffer).
  * The upper bound beside it adds every one of those cycles to its slice in
- * full (the first-order estimate of rft-energy before the replay).
+ * full (the first-order estimate of rft-energy before the replay); a
+ * kernel or the total ends at the latest of its slices' traced ends plus
+ * the cycles added there (to the kernel).
  *
  * A stream whose header says its cycles are estimated (issue_model, written
  * by the decoders of logs without cycles) is not replayed: the result says
