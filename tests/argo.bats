@@ -210,7 +210,7 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { print $3 }'; }
     assert_equal "$stderr" "rft-energy: half.conf: missing key 'alloc.argo_mw'"
     grep -v '^alloc\.' "$TOP/params/seed002-32nm.conf" > none.conf
     run -0 pipe "rft-energy --params none.conf $geo --format tsv r4.rft | head -1 | awk -F '\t' '{ print NF }'"
-    assert_output 14
+    assert_output 16
 }
 
 @test "examples/argo.sh: Tables 1 and 3, Figs. 7, 9 and 11 for a trace" {
