@@ -54,7 +54,9 @@ typedef struct {
     int nsrc;
     int64_t wid;                /* wavefront it belongs to, -1 not known yet */
     uint64_t pc, next_pc;       /* its address, and the address after it */
-    int branch;                 /* a branch: the next address is not known */
+    int branch;                 /* a branch (s_branch, s_cbranch_*, s_setpc, s_swappc) */
+    int taken;                  /* branch taken 1, not taken 0, not printed -1 */
+    uint64_t target;            /* 1 + its target (label_XXXX: address / 4), 0 not known */
     rft_m2s_inst ti;            /* where the pipeline trace ran it (m2s_next set) */
     uint16_t preg[MAXP];
     uint8_t *pmask;             /* MAXP x mask bytes */
@@ -65,6 +67,7 @@ typedef struct {
     uint32_t nitems, itemcap;
 } m2s;
 
+static const char *find_lit(const char *s, size_t n, const char *lit);
 static int local_given(const rft_dec *d) { return d->o.local[0] != 0; }
 /* time and placement come from the pipeline trace (not in a pre-scan) */
 static int traced(const rft_dec *d) { return d->o.m2s_next && !d->o.prescan; }
@@ -166,13 +169,14 @@ static int set_ended(m2s *m, uint32_t wid)
  * emulator runs the wavefronts of its running work-groups round robin, one
  * instruction each, skipping those waiting at a barrier; a detailed run
  * prints them in the order its fetch stage runs them, which is not that.
- * So, in round-robin order from the last wavefront: the first whose next
- * address is this instruction's, else the first whose next address is not
- * known (after a branch), else the first not at a barrier.  Wavefronts at the
- * same address are alike to what follows (only s_endpgm and s_barrier
- * change a wavefront without naming it). */
-static int64_t predict(rft_dec *d, m2s *m)
+ * So, in round-robin order from the last wavefront, the first whose next
+ * instruction can be at this one's address (after a branch whose outcome is
+ * not printed, either address), else the first not at a barrier (*exact
+ * says which).  Wavefronts at the same address are alike to what follows
+ * (only s_endpgm and s_barrier change a wavefront without naming it). */
+static int64_t predict(rft_dec *d, m2s *m, int *exact)
 {
+    *exact = 0;
     if (m->nrun == 0)
         return -1;
     uint32_t start = 0;
@@ -180,21 +184,19 @@ static int64_t predict(rft_dec *d, m2s *m)
         while (start < m->nrun && m->run[start] <= (uint32_t)m->cur)
             start++;
     }
-    int64_t unknown = -1, free_ = -1;
+    int64_t free_ = -1;
     for (uint32_t k = 0; k < m->nrun; k++) {
         uint32_t wid = m->run[(start + k) % m->nrun];
         dec_wave *w = dec_wave_get(d, key_of(m, wid));
         if (!w || w->barrier)
             continue;
-        if (w->pc == m->pc + 1)
+        if (w->pc == m->pc + 1 || w->pc2 == m->pc + 1) {
+            *exact = 1;
             return wid;
-        if (w->pc == 0 && unknown < 0)
-            unknown = wid;
+        }
         if (free_ < 0)
             free_ = wid;
     }
-    if (unknown >= 0)
-        return unknown;
     return free_ >= 0 ? free_ : m->run[start % m->nrun];
 }
 
@@ -291,8 +293,11 @@ static int flush_inst(rft_dec *d, m2s *m)
 {
     if (!m->have_inst)
         return 0;
-    int64_t wid = m->wid >= 0 ? m->wid : predict(d, m);
-    if (wid < 0) {
+    int exact = 1;
+    int64_t wid = m->wid >= 0 ? m->wid : predict(d, m, &exact);
+    /* an s_endpgm no running wavefront can be at: which one ended is not
+     * known (a detailed run's order); they all end with the ND-Range */
+    if (wid < 0 || (m->endpgm && !exact)) {
         d->c[DC_UNATTRIBUTED]++;
         reset_inst(m);
         return 0;
@@ -327,7 +332,9 @@ static int flush_inst(rft_dec *d, m2s *m)
             }
     }
     m->cur = wid;
-    w->pc = m->branch ? 0 : m->next_pc + 1;
+    /* where it goes next */
+    w->pc = m->branch && m->taken == 1 ? m->target : m->next_pc + 1;
+    w->pc2 = m->branch && m->taken < 0 ? m->target : 0;
     if (m->endpgm) {
         run_del(m, (uint32_t)wid);
         if ((e = set_ended(m, (uint32_t)wid)) || (e = dec_wave_end(d, w, cycle)))
@@ -467,6 +474,12 @@ static int inst_line(rft_dec *d, m2s *m, const char *s, size_t n)
             m->next_pc += 4;
     m->branch = pre(m->mnem, "s_branch") || pre(m->mnem, "s_cbranch") ||
                 pre(m->mnem, "s_setpc") || pre(m->mnem, "s_swappc");
+    m->taken = pre(m->mnem, "s_cbranch") ? -1 : 1;
+    m->target = 0;
+    const char *lb = find_lit(s + i, end - i, "label_");
+    uint32_t la;
+    if (m->branch && lb && dec_hex32(lb + 6, 4, &la) == 0)
+        m->target = (uint64_t)la * 4 + 1;
     m->vector = !pre(m->mnem, "s_");
     m->endpgm = strcmp(m->mnem, "s_endpgm") == 0;
     m->barrier = strcmp(m->mnem, "s_barrier") == 0;
@@ -764,6 +777,10 @@ static int result_line(rft_dec *d, m2s *m, const char *s, size_t n)
             return dec_bad(d, "'%.*s' names wavefront %llu in an instruction of wavefront %lld",
                            DEC_TOK(p, b + 1), (unsigned long long)wid, (long long)lwid);
         m->wid = lwid;
+        if (m->branch && find_lit(p, pn, "(not taken)"))    /* "wf3: SCC=0 (not taken)" */
+            m->taken = 0;
+        else if (m->branch && find_lit(p, pn, "(taken)"))
+            m->taken = 1;
         return 0;
     }
     /* what else the simulator prints after an instruction */
