@@ -295,9 +295,10 @@ static int flush_inst(rft_dec *d, m2s *m)
         return 0;
     int exact = 1;
     int64_t wid = m->wid >= 0 ? m->wid : predict(d, m, &exact);
-    /* an s_endpgm no running wavefront can be at: which one ended is not
-     * known (a detailed run's order); they all end with the ND-Range */
-    if (wid < 0 || (m->endpgm && !exact)) {
+    /* an s_endpgm no running wavefront can be at, with several running:
+     * which one ended is not known (a detailed run's order); they all end
+     * with the ND-Range */
+    if (wid < 0 || (m->endpgm && !exact && m->nrun > 1)) {
         d->c[DC_UNATTRIBUTED]++;
         reset_inst(m);
         return 0;
