@@ -646,7 +646,7 @@ static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lw
         else if (*lwid != wid)
             return dec_bad(d, "work-item '%.*s' is in wavefront %u, not in wavefront %lld of the "
                            "same instruction", DEC_TOK(s + i, j + 1 - i), wid, (long long)*lwid);
-        if (is_ended(m, wid))
+        if (is_ended(m, wid) && !d->o.prescan)  /* the pre-scan counts registers only */
             return dec_bad(d, "work-item '%.*s' belongs to wavefront %u, which has ended",
                            DEC_TOK(s + i, j + 1 - i), wid);
         i = j + 1;
