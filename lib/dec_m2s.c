@@ -170,10 +170,11 @@ static int set_ended(m2s *m, uint32_t wid)
  * instruction each, skipping those waiting at a barrier; a detailed run
  * prints them in the order its fetch stage runs them, which is not that.
  * So, in round-robin order from the last wavefront, the first whose next
- * instruction can be at this one's address (after a branch whose outcome is
- * not printed, either address), else the first not at a barrier (*exact
- * says which).  Wavefronts at the same address are alike to what follows
- * (only s_endpgm and s_barrier change a wavefront without naming it). */
+ * instruction is at this one's address (*exact 2), else the first whose
+ * next one can be there (either address after a branch whose outcome is not
+ * printed: *exact 1), else the first not at a barrier (*exact 0).
+ * Wavefronts at the same address are alike to what follows (only s_endpgm
+ * and s_barrier change a wavefront without naming it). */
 static int64_t predict(rft_dec *d, m2s *m, int *exact)
 {
     *exact = 0;
@@ -184,18 +185,24 @@ static int64_t predict(rft_dec *d, m2s *m, int *exact)
         while (start < m->nrun && m->run[start] <= (uint32_t)m->cur)
             start++;
     }
-    int64_t free_ = -1;
+    int64_t free_ = -1, maybe = -1;
     for (uint32_t k = 0; k < m->nrun; k++) {
         uint32_t wid = m->run[(start + k) % m->nrun];
         dec_wave *w = dec_wave_get(d, key_of(m, wid));
         if (!w || w->barrier)
             continue;
-        if (w->pc == m->pc + 1 || w->pc2 == m->pc + 1) {
-            *exact = 1;
+        if (w->pc == m->pc + 1 && !w->pc2) {
+            *exact = 2;
             return wid;
         }
+        if ((w->pc == m->pc + 1 || w->pc2 == m->pc + 1) && maybe < 0)
+            maybe = wid;
         if (free_ < 0)
             free_ = wid;
+    }
+    if (maybe >= 0) {
+        *exact = 1;
+        return maybe;
     }
     return free_ >= 0 ? free_ : m->run[start % m->nrun];
 }
@@ -293,12 +300,13 @@ static int flush_inst(rft_dec *d, m2s *m)
 {
     if (!m->have_inst)
         return 0;
-    int exact = 1;
+    int exact = 2;
     int64_t wid = m->wid >= 0 ? m->wid : predict(d, m, &exact);
-    /* an s_endpgm no running wavefront can be at, with several running:
-     * which one ended is not known (a detailed run's order); they all end
-     * with the ND-Range */
-    if (wid < 0 || (m->endpgm && !exact && m->nrun > 1)) {
+    /* with several running, an instruction no wavefront can be at, or an
+     * s_endpgm no wavefront is sure to be at: which one ran it is not known
+     * (a detailed run's order; it writes no vector register); those left
+     * running end with the ND-Range */
+    if (wid < 0 || (m->nrun > 1 && (exact == 0 || (m->endpgm && exact < 2)))) {
         d->c[DC_UNATTRIBUTED]++;
         reset_inst(m);
         return 0;
@@ -646,7 +654,7 @@ static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lw
         else if (*lwid != wid)
             return dec_bad(d, "work-item '%.*s' is in wavefront %u, not in wavefront %lld of the "
                            "same instruction", DEC_TOK(s + i, j + 1 - i), wid, (long long)*lwid);
-        if (is_ended(m, wid) && !d->o.prescan)  /* the pre-scan counts registers only */
+        if (is_ended(m, wid))
             return dec_bad(d, "work-item '%.*s' belongs to wavefront %u, which has ended",
                            DEC_TOK(s + i, j + 1 - i), wid);
         i = j + 1;

@@ -27,7 +27,7 @@ counter() {
     run -0 pipe "rft-view s.rft | awk '\$1 == \"R\" || \$1 == \"W\" { n[\$1 \" \" \$5]++ } END { for (k in n) print k, n[k] }' | sort"
     assert_output $'R 0 52\nR 1 52\nR 2 52\nR 3 52\nW 0 37\nW 1 37\nW 2 37\nW 3 37'
     # v_cndmask_b32 v2 of wavefront 0 wrote 1 ("t0: V2<=(1, 1.4013e-45f)") in lane 0
-    run -0 pipe "rft-view s.rft | awk '\$1 == \"W\" && \$5 == 0 && \$6 == 2' | head -3 | cut -f8"
+    run -0 pipe "rft-view s.rft | awk '\$1 == \"W\" && \$5 == 0 && \$6 == 2 { print \$8 }'"
     assert_line 00000001
 }
 
@@ -43,7 +43,8 @@ counter() {
     run -0 --separate-stderr bash -c "rft-decode $FWT '$F/fwt-det.isa.zst' > s.rft"
     assert_equal "$(counter wavefronts)" 8
     assert_equal "$(counter ended_without_end_instruction)" 0
-    assert_equal "$(counter unattributed_instructions)" 0
+    # three scalar instructions of wavefronts not named yet, with others running
+    assert_equal "$(counter unattributed_instructions)" 3
     run -0 pipe "rft-view s.rft | grep -c '^E'"
     assert_output 8
 }
