@@ -197,8 +197,6 @@ static void parse(int argc, char **argv, cli_job *j)
     if (c->o.steady && c->o.scheme == RFT_ALLOC_ARGO && c->o.wrap == RFT_WRAP_RESTART)
         usage_error("--runs steady: ARGO with --wrap restart does not repeat as a rotation of the "
                     "slice (use rft-repeat)");
-    if (c->o.steady && (c->util || c->recovery))
-        usage_error("--runs steady: --util and --recovery measure one run");
     if (c->o.nbanks && !c->recovery)
         usage_error("--banks applies to --recovery only");
     /* Per wavefront by default, for ARGO too (o.by_group 0): the trace's own

@@ -117,9 +117,9 @@ set_runs() {
     repeat=1
     runs_opt=""
     case $1 in
-    steady) runs_opt="--runs steady"; runs_note="runs: steady state (the kernel run again and again)" ;;
-    once | 1) runs_note="runs: once" ;;
-    *) repeat=$1; runs_note="runs: $1 in a row" ;;
+    steady) runs_opt="--runs steady"; runs_note="steady state" ;;
+    once | 1) runs_note="run once" ;;
+    *) repeat=$1; runs_note="run $1 times" ;;
     esac
 }
 

@@ -239,6 +239,7 @@ typedef struct slice {
     uint16_t *own;          /* per entry: base + 1 of the position covering it, 0 none */
     uint32_t head;          /* ARGO: base + n of the last window */
     uint32_t *tau;          /* after finish: entry e of a run is entry tau[e] of the next */
+    uint64_t period;        /* after finish: runs before every window is back in place */
 } slice;
 
 struct runs {               /* steady: the slice being emitted, composed */
@@ -926,8 +927,8 @@ static uint64_t run_len(const rft_duty *d, const slice *s)
     return d->o.span == RFT_SPAN_BUSY ? s->end - s->start : d->slast - d->sfirst + 1;
 }
 
-/* Each slice's permutation tau, the period K (the orbits' least common
- * multiple), the buffers of the composition. */
+/* Each slice's permutation tau and period (the least common multiple of
+ * its orbits), the buffers of the composition. */
 static int runs_finish(rft_duty *d)
 {
     uint32_t E = d->entries;
@@ -942,7 +943,7 @@ static int runs_finish(rft_duty *d)
         !(d->rn->t1 = malloc((size_t)E * d->bits * sizeof(uint64_t))) ||
         !(d->rn->toff = malloc((size_t)E * d->bits * sizeof(uint64_t))))
         return oom(d);
-    uint64_t K = 1;
+    uint64_t all = 1;
     uint8_t *seen = d->rn->born;    /* scratch until the first composition */
     for (size_t i = 0; i < d->ns; i++) {
         slice *s = d->s[i];
@@ -962,6 +963,7 @@ static int runs_finish(rft_duty *d)
             for (uint32_t q = 0, n = s->bn[b]; q < n; q++)
                 s->tau[b + q] = b + (q + s->br[b]) % n;
         memset(seen, 0, E);
+        uint64_t K = 1;
         for (uint32_t p = 0; p < E; p++) {
             uint64_t L = 0;
             for (uint32_t x = p; !seen[x]; x = s->tau[x], L++)
@@ -971,8 +973,12 @@ static int runs_finish(rft_duty *d)
         }
         if (K > UINT64_MAX / (run_len(d, s) + 1))
             return fail(d, "steady state: %llu runs pass 2^64 cycles", (unsigned long long)K);
+        s->period = K;
+        all = all / gcd64(all, K) * K;
+        if (all > (1u << 30))
+            all = 0;    /* too long to say */
     }
-    d->period = K;
+    d->period = all;
     return 0;
 }
 
@@ -1051,14 +1057,14 @@ static void runs_compose(const rft_duty *d, size_t si)
         runs_hold(d, s, e->set ? p : src, cold_on, tail, t1, toff);
     }
     for (uint32_t o = 0; o < norb; o++)
-        for (uint64_t m = d->period / rn->len[o], b = 0; m > 1 && b < B; b++) {
+        for (uint64_t m = s->period / rn->len[o], b = 0; m > 1 && b < B; b++) {
             rn->t1[(size_t)o * B + b] *= m;
             rn->toff[(size_t)o * B + b] *= m;
         }
     rn->slice = si + 1;
 }
 
-uint64_t rft_duty_period(const rft_duty *d) { return d->period ? d->period : 1; }
+uint64_t rft_duty_period(const rft_duty *d) { return d->rn ? d->period : 1; }
 
 int rft_duty_finish(rft_duty *d)
 {
@@ -1114,8 +1120,8 @@ static uint32_t runs_emit(const rft_duty *d, size_t i, uint8_t *buf)
     r.lanes = (uint16_t)d->lanes;
     r.first = d->o.span == RFT_SPAN_STREAM ? d->sfirst : s->first;
     r.last = (d->o.span == RFT_SPAN_STREAM ? d->slast : s->last) +
-             (d->period - 1) * (d->slast - d->sfirst + 1);
-    r.cycles = d->period * L;
+             (s->period - 1) * (d->slast - d->sfirst + 1);
+    r.cycles = s->period * L;
     r.bits = d->bits;
     r.t1 = rn->t1 + (size_t)o * d->bits;
     r.toff = rn->toff + (size_t)o * d->bits;

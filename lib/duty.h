@@ -77,11 +77,13 @@ typedef struct rft_duty_opts {
  * e's run 0, except that before e's first write (or gating) it holds what
  * the previous run left in it: the last state of tau(e) (or, if tau(e) was
  * not written either, of tau^2(e), and so on).  The map is that of K
- * runs, K the least common multiple of the orbits' lengths over all
- * slices (the period), in the periodic regime, every run followed by its
- * idle cycles up to the next (one cycle for the stream span): an entry's
- * time is K / |orbit| times the sum of its orbit's runs, exact integers,
- * cycles = K x the run's cycles.  It equals, cell by cell, rft-repeat
+ * runs, K the least common multiple of the lengths of the slice's orbits
+ * (its period; each slice its own, so that a map made in shards of slices
+ * is the same), in the periodic regime, every run followed by its idle
+ * cycles up to the next (one cycle for the stream span): an entry's time
+ * is K / |orbit| times the sum of its orbit's runs, exact integers, cycles
+ * = K x the run's cycles.  For K a multiple of every slice's period it
+ * equals, cell by cell and scaled by K / the slice's period, rft-repeat
  * -n 2K | rft-alloc | ... | rft-duty --span stream --window over runs K to
  * 2K - 1.  Refused (rft_duty_finish): RAR windows of two sizes at one base
  * or overlapping positions, ARGO without the ring or with banks the head's
@@ -89,7 +91,9 @@ typedef struct rft_duty_opts {
  * --window. */
 
 typedef struct rft_duty rft_duty;
-uint64_t rft_duty_period(const rft_duty *d);   /* K after finish; 1 unless steady */
+/* After finish: the least common multiple of the slices' periods (0 if
+ * above 2^30); 1 unless steady. */
+uint64_t rft_duty_period(const rft_duty *d);
 rft_duty *rft_duty_new(const rft_geom *g, const rft_duty_opts *o);
 /* Feed the records of a stream in order.  Trace kinds and RFT_ALLOC change
  * the map; anything else is ignored (return 1).  0 when used, <0 on bad data. */
