@@ -64,6 +64,19 @@ static void put_fixed(const rft_duty_rec *d, uint8_t *buf, unsigned planes, unsi
     st64(buf + 32, d->cycles);
 }
 
+/* The transpose of an 8x8 bit matrix, row r in byte r (bit c: column c). */
+static inline uint64_t transpose8(uint64_t x)
+{
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x ^= t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x ^= t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    x ^= t ^ (t << 28);
+    return x;
+}
+
 uint32_t rft_duty_encode(const rft_duty_rec *d, uint8_t *buf)
 {
     uint64_t all = 0;
@@ -72,14 +85,21 @@ uint32_t rft_duty_encode(const rft_duty_rec *d, uint8_t *buf)
     unsigned planes = all ? 64u - (unsigned)__builtin_clzll(all) : 0;
     uint32_t row = d->bits / 8;
     uint8_t *p = buf + RFT_DUTY_FIXED;
-    for (unsigned k = 0; k < planes; k++, p += row)
+    /* 8 planes at a time: byte i of m holds 8 bits of cell 8j+i; its
+     * transpose, byte q the cells' bits of plane k0+q (as parse reads) */
+    for (unsigned k0 = 0; k0 < planes; k0 += 8) {
+        unsigned n = planes - k0 < 8 ? planes - k0 : 8;
         for (uint32_t j = 0; j < row; j++) {
             const uint64_t *t = d->t1 + 8u * j;
-            unsigned x = 0;
+            uint64_t m = 0;
             for (unsigned i = 0; i < 8; i++)
-                x |= (unsigned)((t[i] >> k) & 1) << i;
-            p[j] = (uint8_t)x;
+                m |= (t[i] >> k0 & 0xff) << (8 * i);
+            m = transpose8(m);
+            for (unsigned q = 0; q < n; q++)
+                p[(size_t)(k0 + q) * row + j] = (uint8_t)(m >> (8 * q));
         }
+    }
+    p += (size_t)planes * row;
     unsigned runs = 0;
     for (uint32_t i = 0; i < d->bits; runs++) {
         uint32_t j = i + 1;
@@ -92,19 +112,6 @@ uint32_t rft_duty_encode(const rft_duty_rec *d, uint8_t *buf)
     }
     put_fixed(d, buf, planes, runs);
     return (uint32_t)(p - buf);
-}
-
-/* The transpose of an 8x8 bit matrix, row r in byte r (bit c: column c). */
-static inline uint64_t transpose8(uint64_t x)
-{
-    uint64_t t;
-    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
-    x ^= t ^ (t << 7);
-    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
-    x ^= t ^ (t << 14);
-    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
-    x ^= t ^ (t << 28);
-    return x;
 }
 
 int rft_duty_parse(const uint8_t *p, uint32_t len, rft_duty_rec *d, const char **why)
@@ -248,6 +255,8 @@ struct runs {               /* steady: the slice being emitted, composed */
     uint32_t *len;          /* per orbit: entries */
     uint8_t *born;          /* per orbit: some entry allocated */
     uint64_t *t1, *toff;    /* per orbit: bits values each */
+    uint8_t *enc;           /* the record of the orbit last encoded ... */
+    uint32_t enc_orb, enc_len;  /* ... its orbit (NO_SRC none) and length */
 };
 
 struct rft_duty {
@@ -359,6 +368,7 @@ void rft_duty_free(rft_duty *d)
         free(d->rn->born);
         free(d->rn->t1);
         free(d->rn->toff);
+        free(d->rn->enc);
         free(d->rn);
     }
     free(d->s);
@@ -460,11 +470,24 @@ static int add_part(ent *e, uint32_t on, uint64_t t)
 /* Add the planes into out[] (bits values). */
 static void planes_to_values(const rft_duty *d, const ent *e, uint64_t *blk, uint64_t *out)
 {
-    for (unsigned k = 0; k < PLANES && (k < LOW || e->hi); k++) {
-        const uint64_t *p = plane_of(d, e, blk, k);
+    /* 8 planes at a time: byte q of m holds 8 cells' bits of plane k0+q;
+     * its transpose, byte i the 8 planes' bits of cell i */
+    for (unsigned k0 = 0; k0 < PLANES && (k0 < LOW || e->hi); k0 += 8) {
+        const uint64_t *p[8];
+        for (unsigned q = 0; q < 8; q++)
+            p[q] = plane_of(d, e, blk, k0 + q);
         for (uint32_t w = 0; w < d->words; w++)
-            for (uint64_t x = p[w]; x; x &= x - 1)
-                out[64u * w + (unsigned)__builtin_ctzll(x)] += 1ull << k;
+            for (unsigned j = 0; j < 8; j++) {
+                uint64_t m = 0;
+                for (unsigned q = 0; q < 8; q++)
+                    m |= (p[q][w] >> (8 * j) & 0xff) << (8 * q);
+                if (!m)
+                    continue;
+                m = transpose8(m);
+                uint64_t *o = out + 64u * w + 8u * j;
+                for (unsigned i = 0; i < 8; i++)
+                    o[i] += (m >> (8 * i) & 0xff) << k0;
+            }
     }
 }
 
@@ -927,6 +950,32 @@ static uint64_t run_len(const rft_duty *d, const slice *s)
     return d->o.span == RFT_SPAN_BUSY ? s->end - s->start : d->slast - d->sfirst + 1;
 }
 
+/* A slice of period 1 (tau the identity: first-fit): each entry starts a
+ * run with its own last state, held from the run's start to its first
+ * write and from the end to the next run: added to its counters, which
+ * are then emitted as they are. */
+static int runs_still(rft_duty *d, slice *s)
+{
+    uint64_t tail = run_len(d, s) - (s->end - s->start);
+    for (uint32_t k = 0; k < d->entries; k++) {
+        ent *e = &s->e[k];
+        uint64_t T = (e->set ? e->pre : s->end) - s->start + tail;
+        uint32_t cold_on = (e->born && !s->gated) || d->o.unused_on ? d->bits : 0;
+        if (e->set) {
+            uint64_t *now = now_of(d, s, k);
+            e->last -= T;
+            if (account(d, s, e, now, e->last + T))
+                return RFT_EMEM;
+            flush(d, e, blk_of(d, s, now));
+        } else if (cold_on < d->bits && add_part(e, cold_on, T)) {
+            return RFT_EMEM;
+        }
+        if (e->npart > 1)
+            qsort(e->part, e->npart, sizeof *e->part, cmp_part);
+    }
+    return 0;
+}
+
 /* Each slice's permutation tau and period (the least common multiple of
  * its orbits), the buffers of the composition. */
 static int runs_finish(rft_duty *d)
@@ -941,7 +990,8 @@ static int runs_finish(rft_duty *d)
         !(d->rn->src = malloc(2 * E * sizeof(uint32_t))) ||
         !(d->rn->len = malloc(E * sizeof(uint32_t))) || !(d->rn->born = malloc(E)) ||
         !(d->rn->t1 = malloc((size_t)E * d->bits * sizeof(uint64_t))) ||
-        !(d->rn->toff = malloc((size_t)E * d->bits * sizeof(uint64_t))))
+        !(d->rn->toff = malloc((size_t)E * d->bits * sizeof(uint64_t))) ||
+        !(d->rn->enc = malloc(rft_duty_max_len(d->bits))))
         return oom(d);
     uint64_t all = 1;
     uint8_t *seen = d->rn->born;    /* scratch until the first composition */
@@ -974,6 +1024,8 @@ static int runs_finish(rft_duty *d)
         if (K > UINT64_MAX / (run_len(d, s) + 1))
             return fail(d, "steady state: %llu runs pass 2^64 cycles", (unsigned long long)K);
         s->period = K;
+        if (K == 1 && runs_still(d, s))
+            return oom(d);
         all = all / gcd64(all, K) * K;
         if (all > (1u << 30))
             all = 0;    /* too long to say */
@@ -1062,6 +1114,7 @@ static void runs_compose(const rft_duty *d, size_t si)
             rn->toff[(size_t)o * B + b] *= m;
         }
     rn->slice = si + 1;
+    rn->enc_orb = NO_SRC;
 }
 
 uint64_t rft_duty_period(const rft_duty *d) { return d->rn ? d->period : 1; }
@@ -1125,14 +1178,22 @@ static uint32_t runs_emit(const rft_duty *d, size_t i, uint8_t *buf)
     r.bits = d->bits;
     r.t1 = rn->t1 + (size_t)o * d->bits;
     r.toff = rn->toff + (size_t)o * d->bits;
-    return rft_duty_encode(&r, buf);
+    /* the entries of an orbit differ in their number alone (and in
+     * UNUSED, the same for all): encode once */
+    if (rn->enc_orb != o) {
+        rn->enc_len = rft_duty_encode(&r, rn->enc);
+        rn->enc_orb = o;
+    }
+    memcpy(buf, rn->enc, rn->enc_len);
+    st16(buf + 8, r.entry);
+    return rn->enc_len;
 }
 
 uint32_t rft_duty_emit(const rft_duty *d, size_t i, uint8_t *buf)
 {
-    if (d->rn)
-        return runs_emit(d, i, buf);
     const slice *s = d->s[i / d->entries];
+    if (d->rn && s->period > 1)
+        return runs_emit(d, i, buf);
     uint32_t k = (uint32_t)(i % d->entries);
     const ent *e = &s->e[k];
     uint64_t *blk = blk_of(d, s, now_of(d, s, k));
@@ -1153,7 +1214,7 @@ uint32_t rft_duty_emit(const rft_duty *d, size_t i, uint8_t *buf)
         r.first = s->first;
         r.last = s->last;
     }
-    r.cycles = s->end - s->start;
+    r.cycles = d->rn ? run_len(d, s) : s->end - s->start;   /* steady: runs_still */
     r.bits = d->bits;
     if (e->t1) {                /* planes drained on the way: encode by value */
         r.t1 = d->tmp1;
