@@ -35,7 +35,7 @@
 #             longest0-by-reg.svg and longest1-by-reg.svg (Figs. 14-15, 17-18)
 #   --format  table (default: titled tables for people); tsv (the tables
 #             alone, a blank line between them); json (one object per
-#             table row, "table": "vth" or "energy" first)
+#             table row, "table": "vth" or "energy" and "runs" first)
 #   --quiet   no progress on standard error (shown only on a terminal)
 # --format and --quiet are the script's wherever they are; the other words
 # after TRACE go to rft-vth.  The schemes are labelled base, rc, rar, rcrar,
@@ -139,7 +139,7 @@ table() {
     case $format in
     table) printf '%s\n' "$2"; "$3" ;;
     tsv) "$3" --format tsv ;;
-    json) "$3" --format json | sed "s/^{/{\"table\": \"$1\", /" ;;
+    json) "$3" --format json | sed "s/^{/{\"table\": \"$1\", \"runs\": \"$runs_note\", /" ;;
     esac
 }
 table vth "== $(basename "$trace")$runs: seed 002 section 6 (red% = reduction against the baseline, increase% = increase of a lifetime)" vth
