@@ -474,8 +474,14 @@ static void planes_to_values(const rft_duty *d, const ent *e, uint64_t *blk, uin
      * its transpose, byte i the 8 planes' bits of cell i */
     for (unsigned k0 = 0; k0 < PLANES && (k0 < LOW || e->hi); k0 += 8) {
         const uint64_t *p[8];
-        for (unsigned q = 0; q < 8; q++)
+        uint64_t any = 0;
+        for (unsigned q = 0; q < 8; q++) {
             p[q] = plane_of(d, e, blk, k0 + q);
+            for (uint32_t w = 0; w < d->words; w++)
+                any |= p[q][w];
+        }
+        if (!any)
+            continue;
         for (uint32_t w = 0; w < d->words; w++)
             for (unsigned j = 0; j < 8; j++) {
                 uint64_t m = 0;
