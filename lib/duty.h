@@ -78,9 +78,9 @@ typedef struct rft_duty_opts {
  * the previous run left in it: the last state of tau(e) (or, if tau(e) was
  * not written either, of tau^2(e), and so on).  The map is that of K
  * runs, K the least common multiple of the lengths of the slice's orbits
- * (its period; each slice its own, so that a map made in shards of slices
- * is the same), in the periodic regime, every run followed by its idle
- * cycles up to the next (one cycle for the stream span): an entry's time
+ * (its period; each slice its own), in the periodic regime, a run lasting
+ * from the stream's first cycle to the cycle after its last, as rft-repeat
+ * puts copies (a slice idle in between holds its state): an entry's time
  * is K / |orbit| times the sum of its orbit's runs, exact integers, cycles
  * = K x the run's cycles.  For K a multiple of every slice's period it
  * equals, cell by cell and scaled by K / the slice's period, rft-repeat
