@@ -113,6 +113,23 @@ int dec_value32(const char *s, size_t n, uint32_t *v, int *isfloat, int *exact);
 /* a %g double ("%lgf"): the two halves; exact as above */
 int dec_value64(const char *s, size_t n, uint64_t *v, int *exact);
 
+/* SASS text (dec_sass.c) */
+#define DEC_SASS_MAXR 16
+#define DEC_SASS_RZ 255
+typedef struct dec_sass {
+    int pred;                   /* predicated by something other than PT */
+    char op[32];
+    int nreg;                   /* general-register operands */
+    uint32_t reg[DEC_SASS_MAXR];
+    int first_is_reg, second_is_reg, first_is_pred, first_is_ureg;
+    int nreg_norz;
+} dec_sass;
+/* s (n bytes): 0, or RFT_EFORMAT for text that is no instruction */
+int dec_sass_parse(rft_dec *d, const char *s, size_t n, dec_sass *x);
+/* 1 with the first register the instruction writes and how many (its first
+ * operand; 2 for .64 and .WIDE, 4 for .128), else 0 */
+int dec_sass_dests(const dec_sass *x, uint32_t *first, int *count);
+
 extern const struct dec_ops dec_m2s_ops, dec_gem5_ops, dec_nvbit_ops, dec_colmap_ops,
     dec_evg_ops;
 
