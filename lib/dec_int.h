@@ -24,6 +24,8 @@ typedef struct dec_wave {
     uint32_t id;           /* the format's own number (m2s wavefront id, gem5 slot) */
     int64_t base;          /* gem5: physical index of virtual register 0, -1 unknown */
     uint8_t barrier;       /* m2s: waiting at a barrier */
+    uint32_t *word;        /* per register, the format's (cutracer: a pending write's lanes) */
+    uint32_t seen, exited; /* cutracer: lanes seen active, lanes past EXIT */
 } dec_wave;
 
 struct dec_ops {
@@ -33,6 +35,9 @@ struct dec_ops {
     void (*describe)(const rft_dec *d, void (*f)(void *, const char *, const char *), void *ctx);
     void (*free)(rft_dec *d);
     int needs_regs;        /* window sizes come from a pre-scan unless given */
+    /* more counters of the format (NULL: none) */
+    void (*counters)(const rft_dec *d, rft_counters *c);
+    int reg_words;         /* a wavefront has a word per register (dec_wave.word) */
 };
 
 struct rft_dec {
@@ -131,6 +136,6 @@ int dec_sass_parse(rft_dec *d, const char *s, size_t n, dec_sass *x);
 int dec_sass_dests(const dec_sass *x, uint32_t *first, int *count);
 
 extern const struct dec_ops dec_m2s_ops, dec_gem5_ops, dec_nvbit_ops, dec_colmap_ops,
-    dec_evg_ops;
+    dec_evg_ops, dec_cutracer_ops;
 
 #endif

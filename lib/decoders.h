@@ -1,7 +1,7 @@
 /* decoders.h - rft-decode's readers of simulator logs (rft-decode(1)).
  *
  * Each format is one module (dec_m2s.c, dec_evg.c, dec_gem5.c, dec_nvbit.c,
- * dec_colmap.c) behind this interface: rft_dec_new() with the geometry and
+ * dec_colmap.c, dec_cutracer.c) behind this interface: rft_dec_new() with the geometry and
  * the options, then every line of the input in order through rft_dec_line(),
  * then rft_dec_finish() at the end of the input.  Records go out through the
  * emit callback as soon as they are known; the decoders keep only the state
@@ -29,6 +29,7 @@ enum rft_fmt {
     RFT_FMT_NVBIT,      /* NVBit record_reg_vals */
     RFT_FMT_COLUMNS,    /* CSV/TSV with a column map */
     RFT_FMT_EVG,        /* Multi2Sim 4.x Evergreen --evg-debug-isa */
+    RFT_FMT_CUTRACER,   /* CUTracer reg_trace NDJSON */
 };
 
 /* "text", "csv", "m2s", ...; NULL for an unknown value */
@@ -61,6 +62,8 @@ typedef struct rft_dec_opts {
     const uint16_t *nregs;
     uint32_t n_nregs;
     int prescan;                /* this is the pre-scan: no window sizes known yet */
+    uint64_t reorder;           /* cutracer: records held to stamp a write at its
+                                   instruction; 0: 65536 */
 } rft_dec_opts;
 
 /* Defaults: GCN geometry, 10 CUs x 4 SIMDs (an HD 7770), 4 cycles an
@@ -97,5 +100,10 @@ void rft_dec_counters(const rft_dec *d, rft_counters *c);
 void rft_dec_describe(const rft_dec *d, void (*f)(void *ctx, const char *k, const char *v),
                       void *ctx);
 void rft_dec_free(rft_dec *d);
+/* cutracer: one line of CUTracer's kernel events file (NDJSON), before the
+ * trace's first line: its kernel_launch records give each launch's kernel
+ * name, grid, block and registers a thread (then no pre-scan is needed);
+ * other records are skipped.  0 or RFT_EFORMAT (rft_dec_why). */
+int rft_dec_events_line(rft_dec *d, const char *line, size_t len);
 
 #endif
