@@ -449,10 +449,11 @@ static int sass_info(rft_dec *d, const char *s, size_t n, opinfo *o)
     }
     if (base_is(x.op, "EXIT"))
         o->flags |= OI_EXIT;
-    o->nsass = (uint8_t)x.nreg;
-    o->nsass_norz = (uint8_t)x.nreg_norz;
-    for (int i = 0; i < x.nreg; i++)
-        o->sreg[i] = (uint8_t)x.reg[i];
+    o->nsass = (uint8_t)x.nall;     /* CUTracer lists an address register in its place */
+    for (int i = 0; i < x.nall; i++) {
+        o->sreg[i] = (uint8_t)x.all[i];
+        o->nsass_norz += x.all[i] != RZ;
+    }
     return 0;
 }
 

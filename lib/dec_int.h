@@ -128,6 +128,8 @@ typedef struct dec_sass {
     uint32_t reg[DEC_SASS_MAXR];
     int first_is_reg, second_is_reg, first_is_pred, first_is_ureg;
     int nreg_norz;
+    int nall;                   /* reg[] with the address registers of memory operands */
+    uint32_t all[DEC_SASS_MAXR];
 } dec_sass;
 /* s (n bytes): 0, or RFT_EFORMAT for text that is no instruction */
 int dec_sass_parse(rft_dec *d, const char *s, size_t n, dec_sass *x);

@@ -72,9 +72,18 @@ int dec_sass_parse(rft_dec *d, const char *s, size_t n, dec_sass *x)
         if (p == q)
             continue;
         uint32_t r;
+        if (x->nall == DEC_SASS_MAXR && (reg_operand(s + p, q - p, &r) || memchr(s + p, '[', q - p)))
+            return dec_bad(d, "instruction names more than %d registers", DEC_SASS_MAXR);
+        for (size_t b = p; b + 2 < q; b++)      /* a memory operand's address register */
+            if (s[b] == '[' && s[b + 1] == 'R' && isdig(s[b + 2])) {
+                size_t e = b + 2;
+                uint64_t v;
+                if (!num(s, q, &e, &v) && v < DEC_SASS_RZ)
+                    x->all[x->nall++] = (uint32_t)v;
+                break;
+            }
         if (reg_operand(s + p, q - p, &r)) {
-            if (x->nreg == DEC_SASS_MAXR)
-                return dec_bad(d, "instruction names more than %d registers", DEC_SASS_MAXR);
+            x->all[x->nall++] = r;
             x->reg[x->nreg++] = r;
             x->nreg_norz += r != DEC_SASS_RZ;
             if (k == 0)
