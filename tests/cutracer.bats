@@ -32,7 +32,7 @@ LOST="2 register writes were never shown by a later instruction: their values ar
     # a write is stamped at its instruction (IMAD at cycle 16), its value the one seen next
     run -0 grep -c $'^W\t16\t0\t0\t0\t0\tffffffff\t00000000\t00000001' out.tsv
     # the predicated store's inactive lanes keep what the cell held (0)
-    assert_equal "$(awk -F '\t' '$1 == "W" && $2 == 36 { print $23, $38 }' out.tsv)" "00000000 00000000"
+    assert_equal "$(awk -F '\t' '$1 == "W" && $2 == 36 { print $23, $24, $39 }' out.tsv)" "0000012f 00000000 00000000"
 }
 
 @test "cutracer: .ndjson.zst, auto-detected, decodes to the same records" {
@@ -79,7 +79,7 @@ LOST="2 register writes were never shown by a later instruction: their values ar
     decodes vadd.expected --kernel-events "$F/events.ndjson" --reorder 65536 "$F/vadd.ndjson"
     run -0 --separate-stderr bash -c 'rft-decode --reorder 1 --kernel-events "$1" "$2" | rft-view' _ \
         "$F/events.ndjson" "$F/vadd.ndjson"
-    assert_line --partial $'late_stamped_writes=6\t'
+    assert_line --partial $'late_stamped_writes=8\t'
     # the IMAD's write now at the ISETP that shows it, the records still in time order
     assert_line --partial $'W\t24\t0\t0\t0\t0\tffffffff\t00000000\t00000001'
     rft-decode --reorder 1 --kernel-events "$F/events.ndjson" "$F/vadd.ndjson" 2>/dev/null | rft-view |
@@ -97,9 +97,10 @@ LOST="2 register writes were never shown by a later instruction: their values ar
 
 @test "cutracer: hostile NDJSON is refused with the line and column" {
     local regs='"regs":[[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32]]'
+    printf '{"type":"kernel_launch","kernel_launch_id":9,"kernel_name":"k","nregs":8}\n' > ev.ndjson
     while IFS='|' read -r json msg; do
-        printf '{"type":"kernel_launch","kernel_launch_id":9,"kernel_name":"k","nregs":8}\n%s\n' "$json" > h.ndjson
-        run -1 --separate-stderr rft-decode --input-format cutracer h.ndjson
+        printf '{"type":"callstack_def"}\n%s\n' "$json" > h.ndjson
+        run -1 --separate-stderr rft-decode --input-format cutracer --kernel-events ev.ndjson h.ndjson
         assert_equal "$stderr" "rft-decode: h.ndjson:2: $msg"
     done <<EOF
 {"type":"reg_trace",}|column 21: expected a string
@@ -110,7 +111,7 @@ LOST="2 register writes were never shown by a later instruction: their values ar
 {"type":"reg_trace","warp":1.5}|column 28: warp: '1.5' is not an integer 0 to 1099511627775
 {"type":"reg_trace","warp":-1}|column 28: warp: '-1' is not an integer 0 to 1099511627775
 {"type":"reg_trace","warp":1,"warp":2}|column 30: duplicate key 'warp'
-{"type":"reg_trace","cta":[0,0]}|column 31: expected three numbers
+{"type":"reg_trace","cta":[0,0]}|column 32: expected three numbers
 {"type":"reg_trace","active_mask":"0x123456789"}|column 35: active_mask '0x123456789' is not a 32-bit hex number
 {"type":"reg_trace","sass":"a\qb"}|column 30: bad escape in a string
 {"type":"reg_trace","s":"\u12"}|column 26: bad \u escape in a string
@@ -133,11 +134,11 @@ EOF
     name=$(printf 'k%.0s' $(seq 4096))
     printf '{"type":"kernel_launch","kernel_launch_id":1,"kernel_name":"%s","nregs":8}\n' "$name" > long.ndjson
     run -1 --separate-stderr rft-decode --input-format cutracer long.ndjson
-    assert_equal "$stderr" "rft-decode: long.ndjson:1: column 57: kernel name longer than 4095 bytes"
+    assert_equal "$stderr" "rft-decode: long.ndjson:1: column 60: kernel name longer than 4095 bytes"
     digits=$(printf '1%.0s' $(seq 70))
     printf '{"type":"reg_trace","warp":%s}\n' "$digits" > num.ndjson
     run -1 --separate-stderr rft-decode --input-format cutracer num.ndjson
-    assert_equal "$stderr" "rft-decode: num.ndjson:1: column 98: number longer than 64 characters"
+    assert_equal "$stderr" "rft-decode: num.ndjson:1: column 28: number longer than 64 characters"
 }
 
 @test "cutracer: a bad kernel events file is named with its line" {
@@ -145,7 +146,7 @@ EOF
     run -1 --separate-stderr rft-decode --kernel-events ev.ndjson "$F/vadd.ndjson"
     assert_equal "$stderr" "rft-decode: $F/vadd.ndjson: ev.ndjson:2: column 1: a kernel_launch record without kernel_launch_id and kernel_name"
     run -1 --separate-stderr rft-decode --kernel-events missing.ndjson "$F/vadd.ndjson"
-    assert_output --partial "missing.ndjson"
+    [[ $stderr == "rft-decode: missing.ndjson: "* ]]
 }
 
 @test "cutracer: records of a launch after another launch's are refused" {
@@ -157,13 +158,13 @@ EOF
 
 @test "cutracer: usage errors exit 2" {
     run -2 --separate-stderr rft-decode --input-format cutracer --lanes 64 "$F/vadd.ndjson"
-    assert_equal "$stderr" "rft-decode: --lanes: a CUTracer warp has 32 lanes"
+    assert_equal "$stderr" "rft-decode: --lanes: a CUTracer warp has 32 lanes (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --input-format cutracer --geometry gcn "$F/vadd.ndjson"
-    assert_line --index 0 "rft-decode: --geometry: a CUTracer warp has 32 lanes (volta, ampere or hopper)"
+    assert_equal "$stderr" "rft-decode: --geometry: a CUTracer warp has 32 lanes (volta, ampere or hopper) (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --input-format nvbit --kernel-events "$F/events.ndjson" "$F/vadd.ndjson"
-    assert_line --index 0 "rft-decode: --kernel-events applies to the cutracer format"
+    assert_equal "$stderr" "rft-decode: --kernel-events applies to the cutracer format (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --geometry fermi "$F/vadd.ndjson"
-    assert_line --index 0 "rft-decode: --geometry: 'fermi' is not one of gcn|evergreen|volta|ampere|hopper"
+    assert_equal "$stderr" "rft-decode: --geometry: 'fermi' is not one of gcn|evergreen|volta|ampere|hopper (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --reorder 0 "$F/vadd.ndjson"
 }
 
@@ -198,25 +199,28 @@ EOF
     assert_line --regexp '^entries +512$'
     assert_line --regexp '^block_lanes +8$'
     assert_line --regexp '^simds +4$'
-    run -0 rft-view --stats h.rft
-    assert_line --regexp '^slices +8$'
+    assert_line --regexp '^cus +2$'
     rft-synth --geometry evergreen --bundles 2000 -o e.rft
     run -0 rft-view -H e.rft
     assert_line --regexp '^entries +1024$'
     assert_line --regexp '^arch +evergreen$'
     run -2 --separate-stderr rft-synth --geometry hopper --lanes 64
-    assert_equal "$stderr" "rft-synth: --lanes 64: --geometry hopper has 32 lanes"
+    assert_equal "$stderr" "rft-synth: --lanes 64: --geometry hopper has 32 lanes (see rft-synth --help)"
     run -2 --separate-stderr rft-synth --geometry volta --arch evergreen
 }
 
 @test "a 32-lane, 512-entry slice: windows, gating, DC-Patch blocks and SCs fit it" {
     rft-synth --geometry hopper --writes 20000 -o h.rft
     # allocation: every window inside the 512 entries, ARGO over the whole slice
-    run -0 bash -c 'rft-alloc --scheme argo h.rft | rft-view | awk -F "\t" '\''$1 == "W" && ($8 == "" || $8 >= 512) { bad++ } END { exit bad > 0 }'\'''
+    rft-alloc --scheme argo h.rft | rft-view --format json --kind W | grep -o '"phys": [0-9]*' |
+        awk '{ if ($2 > max) max = $2 } END { print max }' > max.txt
+    run -0 cat max.txt
+    (( output >= 256 && output < 512 ))
     run -0 bash -c 'set -o pipefail; rft-alloc --scheme rar h.rft | rft-gate --scheme rc | rft-duty | rft-vth --format tsv'
     # DC-Patch: four blocks of 8 lanes an entry
     run -0 bash -c 'set -o pipefail; rft-faultmap --scenario common --seed 1 h.rft | rft-dcpatch --summary=sum.tsv --format tsv -o d.rft'
-    run -0 rft-faultmap --print --scenario common --seed 1 h.rft
+    run -0 awk -F '\t' '$1 == "total" { print $2 }' sum.tsv
+    (( output > 0 ))
     # SC healing: the block's 8 lanes are the SCs; a wavefront is 32 work-items
     run -0 rft-heal --scheme sc --report groups h.rft
     assert_line --index 0 "# a work-group of 128 work-items, 8 SCs per slice, wavefronts of 32, at most 256 work-items a group, rule seed"
