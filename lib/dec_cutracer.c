@@ -378,6 +378,28 @@ static int jmask(rft_dec *d, js *j, uint32_t *m)
     return e;
 }
 
+/* [32 values] written as CUTracer does (no blanks, plain decimals) into v;
+ * 0 with j->i past it, else -1 with j->i where it was (for the full path) */
+static int jvalues_fast(js *j, uint32_t *v)
+{
+    const char *s = j->s;
+    size_t i = j->i, n = j->n;
+    if (i >= n || s[i] != '[')
+        return -1;
+    for (int t = 0; t < WARP; t++) {
+        size_t a = ++i;     /* past '[' or ',' */
+        uint64_t x = 0;
+        while (i < n && isdig(s[i]) && i - a < 10)
+            x = x * 10 + (uint64_t)(s[i++] - '0');
+        if (i == a || i >= n || (s[a] == '0' && i - a > 1) || x > 0xffffffffu ||
+            s[i] != (t == WARP - 1 ? ']' : ','))
+            return -1;
+        v[t] = (uint32_t)x;
+    }
+    j->i = i + 1;
+    return 0;
+}
+
 /* regs: [[32 values],...] into m->vals */
 static int jregs(rft_dec *d, cut *m, js *j)
 {
@@ -387,9 +409,11 @@ static int jregs(rft_dec *d, cut *m, js *j)
     while ((r = jnext(d, j, &count, ']')) > 0) {
         if (count > MAXR)
             return jbad(d, j, "more than 16 register operands");
+        uint32_t *v = m->vals + (size_t)(count - 1) * WARP;
+        if (jvalues_fast(j, v) == 0)
+            continue;
         if ((e = expect(d, j, '[')))
             return e;
-        uint32_t *v = m->vals + (size_t)(count - 1) * WARP;
         int t = 0, r2;
         while ((r2 = jnext(d, j, &t, ']')) > 0) {
             uint64_t x;
@@ -535,14 +559,18 @@ static int jinstructions(rft_dec *d, cut *m, js *j)
 /* ---- a line -------------------------------------------------------------------- */
 typedef struct {
     const char *key;
+    size_t len;
     unsigned bit;
 } keydef;
+#define KEY(k, bit) {k, sizeof k - 1, bit}
 static const keydef keys[] = {
-    {"type", F_TYPE}, {"cta", F_CTA}, {"warp", F_WARP}, {"grid_launch_id", F_LAUNCH},
-    {"active_mask", F_MASK}, {"regs", F_REGS}, {"regs_indices", F_IDX}, {"sass", F_SASS},
-    {"opcode_id", F_OPC}, {"kernel_name", F_NAME}, {"mangled_name", F_MANGLED},
-    {"unmangled_name", F_UNMANGLED}, {"nregs", F_NREGS}, {"grid", F_GRID}, {"block", F_BLOCK},
-    {"instructions", F_INSTR}, {"uregs", F_UREGS}, {"kernel_launch_id", F_KLAUNCH},
+    KEY("type", F_TYPE), KEY("cta", F_CTA), KEY("warp", F_WARP),
+    KEY("grid_launch_id", F_LAUNCH), KEY("active_mask", F_MASK), KEY("regs", F_REGS),
+    KEY("regs_indices", F_IDX), KEY("sass", F_SASS), KEY("opcode_id", F_OPC),
+    KEY("kernel_name", F_NAME), KEY("mangled_name", F_MANGLED),
+    KEY("unmangled_name", F_UNMANGLED), KEY("nregs", F_NREGS), KEY("grid", F_GRID),
+    KEY("block", F_BLOCK), KEY("instructions", F_INSTR), KEY("uregs", F_UREGS),
+    KEY("kernel_launch_id", F_KLAUNCH),
 };
 
 static int member(rft_dec *d, cut *m, js *j, unsigned bit)
@@ -592,7 +620,7 @@ static int parse(rft_dec *d, cut *m, const char *s, size_t n)
             return e;
         unsigned bit = 0;
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-            if (strlen(keys[i].key) == kn && memcmp(keys[i].key, k, kn) == 0)
+            if (keys[i].len == kn && memcmp(keys[i].key, k, kn) == 0)
                 bit = keys[i].bit;
         if (bit & m->f.have)
             return dec_bad(d, "column %zu: duplicate key '%.*s'", kcol + 1, DEC_TOK(k, kn));
@@ -1027,17 +1055,14 @@ static int reg_trace(rft_dec *d, cut *m)
             return e;
     }
     w->seen |= mask;
-    for (int i = 0; i < nr; i++) {
-        char tok[16];
-        snprintf(tok, sizeof tok, "R%u", regs[i]);
-        if (regs[i] != RZ && (e = dec_reg(d, d->nk - 1, regs[i], w, tok, strlen(tok))))
-            return e;
-    }
     int nd = o->flags & OI_DST ? o->dcount : 0;
-    for (int k = 0; k < nd; k++) {
+    for (int i = 0; i < nr + nd; i++) {     /* the operands, then the destination */
+        uint32_t r = i < nr ? regs[i] : (uint32_t)o->dst + (uint32_t)(i - nr);
+        if ((r == RZ && i < nr) || (r < w->nregs && r < d->kmax[d->nk - 1]))
+            continue;       /* known to fit */
         char tok[16];
-        snprintf(tok, sizeof tok, "R%u", o->dst + k);
-        if ((e = dec_reg(d, d->nk - 1, (uint32_t)o->dst + (uint32_t)k, w, tok, strlen(tok))))
+        snprintf(tok, sizeof tok, "R%u", r);
+        if ((e = dec_reg(d, d->nk - 1, r, w, tok, strlen(tok))))
             return e;
     }
     /* values shown: pending writes revealed */
@@ -1199,4 +1224,17 @@ static void counters(const rft_dec *d, rft_counters *c)
         rft_counters_add(c, cc_names[i], m->c[i]);
 }
 
-const struct dec_ops dec_cutracer_ops = {init, line, finish, describe, mfree, 1, counters, 1};
+/* A first line that is a kernel_metadata record with nregs gives the
+ * window: no pre-scan (CUTracer writes one first in every trace file). */
+static void peek_start(rft_dec *d, const char *buf, size_t len)
+{
+    cut *m = d->priv;
+    const char *nl = memchr(buf, '\n', len);
+    if (nl && !parse(d, m, buf, (size_t)(nl - buf)) && type_is(&m->f, "kernel_metadata") &&
+        m->f.have & F_NREGS && m->f.nregs)
+        d->no_prescan = 1;
+    d->why[0] = 0;
+    m->nnop = 0;
+}
+
+const struct dec_ops dec_cutracer_ops = {init, line, finish, describe, mfree, 1, counters, 1, peek_start};

@@ -38,6 +38,8 @@ struct dec_ops {
     /* more counters of the format (NULL: none) */
     void (*counters)(const rft_dec *d, rft_counters *c);
     int reg_words;         /* a wavefront has a word per register (dec_wave.word) */
+    /* a look at the start of the input (NULL: none), see rft_dec_peek */
+    void (*peek)(rft_dec *d, const char *buf, size_t len);
 };
 
 struct rft_dec {

@@ -376,4 +376,4 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
     f(ctx, "exec_masks", "not in the log: every write is taken as full-warp");
 }
 
-const struct dec_ops dec_nvbit_ops = {init, line, finish, describe, mfree, 0, NULL, 0};
+const struct dec_ops dec_nvbit_ops = {init, line, finish, describe, mfree, 0, NULL, 0, NULL};

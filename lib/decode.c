@@ -436,6 +436,7 @@ static int start_log(rft_decode *d)
         return new_failed(d, err, 1);   /* the options do not fit this input */
     if ((e = events(d)))
         return e;
+    rft_dec_peek(d->dec, d->buf + d->pos, d->len - d->pos);
     if (!rft_dec_needs_prescan(d->dec))
         return log_header(d);
     rft_dec_free(d->dec);

@@ -276,6 +276,11 @@ int rft_dec_line(rft_dec *d, char *s, size_t n)
 }
 
 int rft_dec_finish(rft_dec *d) { return d->ops->finish(d); }
+void rft_dec_peek(rft_dec *d, const char *buf, size_t len)
+{
+    if (d->ops->peek)
+        d->ops->peek(d, buf, len);
+}
 const char *rft_dec_why(const rft_dec *d) { return d->why; }
 int rft_dec_needs_prescan(const rft_dec *d)
 {

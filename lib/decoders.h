@@ -83,6 +83,9 @@ rft_dec *rft_dec_new(int fmt, const rft_dec_opts *o, rft_dec_emit emit, void *ct
  * modify the bytes.  0, RFT_EFORMAT (see rft_dec_why), RFT_EMEM, or the
  * emit callback's non-zero value. */
 int rft_dec_line(rft_dec *d, char *line, size_t len);
+/* The start of the input (len bytes, before rft_dec_line sees it), where
+ * a format may say its window sizes: rft_dec_needs_prescan may then be 0. */
+void rft_dec_peek(rft_dec *d, const char *buf, size_t len);
 /* End of input: complete the last instruction, end running wavefronts. */
 int rft_dec_finish(rft_dec *d);
 const char *rft_dec_why(const rft_dec *d);
