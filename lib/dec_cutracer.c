@@ -115,7 +115,7 @@ typedef struct {
     void *ctx;
     uint8_t *ring;
     struct slot { uint8_t state; uint16_t vreg; uint64_t wkey; } *slot;
-    uint64_t head, tail, cap;
+    uint64_t head, tail, cap, alloc;   /* cap: --reorder; alloc: slots now */
     size_t stride, prefix;
     int fill;
     uint64_t fill_seq;
@@ -684,13 +684,13 @@ static int kname(rft_dec *d, cut *m, const char *s, size_t n, size_t col, size_t
 static int flush(rft_dec *d, cut *m)
 {
     while (m->head < m->tail) {
-        struct slot *sl = &m->slot[m->head % m->cap];
+        struct slot *sl = &m->slot[m->head % m->alloc];
         if (sl->state == S_PENDING)
             break;
         m->head++;
         if (sl->state == S_DROPPED)
             continue;
-        const uint8_t *p = m->ring + (m->head - 1) % m->cap * m->stride;
+        const uint8_t *p = m->ring + (m->head - 1) % m->alloc * m->stride;
         memcpy(m->out, p, m->prefix);
         if (m->out->kind == RFT_WRITE)
             memcpy(m->out->w.val, p + m->prefix, WARP * sizeof(uint32_t));
@@ -701,13 +701,38 @@ static int flush(rft_dec *d, cut *m)
     return 0;
 }
 
-/* room for one more: what is ready goes out, else the oldest waiting write
- * gives up its place */
+/* twice the slots (up to cap), the waiting records at their new places */
+static int grow_ring(cut *m)
+{
+    uint64_t na = m->alloc * 2 < m->cap ? m->alloc * 2 : m->cap;
+    uint8_t *ring = malloc(na * m->stride);
+    struct slot *slot = malloc(na * sizeof *slot);
+    if (!ring || !slot) {
+        free(ring);
+        free(slot);
+        return RFT_EMEM;
+    }
+    for (uint64_t q = m->head; q < m->tail; q++) {
+        memcpy(ring + q % na * m->stride, m->ring + q % m->alloc * m->stride, m->stride);
+        slot[q % na] = m->slot[q % m->alloc];
+    }
+    free(m->ring);
+    free(m->slot);
+    m->ring = ring;
+    m->slot = slot;
+    m->alloc = na;
+    return 0;
+}
+
+/* room for one more: what is ready goes out, else more slots up to
+ * --reorder, else the oldest waiting write gives up its place */
 static int make_room(rft_dec *d, cut *m)
 {
     int e = flush(d, m);
-    while (!e && m->tail - m->head == m->cap) {
-        struct slot *sl = &m->slot[m->head % m->cap];
+    if (!e && m->tail - m->head == m->alloc && m->alloc < m->cap)
+        return grow_ring(m);
+    while (!e && m->tail - m->head == m->alloc) {
+        struct slot *sl = &m->slot[m->head % m->alloc];
         dec_wave *w = dec_wave_get(d, sl->wkey);
         if (w) {
             w->bits[sl->vreg] |= LATE;
@@ -729,28 +754,28 @@ static int ring_put(void *ctx, const rft_rec *r)
         seq = m->fill_seq;
         m->fill = 0;
     } else {
-        int e = m->tail - m->head == m->cap ? make_room(d, m) : 0;
+        int e = m->tail - m->head == m->alloc ? make_room(d, m) : 0;
         if (e)
             return e;
         seq = m->tail++;
     }
-    uint8_t *p = m->ring + seq % m->cap * m->stride;
+    uint8_t *p = m->ring + seq % m->alloc * m->stride;
     memcpy(p, r, m->prefix);
     if (r->kind == RFT_WRITE)
         memcpy(p + m->prefix, r->w.val, WARP * sizeof(uint32_t));
-    m->slot[seq % m->cap].state = S_READY;
+    m->slot[seq % m->alloc].state = S_READY;
     return 0;
 }
 
 static int reserve(rft_dec *d, cut *m, dec_wave *w, uint32_t reg, uint64_t cycle)
 {
-    int e = m->tail - m->head == m->cap ? make_room(d, m) : 0;
+    int e = m->tail - m->head == m->alloc ? make_room(d, m) : 0;
     if (e)
         return e;
     uint64_t seq = m->tail++;
-    struct slot *sl = &m->slot[seq % m->cap];
+    struct slot *sl = &m->slot[seq % m->alloc];
     *sl = (struct slot){S_PENDING, (uint16_t)reg, w->key};
-    rft_rec *r = (rft_rec *)(void *)(m->ring + seq % m->cap * m->stride);
+    rft_rec *r = (rft_rec *)(void *)(m->ring + seq % m->alloc * m->stride);
     r->kind = RFT_WRITE;
     r->w.cycle = cycle;
     return rft_map_put(&m->pend, (uint64_t)w->wf << 16 | reg, seq) ? RFT_EMEM : 0;
@@ -763,7 +788,7 @@ static void drop(rft_dec *d, cut *m, dec_wave *w, uint32_t reg)
     if (!(w->bits[reg] & LATE)) {
         uint64_t *seq = rft_map_get(&m->pend, (uint64_t)w->wf << 16 | reg);
         if (seq) {
-            m->slot[*seq % m->cap].state = S_DROPPED;
+            m->slot[*seq % m->alloc].state = S_DROPPED;
             rft_map_del(&m->pend, (uint64_t)w->wf << 16 | reg);
         }
     }
@@ -958,7 +983,7 @@ static int seen(rft_dec *d, cut *m, dec_wave *w, uint32_t r, const uint32_t *v, 
         if (seq) {
             uint64_t s = *seq;
             rft_map_del(&m->pend, (uint64_t)w->wf << 16 | r);
-            const rft_rec *p = (const rft_rec *)(const void *)(m->ring + s % m->cap * m->stride);
+            const rft_rec *p = (const rft_rec *)(const void *)(m->ring + s % m->alloc * m->stride);
             m->fill = 1;
             m->fill_seq = s;
             e = dec_write(d, w, p->w.cycle, r, RFT_NO_PHYS, mb, val);
@@ -1122,8 +1147,9 @@ static int init(rft_dec *d)
         d->emit = ring_put;
         d->ctx = d;
         d->unordered = 1;
-        if (!(m->ring = malloc(m->cap * m->stride)) ||
-            !(m->slot = calloc(m->cap, sizeof *m->slot)) || !(m->out = malloc(sizeof *m->out)) ||
+        m->alloc = m->cap < 256 ? m->cap : 256;     /* grown as records wait */
+        if (!(m->ring = malloc(m->alloc * m->stride)) ||
+            !(m->slot = calloc(m->alloc, sizeof *m->slot)) || !(m->out = malloc(sizeof *m->out)) ||
             rft_map_init(&m->pend, 1024))
             return RFT_EMEM;
     }
