@@ -131,7 +131,7 @@ tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h
 # the crash reproducers found so far in tests/fuzz/regress/NAME/.  Each is
 # built twice: with libFuzzer (clang) to fuzz, and with replay.c and any
 # $(CC) with sanitizers to replay the corpora where libFuzzer is missing.
-FUZZ_DECODERS = m2s gem5 nvbit columns evg
+FUZZ_DECODERS = m2s gem5 nvbit columns evg cutracer
 FUZZ_HARNESSES = reader payload text faultmap params $(addprefix dec-,$(FUZZ_DECODERS))
 FUZZ_CC ?= clang
 FUZZ_DEB_PKGS = clang libclang-rt-14-dev

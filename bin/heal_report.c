@@ -315,7 +315,7 @@ static void report_groups(const heal_report *r)
     static const char *const cols[] = {"degraded_scs", "wi_naive", "rwi", "healthy_groups",
                                        "wi_healthy", "wf_naive", "wf_healthy",
                                        "extra_wf_per_healthy_group", "extra_wf_per_naive_group"};
-    uint32_t nsc = r->h ? rft_heal_nsc(r->h) : 16, lanes = 64;
+    uint32_t nsc = r->h ? rft_heal_nsc(r->h) : 16, lanes = r->h ? rft_heal_lanes(r->h) : 64;
     uint32_t wi = r->have_wi ? r->work_items : rft_heal_group_max(r->h);
     if (r->fmt == FMT_TABLE)
         printf("# a work-group of %u work-items, %u SCs per slice, wavefronts of %u, at most %u "

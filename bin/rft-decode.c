@@ -12,8 +12,9 @@
 #include "pipeline.h"
 
 static const char usage[] =
-    "rft-decode [-o FILE] [--input-format auto|text|csv|m2s|evg|gem5|nvbit|columns] [-v]\n"
-    "           [--skip-bad] [--lanes N] [--entries N] [--block-lanes N] [--level N]\n"
+    "rft-decode [-o FILE] [--input-format auto|text|csv|m2s|evg|gem5|nvbit|cutracer|columns]\n"
+    "           [-v] [--skip-bad] [--geometry NAME] [--lanes N] [--entries N]\n"
+    "           [--block-lanes N] [--level N] [--kernel-events FILE] [--reorder N]\n"
     "           [--flush] [--nvgprs N] [--kernel NAME] [--cus N] [--simds N]\n"
     "           [--issue-cycles N] [--local-size X[,Y[,Z]]] [--ticks-per-cycle N]\n"
     "           [--cycles-from TRACE] [--columns MAP] [--radix auto|hex|dec] [FILE]\n"
@@ -29,6 +30,9 @@ static const char usage[] =
     "line, and at the end what was decoded and how fast\n"
     "      --skip-bad         For the simulator formats: a line that fits no grammar is left "
     "out with a warning\n"
+    "      --geometry NAME    The register file of a GPU: gcn, evergreen, volta, ampere or "
+    "hopper (lanes, entries, block lanes, CUs or SMs and their SIMDs; the options below "
+    "override it)\n"
     "      --lanes N          Lanes per register, 1 to 1024\n"
     "      --entries N        Entries (physical registers) per slice, 1 to 65535\n"
     "      --block-lanes N    Lanes per block (subwavefront), 1 to 1024, dividing --lanes\n"
@@ -49,6 +53,10 @@ static const char usage[] =
     "      --ticks-per-cycle N  gem5: ticks per GPU cycle\n"
     "      --cycles-from TRACE  m2s: the pipeline trace (--trace, decompressed) of the same "
     "detailed run: each instruction at its simulated cycle, on its compute unit and SIMD\n"
+    "      --kernel-events FILE  cutracer: CUTracer's kernel events file (kernel names, grids, "
+    "blocks, registers a thread) of the trace's launches\n"
+    "      --reorder N        cutracer: records held back so that a write is stamped at its "
+    "instruction, 1 to 16777216 (default 65536)\n"
     "      --columns MAP      The column map of a columns input: name=column,... with "
     "0-based columns\n"
     "      --radix auto|hex|dec  columns: how values are read\n";
@@ -59,6 +67,7 @@ typedef struct {
     rft_in *in;
     int flush;
     FILE *spool;            /* the input kept for its second reading */
+    char *events;           /* the kernel events file read */
     char *tmp;              /* its name (unlinked at once) */
     /* --cycles-from: the pipeline trace, read a line at a time */
     const char *tname;
@@ -214,6 +223,30 @@ static void source_run(cli_job *j, const rft_sink *out)
         fclose(c->spool);
     free(c->tmp);
     rft_decode_free(c->d);
+    free(c->events);
+}
+
+/* --kernel-events: the whole file (plain or zstd), for the decoder */
+static void read_events(decode_cli *c, const char *path)
+{
+    char err[256];
+    rft_in *in = rft_in_open(path, RFT_IN_AUTO, err, sizeof err);
+    size_t len = 0, cap = 1 << 16;
+    if (!in)
+        die("%s: %s", path, err);
+    c->events = xrealloc(NULL, cap);
+    for (long n;; len += (size_t)n) {
+        if (len == cap)
+            c->events = xrealloc(c->events, cap *= 2);
+        if ((n = rft_in_read(in, c->events + len, cap - len)) < 0)
+            die("%s: %s", path, rft_in_error(in));
+        if (n == 0)
+            break;
+    }
+    rft_in_close(in);
+    c->o.events = c->events;
+    c->o.events_len = len;
+    c->o.events_name = path;
 }
 
 /* "X[,Y[,Z]]" */
@@ -247,7 +280,8 @@ static void parse(int argc, char **argv, cli_job *j)
         {"local-size", required_argument, 0, 'z'}, {"ticks-per-cycle", required_argument, 0, 't'},
         {"columns", required_argument, 0, 'C'}, {"radix", required_argument, 0, 'r'},
         {"cycles-from", required_argument, 0, 'T'},
-        {0, 0, 0, 0}};
+        {"geometry", required_argument, 0, 'G'}, {"kernel-events", required_argument, 0, 'K'},
+        {"reorder", required_argument, 0, 'R'},  {0, 0, 0, 0}};
     static const int radix[] = {0, 16, 10};     /* 0: auto */
     decode_cli *c = xrealloc(NULL, sizeof *c);  /* one per run */
     *c = (decode_cli){0};
@@ -257,6 +291,7 @@ static void parse(int argc, char **argv, cli_job *j)
     c->o.ctx = c;
     rft_dec_opts *o = &c->o.dec;
     rft_geom *g = &o->geom;
+    const char *events_path = NULL;
     int ch;
     while ((ch = cli_getopt(argc, argv, "o:f:v", opts)) != -1) {
         switch (ch) {
@@ -265,7 +300,7 @@ static void parse(int argc, char **argv, cli_job *j)
                 c->o.fmt = RFT_FMT_NONE;
             else if ((c->o.fmt = rft_fmt_parse(optarg)) == RFT_FMT_NONE)
                 usage_error("--input-format: '%s' is not one of auto, text, csv, m2s, evg, gem5, "
-                            "nvbit, columns", optarg);
+                            "nvbit, cutracer, columns", optarg);
             break;
         case 'L':
             g->lanes = (uint32_t)cli_uint("--lanes", optarg, 1, RFT_MAX_LANES);
@@ -275,7 +310,17 @@ static void parse(int argc, char **argv, cli_job *j)
             g->entries = (uint32_t)cli_uint("--entries", optarg, 1, RFT_MAX_ENTRIES);
             c->o.entries_set = 1;
             break;
-        case 'B': g->block_lanes = (uint32_t)cli_uint("--block-lanes", optarg, 1, RFT_MAX_LANES); break;
+        case 'B':
+            g->block_lanes = (uint32_t)cli_uint("--block-lanes", optarg, 1, RFT_MAX_LANES);
+            c->o.block_lanes_set = 1;
+            break;
+        case 'G':
+            if (!rft_geom_named(optarg))
+                usage_error("--geometry: '%s' is not one of " RFT_GEOM_NAMES, optarg);
+            c->o.geometry = optarg;
+            break;
+        case 'K': events_path = optarg; break;
+        case 'R': o->reorder = cli_uint("--reorder", optarg, 1, 1u << 24); break;
         case 'F': c->flush = 1; break;          /* before each read, not at each batch */
         case 'v': c->o.verbose = 1; break;
         case 'S': c->o.skip_bad = 1; break;
@@ -299,6 +344,18 @@ static void parse(int argc, char **argv, cli_job *j)
         }
     }
     j->input = cli_input(argc, argv);
+    if (c->o.geometry) {        /* what no option gives comes from the name */
+        const rft_geom_name *n = rft_geom_named(c->o.geometry);
+        g->lanes = c->o.lanes_set ? g->lanes : n->geom.lanes;
+        g->entries = c->o.entries_set ? g->entries : n->geom.entries;
+        g->block_lanes = c->o.block_lanes_set ? g->block_lanes : n->geom.block_lanes;
+        o->cus = c->o.cus_set ? o->cus : n->cus;
+        o->simds = c->o.simds_set ? o->simds : n->simds;
+        c->o.lanes_set = c->o.entries_set = c->o.block_lanes_set = 1;
+        c->o.cus_set = c->o.simds_set = 1;
+    }
+    if (events_path)
+        read_events(c, events_path);
     if (g->lanes % g->block_lanes)
         usage_error("--block-lanes %u does not divide --lanes %u", g->block_lanes, g->lanes);
     j->source_open = source_open;

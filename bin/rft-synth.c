@@ -13,8 +13,8 @@
 #include "synth.h"
 
 static const char usage[] =
-    "rft-synth [--kernels LIST] [--writes N] [--cus N] [--simds N] [--lanes N]\n"
-    "          [--wg-size N] [--seed N] [--level N] [--flush] [-o FILE]\n"
+    "rft-synth [--kernels LIST] [--writes N] [--geometry NAME] [--cus N] [--simds N]\n"
+    "          [--lanes N] [--wg-size N] [--seed N] [--level N] [--flush] [-o FILE]\n"
     "rft-synth --arch evergreen [--kernels LIST] [--bundles N] [--cus N]\n"
     "          [--wg-size N] [--seed N] [--level N] [--flush] [-o FILE]\n"
     "rft-synth [--arch gcn|evergreen] --list\n"
@@ -30,6 +30,9 @@ static const char usage[] =
     "100000)\n"
     "      --wg-size N        Work-items per work-group, 1 to 1024, for every kernel of the "
     "run (default: the model's)\n"
+    "      --geometry NAME    The register file of a GPU: gcn, evergreen (the same as --arch "
+    "evergreen), volta, ampere or hopper (lanes, entries, block lanes and SIMDs a CU; the "
+    "CUs stay 2 unless --cus)\n"
     "      --cus N            Compute units, 1 to 64 (default 2; evergreen 20)\n"
     "      --simds N          SIMDs (slices) per compute unit, 1 to 16\n"
     "      --lanes N          Lanes per register (work-items per wavefront), a multiple of 8 "
@@ -116,7 +119,7 @@ static void list_models(int arch)
 
 static void parse(int argc, char **argv, cli_job *j)
 {
-    enum { O_CUS = 256, O_SIMDS, O_LANES, O_LIST, O_ARCH, O_BUNDLES, O_WG };
+    enum { O_CUS = 256, O_SIMDS, O_LANES, O_LIST, O_ARCH, O_BUNDLES, O_WG, O_GEOM };
     static const struct option longopts[] = {
         {"kernels", required_argument, NULL, 'k'},  {"writes", required_argument, NULL, 'n'},
         {"bundles", required_argument, NULL, O_BUNDLES}, {"arch", required_argument, NULL, O_ARCH},
@@ -124,13 +127,14 @@ static void parse(int argc, char **argv, cli_job *j)
         {"simds", required_argument, NULL, O_SIMDS}, {"lanes", required_argument, NULL, O_LANES},
         {"seed", required_argument, NULL, 's'},     {"level", required_argument, NULL, 'l'},
         {"output", required_argument, NULL, 'o'},   {"list", no_argument, NULL, O_LIST},
-        {"flush", no_argument, NULL, 'F'},
+        {"flush", no_argument, NULL, 'F'},          {"geometry", required_argument, NULL, O_GEOM},
         {NULL, 0, NULL, 0},
     };
     synth_cli *c = xrealloc(NULL, sizeof *c);   /* one per job */
     rft_synth_opts o;
     int list = 0, evg = 0, writes_set = 0, bundles_set = 0, cus_set = 0, simds_set = 0;
-    int lanes_set = 0, ch;
+    int lanes_set = 0, arch_set = 0, ch;
+    const rft_geom_name *geom = NULL;
     rft_synth_opts_default(&o, RFT_SYNTH_GCN);
     *c = (synth_cli){.unit = RFT_WRITE, .unit_name = "writes"};
     while ((ch = cli_getopt(argc, argv, ":k:n:s:l:o:", longopts)) != -1) {
@@ -144,7 +148,11 @@ static void parse(int argc, char **argv, cli_job *j)
             o.size = cli_uint("--bundles", optarg, 1, 10000000000ull);
             bundles_set = 1;
             break;
-        case O_ARCH: evg = cli_choice("--arch", optarg, "gcn|evergreen"); break;
+        case O_ARCH: evg = cli_choice("--arch", optarg, "gcn|evergreen"), arch_set = 1; break;
+        case O_GEOM:
+            if (!(geom = rft_geom_named(optarg)))
+                usage_error("--geometry: '%s' is not one of " RFT_GEOM_NAMES, optarg);
+            break;
         case O_WG:
             o.wg_size = (unsigned)cli_uint("--wg-size", optarg, 1, RFT_SYNTH_MAX_WAVES * 64);
             break;
@@ -168,12 +176,27 @@ static void parse(int argc, char **argv, cli_job *j)
     }
     if (optind < argc)
         usage_error("unexpected argument '%s'", argv[optind]);
+    if (geom) {     /* its register file; an Evergreen one runs the evergreen models */
+        int g_evg = strcmp(geom->name, "evergreen") == 0;
+        if (arch_set && evg != g_evg)
+            usage_error("--geometry %s: not the register file of --arch %s", geom->name,
+                        evg ? "evergreen" : "gcn");
+        evg = g_evg;
+        if (lanes_set && o.lanes != geom->geom.lanes)
+            usage_error("--lanes %u: --geometry %s has %u lanes", o.lanes, geom->name,
+                        geom->geom.lanes);
+        o.lanes = geom->geom.lanes;
+        o.entries = geom->geom.entries;
+        o.block_lanes = geom->geom.block_lanes;
+        o.simds = simds_set ? o.simds : geom->simds;
+        simds_set = simds_set || !g_evg;
+    }
     if (o.lanes % 8)
         usage_error("--lanes: %u is not a multiple of 8", o.lanes);
     if (evg) {
         if (simds_set)
             usage_error("--simds: an Evergreen compute unit is one SIMD engine");
-        if (lanes_set)
+        if (lanes_set && o.lanes != 64)
             usage_error("--lanes: Evergreen wavefronts are 64 work-items wide");
         if (writes_set)
             usage_error("--writes applies to --arch gcn; --bundles sizes an evergreen run");

@@ -31,6 +31,9 @@
 #                          rft-repeat), runs_opt (rft-alloc's --runs) and
 #                          runs_note (what the tables say was used)
 #   jobs, format, quiet    their values (quiet: "--quiet" or "")
+#   energy_fits S CMD      0 when the parameter set of the rft-energy command
+#                          CMD has stream S's geometry; else 1 and why in
+#                          energy_note (the seeds price GCN's 64-lane slices)
 pids=""
 script=${0##*/}
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
@@ -163,3 +166,11 @@ for sig in HUP INT PIPE TERM; do
     # shellcheck disable=SC2064
     trap "trap - EXIT $sig; stop_stages; kill -s $sig \$\$" "$sig"
 done
+
+energy_fits() {
+    _pg=$(eval "$2 --show-params" | awk '$1 ~ /^geometry\.(lanes|entries|block_lanes)$/ { printf "%s ", $2 }')
+    _sg=$(rft-view -H "$1" | awk '$1 == "lanes" || $1 == "entries" || $1 == "block_lanes" { printf "%s ", $2 }')
+    [ "$_pg" != "$_sg" ] || return 0
+    energy_note="note: energy not priced: the trace's register file (lanes, entries, block lanes: ${_sg% }) is not the one the energy parameters price (${_pg% }, GCN's in every set of the seeds); give rft-energy(1) a parameter set of this geometry"
+    return 1
+}

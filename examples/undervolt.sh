@@ -99,6 +99,9 @@ energy() {
     eval "stage rft-energy $energy_args $* $(q "$out/common.rft") $(q "$out/clustered.rft") $(q "$out/dispersed.rft")"
     join
 }
+priced=1
+energy_fits "$src" "rft-energy $pf $energy_args" || priced=""
+[ -n "$priced" ] || [ "$format" = table ] || echo "$script: $energy_note" >&2
 case $format in
 table)
     echo "== $(basename "$trace"): DC-Patch writes (seed 001 Fig. 5, 6; V-A2), fault map seed $seed"
@@ -111,19 +114,22 @@ table)
     # the same row three times is no mistake: say why
     if [ "$(for s in $scenarios; do awk -F '\t' '$1 == "total"' "$tmp/$s.tsv" | cut -f2-; done |
             sort -u | wc -l)" = 1 ]; then
-        echo "note: the three scenarios place every write alike: DC-Patch puts a compressed register in a block of a faulty entry, an uncompressed one in a reliable entry, and where every fault map has room for both, where a write goes depends only on whether it compresses; the scenarios differ in their voltage: see the energy below"
+        echo "note: the three scenarios place every write alike: DC-Patch puts a compressed register in a block of a faulty entry, an uncompressed one in a reliable entry, and where every fault map has room for both, where a write goes depends only on whether it compresses; the scenarios differ in their voltage${priced:+: see the energy below}"
     fi
     echo
-    echo "== energy against Conv and Smooth (seed 001 Fig. 8, V-B; slowdown: Fig. 7)"
-    energy
+    if [ -z "$priced" ]; then
+        echo "$energy_note"
+    else
+        echo "== energy against Conv and Smooth (seed 001 Fig. 8, V-B; slowdown: Fig. 7)"
+        energy
+    fi
     ;;
 tsv)
     writes
-    echo
-    energy --format tsv
+    [ -z "$priced" ] || { echo; energy --format tsv; }
     ;;
 json)
     writes | tsv_json writes
-    energy --format json | sed 's/^{/{"table": "energy", /'
+    [ -z "$priced" ] || energy --format json | sed 's/^{/{"table": "energy", /'
     ;;
 esac

@@ -490,4 +490,4 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
     f(ctx, "radix", d->o.radix == 16 ? "hex" : d->o.radix == 10 ? "dec" : "auto");
 }
 
-const struct dec_ops dec_colmap_ops = {init, line, finish, describe, mfree, 1};
+const struct dec_ops dec_colmap_ops = {init, line, finish, describe, mfree, 1, NULL, 0, NULL};

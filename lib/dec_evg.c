@@ -944,4 +944,4 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
     f(ctx, "wavefront_end", "with its ND-Range (the log does not show it)");
 }
 
-const struct dec_ops dec_evg_ops = {init, line, finish, describe, efree, 1};
+const struct dec_ops dec_evg_ops = {init, line, finish, describe, efree, 1, NULL, 0, NULL};

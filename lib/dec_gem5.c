@@ -387,4 +387,4 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
     f(ctx, "placement", "gem5's own: phys of every write and read is gem5's physical VGPR");
 }
 
-const struct dec_ops dec_gem5_ops = {init, line, finish, describe, mfree, 1};
+const struct dec_ops dec_gem5_ops = {init, line, finish, describe, mfree, 1, NULL, 0, NULL};

@@ -26,6 +26,8 @@ typedef struct dec_wave {
     uint8_t barrier;       /* m2s: waiting at a barrier */
     uint64_t pc, pc2;      /* m2s: 1 + the address of its next instruction (either, after
                               a branch whose outcome is not printed); 0 none */
+    uint32_t *word;        /* per register, the format's (cutracer: a pending write's lanes) */
+    uint32_t seen, exited; /* cutracer: lanes seen active, lanes past EXIT */
 } dec_wave;
 
 struct dec_ops {
@@ -35,6 +37,11 @@ struct dec_ops {
     void (*describe)(const rft_dec *d, void (*f)(void *, const char *, const char *), void *ctx);
     void (*free)(rft_dec *d);
     int needs_regs;        /* window sizes come from a pre-scan unless given */
+    /* more counters of the format (NULL: none) */
+    void (*counters)(const rft_dec *d, rft_counters *c);
+    int reg_words;         /* a wavefront has a word per register (dec_wave.word) */
+    /* a look at the start of the input (NULL: none), see rft_dec_peek */
+    void (*peek)(rft_dec *d, const char *buf, size_t len);
 };
 
 struct rft_dec {
@@ -115,7 +122,26 @@ int dec_value32(const char *s, size_t n, uint32_t *v, int *isfloat, int *exact);
 /* a %g double ("%lgf"): the two halves; exact as above */
 int dec_value64(const char *s, size_t n, uint64_t *v, int *exact);
 
+/* SASS text (dec_sass.c) */
+#define DEC_SASS_MAXR 16
+#define DEC_SASS_RZ 255
+typedef struct dec_sass {
+    int pred;                   /* predicated by something other than PT */
+    char op[32];
+    int nreg;                   /* general-register operands */
+    uint32_t reg[DEC_SASS_MAXR];
+    int first_is_reg, second_is_reg, first_is_pred, first_is_ureg;
+    int nreg_norz;
+    int nall;                   /* reg[] with the address registers of memory operands */
+    uint32_t all[DEC_SASS_MAXR];
+} dec_sass;
+/* s (n bytes): 0, or RFT_EFORMAT for text that is no instruction */
+int dec_sass_parse(rft_dec *d, const char *s, size_t n, dec_sass *x);
+/* 1 with the first register the instruction writes and how many (its first
+ * operand; 2 for .64 and .WIDE, 4 for .128), else 0 */
+int dec_sass_dests(const dec_sass *x, uint32_t *first, int *count);
+
 extern const struct dec_ops dec_m2s_ops, dec_gem5_ops, dec_nvbit_ops, dec_colmap_ops,
-    dec_evg_ops;
+    dec_evg_ops, dec_cutracer_ops;
 
 #endif

@@ -895,4 +895,4 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
     f(ctx, "local_size", b);
 }
 
-const struct dec_ops dec_m2s_ops = {init, line, finish, describe, mfree, 1};
+const struct dec_ops dec_m2s_ops = {init, line, finish, describe, mfree, 1, NULL, 0, NULL};

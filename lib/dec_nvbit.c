@@ -25,8 +25,8 @@
 
 #include "dec_int.h"
 
-#define MAXR 16
-#define RZ 255
+#define MAXR DEC_SASS_MAXR
+#define RZ DEC_SASS_RZ
 #define PENDING 1
 #define KNOWN 2
 
@@ -89,114 +89,6 @@ static int triple(const char *s, size_t n, size_t *i, uint64_t *v)
            num(s, n, i, &v[2]) || v[0] > 0xffffffffu || v[1] > 0xffffffffu || v[2] > 0xffffffffu;
 }
 
-/* ---- SASS ------------------------------------------------------------------------ */
-typedef struct {
-    int pred;                   /* predicated by something other than PT */
-    char op[32];
-    int nreg;                   /* general-register operands */
-    uint32_t reg[MAXR];
-    int first_is_reg, second_is_reg, first_is_pred;
-    int nreg_norz;
-} sass;
-
-/* a general register operand: optional -, !, ~, | then R<n> or RZ, then .suffix */
-static int reg_operand(const char *s, size_t n, uint32_t *r)
-{
-    size_t i = 0;
-    while (i < n && (s[i] == '-' || s[i] == '!' || s[i] == '~' || s[i] == '|'))
-        i++;
-    if (i + 1 >= n || s[i] != 'R')
-        return 0;
-    if (s[i + 1] == 'Z' && (i + 2 == n || s[i + 2] == '.' || s[i + 2] == '|')) {
-        *r = RZ;
-        return 1;
-    }
-    size_t j = i + 1;
-    uint64_t v;
-    if (num(s, n, &j, &v) || v >= RZ || (j < n && s[j] != '.' && s[j] != '|'))
-        return 0;
-    *r = (uint32_t)v;
-    return 1;
-}
-
-static int parse_sass(rft_dec *d, const char *s, sass *x)
-{
-    size_t n = strlen(s), i = 0;
-    memset(x, 0, sizeof *x);
-    while (i < n && s[i] == ' ')
-        i++;
-    if (i < n && s[i] == '@') {
-        size_t a = i;
-        while (i < n && s[i] != ' ')
-            i++;
-        x->pred = !(i - a == 3 && memcmp(s + a, "@PT", 3) == 0);
-        while (i < n && s[i] == ' ')
-            i++;
-    }
-    size_t a = i;
-    while (i < n && s[i] != ' ' && s[i] != ';')
-        i++;
-    if (i == a || i - a >= sizeof x->op)
-        return dec_bad(d, "bad instruction '%.*s'", DEC_TOK(s, n));
-    memcpy(x->op, s + a, i - a);
-    x->op[i - a] = 0;
-    size_t end = n;
-    while (end > i && (s[end - 1] == ' ' || s[end - 1] == ';'))
-        end--;
-    int k = 0;
-    size_t at = i, o, len;
-    while (dec_operand(s, &at, end, &o, &len)) {
-        size_t p = o, q = o + len;
-        while (p < q && s[p] == ' ')
-            p++;
-        while (q > p && s[q - 1] == ' ')
-            q--;
-        if (p == q)
-            continue;
-        uint32_t r;
-        if (reg_operand(s + p, q - p, &r)) {
-            if (x->nreg == MAXR)
-                return dec_bad(d, "instruction names more than %d registers", MAXR);
-            x->reg[x->nreg++] = r;
-            x->nreg_norz += r != RZ;
-            if (k == 0)
-                x->first_is_reg = 1;
-            if (k == 1)
-                x->second_is_reg = 1;
-        } else if (k == 0 && s[p] == 'P' && q - p == 2 && (s[p + 1] == 'T' || isdig(s[p + 1]))) {
-            x->first_is_pred = 1;
-        }
-        k++;
-    }
-    return 0;
-}
-
-/* registers the instruction writes: its first operand when that is a register
- * (the second after a predicate for SHFL), more for .64/.128/WIDE */
-static int dests(const sass *x, uint32_t *first, int *count)
-{
-    static const char *const nodst[] = {"ST", "STG", "STS", "STL", "RED", "BRA", "EXIT", "BAR",
-                                        "RET", "CALL", "JMP", "BSYNC", "BSSY", "WARPSYNC", NULL};
-    char base[32];
-    snprintf(base, sizeof base, "%s", x->op);
-    char *dot = strchr(base, '.');
-    if (dot)
-        *dot = 0;
-    for (int i = 0; nodst[i]; i++)
-        if (strcmp(base, nodst[i]) == 0)
-            return 0;
-    int idx = -1;
-    if (x->first_is_reg)
-        idx = 0;
-    else if (x->first_is_pred && x->second_is_reg && strcmp(base, "SHFL") == 0)
-        idx = 0;   /* the predicate is not a register operand: R is the first of reg[] */
-    if (idx < 0 || x->nreg == 0 || x->reg[0] == RZ)
-        return 0;
-    *first = x->reg[0];
-    *count = strstr(x->op, ".128") ? 4 : (strstr(x->op, ".64") || strstr(x->op, ".WIDE")) ? 2 : 1;
-    return 1;
-}
-
 /* ---- warps ------------------------------------------------------------------------- */
 static uint64_t key_of(const nvbit *m)
 {
@@ -229,12 +121,12 @@ static int flush_inst(rft_dec *d, nvbit *m)
     if (!m->have_inst)
         return 0;
     m->have_inst = 0;
-    sass x;
-    int e = parse_sass(d, m->sass, &x);
+    dec_sass x;
+    int e = dec_sass_parse(d, m->sass, strlen(m->sass), &x);
     if (e)
         return e;
     uint32_t first = 0;
-    int count = 0, has_dst = dests(&x, &first, &count);
+    int count = 0, has_dst = dec_sass_dests(&x, &first, &count);
     /* NVBit passes RZ as a register operand; take it out if the value lines say so */
     int with_rz = x.nreg == m->nv;
     if (!with_rz && x.nreg_norz != m->nv)
@@ -484,4 +376,4 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
     f(ctx, "exec_masks", "not in the log: every write is taken as full-warp");
 }
 
-const struct dec_ops dec_nvbit_ops = {init, line, finish, describe, mfree, 0};
+const struct dec_ops dec_nvbit_ops = {init, line, finish, describe, mfree, 0, NULL, 0, NULL};

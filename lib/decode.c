@@ -392,6 +392,11 @@ static int log_header(rft_decode *d)
         meta_count(d, "float_lanes");
         meta_count(d, "inexact_float_lanes");
         meta_count(d, "skipped_lines");
+        if (d->info.fmt == RFT_FMT_CUTRACER) {      /* what the pre-scan knows is lost */
+            meta_count(d, "predicate_writes");
+            meta_count(d, "uniform_register_writes");
+            meta_count(d, "uniform_register_values");
+        }
     } else if (d->o.dec.nvgprs) {
         snprintf(d->b->val, sizeof d->b->val, "%u", d->o.dec.nvgprs);
         meta(d, "nvgprs", d->b->val);
@@ -401,15 +406,37 @@ static int log_header(rft_decode *d)
     return d->meta_full ? fail(d, RFT_EFORMAT, 0, "too much header metadata") : GO_ON;
 }
 
+/* cutracer: the kernel events file, line by line, into a new decoder */
+static int events(rft_decode *d)
+{
+    const char *p = d->o.events, *end = p ? p + d->o.events_len : NULL;
+    for (uint64_t ln = 1; p && p < end; ln++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        int e = rft_dec_events_line(d->dec, p, n);
+        if (e) {
+            snprintf(d->own, sizeof d->own, "%s:%llu: %s", d->o.events_name,
+                     (unsigned long long)ln, e == RFT_EMEM ? "out of memory" : rft_dec_why(d->dec));
+            return fail(d, e, 0, d->own);
+        }
+        p += n + 1;
+    }
+    return 0;
+}
+
 /* A pre-scan first when the window sizes come from the log itself. */
 static int start_log(rft_decode *d)
 {
     char err[256];
+    int e;
     d->t0 = now();
     d->line = log_line;
     d->o.dec.geom = d->h.geom;
     if (!(d->dec = rft_dec_new(d->info.fmt, &d->o.dec, dec_emit, d, err, sizeof err)))
         return new_failed(d, err, 1);   /* the options do not fit this input */
+    if ((e = events(d)))
+        return e;
+    rft_dec_peek(d->dec, d->buf + d->pos, d->len - d->pos);
     if (!rft_dec_needs_prescan(d->dec))
         return log_header(d);
     rft_dec_free(d->dec);
@@ -417,6 +444,8 @@ static int start_log(rft_decode *d)
     o.prescan = 1;
     if (!(d->dec = rft_dec_new(d->info.fmt, &o, NULL, NULL, err, sizeof err)))
         return new_failed(d, err, 0);
+    if ((e = events(d)))
+        return e;
     d->prescan = 1;
     if (d->o.keep)              /* what was read to detect the format, maybe nothing */
         d->o.keep(d->o.ctx, d->buf + d->pos, d->len - d->pos);
@@ -467,6 +496,9 @@ static int second_reading(rft_decode *d)
     o.n_nregs = d->nk ? d->nk : 1;
     if (!(d->dec = rft_dec_new(d->info.fmt, &o, dec_emit, d, err, sizeof err)))
         return new_failed(d, err, 0);
+    int e = events(d);
+    if (e)
+        return e;
     d->state = S_LINES;
     return log_header(d);
 }
@@ -524,6 +556,25 @@ static int configure(rft_decode *d)
     if (d->o.dec.m2s_next && fmt != RFT_FMT_M2S)
         return fail(d, RFT_DECODE_EOPTS, 0,
                     "--cycles-from applies to the m2s format (Southern Islands ISA logs)");
+    if (d->o.events && fmt != RFT_FMT_CUTRACER)
+        return fail(d, RFT_DECODE_EOPTS, 0, "--kernel-events applies to the cutracer format");
+    if (fmt == RFT_FMT_CUTRACER) {
+        /* a warp of 32 lanes; the register file of an NVIDIA SM (hopper)
+         * unless a geometry is named or given */
+        const rft_geom_name *nv = rft_geom_named("hopper");
+        if (d->o.geometry && g->lanes != 32)
+            return fail(d, RFT_DECODE_EOPTS, 0,
+                        "--geometry: a CUTracer warp has 32 lanes (volta, ampere or hopper)");
+        if (d->o.lanes_set && g->lanes != 32)
+            return fail(d, RFT_DECODE_EOPTS, 0, "--lanes: a CUTracer warp has 32 lanes");
+        g->lanes = 32;
+        g->entries = d->o.entries_set ? g->entries : nv->geom.entries;
+        g->block_lanes = d->o.block_lanes_set ? g->block_lanes : nv->geom.block_lanes;
+        d->o.dec.cus = d->o.cus_set ? d->o.dec.cus : nv->cus;
+        d->o.dec.simds = d->o.simds_set ? d->o.dec.simds : nv->simds;
+        if (32 % g->block_lanes)
+            return fail(d, RFT_DECODE_EOPTS, 0, "--block-lanes must divide the 32 lanes of a warp");
+    }
     if (fmt == RFT_FMT_NVBIT && !d->o.lanes_set) {
         g->lanes = 32;      /* a warp */
         if (g->block_lanes > 32 || 32 % g->block_lanes)

@@ -47,7 +47,12 @@ typedef struct rft_decode_opts {
     int fmt;                /* RFT_FMT_NONE: detect (columns given: RFT_FMT_COLUMNS) */
     rft_dec_opts dec;       /* the geometry, and the options of the simulator logs */
     /* given rather than defaults: an Evergreen or NVBit log has its own */
-    int lanes_set, entries_set, cus_set, simds_set;
+    int lanes_set, entries_set, cus_set, simds_set, block_lanes_set;
+    const char *geometry;   /* the register file named (rft_geom_named), NULL: none */
+    /* cutracer: the kernel events file's bytes (events_len of them) and its
+     * name for messages; NULL: none */
+    const char *events, *events_name;
+    size_t events_len;
     int skip_bad;           /* simulator logs: a bad line is skipped, named (first ten), counted */
     int verbose;            /* notes: the format, the pre-scan, the run's figures and speed */
     const char *input;      /* for messages and the header's source ("-": stdin) */

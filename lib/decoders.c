@@ -8,16 +8,17 @@
 
 #include "dec_int.h"
 
-static const char *const fmt_names[] = {"text", "csv", "m2s", "gem5", "nvbit", "columns", "evg"};
+static const char *const fmt_names[] = {"text", "csv",     "m2s", "gem5",
+                                        "nvbit", "columns", "evg", "cutracer"};
 
 const char *rft_fmt_name(int fmt)
 {
-    return fmt >= 0 && fmt <= RFT_FMT_EVG ? fmt_names[fmt] : NULL;
+    return fmt >= 0 && fmt <= RFT_FMT_CUTRACER ? fmt_names[fmt] : NULL;
 }
 
 int rft_fmt_parse(const char *s)
 {
-    for (int i = 0; i <= RFT_FMT_EVG; i++)
+    for (int i = 0; i <= RFT_FMT_CUTRACER; i++)
         if (strcmp(s, fmt_names[i]) == 0)
             return i;
     return RFT_FMT_NONE;
@@ -181,7 +182,11 @@ int rft_fmt_detect(const char *buf, size_t len, uint64_t *line)
         if (i == n || s[i] == '#')
             continue;
         int fmt = RFT_FMT_NONE;
-        if (evg_line(s, n))
+        if (s[i] == '{' && (find(s, n, "\"type\":\"reg_trace\"") ||
+                            find(s, n, "\"type\":\"kernel_metadata\"") ||
+                            find(s, n, "\"type\":\"kernel_launch\"")))
+            fmt = RFT_FMT_CUTRACER;
+        else if (evg_line(s, n))
             fmt = RFT_FMT_EVG;
         else if (find(s, n, "Initialization Summary") || m2s_inst(s, n) ||
             (starts(s + i, n - i, "t0: V") && isdig(s[i + 5 < n ? i + 5 : i])))
@@ -226,7 +231,8 @@ rft_dec *rft_dec_new(int fmt, const rft_dec_opts *o, rft_dec_emit emit, void *ct
                               : fmt == RFT_FMT_GEM5 ? &dec_gem5_ops
                               : fmt == RFT_FMT_NVBIT ? &dec_nvbit_ops
                               : fmt == RFT_FMT_COLUMNS ? &dec_colmap_ops
-                              : fmt == RFT_FMT_EVG ? &dec_evg_ops : NULL;
+                              : fmt == RFT_FMT_EVG ? &dec_evg_ops
+                              : fmt == RFT_FMT_CUTRACER ? &dec_cutracer_ops : NULL;
     const char *why;
     if (!ops) {
         snprintf(err, errlen, "format %s has no line decoder", rft_fmt_name(fmt) ? rft_fmt_name(fmt) : "?");
@@ -270,6 +276,11 @@ int rft_dec_line(rft_dec *d, char *s, size_t n)
 }
 
 int rft_dec_finish(rft_dec *d) { return d->ops->finish(d); }
+void rft_dec_peek(rft_dec *d, const char *buf, size_t len)
+{
+    if (d->ops->peek)
+        d->ops->peek(d, buf, len);
+}
 const char *rft_dec_why(const rft_dec *d) { return d->why; }
 int rft_dec_needs_prescan(const rft_dec *d)
 {
@@ -290,6 +301,8 @@ void rft_dec_counters(const rft_dec *d, rft_counters *c)
         "inexact_float_lanes", "double_lanes", "ignored_lines", "unattributed_instructions",
         "preset_writes", "unrecovered_writes", "untraced_changes", "ended_without_end_instruction", "unplaced_reads"};
     rft_counters_set(c, "rft-decode", "total", names, d->c, DC_N);
+    if (d->ops->counters)
+        d->ops->counters(d, c);
 }
 
 void rft_dec_describe(const rft_dec *d, void (*f)(void *, const char *, const char *), void *ctx)
@@ -308,6 +321,7 @@ void rft_dec_free(rft_dec *d)
         if (d->waves[i]) {
             free(d->waves[i]->vals);
             free(d->waves[i]->bits);
+            free(d->waves[i]->word);
             free(d->waves[i]);
         }
     free(d->waves);
@@ -449,9 +463,11 @@ dec_wave *dec_wave_begin(rft_dec *d, uint64_t key, uint64_t cycle, uint16_t cu, 
     if (w && !d->o.prescan) {
         w->vals = calloc((size_t)nregs * d->o.geom.lanes, sizeof *w->vals);
         w->bits = calloc(nregs, 1);
-        if (!w->vals || !w->bits) {
+        w->word = d->ops->reg_words ? calloc(nregs, sizeof *w->word) : NULL;
+        if (!w->vals || !w->bits || (d->ops->reg_words && !w->word)) {
             free(w->vals);
             free(w->bits);
+            free(w->word);
             free(w);
             w = NULL;
         }
@@ -460,6 +476,7 @@ dec_wave *dec_wave_begin(rft_dec *d, uint64_t key, uint64_t cycle, uint16_t cu, 
         if (w) {
             free(w->vals);
             free(w->bits);
+            free(w->word);
             free(w);
         }
         *err = RFT_EMEM;
@@ -499,6 +516,7 @@ int dec_wave_end(rft_dec *d, dec_wave *w, uint64_t cycle)
     }
     free(w->vals);
     free(w->bits);
+    free(w->word);
     free(w);
     return put(d, r, cycle);
 }

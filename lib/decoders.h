@@ -1,7 +1,7 @@
 /* decoders.h - rft-decode's readers of simulator logs (rft-decode(1)).
  *
  * Each format is one module (dec_m2s.c, dec_evg.c, dec_gem5.c, dec_nvbit.c,
- * dec_colmap.c) behind this interface: rft_dec_new() with the geometry and
+ * dec_colmap.c, dec_cutracer.c) behind this interface: rft_dec_new() with the geometry and
  * the options, then every line of the input in order through rft_dec_line(),
  * then rft_dec_finish() at the end of the input.  Records go out through the
  * emit callback as soon as they are known; the decoders keep only the state
@@ -29,6 +29,7 @@ enum rft_fmt {
     RFT_FMT_NVBIT,      /* NVBit record_reg_vals */
     RFT_FMT_COLUMNS,    /* CSV/TSV with a column map */
     RFT_FMT_EVG,        /* Multi2Sim 4.x Evergreen --evg-debug-isa */
+    RFT_FMT_CUTRACER,   /* CUTracer reg_trace NDJSON */
 };
 
 /* "text", "csv", "m2s", ...; NULL for an unknown value */
@@ -87,6 +88,8 @@ typedef struct rft_dec_opts {
     int (*m2s_next)(void *ctx, rft_m2s_inst *out);
     void *m2s_ctx;
     const char *m2s_trace;      /* its name, for the header */
+    uint64_t reorder;           /* cutracer: records held to stamp a write at its
+                                   instruction; 0: 65536 */
 } rft_dec_opts;
 
 /* Defaults: GCN geometry, 10 CUs x 4 SIMDs (an HD 7770), 4 cycles an
@@ -106,6 +109,9 @@ rft_dec *rft_dec_new(int fmt, const rft_dec_opts *o, rft_dec_emit emit, void *ct
  * modify the bytes.  0, RFT_EFORMAT (see rft_dec_why), RFT_EMEM, or the
  * emit callback's non-zero value. */
 int rft_dec_line(rft_dec *d, char *line, size_t len);
+/* The start of the input (len bytes, before rft_dec_line sees it), where
+ * a format may say its window sizes: rft_dec_needs_prescan may then be 0. */
+void rft_dec_peek(rft_dec *d, const char *buf, size_t len);
 /* End of input: complete the last instruction, end running wavefronts. */
 int rft_dec_finish(rft_dec *d);
 const char *rft_dec_why(const rft_dec *d);
@@ -123,5 +129,10 @@ void rft_dec_counters(const rft_dec *d, rft_counters *c);
 void rft_dec_describe(const rft_dec *d, void (*f)(void *ctx, const char *k, const char *v),
                       void *ctx);
 void rft_dec_free(rft_dec *d);
+/* cutracer: one line of CUTracer's kernel events file (NDJSON), before the
+ * trace's first line: its kernel_launch records give each launch's kernel
+ * name, grid, block and registers a thread (then no pre-scan is needed);
+ * other records are skipped.  0 or RFT_EFORMAT (rft_dec_why). */
+int rft_dec_events_line(rft_dec *d, const char *line, size_t len);
 
 #endif

@@ -568,6 +568,7 @@ int rft_heal_finish(rft_heal *h)
 
 /* ---- accessors -------------------------------------------------------------------- */
 uint32_t rft_heal_nsc(const rft_heal *h) { return h->nsc; }
+uint32_t rft_heal_lanes(const rft_heal *h) { return h->g.lanes; }
 size_t rft_heal_nslices(const rft_heal *h) { return h->nsl; }
 const rft_heal_slice *rft_heal_slice_at(const rft_heal *h, size_t i)
 {

@@ -70,6 +70,8 @@ const char *rft_heal_error(const rft_heal *h);
 
 /* ---- what the trace says ------------------------------------------------------ */
 uint32_t rft_heal_nsc(const rft_heal *h);           /* SCs per slice (block_lanes) */
+/* lanes of a wavefront (the geometry's lanes per register) */
+uint32_t rft_heal_lanes(const rft_heal *h);
 size_t rft_heal_nslices(const rft_heal *h);
 const rft_heal_slice *rft_heal_slice_at(const rft_heal *h, size_t i);  /* sorted by cu, simd */
 /* The window: first and last cycle of any record; span = last - first + 1. */

@@ -477,7 +477,6 @@ void rft_synth_opts_default(rft_synth_opts *o, int arch)
 }
 
 /* ---- machine state ------------------------------------------------------------ */
-#define ENTRIES 256      /* entries per slice */
 #define MAX_WAVES RFT_SYNTH_MAX_WAVES
 #define MAX_PEND 8       /* outstanding loads per wavefront */
 #define MAX_KERNELS RFT_SYNTH_MAX_KERNELS
@@ -524,6 +523,7 @@ struct rft_synth {
     uint64_t size;              /* writes (gcn) or bundles (evergreen) */
     rft_geom geom;
     unsigned L, MB;             /* lanes, mask bytes */
+    unsigned entries;           /* per slice */
     unsigned ncu, nsimd, nslices;
     struct slice *slices;
     uint64_t rng;               /* xorshift64* */
@@ -1032,7 +1032,7 @@ static uint64_t run_kernel(rft_synth *sy, uint32_t index, uint64_t t)
     sy->k_next_wg = 0;
     sy->k_alive = 0;
     wg_shape(sy, m, &sy->k_wg_items, &sy->k_wg_waves);
-    sy->k_maxwaves = ENTRIES / m->nregs;
+    sy->k_maxwaves = sy->entries / m->nregs;
     if (sy->k_maxwaves > MAX_WAVES)
         sy->k_maxwaves = MAX_WAVES;
     sy->room_changed = 1;
@@ -1210,7 +1210,8 @@ static int setup(rft_synth *sy, const rft_synth_opts *o)
         return e;
     for (unsigned i = 0; i < sy->nk; i++) {
         const struct model *m = &sy->mset[sy->ks[i]];
-        unsigned fit = ENTRIES / m->nregs < MAX_WAVES ? ENTRIES / m->nregs : MAX_WAVES, items, waves;
+        unsigned fit = sy->entries / m->nregs < MAX_WAVES ? sy->entries / m->nregs : MAX_WAVES;
+        unsigned items, waves;
         wg_shape(sy, m, &items, &waves);
         if (waves > fit)
             return fail(sy, RFT_EFORMAT, "--wg-size: %u work-items are %u wavefronts, more than "
@@ -1218,7 +1219,8 @@ static int setup(rft_synth *sy, const rft_synth_opts *o)
     }
     rft_geom_default(&sy->geom);
     sy->geom.lanes = sy->L;
-    sy->geom.block_lanes = sy->L % 16 ? 8 : 16;
+    sy->geom.entries = sy->entries;
+    sy->geom.block_lanes = o->block_lanes ? o->block_lanes : sy->L % 16 ? 8 : 16;
     if (rft_geom_check(&sy->geom, &why))
         return fail(sy, RFT_EFORMAT, "--lanes: %s", why);
     if ((e = plan(sy)))
@@ -1232,7 +1234,7 @@ static int setup(rft_synth *sy, const rft_synth_opts *o)
             struct slice *sl = &sy->slices[cu * sy->nsimd + s];
             sl->cu = (uint16_t)cu;
             sl->simd = (uint16_t)s;
-            if (!(sl->regs = calloc((size_t)ENTRIES * sy->L, sizeof *sl->regs)))
+            if (!(sl->regs = calloc((size_t)sy->entries * sy->L, sizeof *sl->regs)))
                 return fail(sy, RFT_EMEM, "out of memory");
         }
     uint64_t seed = o->seed;
@@ -1254,6 +1256,7 @@ int rft_synth_new(rft_synth **out, const rft_synth_opts *o)
     sy->ncu = o->cus;
     sy->nsimd = o->simds;
     sy->nslices = o->cus * o->simds;
+    sy->entries = o->entries ? o->entries : 256;
     return setup(sy, o);
 }
 

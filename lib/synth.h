@@ -35,6 +35,8 @@ typedef struct rft_synth_opts {
     uint64_t size;          /* writes (gcn) or bundles (evergreen) to make, about */
     unsigned cus, simds;    /* slices: cus x simds (evergreen: simds 1) */
     unsigned lanes;         /* per wavefront, a multiple of 8 */
+    unsigned entries;       /* per slice; 0: 256 */
+    unsigned block_lanes;   /* lanes per block; 0: 16, 8 when lanes is no multiple of 16 */
     unsigned wg_size;       /* work-items per work-group; 0: each model's own */
     uint64_t seed;
 } rft_synth_opts;

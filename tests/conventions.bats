@@ -103,7 +103,7 @@ options_of() { "$1" --list-options; }
     cmp a.rft b.rft
     cmp a.rft c.rft
     run -2 --separate-stderr rft-decode --input-format vliw t.tsv
-    assert_equal "$stderr" "rft-decode: --input-format: 'vliw' is not one of auto, text, csv, m2s, evg, gem5, nvbit, columns (see rft-decode --help)"
+    assert_equal "$stderr" "rft-decode: --input-format: 'vliw' is not one of auto, text, csv, m2s, evg, gem5, nvbit, cutracer, columns (see rft-decode --help)"
     grep -q 'named so (preferred) or by its older spelling' "$TOP/man/rft-decode.1"
 }
 

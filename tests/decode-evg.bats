@@ -156,5 +156,5 @@ all	80"
     run -2 --separate-stderr rft-decode --format evg --local-size 6 "$F/basic.txt"
     assert_equal "${stderr_lines[0]}" "rft-decode: --local-size applies to the m2s format (an Evergreen log gives it) (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --format vliw "$F/basic.txt"
-    assert_equal "${stderr_lines[0]}" "rft-decode: --input-format: 'vliw' is not one of auto, text, csv, m2s, evg, gem5, nvbit, columns (see rft-decode --help)"
+    assert_equal "${stderr_lines[0]}" "rft-decode: --input-format: 'vliw' is not one of auto, text, csv, m2s, evg, gem5, nvbit, cutracer, columns (see rft-decode --help)"
 }

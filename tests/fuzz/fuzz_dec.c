@@ -36,6 +36,8 @@ static const option_set option_sets[] = {
     {"columns", .lanes = 4, .block_lanes = 4},
     {"evg", .lanes = 4, .block_lanes = 4},
     {"evg", .cus = 20},
+    {"cutracer", .lanes = 32, .block_lanes = 8, .entries = 512},
+    {"cutracer", .lanes = 32, .block_lanes = 8, .entries = 512, .nvgprs = 8},
     {"columns", .lanes = 4, .block_lanes = 4,
      .columns = "kind=0,cycle=1,cu=2,simd=3,wf=4,vreg=5,mask=6,v0=7,nregs=11,kernel=12"},
 };
