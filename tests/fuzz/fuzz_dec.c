@@ -2,14 +2,15 @@
  * by FUZZ_FORMAT (its --format name: "m2s", "gem5", ...): the Makefile
  * builds one harness per name in FUZZ_DECODERS.
  *
- * Every line is an exact-length malloc'd copy with nothing after it, as a
- * library caller may pass it, so reading past a line is caught.  A bad line
+ * Every line is an exact-length copy with nothing after it (fuzz_lines), as
+ * a library caller may pass it, so reading past a line is caught.  A bad line
  * is skipped (as --skip-bad does) so the lines after it are explored too.
- * Each input is decoded with one option set of its format (below), chosen
- * by the input's length: most mutations (bytes changed, not inserted) keep
- * an input with its set, and every set is explored, at the cost of one
- * decoding (two with a pre-scan) an input instead of one per set.  A
- * replay (replay.c) decodes every input with every set. */
+ * An input of up to ALL_SETS bytes is decoded with every option set of its
+ * format (below), a longer one with one of them, chosen by its length: most
+ * mutations (bytes changed, not inserted) keep an input with its set, and
+ * every set is explored, at the cost of one decoding (two with a pre-scan)
+ * an input instead of one per set.  A replay (replay.c) decodes every input
+ * with every set. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,8 @@
 #ifndef FUZZ_FORMAT
 #error "build with -DFUZZ_FORMAT='\"NAME\"'"
 #endif
+
+#define ALL_SETS 1024
 
 /* The option sets each input is decoded with: those of the fixtures
  * (tests/decode-formats.bats), defaults, and a fixed window (no pre-scan).
@@ -169,7 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(copy);
     rft_dec_opts o;
     for (int i = 0; i < nsets; i++)
-        if (fuzz_every_way || (size_t)i == size % (size_t)nsets) {
+        if (fuzz_every_way || size <= ALL_SETS || (size_t)i == size % (size_t)nsets) {
             options(sets[i], &o);
             decode_as_rft_decode(data, size, &o, &prescan[i]);
         }
