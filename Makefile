@@ -136,7 +136,14 @@ FUZZ_HARNESSES = reader payload text faultmap params $(addprefix dec-,$(FUZZ_DEC
 FUZZ_CC ?= clang
 FUZZ_DEB_PKGS = clang libclang-rt-14-dev
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
 FUZZ_CHECK_SECONDS ?= 2
+# Harnesses whose inputs are cut at FUZZ_SHORT_LEN bytes: their seeds are
+# 4-10 KB simulator logs decoded line by line, twice with a pre-scan; cut at
+# 4 KiB they run 1.6-1.8 times as many inputs and reach more coverage (not
+# dec-nvbit: cut, its 18 KB seed loses coverage)
+FUZZ_SHORT = dec-m2s dec-evg
+FUZZ_SHORT_LEN ?= 4096
 FUZZ_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_DIR = tests/fuzz
 FUZZ_OUT = $(FUZZ_DIR)/build
@@ -180,23 +187,33 @@ fuzz-deps:
 fuzz-build: fuzz-deps
 	@$(MAKE) --no-print-directory $(FUZZ_FUZZERS)
 
-# $(call fuzz_run,SECONDS): each harness fuzzed that long; new inputs go to
-# $(FUZZ_DIR)/work/NAME/, crashes to $(FUZZ_DIR)/crashes/NAME/, the log to
-# $(FUZZ_DIR)/work/NAME.log
+# $(call fuzz_run,SECONDS,RUNS): each harness fuzzed, one at a time, for
+# SECONDS or RUNS inputs (empty: no limit), whichever comes first; those
+# of FUZZ_SHORT on inputs of at most FUZZ_SHORT_LEN bytes.  New inputs
+# go to $(FUZZ_DIR)/work/NAME/, crashes to $(FUZZ_DIR)/crashes/NAME/, the log
+# to $(FUZZ_DIR)/work/NAME.log; a line per harness: runs, runs a second,
+# and the coverage reached (libFuzzer's cov: edges, ft: features).  A
+# harness that fails does not stop the others: make fails at the end.
 define fuzz_run
-set -e; for h in $(FUZZ_HARNESSES); do \
+failed=; for h in $(FUZZ_HARNESSES); do \
   mkdir -p $(FUZZ_DIR)/work/$$h $(FUZZ_DIR)/crashes/$$h; log=$(FUZZ_DIR)/work/$$h.log; \
-  if $(FUZZ_OUT)/fuzz/$$h -max_total_time=$(1) -timeout=10 -print_final_stats=1 \
-      -artifact_prefix=$(FUZZ_DIR)/crashes/$$h/ $(FUZZ_DIR)/work/$$h $(FUZZ_INPUTS) >$$log 2>&1; \
-  then echo "fuzz: $$h: $$(sed -n 's/^stat::number_of_executed_units: *//p' $$log) runs in $(1) s"; \
-  else tail -n 40 $$log; echo "fuzz: $$h FAILED: reproducer in $(FUZZ_DIR)/crashes/$$h/ (log $$log)"; exit 1; fi; \
-done
+  case " $(FUZZ_SHORT) " in *" $$h "*) len=-max_len=$(FUZZ_SHORT_LEN);; *) len=;; esac; \
+  if $(FUZZ_OUT)/fuzz/$$h -max_total_time=$(1) $(if $(2),-runs=$(2)) $$len -timeout=10 \
+      -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/crashes/$$h/ \
+      $(FUZZ_DIR)/work/$$h $(FUZZ_INPUTS) >$$log 2>&1; \
+  then echo "fuzz: $$h: $$(sed -n 's/^stat::number_of_executed_units: *//p' $$log) runs," \
+            "$$(sed -n 's/^stat::average_exec_per_sec: *//p' $$log)/s," \
+            "$$(grep -E '^#[0-9]+' $$log | tail -n 1 | grep -oE 'cov: [0-9]+ ft: [0-9]+')"; \
+  else tail -n 40 $$log; echo "fuzz: $$h FAILED: reproducer in $(FUZZ_DIR)/crashes/$$h/ (log $$log)"; \
+       failed="$$failed $$h"; fi; \
+done; if [ -n "$$failed" ]; then echo "fuzz: FAILED:$$failed"; exit 1; fi
 endef
 
 # The campaign README.md and tests/fuzz/README name: every harness for
-# FUZZ_SECONDS (60) seconds
+# FUZZ_SECONDS (60) seconds or FUZZ_RUNS inputs (default: no limit), e.g.
+#   make fuzz FUZZ_SECONDS=1800 FUZZ_RUNS=10000000
 fuzz: fuzz-build
-	@$(call fuzz_run,$(FUZZ_SECONDS))
+	@$(call fuzz_run,$(FUZZ_SECONDS),$(FUZZ_RUNS))
 
 # Whether $(FUZZ_CC) links libFuzzer harnesses at all
 FUZZ_TOOLCHAIN = { mkdir -p $(FUZZ_OUT) && \

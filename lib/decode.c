@@ -76,11 +76,22 @@ void rft_decode_opts_default(rft_decode_opts *o)
     o->input = "-";
 }
 
-rft_decode *rft_decode_new(const rft_decode_opts *o)
+/* Everything of d but its buffers (and their sizes) zeroed, then set up
+ * for options o: 0, or -1 out of memory (the header's strings). */
+static int init(rft_decode *d, const rft_decode_opts *o)
 {
-    rft_decode *d = calloc(1, sizeof *d);
-    if (!d)
-        return NULL;
+    char *buf = d->buf, *cbuf = d->cbuf;
+    struct bufs *b = d->b;
+    rft_rec *held = d->held;
+    uint32_t held_cap = d->held_cap;
+    size_t ccap = d->ccap;
+    memset(d, 0, sizeof *d);
+    d->buf = buf;
+    d->b = b;
+    d->held = held;
+    d->held_cap = held_cap;
+    d->cbuf = cbuf;
+    d->ccap = ccap;
     d->o = *o;
     if (d->o.dec.columns && d->o.fmt == RFT_FMT_NONE)
         d->o.fmt = RFT_FMT_COLUMNS;
@@ -88,11 +99,37 @@ rft_decode *rft_decode_new(const rft_decode_opts *o)
     d->why = "";
     rft_header_init(&d->h, "rft-decode");
     d->h.geom = o->dec.geom;
-    if (!(d->buf = malloc(BUF_CAP + 1)) || !(d->b = malloc(sizeof *d->b)) || !d->h.producer) {
+    return d->h.producer ? 0 : -1;
+}
+
+/* What one input's decoding allocated, but the buffers. */
+static void release(rft_decode *d)
+{
+    if (d->td_init)
+        rft_textdec_free(&d->td);
+    if (d->cp_init)
+        csv_free(&d->cp);
+    rft_dec_free(d->dec);
+    rft_header_free(&d->h);
+    free(d->nregs);
+}
+
+rft_decode *rft_decode_new(const rft_decode_opts *o)
+{
+    rft_decode *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    if (!(d->buf = malloc(BUF_CAP + 1)) || !(d->b = malloc(sizeof *d->b)) || init(d, o)) {
         rft_decode_free(d);
         return NULL;
     }
     return d;
+}
+
+int rft_decode_reset(rft_decode *d, const rft_decode_opts *o)
+{
+    release(d);
+    return init(d, o) ? RFT_EMEM : 0;
 }
 
 char *rft_decode_space(rft_decode *d, size_t *room)
@@ -733,13 +770,7 @@ void rft_decode_free(rft_decode *d)
 {
     if (!d)
         return;
-    if (d->td_init)
-        rft_textdec_free(&d->td);
-    if (d->cp_init)
-        csv_free(&d->cp);
-    rft_dec_free(d->dec);
-    rft_header_free(&d->h);
-    free(d->nregs);
+    release(d);
     free(d->held);
     free(d->cbuf);
     free(d->buf);

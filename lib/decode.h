@@ -81,6 +81,10 @@ typedef struct rft_decode_info {
 typedef struct rft_decode rft_decode;
 
 rft_decode *rft_decode_new(const rft_decode_opts *o);  /* NULL: out of memory */
+/* Start again, on another input, with options o: as rft_decode_new, but
+ * the buffers are kept (many small inputs do not allocate 5 MiB each).
+ * 0, or RFT_EMEM: then only rft_decode_free may follow. */
+int rft_decode_reset(rft_decode *d, const rft_decode_opts *o);
 /* Where the next bytes of the input go, and how many fit. */
 char *rft_decode_space(rft_decode *d, size_t *room);
 /* n bytes were put there; 0: the input ended. */

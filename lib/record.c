@@ -136,6 +136,7 @@ struct rft_reader {
     rft_header h;
     uint8_t *buf;
     size_t cap, start, end;
+    size_t chunk;           /* bytes asked of the input at least at a time */
     int in_eof;
     uint64_t count;
     int done;
@@ -166,9 +167,9 @@ static int fill(rft_reader *r, size_t need)
             r->end -= r->start;
             r->start = 0;
         }
-        if (r->cap - r->end < READ_CHUNK / 2 || r->cap < need) {
+        if (r->cap - r->end < r->chunk / 2 || r->cap < need) {
             size_t ncap = r->cap;
-            while (ncap < need + READ_CHUNK)
+            while (ncap < need + r->chunk)
                 ncap *= 2;
             uint8_t *nb = realloc(r->buf, ncap);
             if (!nb)
@@ -309,24 +310,44 @@ rft_reader *rft_reader_open(const char *path, char *err, size_t errlen)
     return rft_reader_open_flags(path, 0, err, errlen);
 }
 
-rft_reader *rft_reader_open_flags(const char *path, int flags, char *err, size_t errlen)
+/* The reader of in (closed here on failure), asking it for chunk bytes at
+ * least at a time. */
+static rft_reader *reader_start(rft_in *in, size_t chunk, char *err, size_t errlen)
 {
+    if (!in)
+        return NULL;
     rft_reader *r = calloc(1, sizeof *r);
-    if (!r || !(r->buf = malloc(2 * READ_CHUNK))) {
+    if (!r || !(r->buf = malloc(2 * chunk))) {
         free(r);
+        rft_in_close(in);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    r->cap = 2 * READ_CHUNK;
-    if (!(r->in = rft_in_open(path, RFT_IN_ZSTD | (flags & RFT_IN_AHEAD), err, errlen))) {
-        rft_reader_close(r);
-        return NULL;
-    }
+    r->cap = 2 * chunk;
+    r->chunk = chunk;
+    r->in = in;
     if (parse_header(r, err, errlen)) {
         rft_reader_close(r);
         return NULL;
     }
     return r;
+}
+
+rft_reader *rft_reader_open_flags(const char *path, int flags, char *err, size_t errlen)
+{
+    return reader_start(rft_in_open(path, RFT_IN_ZSTD | (flags & RFT_IN_AHEAD), err, errlen),
+                        READ_CHUNK, err, errlen);
+}
+
+rft_reader *rft_reader_open_mem(const void *data, size_t n, int flags, char *err, size_t errlen)
+{
+    /* a small stream in memory (a test's) gets a small buffer first: it
+     * grows as a file's does, by chunks of up to READ_CHUNK */
+    size_t chunk = 4096;
+    while (chunk < READ_CHUNK && chunk < 8 * n)
+        chunk *= 2;
+    return reader_start(rft_in_open_mem(data, n, RFT_IN_ZSTD | (flags & RFT_IN_AHEAD), err, errlen),
+                        chunk, err, errlen);
 }
 
 const rft_header *rft_reader_header(const rft_reader *r) { return &r->h; }

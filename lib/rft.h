@@ -312,6 +312,8 @@ rft_reader *rft_reader_open(const char *path, char *err, size_t errlen);
 /* The same, with RFT_IN_AHEAD (or 0) in flags: decompress in a second thread,
  * for consumers whose own work per record is heavy (rft-duty). */
 rft_reader *rft_reader_open_flags(const char *path, int flags, char *err, size_t errlen);
+/* The same over a stream held in memory: the n bytes at data (rft_in_open_mem). */
+rft_reader *rft_reader_open_mem(const void *data, size_t n, int flags, char *err, size_t errlen);
 const rft_header *rft_reader_header(const rft_reader *r);
 /* 0 and a record in *rec; RFT_EOF at the end record; else an error. */
 int rft_read(rft_reader *r, rft_rec *rec);
@@ -373,6 +375,9 @@ enum { RFT_IN_AUTO = 0, RFT_IN_ZSTD = 1, RFT_IN_AHEAD = 0x100 };
  * thread reads and decompresses ahead of the caller (same bytes, same
  * errors); rft_in_close() stops it. */
 rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen);
+/* The same over the n bytes at data, which stay valid and unchanged until
+ * rft_in_close (a stream or a trace a program holds in memory). */
+rft_in *rft_in_open_mem(const void *data, size_t n, int mode, char *err, size_t errlen);
 /* >0 bytes read, 0 at a clean end, <0 an error (a truncated zstd frame is
  * RFT_ETRUNC, a corrupt one RFT_EZSTD); message in rft_in_error(). */
 long rft_in_read(rft_in *in, void *buf, size_t n);

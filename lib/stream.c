@@ -1,5 +1,5 @@
-/* stream.c - byte input from a file or stdin, zstd-decompressed when the
- * content is a zstd frame.  Truncated and corrupt frames are told apart
+/* stream.c - byte input from a file, stdin or memory, zstd-decompressed
+ * when the content is a zstd frame.  Truncated and corrupt frames are told apart
  * from a clean end, as zstd's streaming examples do.
  *
  * With RFT_IN_AHEAD a second thread reads and decompresses into a ring of
@@ -44,6 +44,8 @@ struct ahead {              /* the ring between the reading thread and the calle
 
 struct rft_in {
     int fd;                /* read(2), not stdio: a live pipe yields what it has */
+    const unsigned char *mem;   /* or bytes in memory (rft_in_open_mem): mem[mempos..memlen) */
+    size_t memlen, mempos;
     int is_zstd;
     ZSTD_DCtx *dctx;
     ZSTD_inBuffer zin;
@@ -59,15 +61,22 @@ struct rft_in {
     char err[256];
 };
 
-static ssize_t read_some(int fd, void *buf, size_t n, int in_thread)
+static ssize_t read_some(rft_in *in, void *buf, size_t n, int in_thread)
 {
     ssize_t m;
+    if (in->mem) {
+        size_t left = in->memlen - in->mempos;
+        m = (ssize_t)(n < left ? n : left);
+        memcpy(buf, in->mem + in->mempos, (size_t)m);
+        in->mempos += (size_t)m;
+        return m;
+    }
     /* the reading thread may be cancelled only while it waits in read(2):
      * an input that never ends (a terminal) must not keep close() waiting */
     if (in_thread)
         pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
     do
-        m = read(fd, buf, n);
+        m = read(in->fd, buf, n);
     while (m < 0 && errno == EINTR);
     if (in_thread)
         pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
@@ -128,6 +137,8 @@ static const char *not_zstd(const unsigned char *p, size_t n)
     return "not a zstd stream (bad frame magic)";
 }
 
+static rft_in *start(rft_in *in, int mode, char *err, size_t errlen);
+
 rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen)
 {
     rft_in *in = calloc(1, sizeof *in);
@@ -144,7 +155,28 @@ rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen)
         free(in);
         return NULL;
     }
-    in->incap = ZSTD_DStreamInSize();
+    return start(in, mode, err, errlen);
+}
+
+rft_in *rft_in_open_mem(const void *data, size_t n, int mode, char *err, size_t errlen)
+{
+    static const unsigned char none[1];
+    rft_in *in = calloc(1, sizeof *in);
+    if (!in) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    in->fd = -1;
+    in->mem = n ? data : none;
+    in->memlen = n;
+    return start(in, mode, err, errlen);
+}
+
+/* The content's kind from its first bytes, the decompressor, the thread. */
+static rft_in *start(rft_in *in, int mode, char *err, size_t errlen)
+{
+    /* bytes in memory go to zstd where they are: only the magic is copied */
+    in->incap = in->mem ? 4 : ZSTD_DStreamInSize();
     in->inbuf = malloc(in->incap);
     if (!in->inbuf) {
         snprintf(err, errlen, "out of memory");
@@ -154,7 +186,7 @@ rft_in *rft_in_open(const char *path, int mode, char *err, size_t errlen)
     /* peek at the first 4 bytes to tell zstd from plain content */
     size_t n = 0;
     while (n < 4) {
-        ssize_t m = read_some(in->fd, in->inbuf + n, 4 - n, 0);
+        ssize_t m = read_some(in, in->inbuf + n, 4 - n, 0);
         if (m < 0) {
             snprintf(err, errlen, "%s", strerror(errno));
             rft_in_close(in);
@@ -211,7 +243,7 @@ static long read_direct(rft_in *in, void *buf, size_t n)
         while (in->peekpos < in->npeek && got < n)
             ((unsigned char *)buf)[got++] = in->peek[in->peekpos++];
         if (got == 0) {
-            ssize_t m = read_some(in->fd, buf, n, in_thread);
+            ssize_t m = read_some(in, buf, n, in_thread);
             if (m < 0)
                 return fail(in, RFT_EIO, "read error: %s", strerror(errno));
             in->consumed += (size_t)m;
@@ -224,16 +256,22 @@ static long read_direct(rft_in *in, void *buf, size_t n)
         if (in->zin.pos == in->zin.size) {
             if (in->eof)
                 break;
-            ssize_t r = read_some(in->fd, in->inbuf, in->incap, in_thread);
-            if (r < 0)
+            const unsigned char *src = in->inbuf;
+            ssize_t r;
+            if (in->mem) {
+                src = in->mem + in->mempos;
+                r = (ssize_t)(in->memlen - in->mempos);
+                in->mempos = in->memlen;
+            } else if ((r = read_some(in, in->inbuf, in->incap, in_thread)) < 0) {
                 return fail(in, RFT_EIO, "read error: %s", strerror(errno));
+            }
             size_t m = (size_t)r;
             if (m == 0) {
                 in->eof = 1;
                 /* zstd may still hold decoded bytes to flush */
             }
             in->consumed += m;
-            in->zin.src = in->inbuf;
+            in->zin.src = src;
             in->zin.size = m;
             in->zin.pos = 0;
         }

@@ -3,7 +3,9 @@
  * Each harness defines LLVMFuzzerTestOneInput; it is linked either with
  * libFuzzer (clang -fsanitize=fuzzer) or with replay.c (any compiler), so
  * nothing here may depend on libFuzzer.  The harnesses hand the library what
- * a hostile file would: buffers of exact length, never followed by a NUL. */
+ * a hostile file would: buffers of exact length, never followed by a NUL.
+ * An input costs what the library's parsing of it costs: big objects (the
+ * decoder's buffer, writers) are made once and reset, not made per input. */
 #ifndef RFT_FUZZ_H
 #define RFT_FUZZ_H
 
@@ -14,9 +16,16 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A path that opens to the bytes data[0..n) ("/dev/fd/N" of a memory file),
- * valid until the next call. */
-const char *fuzz_path(const uint8_t *data, size_t n);
+/* A harness that runs each input one way of several, chosen by the input
+ * (dec-*: an option set; reader: read-ahead or not), runs it every way when
+ * this is set: replay.c sets it, so that a reproducer replays as it was
+ * found whichever way that was. */
+extern int fuzz_every_way;
+
+/* Write r as rft-decode or a stage would (rft_write_rec), to /dev/null
+ * through a writer of geometry g kept open across inputs: what
+ * rft_write_rec returns (a refused record: the next call opens another). */
+int fuzz_write(const rft_geom *g, const rft_rec *r);
 
 /* A malloc'd copy of data[0..n) with nothing after it, so that reading one
  * byte past it is caught by AddressSanitizer (free it). */

@@ -2,10 +2,15 @@
  * by FUZZ_FORMAT (its --format name: "m2s", "gem5", ...): the Makefile
  * builds one harness per name in FUZZ_DECODERS.
  *
- * Every line is an exact-length malloc'd copy with nothing after it, as a
- * library caller may pass it, so reading past a line is caught.  A bad line
+ * Every line is an exact-length copy with nothing after it (fuzz_lines), as
+ * a library caller may pass it, so reading past a line is caught.  A bad line
  * is skipped (as --skip-bad does) so the lines after it are explored too.
- * Each input is decoded with every option set of its format (below). */
+ * An input of up to ALL_SETS bytes is decoded with every option set of its
+ * format (below), a longer one with one of them, chosen by its length: most
+ * mutations (bytes changed, not inserted) keep an input with its set, and
+ * every set is explored, at the cost of one decoding (two with a pre-scan)
+ * an input instead of one per set.  A replay (replay.c) decodes every input
+ * with every set. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,10 +21,12 @@
 #error "build with -DFUZZ_FORMAT='\"NAME\"'"
 #endif
 
+#define ALL_SETS 1024
+
 /* The option sets each input is decoded with: those of the fixtures
  * (tests/decode-formats.bats), defaults, and a fixed window (no pre-scan).
  * Zero fields keep rft_dec_opts_default's value.  A format without a line
- * here is decoded with the defaults and with nvgprs = 8. */
+ * here is decoded with the defaults or with nvgprs = 8. */
 typedef struct option_set {
     const char *format;
     uint32_t lanes, block_lanes, entries, cus, simds, nvgprs, local[3];
@@ -61,14 +68,13 @@ static void options(const option_set *set, rft_dec_opts *o)
 
 struct run {
     rft_dec *dec;
-    rft_writer *w;
     const rft_geom *geom;
 };
 
 static int emit(void *ctx, const rft_rec *r)
 {
     struct run *run = ctx;
-    int e = rft_write_rec(run->w, r);      /* as rft-decode does */
+    int e = fuzz_write(run->geom, r);      /* as rft-decode does */
     fuzz_use_record(run->geom, r);
     return e;
 }
@@ -86,14 +92,18 @@ static void describe(void *ctx, const char *k, const char *v)
     (void)rft_header_set(ctx, k, v);
 }
 
-static int needs_prescan(const rft_dec_opts *o)
+/* whether options o need a pre-scan: known before any line (the format
+ * and the options decide), asked once per option set */
+static int needs_prescan(const rft_dec_opts *o, int *known)
 {
     char err[256];
-    rft_dec *d = rft_dec_new(rft_fmt_parse(FUZZ_FORMAT), o, NULL, NULL, err, sizeof err);
-    FUZZ_ASSERT(d != NULL);
-    int needs = rft_dec_needs_prescan(d);
-    rft_dec_free(d);
-    return needs;
+    if (*known < 0) {
+        rft_dec *d = rft_dec_new(rft_fmt_parse(FUZZ_FORMAT), o, NULL, NULL, err, sizeof err);
+        FUZZ_ASSERT(d != NULL);
+        *known = rft_dec_needs_prescan(d);
+        rft_dec_free(d);
+    }
+    return *known;
 }
 
 /* Decode the whole input with options o; a pre-scan gives the window
@@ -106,8 +116,6 @@ static void decode(const uint8_t *data, size_t size, const rft_dec_opts *o, int 
     rft_header h;
     rft_header_init(&h, "fuzz");
     h.geom = o->geom;
-    if (!prescan)
-        FUZZ_ASSERT((run.w = rft_writer_open("/dev/null", &h, NULL, err, sizeof err)) != NULL);
     run.dec = rft_dec_new(rft_fmt_parse(FUZZ_FORMAT), o, prescan ? NULL : emit, &run, err,
                           sizeof err);
     FUZZ_ASSERT(run.dec != NULL);
@@ -122,17 +130,16 @@ static void decode(const uint8_t *data, size_t size, const rft_dec_opts *o, int 
     FUZZ_ASSERT(strlen(rft_dec_why(run.dec)) < 256);
     rft_dec_free(run.dec);
     rft_header_free(&h);
-    if (run.w)
-        rft_writer_close(run.w, e == 0, err, sizeof err);
 }
 
 /* Decode as rft-decode does: a pre-scan first when the window sizes
  * come from the log itself. */
-static void decode_as_rft_decode(const uint8_t *data, size_t size, const rft_dec_opts *o)
+static void decode_as_rft_decode(const uint8_t *data, size_t size, const rft_dec_opts *o,
+                                 int *prescan_known)
 {
     static uint16_t nregs[4096];    /* rft-decode's limit */
     uint32_t nk = 0;
-    if (!needs_prescan(o)) {
+    if (!needs_prescan(o, prescan_known)) {
         decode(data, size, o, 0, NULL, NULL);
         return;
     }
@@ -148,21 +155,28 @@ static void decode_as_rft_decode(const uint8_t *data, size_t size, const rft_dec
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    enum { SETS = sizeof option_sets / sizeof *option_sets };
+    static const option_set *sets[SETS];
+    static int nsets, prescan[SETS];
+    if (!nsets) {   /* this format's option sets, or the fallback ones */
+        for (size_t i = 0; i < SETS; i++)
+            if (strcmp(option_sets[i].format, FUZZ_FORMAT) == 0)
+                sets[nsets++] = &option_sets[i];
+        if (!nsets)
+            for (size_t i = 0; i < sizeof fallback_sets / sizeof *fallback_sets; i++)
+                sets[nsets++] = &fallback_sets[i];
+        for (int i = 0; i < nsets; i++)
+            prescan[i] = -1;
+    }
     /* detection sees the start of the input, of exact length too */
     char *copy = fuzz_copy(data, size);
     (void)rft_fmt_detect(copy, size, NULL);
     free(copy);
-    int any = 0;
     rft_dec_opts o;
-    for (size_t i = 0; i < sizeof option_sets / sizeof *option_sets; i++)
-        if (strcmp(option_sets[i].format, FUZZ_FORMAT) == 0) {
-            options(&option_sets[i], &o);
-            decode_as_rft_decode(data, size, &o);
-            any = 1;
+    for (int i = 0; i < nsets; i++)
+        if (fuzz_every_way || size <= ALL_SETS || (size_t)i == size % (size_t)nsets) {
+            options(sets[i], &o);
+            decode_as_rft_decode(data, size, &o, &prescan[i]);
         }
-    for (size_t i = 0; !any && i < sizeof fallback_sets / sizeof *fallback_sets; i++) {
-        options(&fallback_sets[i], &o);
-        decode_as_rft_decode(data, size, &o);
-    }
     return 0;
 }

@@ -1,9 +1,9 @@
 /* fuzz_util.c - helpers of the harnesses (fuzz.h) and the table of the
  * payload parsers of analysis records. */
+#include <sanitizer/asan_interface.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "alloc.h"
 #include "duty.h"
@@ -15,32 +15,45 @@
 const char *__ubsan_default_options(void);
 const char *__ubsan_default_options(void) { return "print_stacktrace=1:abort_on_error=1"; }
 
+int fuzz_every_way;
+
 void fuzz_fail(const char *file, int line, const char *what)
 {
     fprintf(stderr, "%s:%d: fuzz check failed: %s\n", file, line, what);
     abort();
 }
 
-const char *fuzz_path(const uint8_t *data, size_t n)
+int fuzz_write(const rft_geom *g, const rft_rec *r)
 {
-    /* one unlinked temporary file, rewritten for every input */
-    static int fd = -1;
-    static char path[32];
-    if (fd < 0) {
-        const char *dir = getenv("TMPDIR");
-        char tmpl[4096];
-        snprintf(tmpl, sizeof tmpl, "%s/rft-fuzz.XXXXXX", dir && *dir ? dir : "/tmp");
-        FUZZ_ASSERT((fd = mkstemp(tmpl)) >= 0);
-        unlink(tmpl);
-        snprintf(path, sizeof path, "/dev/fd/%d", fd);
+    /* writers to /dev/null kept open, one for each of the last geometries
+     * met: the encoders run for every record, the writer's setup (buffers,
+     * the zstd context) once */
+    enum { WRITERS = 4 };
+    static struct {
+        rft_geom g;
+        rft_writer *w;
+    } slot[WRITERS];
+    static unsigned next;
+    int i = 0;
+    while (i < WRITERS && !(slot[i].w && memcmp(&slot[i].g, g, sizeof *g) == 0))
+        i++;
+    if (i == WRITERS) {
+        char err[320];
+        rft_header h;
+        i = (int)(next++ % WRITERS);
+        rft_writer_close(slot[i].w, 1, NULL, 0);
+        rft_header_init(&h, "fuzz");
+        h.geom = slot[i].g = *g;
+        slot[i].w = rft_writer_open("/dev/null", &h, NULL, err, sizeof err);
+        rft_header_free(&h);
+        FUZZ_ASSERT(slot[i].w != NULL);
     }
-    FUZZ_ASSERT(ftruncate(fd, 0) == 0);
-    for (size_t done = 0; done < n;) {
-        ssize_t w = pwrite(fd, data + done, n - done, (off_t)done);
-        FUZZ_ASSERT(w > 0);
-        done += (size_t)w;
+    int e = rft_write_rec(slot[i].w, r);
+    if (e) {    /* a refused record leaves the writer failed: the next one is new */
+        rft_writer_close(slot[i].w, 0, NULL, 0);
+        slot[i].w = NULL;
     }
-    return path;
+    return e;
 }
 
 char *fuzz_copy(const void *data, size_t n)
@@ -55,16 +68,26 @@ char *fuzz_copy(const void *data, size_t n)
 int fuzz_lines(const uint8_t *data, size_t n, int (*fn)(void *ctx, char *line, size_t len),
                void *ctx)
 {
+    /* one buffer for every line, each copied to its end and the bytes
+     * before it poisoned: a read past the line or before it is caught as
+     * in an exact-length allocation, without an allocation a line */
+    static char *buf;
+    static size_t cap;
     size_t pos = 0;
     while (pos < n) {
         const uint8_t *nl = memchr(data + pos, '\n', n - pos);
-        size_t end = nl ? (size_t)(nl - data) : n;
-        /* malloc(0) under ASan is a valid pointer to nothing readable */
-        char *line = malloc(end - pos);
-        FUZZ_ASSERT(line != NULL || end == pos);
-        memcpy(line, data + pos, end - pos);
-        int e = fn(ctx, line, end - pos);
-        free(line);
+        size_t end = nl ? (size_t)(nl - data) : n, len = end - pos;
+        if (len > cap || !buf) {
+            free(buf);
+            cap = len > 2 * cap ? len : 2 * cap;
+            cap = cap < 4096 ? 4096 : cap;
+            FUZZ_ASSERT((buf = malloc(cap)) != NULL);
+        }
+        char *line = buf + cap - len;
+        memcpy(line, data + pos, len);
+        ASAN_POISON_MEMORY_REGION(buf, cap - len);
+        int e = fn(ctx, line, len);
+        ASAN_UNPOISON_MEMORY_REGION(buf, cap - len);
         if (e)
             return e;
         pos = end + 1;

@@ -3,9 +3,10 @@
  *     replay FILE|DIR ...
  * Each file (a directory: its files, in name order, not those whose name
  * starts with '.' or is README) is read into a buffer of its exact size and
- * passed to LLVMFuzzerTestOneInput.  A crash ends the run with the
- * sanitizer's report and the name of the input.  Build it with
- * -fsanitize=address (it calls the sanitizers' death callback). */
+ * passed to LLVMFuzzerTestOneInput, which runs it every way it knows
+ * (fuzz_every_way).  A crash ends the run with the sanitizer's report and
+ * the name of the input.  Build it with -fsanitize=address (it calls the
+ * sanitizers' death callback). */
 #include <dirent.h>
 #include <errno.h>
 #include <sanitizer/common_interface_defs.h>
@@ -106,6 +107,7 @@ static int run_dir(const char *dir)
 int main(int argc, char **argv)
 {
     int bad = 0;
+    fuzz_every_way = 1;
     __sanitizer_set_death_callback(name_current);
     signal(SIGABRT, on_signal);
     signal(SIGSEGV, on_signal);
