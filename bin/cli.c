@@ -510,7 +510,7 @@ rft_reader *stage_open(const char *input)
 {
     char err[320];
     stage.input = input;
-    if (!(stage.r = rft_reader_open_flags(input, stage.read_flags, err, sizeof err)))
+    if (!(stage.r = rft_reader_open_flags(input, stage.read_flags | RFT_READ_ORDER, err, sizeof err)))
         die("%s: %s", input, err);
     return stage.r;
 }

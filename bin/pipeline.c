@@ -304,7 +304,8 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
         for (int i = 0; i < src->nchild; i++)
             finish(src->child[i]);
     } else {
-        if (!(run.r = rft_reader_open_flags(run.input, read_flags, err, sizeof err))) {
+        /* every stage takes rule 8 of rft(5) for granted: checked as read */
+        if (!(run.r = rft_reader_open_flags(run.input, read_flags | RFT_READ_ORDER, err, sizeof err))) {
             prog = pipe[0][0].prog;
             die("%s: %s", run.input, err);
         }

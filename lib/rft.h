@@ -298,8 +298,12 @@ typedef struct rft_reader rft_reader;
  * if err is given, a message in err (size errlen).  The header stays valid
  * until rft_reader_close, which accepts NULL. */
 rft_reader *rft_reader_open(const char *path, char *err, size_t errlen);
-/* The same, with RFT_IN_AHEAD (or 0) in flags: decompress in a second thread,
- * for consumers whose own work per record is heavy (rft-duty). */
+/* The same, with flags (0 or any of): RFT_IN_AHEAD, decompress in a second
+ * thread, for consumers whose own work per record is heavy (rft-duty);
+ * RFT_READ_ORDER, check rule 8 of rft(5) as well (records of kinds 0x01 to
+ * 0x06 in cycle order, a wavefront's records between its begin and its end:
+ * a map of the wavefronts running), an error naming the record otherwise. */
+#define RFT_READ_ORDER 0x200
 rft_reader *rft_reader_open_flags(const char *path, int flags, char *err, size_t errlen);
 const rft_header *rft_reader_header(const rft_reader *r);
 /* 0 and a record in *rec; RFT_EOF at the end record; else an error. */
@@ -436,6 +440,7 @@ typedef struct rft_textdec {
     uint32_t nk, kcap, cur_kernel;
     rft_rec rec[2];         /* what the last line produced */
     char why[256];          /* what is wrong with the last line */
+    rft_map kbyname;        /* a name's key -> its latest kernel index */
 } rft_textdec;
 int rft_textdec_init(rft_textdec *d, const rft_geom *g);
 /* Decode one line split into nf fields (f[i], not NUL-terminated, length

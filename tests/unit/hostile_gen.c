@@ -4,8 +4,10 @@
  * per-slice state would take gigabytes.  tests/hostile2.bats runs every
  * case through every stage.
  *
- *   hostile_gen --list          the cases, one a line: NAME RECORD
- *                               (RECORD: the record a reader must name)
+ *   hostile_gen --list          the cases, one a line: NAME CLASS RECORD, a
+ *                               tab and what it is (CLASS: order, count,
+ *                               geometry, kernel or ok; RECORD: the record
+ *                               a stage must name, 0 if none)
  *   hostile_gen NAME FILE       write case NAME to FILE
  *   hostile_gen                 (make check) write every case and read it
  *                               back with librft's rule-8 reader: each fails
@@ -36,49 +38,61 @@ typedef struct {
     int lie;                /* end record count off by this */
     int geom;               /* 1: the format's largest lanes and entries;
                                2: 65,535 entries on 16,384 slices */
+    uint32_t kernel;        /* index of the kernel record */
 } hostile;
 
 static const hostile cases[] = {
     {"ok", 0, "a stream that keeps every rule (every stage takes it)",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {R, 3, 0}, {W, 4, 0}, {E, 5, 0}, {DONE, 0, 0}}, 0, 0},
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {R, 3, 0}, {W, 4, 0}, {E, 5, 0}, {DONE, 0, 0}}, 0, 0, 0},
     {"cycle-back", 4, "a write at an earlier cycle than the write before it",
-     {{K, 0, 0}, {B, 1, 0}, {W, 5, 0}, {W, 3, 0}, {E, 6, 0}, {DONE, 0, 0}}, 0, 0},
+     {{K, 0, 0}, {B, 1, 0}, {W, 5, 0}, {W, 3, 0}, {E, 6, 0}, {DONE, 0, 0}}, 0, 0, 0},
     {"begin-back", 3, "a begin at an earlier cycle than the kernel before it",
-     {{K, 9, 0}, {B, 10, 0}, {B, 2, 1}, {W, 11, 0}, {DONE, 0, 0}}, 0, 0},
+     {{K, 9, 0}, {B, 10, 0}, {B, 2, 1}, {W, 11, 0}, {DONE, 0, 0}}, 0, 0, 0},
     {"write-unbegun", 3, "a write to a wavefront that never began",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 7}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0},
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 7}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0, 0},
     {"read-unbegun", 3, "a read of a wavefront that never began",
-     {{K, 0, 0}, {B, 1, 0}, {R, 2, 9}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0},
+     {{K, 0, 0}, {B, 1, 0}, {R, 2, 9}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0, 0},
     {"end-before-begin", 2, "a wavefront's end before its begin",
-     {{K, 0, 0}, {E, 1, 0}, {B, 2, 0}, {W, 3, 0}, {DONE, 0, 0}}, 0, 0},
+     {{K, 0, 0}, {E, 1, 0}, {B, 2, 0}, {W, 3, 0}, {DONE, 0, 0}}, 0, 0, 0},
     {"write-after-end", 5, "a write to a wavefront after its end",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {W, 4, 0}, {DONE, 0, 0}}, 0, 0},
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {W, 4, 0}, {DONE, 0, 0}}, 0, 0, 0},
     {"begin-twice", 3, "a wavefront begins again before its end",
-     {{K, 0, 0}, {B, 1, 0}, {B, 2, 0}, {W, 3, 0}, {DONE, 0, 0}}, 0, 0},
+     {{K, 0, 0}, {B, 1, 0}, {B, 2, 0}, {W, 3, 0}, {DONE, 0, 0}}, 0, 0, 0},
     {"count-low", 5, "an end record counting one record less than there are",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, -1, 0},
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, -1, 0, 0},
     {"count-high", 5, "an end record counting one record more than there are",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 1, 0},
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 1, 0, 0},
     {"geom-max", 0, "1024 lanes and 65535 entries (the format's limits), one write",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 0, 1},
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 0, 1, 0},
     {"slices-many", 0, "65535 entries on 16384 slices, a write on each",
-     {{K, 0, 0}, {DONE, 0, 0}}, 0, 2},
+     {{K, 0, 0}, {DONE, 0, 0}}, 0, 2, 0},
+    {"kernel-2^31", 1, "a kernel record of index 2^31 (rft-view looped forever)",
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0, 1u << 31},
+    {"kernel-2^24", 1, "a kernel record of index 2^24",
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0, 1u << 24},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 #define MANY_SLICES 16384u
 
+/* What a case breaks: the ordering rules, the count, the geometry, the
+ * kernel index, or nothing. */
+static const char *class_of(const hostile *c)
+{
+    return c->lie ? "count" : c->geom ? "geometry" : c->kernel ? "kernel" : c->record ? "order" : "ok";
+}
+
 static void put(rft_writer *w, rft_rec *r, const rft_geom *g, enum op op, uint64_t cycle,
-                uint16_t cu, uint32_t wf)
+                uint16_t cu, uint32_t wf, uint32_t kernel)
 {
     int e = 0;
     switch (op) {
     case K: {
-        rft_kernel k = {cycle, 0, 0, "k", 1};
+        rft_kernel k = {cycle, kernel, 0, "k", 1};
         e = rft_write_kernel(w, &k);
         break;
     }
     case B: {
-        rft_wfbegin b = {cycle, cu, 0, wf, 4, RFT_BF_KERNEL, RFT_NO_WG, 0};
+        rft_wfbegin b = {cycle, cu, 0, wf, 4, RFT_BF_KERNEL, RFT_NO_WG, kernel};
         e = rft_write_begin(w, &b);
         break;
     }
@@ -155,11 +169,11 @@ static void write_case(const hostile *c, const char *path)
     rft_rec *r = malloc(sizeof *r);
     CHECK(r);
     for (const step *s = c->s; s->op != DONE; s++)
-        put(w, r, &h.geom, s->op, s->cycle, 0, s->wf);
+        put(w, r, &h.geom, s->op, s->cycle, 0, s->wf, c->kernel);
     if (c->geom == 2)       /* a begin and a write on slice (cu, 0) of every cu */
         for (uint32_t cu = 0; cu < MANY_SLICES; cu++) {
-            put(w, r, &h.geom, B, 1 + 2 * (uint64_t)cu, (uint16_t)cu, 0);
-            put(w, r, &h.geom, W, 2 + 2 * (uint64_t)cu, (uint16_t)cu, 0);
+            put(w, r, &h.geom, B, 1 + 2 * (uint64_t)cu, (uint16_t)cu, 0, 0);
+            put(w, r, &h.geom, W, 2 + 2 * (uint64_t)cu, (uint16_t)cu, 0, 0);
         }
     CHECK(rft_writer_close(w, 1, err, sizeof err) == 0);
     free(r);
@@ -196,8 +210,9 @@ static int self_check(void)
             int e;
             while ((e = rft_read(rd, r)) == 0)
                 ;
-            int rule8 = !c->lie && !c->geom;   /* the plain reader takes rule 8 on trust */
-            if (c->record && (order || !rule8)) {
+            const char *cls = class_of(c);
+            /* the plain reader takes rule 8 on trust; kernel indexes are the stages' */
+            if (!strcmp(cls, "count") || (order && !strcmp(cls, "order"))) {
                 char want[32];
                 snprintf(want, sizeof want, "record %u: ", c->record);
                 if (e != RFT_EFORMAT || strncmp(rft_reader_error(rd), want, strlen(want)) != 0) {
@@ -222,7 +237,7 @@ int main(int argc, char **argv)
         return self_check();
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {
         for (size_t i = 0; i < NCASES; i++)
-            printf("%s %u\t%s\n", cases[i].name, cases[i].record, cases[i].what);
+            printf("%s %s %u\t%s\n", cases[i].name, class_of(&cases[i]), cases[i].record, cases[i].what);
         return 0;
     }
     const hostile *c = argc == 3 ? find(argv[1]) : NULL;
