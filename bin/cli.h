@@ -203,9 +203,15 @@ void table_end_row(cli_table *t);
 void table_free(cli_table *t);
 
 /* The NBTI constants: those in p, or all from the parameter file path (if
- * not NULL), with the --set pairs of set on top; dies with the message. */
+ * not NULL), with the --set pairs of set on top; dies with the message (a
+ * usage error when a --set is at fault). */
 #include "nbti.h"
 void cli_nbti_params(rft_nbti *p, const char *path, rft_params *set);
+/* The origin of parameters given by --set KEY=VALUE. */
+#define CLI_SET_ORIGIN "--set"
+/* A parameter problem why (a params.h message, which starts with the
+ * origin): a usage error when the origin is --set, else exit 1. */
+noreturn void cli_params_fail(const char *why);
 
 /* A copy of s, or die "out of memory". */
 char *xstrdup(const char *s);

@@ -115,7 +115,7 @@ static void parse(int argc, char **argv, cli_job *j)
         switch (ch) {
         case 'p': p->params = optarg; break;
         case 'S':
-            if (rft_params_set_arg(&p->ps, optarg, "--set", why, sizeof why))
+            if (rft_params_set_arg(&p->ps, optarg, CLI_SET_ORIGIN, why, sizeof why))
                 usage_error("%s", why);
             break;
         case 's': p->scenario = optarg; break;

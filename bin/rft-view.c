@@ -191,6 +191,9 @@ static void parse(int argc, char **argv, cli_job *j)
                 o.c_from = cli_uint("--cycles", optarg, 0, UINT64_MAX);
             if (colon[1])
                 o.c_to = cli_uint("--cycles", colon + 1, 0, UINT64_MAX);
+            if (o.c_from > o.c_to)
+                usage_error("--cycles: %llu:%llu ends before it starts", (unsigned long long)o.c_from,
+                            (unsigned long long)o.c_to);
             break;
         default: cli_bad_option(argv);
         }
