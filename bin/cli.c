@@ -506,6 +506,12 @@ int cli_filter_option(int c, const char **output, rft_writer_opts *wo)
     }
 }
 
+uint64_t cli_max_memory(const char *s)
+{
+    uint64_t mib = cli_uint("--max-memory", s, 0, UINT64_MAX >> 20);
+    return mib << 20;
+}
+
 rft_reader *stage_open(const char *input)
 {
     char err[320];

@@ -154,6 +154,17 @@ extern cli_stage stage;
         {"flush", no_argument, 0, 'F'}
 int cli_filter_option(int c, const char **output, rft_writer_opts *wo);
 
+/* --max-memory MIB, of the stages whose state grows with the slices
+ * (rft-alloc, rft-gate, rft-duty, rft-dcpatch, rft-energy --scan): the
+ * limit of rft_stage_reserve (rft.h), in MiB, 0 for none. */
+#define CLI_MEMORY_OPT 0x4d4d   /* no letter: getopt_long's value */
+#define CLI_MEMORY_OPTION {"max-memory", required_argument, 0, CLI_MEMORY_OPT}
+/* The bytes of a --max-memory MIB (a usage error if not a number). */
+uint64_t cli_max_memory(const char *s);
+#define CLI_MEMORY_HELP                                                                         \
+    "      --max-memory MIB   Refuse a stream whose slices' state would pass MIB MiB, before\n" \
+    "                         allocating it (default 2048; 0: no limit)\n"
+
 /* Called before a failing stage exits (bin/pipeline.c: every stream of
  * the pipeline left without its end record). */
 extern void (*cli_abandon_hook)(void);

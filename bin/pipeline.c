@@ -212,6 +212,8 @@ static void add_child(node *p, node *c)
 static void start(node *n, const rft_header *in)
 {
     n->job->st->input = node_input(n);
+    if (n->job->max_mem_set)
+        n->job->st->mem_max = n->job->max_mem;
     if (n->job->check) {
         prog = n->job->prog;
         n->job->check(n->job, in);
@@ -380,6 +382,12 @@ void cli_jobs_run(cli_job *jobs, int n)
 }
 
 void cli_ctx_borrowed(void *ctx) {}
+
+void cli_job_memory(cli_job *j, const char *mib)
+{
+    j->max_mem = cli_max_memory(mib);
+    j->max_mem_set = 1;
+}
 
 void cli_jobs_flush(void)
 {

@@ -59,6 +59,8 @@ typedef struct rft_duty_opts {
     int unused_on;                  /* never-allocated entries: on holding zeros */
     int window_set;                 /* stream span from..to instead of the stream's */
     uint64_t from, to;
+    uint64_t max_mem;               /* bytes the slices' state may take, 0: no limit
+                                       (the stage: its rft_stage mem_max) */
 } rft_duty_opts;
 
 typedef struct rft_duty rft_duty;

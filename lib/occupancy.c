@@ -55,9 +55,10 @@ struct rft_occ {
     uint32_t *row_of, nrow_of;  /* stream kernel index -> row */
     uint32_t none_row;
     slice *s;
-    uint32_t ns;
+    uint32_t ns, cs;
     span *sp;
-    uint32_t nsp;
+    uint32_t nsp, csp;
+    uint64_t bytes;             /* held by slices and spans (rft_occ_bytes) */
     rft_slices slice_of;        /* index in s */
     rft_map span_of;            /* row << 32 | slice -> span */
     uint32_t *vmin, *vmax;      /* per row: window sizes */
@@ -88,6 +89,8 @@ rft_occ *rft_occ_new(uint32_t entries, const uint32_t *banks, int nbank)
     }
     return o;
 }
+
+uint64_t rft_occ_bytes(const rft_occ *o) { return o->bytes; }
 
 void rft_occ_free(rft_occ *o)
 {
@@ -175,10 +178,14 @@ static uint32_t span_get(rft_occ *o, uint32_t row, uint32_t si)
     uint64_t key = (uint64_t)row << 32 | si, *v = rft_map_get(&o->span_of, key);
     if (v)
         return (uint32_t)*v;
-    span *n = realloc(o->sp, (o->nsp + 1) * sizeof *n);
-    if (!n)
-        return NONE;
-    o->sp = n;
+    if (o->nsp == o->csp) {     /* doubled: no quadratic copying */
+        uint32_t cap = o->csp ? 2 * o->csp : 64;
+        span *n = realloc(o->sp, (size_t)cap * sizeof *n);
+        if (!n)
+            return NONE;
+        o->sp = n;
+        o->csp = cap;
+    }
     span *p = memset(&o->sp[o->nsp], 0, sizeof *p);
     p->row = row;
     p->slice = si;
@@ -191,6 +198,7 @@ static uint32_t span_get(rft_occ *o, uint32_t row, uint32_t si)
         free(p->used);
         return NONE;
     }
+    o->bytes += sizeof *p + (uint64_t)o->nb * (2 * sizeof *p->gfirst + 1);
     return o->nsp++;
 }
 
@@ -220,10 +228,14 @@ static uint32_t slice_get(rft_occ *o, uint16_t cu, uint16_t simd)
     long i = rft_slices_find(&o->slice_of, cu, simd);
     if (i >= 0)
         return (uint32_t)i;
-    slice *n = realloc(o->s, (o->ns + 1) * sizeof *n);
-    if (!n)
-        return NONE;
-    o->s = n;
+    if (o->ns == o->cs) {
+        uint32_t cap = o->cs ? 2 * o->cs : 16;
+        slice *n = realloc(o->s, (size_t)cap * sizeof *n);
+        if (!n)
+            return NONE;
+        o->s = n;
+        o->cs = cap;
+    }
     slice *s = memset(&o->s[o->ns], 0, sizeof *s);
     s->cu = cu;
     s->simd = simd;
@@ -235,6 +247,7 @@ static uint32_t slice_get(rft_occ *o, uint16_t cu, uint16_t simd)
         free(s->gate);
         return NONE;
     }
+    o->bytes += sizeof *s + (uint64_t)o->nb * (sizeof *s->inwin + sizeof *s->gate);
     uint32_t all = span_get(o, NONE, o->ns);
     if (all == NONE)
         return NONE;
