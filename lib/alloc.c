@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "endian.h"
+#include "grow.h"
 
 void rft_alloc_encode(uint8_t *p, const rft_alloc_rec *a)
 {
@@ -272,14 +273,8 @@ static slice *slice_get(alloc *a, uint16_t cu, uint16_t simd)
     /* the allocator's arrays: used, rot, rotn */
     if (rft_stage_reserve(&a->st, sizeof(slice) + (uint64_t)a->geom.entries * 5, what))
         return NULL;
-    if (a->nslices == a->cslices) {     /* doubled: many slices cost no quadratic copying */
-        uint32_t cap = a->cslices ? 2 * a->cslices : 16;
-        slice *ns = realloc(a->slices, cap * sizeof *ns);
-        if (!ns)
-            goto fail;
-        a->slices = ns;
-        a->cslices = cap;
-    }
+    if (rft_grow((void **)&a->slices, a->nslices, &a->cslices, sizeof *a->slices, 16))
+        goto fail;
     slice *s = memset(&a->slices[a->nslices], 0, sizeof *s);
     s->cu = cu;
     s->simd = simd;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pattern.h"
+#include "grow.h"
 #include "rft.h"
 
 /* ---- the stage ---------------------------------------------------------------------- */
@@ -107,18 +108,6 @@ typedef struct dcp {
 static int oom(dcp *d) { return rft_stage_fail(&d->st, RFT_EMEM, "out of memory"); }
 
 /* Grow *p to hold n + 1 items of size sz (capacity *cap, doubled from first). */
-static int grow(void **p, uint32_t n, uint32_t *cap, size_t sz, uint32_t first)
-{
-    if (n < *cap)
-        return 0;
-    uint32_t c = *cap ? 2 * *cap : first;
-    void *q = realloc(*p, (size_t)c * sz);
-    if (!q)
-        return RFT_EMEM;
-    *p = q;
-    *cap = c;
-    return 0;
-}
 
 /* ---- kernels ---------------------------------------------------------------------- */
 /* The kstat of a kernel name, created if new; UINT32_MAX: out of memory. */
@@ -206,7 +195,7 @@ static int slice_new(dcp *d, uint16_t cu, uint16_t simd, const rft_sink *out)
     int e = 0;
     if (!m)
         return RFT_EFORMAT;
-    if (grow((void **)&d->slices, d->nslices, &d->slcap, sizeof *d->slices, 16)) {
+    if (rft_grow((void **)&d->slices, d->nslices, &d->slcap, sizeof *d->slices, 16)) {
         rft_faultmap_free(&tmp);
         return oom(d);
     }
@@ -368,8 +357,8 @@ static uint32_t wave_new(dcp *d)
         return d->free_w[--d->nfree];
     if (d->nwaves == d->wcap) {
         uint32_t cap = d->wcap;
-        if (grow((void **)&d->waves, d->nwaves, &d->wcap, sizeof *d->waves, 64) ||
-            grow((void **)&d->free_w, d->nwaves, &cap, sizeof *d->free_w, 64))
+        if (rft_grow((void **)&d->waves, d->nwaves, &d->wcap, sizeof *d->waves, 64) ||
+            rft_grow((void **)&d->free_w, d->nwaves, &cap, sizeof *d->free_w, 64))
             return UINT32_MAX;
     }
     return d->nwaves++;
@@ -380,7 +369,7 @@ static int kernel_place(dcp *d, kstat *ks, uint32_t k, uint16_t cu, uint32_t si)
 {
     uint64_t kck = (uint64_t)k << 32 | cu, kss = (uint64_t)k << 32 | si;
     if (!rft_map_get(&d->kc_of, kck)) {
-        if (grow((void **)&d->kc, d->nkc, &d->kccap, sizeof *d->kc, 16))
+        if (rft_grow((void **)&d->kc, d->nkc, &d->kccap, sizeof *d->kc, 16))
             return oom(d);
         d->kc[d->nkc] = (cucount){0, 0};
         if (rft_map_put(&d->kc_of, kck, ++d->nkc))

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "gate.h"
+#include "grow.h"
 
 const char *const rft_gate_counter_names[RFT_GC_N] = {
     "writes", "reads", "divergent_writes", "compressed_writes", "switch_offs", "wakeups", "movs",
@@ -52,14 +53,8 @@ static slice *slice_get(gate *g, uint16_t cu, uint16_t simd)
     snprintf(what, sizeof what, "slice %u:%u (%u entries)", cu, simd, g->geom.entries);
     if (rft_stage_reserve(&g->st, sizeof(slice) + (uint64_t)g->geom.entries * sizeof *g->slices->on, what))
         return NULL;
-    if (g->nslices == g->cslices) {     /* doubled: many slices cost no quadratic copying */
-        uint32_t cap = g->cslices ? 2 * g->cslices : 16;
-        slice *ns = realloc(g->slices, cap * sizeof *ns);
-        if (!ns)
-            goto oom;
-        g->slices = ns;
-        g->cslices = cap;
-    }
+    if (rft_grow((void **)&g->slices, g->nslices, &g->cslices, sizeof *g->slices, 16))
+        goto oom;
     slice *s = memset(&g->slices[g->nslices], 0, sizeof *s);
     s->cu = cu;
     s->simd = simd;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "rft.h"
 
 #define NONE UINT32_MAX
@@ -178,14 +179,8 @@ static uint32_t span_get(rft_occ *o, uint32_t row, uint32_t si)
     uint64_t key = (uint64_t)row << 32 | si, *v = rft_map_get(&o->span_of, key);
     if (v)
         return (uint32_t)*v;
-    if (o->nsp == o->csp) {     /* doubled: no quadratic copying */
-        uint32_t cap = o->csp ? 2 * o->csp : 64;
-        span *n = realloc(o->sp, (size_t)cap * sizeof *n);
-        if (!n)
-            return NONE;
-        o->sp = n;
-        o->csp = cap;
-    }
+    if (rft_grow((void **)&o->sp, o->nsp, &o->csp, sizeof *o->sp, 64))
+        return NONE;
     span *p = memset(&o->sp[o->nsp], 0, sizeof *p);
     p->row = row;
     p->slice = si;
@@ -228,14 +223,8 @@ static uint32_t slice_get(rft_occ *o, uint16_t cu, uint16_t simd)
     long i = rft_slices_find(&o->slice_of, cu, simd);
     if (i >= 0)
         return (uint32_t)i;
-    if (o->ns == o->cs) {
-        uint32_t cap = o->cs ? 2 * o->cs : 16;
-        slice *n = realloc(o->s, (size_t)cap * sizeof *n);
-        if (!n)
-            return NONE;
-        o->s = n;
-        o->cs = cap;
-    }
+    if (rft_grow((void **)&o->s, o->ns, &o->cs, sizeof *o->s, 16))
+        return NONE;
     slice *s = memset(&o->s[o->ns], 0, sizeof *s);
     s->cu = cu;
     s->simd = simd;
