@@ -219,8 +219,8 @@ EOF
     { cat "$P"; echo "wakeup.pJ = 3"; } > typo.conf
     run -1 rft-energy --params ./typo.conf wc.rft
     assert_output --regexp "^rft-energy: \./typo\.conf: line [0-9]+: unknown key 'wakeup\.pJ' for model gating$"
-    run -1 rft-energy --set units.decomp=two wc.rft
-    assert_output "rft-energy: --set: units.decomp: 'two' is not a number"
+    run -2 rft-energy --set units.decomp=two wc.rft
+    assert_output "rft-energy: --set: units.decomp: 'two' is not a number (see rft-energy --help)"
     run -1 rft-energy --params nonesuch wc.rft
     assert_output --partial "rft-energy: nonesuch: no such parameter file (searched "
 }
