@@ -162,8 +162,8 @@ int cli_filter_option(int c, const char **output, rft_writer_opts *wo);
 /* The bytes of a --max-memory MIB (a usage error if not a number). */
 uint64_t cli_max_memory(const char *s);
 #define CLI_MEMORY_HELP                                                                         \
-    "      --max-memory MIB   Refuse a stream whose slices' state would pass MIB MiB, before\n" \
-    "                         allocating it (default 2048; 0: no limit)\n"
+    "      --max-memory MIB   Refuse a stream whose slices' state would pass MIB MiB, before " \
+    "allocating it (default 2048; 0: no limit)\n"
 
 /* Called before a failing stage exits (bin/pipeline.c: every stream of
  * the pipeline left without its end record). */
