@@ -97,7 +97,10 @@ static int on_kernel(classify *c, const rft_kernel *k)
     if (k->index >= 1u << 24)   /* a table by index: kernels are numbered 0, 1, ... */
         return rft_stage_fail(&c->st, RFT_EFORMAT, "kernel index %u: rft-classify keeps kernels 0 to %u",
                               k->index, (1u << 24) - 1);
-    unsigned *kg = grow(c->kgroup, &c->nk, k->index + 1, sizeof *kg, 0xff);  /* NO_GROUP: unseen */
+    /* doubled, not grown by one: a kernel a record costs no copy of them all */
+    unsigned want = k->index + 1 > 2 * c->nk ? k->index + 1 : 2 * c->nk;
+    unsigned *kg = k->index < c->nk ? c->kgroup
+                                    : grow(c->kgroup, &c->nk, want, sizeof *kg, 0xff); /* NO_GROUP: unseen */
     if (!kg)
         return oom(c);
     c->kgroup = kg;

@@ -346,9 +346,9 @@ EOF2
     run -2 rft-energy --scan --absolute wc.rft
     assert_line --index 0 "rft-energy: --scan takes none of --params, --set, --scenario, --absolute, --with-slowdown, --show-params, --format (see rft-energy --help)"
     run -2 rft-energy --level 3 wc.rft
-    assert_line --index 0 "rft-energy: --level, --flush and --bank apply to --scan only (see rft-energy --help)"
+    assert_line --index 0 "rft-energy: --level, --flush, --bank and --max-memory apply to --scan only (see rft-energy --help)"
     run -2 rft-energy --bank 2 wc.rft
-    assert_line --index 0 "rft-energy: --level, --flush and --bank apply to --scan only (see rft-energy --help)"
+    assert_line --index 0 "rft-energy: --level, --flush, --bank and --max-memory apply to --scan only (see rft-energy --help)"
     # without --scan, -o names the table's file
     run -0 rft-energy -o x.txt wc.rft
     assert_output ""
