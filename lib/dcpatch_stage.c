@@ -10,6 +10,7 @@
 
 #include "pattern.h"
 #include "grow.h"
+#include "names.h"
 #include "rft.h"
 
 /* ---- the stage ---------------------------------------------------------------------- */
@@ -85,7 +86,8 @@ typedef struct dcp {
     uint64_t last_wkey;
     uint32_t last_wave;
     kstat *ks;
-    uint32_t nks;
+    uint32_t nks, cks;
+    rft_map ks_of;              /* a name's key -> its kstat */
     uint32_t *kidx, nkidx;      /* stream kernel index -> ks index */
     uint32_t none_k;            /* ks index for wavefronts without a kernel */
     cucount *cus;               /* per CU (index) */
@@ -107,7 +109,6 @@ typedef struct dcp {
 
 static int oom(dcp *d) { return rft_stage_fail(&d->st, RFT_EMEM, "out of memory"); }
 
-/* Grow *p to hold n + 1 items of size sz (capacity *cap, doubled from first). */
 
 /* ---- kernels ---------------------------------------------------------------------- */
 /* The kstat of a kernel name, created if new; UINT32_MAX: out of memory. */
@@ -115,15 +116,18 @@ static uint32_t kstat_of(dcp *d, const char *name, size_t len)
 {
     if (!name)
         name = "";              /* a kernel without a name */
-    for (uint32_t i = 0; i < d->nks; i++)
+    /* O(1): the names are searched in full only when two share a key */
+    uint64_t key = rft_name_key(name, len);
+    const uint64_t *v = rft_map_get(&d->ks_of, key);
+    if (v && strlen(d->ks[*v].name) == len && memcmp(d->ks[*v].name, name, len) == 0)
+        return (uint32_t)*v;
+    for (uint32_t i = 0; v && i < d->nks; i++)  /* two names share a key */
         if (strlen(d->ks[i].name) == len && memcmp(d->ks[i].name, name, len) == 0)
             return i;
-    kstat *k = realloc(d->ks, (d->nks + 1) * sizeof *k);
-    if (!k)
+    if (rft_grow((void **)&d->ks, d->nks, &d->cks, sizeof *d->ks, 16))
         return UINT32_MAX;
-    d->ks = k;
-    memset(&k[d->nks], 0, sizeof *k);
-    if (!(k[d->nks].name = strndup(name, len)))
+    kstat *k = memset(&d->ks[d->nks], 0, sizeof *d->ks);
+    if (!(k->name = strndup(name, len)) || rft_map_put(&d->ks_of, key, d->nks))
         return UINT32_MAX;
     return d->nks++;
 }
@@ -132,14 +136,15 @@ static int on_kernel(dcp *d, const rft_kernel *k)
 {
     if (k->index > 1u << 24)
         return rft_stage_fail(&d->st, RFT_EFORMAT, "kernel index %u", k->index);
-    if (k->index >= d->nkidx) {
-        uint32_t *p = realloc(d->kidx, (k->index + 1) * sizeof *p);
+    if (k->index >= d->nkidx) {     /* doubled: no copy of the table per kernel */
+        uint32_t want = k->index + 1 > 2 * d->nkidx ? k->index + 1 : 2 * d->nkidx;
+        uint32_t *p = realloc(d->kidx, want * sizeof *p);
         if (!p)
             return oom(d);
         d->kidx = p;
-        for (uint32_t i = d->nkidx; i <= k->index; i++)
+        for (uint32_t i = d->nkidx; i < want; i++)
             d->kidx[i] = UINT32_MAX;
-        d->nkidx = k->index + 1;
+        d->nkidx = want;
     }
     if ((d->kidx[k->index] = kstat_of(d, k->name, k->name_len)) == UINT32_MAX)
         return oom(d);
@@ -811,6 +816,7 @@ static void dcp_free(rft_stage *st)
     rft_map_free(&d->cu_of);
     rft_map_free(&d->kc_of);
     rft_map_free(&d->ks_slices);
+    rft_map_free(&d->ks_of);
     rft_fmset_free(&d->opt_maps);
     rft_fmset_free(&d->stream_maps);
     free(d);
@@ -830,7 +836,7 @@ rft_stage *rft_dcpatch_new(const rft_dcpatch_opts *o)
     rft_pattern_opts_default(&d->po);
     if (rft_slices_init(&d->slice_of) || rft_map_init(&d->wave_of, 256) ||
         rft_map_init(&d->cu_of, 16) || rft_map_init(&d->kc_of, 64) ||
-        rft_map_init(&d->ks_slices, 64)) {
+        rft_map_init(&d->ks_slices, 64) || rft_map_init(&d->ks_of, 64)) {
         dcp_free(&d->st);
         return NULL;
     }

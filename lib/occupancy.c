@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "names.h"
 #include "rft.h"
 
 #define NONE UINT32_MAX
@@ -52,7 +53,8 @@ struct rft_occ {
     int nbank;
     uint32_t size[RFT_OCC_MAX_BANKS], first[RFT_OCC_MAX_BANKS], nb;  /* banks of size j: first[j].. */
     char **names;           /* rows: kernels, then "all" at rft_occ_rows() - 1 */
-    uint32_t nrows;
+    uint32_t nrows, crows;
+    rft_map row_by_name;        /* a name's key -> its row */
     uint32_t *row_of, nrow_of;  /* stream kernel index -> row */
     uint32_t none_row;
     slice *s;
@@ -84,7 +86,8 @@ rft_occ *rft_occ_new(uint32_t entries, const uint32_t *banks, int nbank)
         o->first[j] = o->nb;
         o->nb += (entries + banks[j] - 1) / banks[j];
     }
-    if (rft_slices_init(&o->slice_of) || rft_map_init(&o->span_of, 256)) {
+    if (rft_slices_init(&o->slice_of) || rft_map_init(&o->span_of, 256) ||
+        rft_map_init(&o->row_by_name, 64)) {
         rft_occ_free(o);
         return NULL;
     }
@@ -116,26 +119,35 @@ void rft_occ_free(rft_occ *o)
     free(o->vmax);
     rft_slices_free(&o->slice_of);
     rft_map_free(&o->span_of);
+    rft_map_free(&o->row_by_name);
     free(o);
 }
 
 static uint32_t new_row(rft_occ *o, const char *name, size_t len)
 {
-    for (uint32_t i = 0; i < o->nrows; i++)
+    /* O(1): the names are searched in full only when two share a key */
+    uint64_t key = rft_name_key(name, len);
+    const uint64_t *v = rft_map_get(&o->row_by_name, key);
+    if (v && strlen(o->names[*v]) == len && memcmp(o->names[*v], name, len) == 0)
+        return (uint32_t)*v;
+    for (uint32_t i = 0; v && i < o->nrows; i++)    /* two names share a key */
         if (strlen(o->names[i]) == len && memcmp(o->names[i], name, len) == 0)
             return i;
-    char **n = realloc(o->names, (o->nrows + 1) * sizeof *n);
-    if (!n)
-        return NONE;
-    o->names = n;
-    uint32_t *a = realloc(o->vmin, (o->nrows + 1) * sizeof *a), *b;
-    if (!a)
-        return NONE;
-    o->vmin = a;
-    if (!(b = realloc(o->vmax, (o->nrows + 1) * sizeof *b)))
-        return NONE;
-    o->vmax = b;
-    if (!(o->names[o->nrows] = malloc(len + 1)))
+    if (o->nrows == o->crows) {     /* doubled: no copy of the rows per kernel */
+        uint32_t cap = o->crows ? 2 * o->crows : 16, *a, *b;
+        char **n = realloc(o->names, cap * sizeof *n);
+        if (!n)
+            return NONE;
+        o->names = n;
+        if (!(a = realloc(o->vmin, cap * sizeof *a)))
+            return NONE;
+        o->vmin = a;
+        if (!(b = realloc(o->vmax, cap * sizeof *b)))
+            return NONE;
+        o->vmax = b;
+        o->crows = cap;
+    }
+    if (!(o->names[o->nrows] = malloc(len + 1)) || rft_map_put(&o->row_by_name, key, o->nrows))
         return NONE;
     memcpy(o->names[o->nrows], name, len);
     o->names[o->nrows][len] = 0;
@@ -151,14 +163,15 @@ int rft_occ_kernel(rft_occ *o, uint32_t index, const char *name, size_t len)
     uint32_t r = new_row(o, name, len);
     if (r == NONE)
         return RFT_EMEM;
-    if (index >= o->nrow_of) {
-        uint32_t *n = realloc(o->row_of, (index + 1) * sizeof *n);
+    if (index >= o->nrow_of) {      /* doubled: no copy of the table per kernel */
+        uint32_t want = index + 1 > 2 * o->nrow_of ? index + 1 : 2 * o->nrow_of;
+        uint32_t *n = realloc(o->row_of, want * sizeof *n);
         if (!n)
             return RFT_EMEM;
-        for (uint32_t i = o->nrow_of; i <= index; i++)
+        for (uint32_t i = o->nrow_of; i < want; i++)
             n[i] = NONE;
         o->row_of = n;
-        o->nrow_of = index + 1;
+        o->nrow_of = want;
     }
     o->row_of[index] = r;
     return 0;
