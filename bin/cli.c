@@ -639,11 +639,17 @@ int cli_filter_option(int c, const char **output, rft_writer_opts *wo)
     }
 }
 
+uint64_t cli_max_memory(const char *s)
+{
+    uint64_t mib = cli_uint("--max-memory", s, 0, UINT64_MAX >> 20);
+    return mib << 20;
+}
+
 rft_reader *stage_open(const char *input)
 {
     char err[320];
     stage.input = input;
-    if (!(stage.r = rft_reader_open_flags(input, stage.read_flags, err, sizeof err)))
+    if (!(stage.r = rft_reader_open_flags(input, stage.read_flags | RFT_READ_ORDER, err, sizeof err)))
         die("%s: %s", input, err);
     return stage.r;
 }
@@ -989,6 +995,13 @@ void table_free(cli_table *t)
     free(t);
 }
 
+void cli_params_fail(const char *why)
+{
+    if (strncmp(why, CLI_SET_ORIGIN ": ", sizeof CLI_SET_ORIGIN + 1) == 0)
+        usage_error("%s", why);     /* a --set of the command line */
+    die("%s", why);
+}
+
 void cli_nbti_params(rft_nbti *p, const char *path, rft_params *set)
 {
     rft_params ps;
@@ -997,10 +1010,10 @@ void cli_nbti_params(rft_nbti *p, const char *path, rft_params *set)
     if (path && rft_params_read_file(&ps, path, why, sizeof why))
         die("%s", why);
     for (int i = 0; i < set->n; i++)
-        if (rft_params_set(&ps, set->p[i].key, set->p[i].val, "--set"))
+        if (rft_params_set(&ps, set->p[i].key, set->p[i].val, CLI_SET_ORIGIN))
             die("out of memory");
     if (rft_nbti_from_params(p, &ps, path != NULL, why, sizeof why))
-        die("%s", why);
+        cli_params_fail(why);
     rft_params_free(&ps);
 }
 

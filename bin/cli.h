@@ -155,6 +155,17 @@ extern cli_stage stage;
         {"flush", no_argument, 0, 'F'}
 int cli_filter_option(int c, const char **output, rft_writer_opts *wo);
 
+/* --max-memory MIB, of the stages whose state grows with the slices
+ * (rft-alloc, rft-gate, rft-duty, rft-dcpatch, rft-energy --scan): the
+ * limit of rft_stage_reserve (rft.h), in MiB, 0 for none. */
+#define CLI_MEMORY_OPT 0x4d4d   /* no letter: getopt_long's value */
+#define CLI_MEMORY_OPTION {"max-memory", required_argument, 0, CLI_MEMORY_OPT}
+/* The bytes of a --max-memory MIB (a usage error if not a number). */
+uint64_t cli_max_memory(const char *s);
+#define CLI_MEMORY_HELP                                                                         \
+    "      --max-memory MIB   Refuse a stream whose slices' state would pass MIB MiB, before " \
+    "allocating it (default 2048; 0: no limit)\n"
+
 /* Called before a failing stage exits (bin/pipeline.c: every stream of
  * the pipeline left without its end record). */
 extern void (*cli_abandon_hook)(void);
@@ -216,9 +227,15 @@ void table_end_row(cli_table *t);
 void table_free(cli_table *t);
 
 /* The NBTI constants: those in p, or all from the parameter file path (if
- * not NULL), with the --set pairs of set on top; dies with the message. */
+ * not NULL), with the --set pairs of set on top; dies with the message (a
+ * usage error when a --set is at fault). */
 #include "nbti.h"
 void cli_nbti_params(rft_nbti *p, const char *path, rft_params *set);
+/* The origin of parameters given by --set KEY=VALUE. */
+#define CLI_SET_ORIGIN "--set"
+/* A parameter problem why (a params.h message, which starts with the
+ * origin): a usage error when the origin is --set, else exit 1. */
+noreturn void cli_params_fail(const char *why);
 
 /* A copy of s, or die "out of memory". */
 char *xstrdup(const char *s);

@@ -212,6 +212,8 @@ static void add_child(node *p, node *c)
 static void start(node *n, const rft_header *in)
 {
     n->job->st->input = node_input(n);
+    if (n->job->max_mem_set)
+        n->job->st->mem_max = n->job->max_mem;
     if (n->job->check) {
         prog = n->job->prog;
         n->job->check(n->job, in);
@@ -304,7 +306,8 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
         for (int i = 0; i < src->nchild; i++)
             finish(src->child[i]);
     } else {
-        if (!(run.r = rft_reader_open_flags(run.input, read_flags, err, sizeof err))) {
+        /* every stage takes rule 8 of rft(5) for granted: checked as read */
+        if (!(run.r = rft_reader_open_flags(run.input, read_flags | RFT_READ_ORDER, err, sizeof err))) {
             prog = pipe[0][0].prog;
             die("%s: %s", run.input, err);
         }
@@ -380,6 +383,12 @@ void cli_jobs_run(cli_job *jobs, int n)
 }
 
 void cli_ctx_borrowed(void *ctx) {}
+
+void cli_job_memory(cli_job *j, const char *mib)
+{
+    j->max_mem = cli_max_memory(mib);
+    j->max_mem_set = 1;
+}
 
 void cli_jobs_flush(void)
 {

@@ -16,6 +16,8 @@ struct cli_job {
     int stream;             /* 1: writes a stream (to output, else standard output) */
     rft_writer_opts wo;
     int read_flags;         /* RFT_IN_AHEAD: the stage's own work is heavy */
+    int max_mem_set;        /* --max-memory: max_mem bytes for the stage's */
+    uint64_t max_mem;       /* rft_stage_reserve (0: no limit) */
     /* After the stage's end, before any end record is written: the job's
      * reports (--summary ...), from ctx and the stage.  May be NULL. */
     void (*report)(cli_job *j);
@@ -63,6 +65,9 @@ void cli_prog_parse(const cli_prog *p, int argc, char **argv, cli_job *j);
  * (same[i][k]: job k of pipeline i is job k of pipeline same[i][k] < i, or
  * -1).  Dies on any failure, leaving every stream without its end record. */
 void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *same);
+
+/* --max-memory MIB (CLI_MEMORY_OPTION) for job j's stage. */
+void cli_job_memory(cli_job *j, const char *mib);
 
 /* A single pipeline: cli_pipelines_run of one. */
 void cli_jobs_run(cli_job *jobs, int n);

@@ -56,12 +56,12 @@ void pricing_load(pricing *p, const rft_header *h)
         die("%s", why);
     /* --set values replace the file's */
     for (int i = 0; i < p->ps.n; i++)
-        if (rft_params_set(&file, p->ps.p[i].key, p->ps.p[i].val, "--set"))
+        if (rft_params_set(&file, p->ps.p[i].key, p->ps.p[i].val, CLI_SET_ORIGIN))
             die("out of memory");
     rft_params_free(&p->ps);
     p->ps = file;
     if (rft_eparams_load(&p->e, &p->ps, why, sizeof why))
-        die("%s", why);
+        cli_params_fail(why);
     if (p->scenario && p->e.model != RFT_EM_UNDERVOLT)
         usage_error("--scenario applies to the undervolt model (seed 001) only");
     if (p->slowdown && p->e.model != RFT_EM_GATING)

@@ -20,7 +20,7 @@ static const char usage[] =
     "Place register windows in their slices (first-fit, RAR, ARGO), give every access its "
     "physical entry, report utilization and bank recovery\n"
     "\n"
-    CLI_FILTER_HELP
+    CLI_FILTER_HELP CLI_MEMORY_HELP
     "      --scheme first-fit|rar|argo  The allocator (default first-fit)\n"
     "      --bank N           ARGO gates free entries in banks of N entries (above; default "
     "1, at most the slice's entries)\n"
@@ -148,7 +148,7 @@ static void outputs(cli_job *j, alloc_cli *c)
 static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
-        CLI_FILTER_OPTIONS,
+        CLI_FILTER_OPTIONS, CLI_MEMORY_OPTION,
         {"scheme", required_argument, 0, 's'}, {"granularity", required_argument, 0, 'g'},
         {"wrap", required_argument, 0, 'w'},   {"events", optional_argument, 0, 'e'},
         {"format", required_argument, 0, 'f'}, {"bank", required_argument, 0, 'b'},
@@ -180,6 +180,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'c': c->counts = 1; break;
         case 'R': c->o.steady = cli_choice("--runs", optarg, "once|steady"); break;
         case 'f': fmt_set = 1; c->fmt = cli_format(optarg); break;
+        case CLI_MEMORY_OPT: cli_job_memory(j, optarg); break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))
                 cli_bad_option(argv);

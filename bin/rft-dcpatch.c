@@ -38,7 +38,7 @@ static const char usage[] =
     "      --by kernel|slice  Rows of the perf table per kernel (default) or per slice\n"
     "      --counts           Counts in place of the percentages (same rows)\n"
     "  -f, --format F         table, tsv, csv or json (JSON lines) for the table\n"
-    CLI_FILTER_HELP;
+    CLI_FILTER_HELP CLI_MEMORY_HELP;
 
 typedef struct {
     fm_source fm;               /* --scenario, --map, ... */
@@ -97,7 +97,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"log", required_argument, 0, 'g'},      {"summary", optional_argument, 0, 'Y'},
         {"report", required_argument, 0, 'e'},   {"by", required_argument, 0, 'b'},
         {"counts", no_argument, 0, 'n'},         {"format", required_argument, 0, 'f'},
-        CLI_FILTER_OPTIONS,                      {0, 0, 0, 0}};
+        CLI_FILTER_OPTIONS, CLI_MEMORY_OPTION,                      {0, 0, 0, 0}};
     dcpatch_cli *c = xrealloc(NULL, sizeof *c);     /* one per stage of a pipeline */
     rft_dcpatch_opts o;
     int shape_set = 0, ch;
@@ -125,6 +125,7 @@ static void parse(int argc, char **argv, cli_job *j)
             break;
         case 'n': shape_set = c->shape.counts = 1; break;
         case 'f': shape_set = 1; c->shape.fmt = cli_format(optarg); break;
+        case CLI_MEMORY_OPT: cli_job_memory(j, optarg); break;
         default:
             if (!fm_source_option(&c->fm, ch) && !cli_filter_option(ch, &j->output, &j->wo))
                 cli_bad_option(argv);

@@ -21,6 +21,7 @@ static const char usage[] =
     "1)\n"
     "      --flush            Flush the stream after every batch of records, for live "
     "pipelines\n"
+    CLI_MEMORY_HELP
     "      --span stream|slice|busy  The window, above (default slice)\n"
     "      --window FROM:TO   With --span stream: the window is cycles FROM to TO instead of "
     "the stream's first to last cycle\n"
@@ -103,7 +104,7 @@ static void window_opt(const char *s, rft_duty_opts *o)
 static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
-        CLI_FILTER_OPTIONS,                    {"span", required_argument, 0, 'p'},   {"window", required_argument, 0, 'W'},
+        CLI_FILTER_OPTIONS, CLI_MEMORY_OPTION,                    {"span", required_argument, 0, 'p'},   {"window", required_argument, 0, 'W'},
         {"unused", required_argument, 0, 'u'}, {"summary", optional_argument, 0, 'S'},
         {"format", required_argument, 0, 'f'}, {"counts", no_argument, 0, 'c'},
         {0, 0, 0, 0}};
@@ -123,6 +124,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 's': c->summary = optarg; break;
         case 'f': fmt_set = 1; c->fmt = cli_format(optarg); break;
         case 'c': c->counts = 1; break;
+        case CLI_MEMORY_OPT: cli_job_memory(j, optarg); break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))
                 cli_bad_option(argv);

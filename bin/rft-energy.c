@@ -39,7 +39,7 @@ static const char usage[] =
     "      --scan             Write the scan of the input (one FILE, standard input by "
     "default) instead of pricing it (see Scans)\n"
     "      --bank N           With --scan: power switched in banks of N entries, 1 to 65535\n"
-    CLI_FILTER_HELP;
+    CLI_FILTER_HELP CLI_MEMORY_HELP;
 
 typedef struct {
     pricing p;
@@ -99,7 +99,7 @@ static void inputs(pricing *p, int n, char **arg)
 static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
-        CLI_FILTER_OPTIONS, {"params", required_argument, 0, 'p'}, {"set", required_argument, 0, 'S'},
+        CLI_FILTER_OPTIONS, CLI_MEMORY_OPTION, {"params", required_argument, 0, 'p'}, {"set", required_argument, 0, 'S'},
         {"scenario", required_argument, 0, 's'}, {"absolute", no_argument, 0, 'a'},
         {"show-params", no_argument, 0, 'w'}, {"format", required_argument, 0, 'f'},
         {"with-slowdown", no_argument, 0, 'W'}, {"scan", no_argument, 0, 'c'},
@@ -118,11 +118,11 @@ static void parse(int argc, char **argv, cli_job *j)
     char why[RFT_PARAM_WHY];
     while ((ch = cli_getopt(argc, argv, "o:p:f:", opts)) != -1) {
         priced |= strchr("pSsawfWL", ch) != NULL;
-        scanned |= strchr("lFb", ch) != NULL;
+        scanned |= strchr("lFb", ch) != NULL || ch == CLI_MEMORY_OPT;
         switch (ch) {
         case 'p': p->params = optarg; break;
         case 'S':
-            if (rft_params_set_arg(&p->ps, optarg, "--set", why, sizeof why))
+            if (rft_params_set_arg(&p->ps, optarg, CLI_SET_ORIGIN, why, sizeof why))
                 usage_error("%s", why);
             break;
         case 's': p->scenario = optarg; break;
@@ -132,6 +132,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'w': c->show = 1; break;
         case 'f': p->fmt = cli_format(optarg); break;
         case 'c': scan = 1; break;
+        case CLI_MEMORY_OPT: cli_job_memory(j, optarg); break;
         case 'b': so.bank = (uint32_t)cli_uint("--bank", optarg, 1, RFT_MAX_ENTRIES); break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))
@@ -152,7 +153,7 @@ static void parse(int argc, char **argv, cli_job *j)
     if (!j->alone)
         usage_error("only --scan is a stage");
     if (scanned)
-        usage_error("--level, --flush and --bank apply to --scan only");
+        usage_error("--level, --flush, --bank and --max-memory apply to --scan only");
     cli_stdout_to(j->output);   /* the table's file */
     j->output = NULL;
     int n = argc - optind;

@@ -14,7 +14,7 @@ static const char usage[] =
     "Power state of register-file entries from their contents (RC, WC) and the events an "
     "energy model needs\n"
     "\n"
-    CLI_FILTER_HELP
+    CLI_FILTER_HELP CLI_MEMORY_HELP
     "      --scheme rc|wc     Register Compression and switch off (default) or "
     "Warped-Compression\n"
     "      --bs N             RC: block size BS, 1 to 64 (default 8), for writes not "
@@ -64,7 +64,7 @@ static void report(cli_job *j)
 static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
-        CLI_FILTER_OPTIONS,                    {"scheme", required_argument, 0, 'c'},
+        CLI_FILTER_OPTIONS, CLI_MEMORY_OPTION,                    {"scheme", required_argument, 0, 'c'},
         {"bs", required_argument, 0, 'b'},     {"deltas", required_argument, 0, 'd'},
         {"max-delta", required_argument, 0, 'm'}, {"summary", optional_argument, 0, 'S'},
         {"format", required_argument, 0, 'f'}, {0, 0, 0, 0}};
@@ -93,6 +93,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'S': c->summary = optarg ? optarg : "-"; break;
         case 's': c->summary = optarg; break;    /* -s FILE: as the other programs */
         case 'f': fmt_set = 1; c->fmt = cli_format(optarg); break;
+        case CLI_MEMORY_OPT: cli_job_memory(j, optarg); break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))
                 cli_bad_option(argv);

@@ -113,7 +113,7 @@ static void parse(int argc, char **argv, heal_report *r)
             break;
         case 'p': params = optarg; break;
         case 's':
-            if (rft_params_set_arg(&set, optarg, "--set", why, sizeof why))
+            if (rft_params_set_arg(&set, optarg, CLI_SET_ORIGIN, why, sizeof why))
                 usage_error("%s", why);
             break;
         case 'H': r->hours = cli_double("--hours", optarg, 1e-3, 1e9); break;

@@ -41,13 +41,6 @@ typedef struct {
     char *line;
 } view_stage;
 
-static noreturn void view_fail(int e)
-{
-    if (cli_abandon_hook)
-        cli_abandon_hook();
-    die("%s", e == RFT_EMEM ? "out of memory" : "too many kernels");
-}
-
 static int start(rft_stage *s, const rft_header *in, rft_header *out)
 {
     ((view_stage *)s)->geom = in->geom;
@@ -59,8 +52,11 @@ static int feed(rft_stage *s, rft_rec *rec, const rft_sink *out)
 {
     view_stage *vs = (view_stage *)s;
     int e = rft_view_select(vs->v, rec);
-    if (e < 0)
-        view_fail(e);
+    if (e == RFT_EMEM)
+        return rft_stage_fail(s, e, "out of memory");
+    if (e < 0)      /* the driver names the input and the record */
+        return rft_stage_fail(s, e, "kernel index %u: rft-view keeps kernels 0 to %u", rec->u.kernel.index,
+                              RFT_VIEW_MAX_KERNELS - 1);
     if (!e || !vs->line)        /* --stats: counted only */
         return 0;
     size_t n;
@@ -195,6 +191,9 @@ static void parse(int argc, char **argv, cli_job *j)
                 o.c_from = cli_uint("--cycles", optarg, 0, UINT64_MAX);
             if (colon[1])
                 o.c_to = cli_uint("--cycles", colon + 1, 0, UINT64_MAX);
+            if (o.c_from > o.c_to)
+                usage_error("--cycles: %llu:%llu ends before it starts", (unsigned long long)o.c_from,
+                            (unsigned long long)o.c_to);
             break;
         default: cli_bad_option(argv);
         }

@@ -53,7 +53,7 @@ static int parse(int argc, char **argv, vth_report *r)
         switch (c) {
         case 'p': params = optarg; break;
         case 's':
-            if (rft_params_set_arg(&set, optarg, "--set", why, sizeof why))
+            if (rft_params_set_arg(&set, optarg, CLI_SET_ORIGIN, why, sizeof why))
                 usage_error("%s", why);
             break;
         case 'y':

@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "endian.h"
+#include "grow.h"
 
 void rft_alloc_encode(uint8_t *p, const rft_alloc_rec *a)
 {
@@ -234,7 +235,8 @@ typedef struct alloc {
     rft_slices slice_of;            /* index in slices[] */
     rft_map wave_of;                /* wavefront key -> waves[] */
     slice *slices;
-    uint32_t nslices;
+    uint32_t nslices, cslices;
+    uint64_t occ_held;              /* rft_occ_bytes counted (rft_stage_reserve) */
     window *waves;
     uint32_t nwaves, wcap, wfree;   /* wfree: free list through window.next */
     group *groups;
@@ -266,10 +268,13 @@ static slice *slice_get(alloc *a, uint16_t cu, uint16_t simd)
         rft_stage_fail(&a->st, RFT_EFORMAT, "more than %u slices", 1u << 20);
         return NULL;
     }
-    slice *ns = realloc(a->slices, (a->nslices + 1) * sizeof *ns);
-    if (!ns)
+    char what[48];
+    snprintf(what, sizeof what, "slice %u:%u (%u entries)", cu, simd, a->geom.entries);
+    /* the allocator's arrays: used, rot, rotn */
+    if (rft_stage_reserve(&a->st, sizeof(slice) + (uint64_t)a->geom.entries * 5, what))
+        return NULL;
+    if (rft_grow((void **)&a->slices, a->nslices, &a->cslices, sizeof *a->slices, 16))
         goto fail;
-    a->slices = ns;
     slice *s = memset(&a->slices[a->nslices], 0, sizeof *s);
     s->cu = cu;
     s->simd = simd;
@@ -463,10 +468,24 @@ static uint16_t phys(const alloc *a, const window *wv, uint16_t vreg)
     return (uint16_t)rft_window_phys(a->geom.entries, wv->base, wv->n, wv->rot, vreg);
 }
 
-/* A record of a live wavefront: its kernel runs on the slice (occupancy). */
+/* A record of a live wavefront: its kernel runs on the slice (occupancy).
+ * What a new slice or kernel span took counts against the stage's limit
+ * (past it by one span at most: a few bytes per bank). */
 static int ran(alloc *a, uint16_t cu, uint16_t simd, uint32_t kernel, uint64_t cycle)
 {
-    return a->occ && rft_occ_record(a->occ, cu, simd, kernel, cycle) ? oom(a) : 0;
+    if (!a->occ)
+        return 0;
+    if (rft_occ_record(a->occ, cu, simd, kernel, cycle))
+        return oom(a);
+    uint64_t held = rft_occ_bytes(a->occ);
+    char what[64];
+    if (held == a->occ_held)
+        return 0;
+    snprintf(what, sizeof what, "--util on slice %u:%u (%u entries)", cu, simd, a->geom.entries);
+    if (rft_stage_reserve(&a->st, held - a->occ_held, what))
+        return RFT_EMEM;
+    a->occ_held = held;
+    return 0;
 }
 
 void rft_alloc_opts_default(rft_alloc_opts *o)

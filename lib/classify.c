@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "names.h"
 
 #define NO_GROUP (~0u)
 
@@ -28,7 +29,8 @@ typedef struct classify {
     rft_classify_opts o;
     rft_geom geom;
     group *groups;
-    unsigned ngroups, cur_group;
+    unsigned ngroups, gcap, cur_group;
+    rft_map gbyname;        /* a name's key -> its group */
     unsigned *kgroup, nk;   /* kernel index -> group */
     rft_map wfs;            /* wavefront key -> index in waves */
     wave *waves;
@@ -55,19 +57,34 @@ static void *grow(void *p, unsigned *n, unsigned want, size_t sz, int fill)
 }
 
 /* The group of kernel name, created with the stage's block size if new;
- * NO_GROUP when out of memory. */
+ * NO_GROUP when out of memory.  O(1): the groups are searched in full only
+ * when two names share a key. */
 static unsigned group_of(classify *c, const char *name, size_t len)
 {
-    for (unsigned i = 0; i < c->ngroups; i++)
-        if (strlen(c->groups[i].name) == len && memcmp(c->groups[i].name, name, len) == 0)
-            return i;
-    group *ng = realloc(c->groups, (c->ngroups + 1) * sizeof *ng);
-    if (!ng)
-        return NO_GROUP;
-    c->groups = ng;
+    uint64_t key = rft_name_key(name, len);
+    const uint64_t *v = rft_map_get(&c->gbyname, key);
+    if (v) {
+        const char *g = c->groups[*v].name;
+        if (strlen(g) == len && memcmp(g, name, len) == 0)
+            return (unsigned)*v;
+        for (unsigned i = 0; i < c->ngroups; i++)
+            if (strlen(c->groups[i].name) == len && memcmp(c->groups[i].name, name, len) == 0)
+                return i;
+    }
+    if (c->ngroups == c->gcap) {
+        unsigned n = c->gcap;
+        group *ng = grow(c->groups, &n, c->gcap ? 2 * c->gcap : 16, sizeof *ng, 0);
+        if (!ng)
+            return NO_GROUP;
+        c->groups = ng;
+        c->gcap = n;
+    }
     group *gr = memset(&c->groups[c->ngroups], 0, sizeof *gr);
-    if (!(gr->name = malloc(len + 1)))
+    if (!(gr->name = malloc(len + 1)) || rft_map_put(&c->gbyname, key, c->ngroups)) {
+        free(gr->name);
+        gr->name = NULL;
         return NO_GROUP;
+    }
     if (len)
         memcpy(gr->name, name, len);
     gr->name[len] = 0;
@@ -77,9 +94,13 @@ static unsigned group_of(classify *c, const char *name, size_t len)
 
 static int on_kernel(classify *c, const rft_kernel *k)
 {
-    if (k->index >= 1u << 24)
-        return rft_stage_fail(&c->st, RFT_EFORMAT, "too many kernels");
-    unsigned *kg = grow(c->kgroup, &c->nk, k->index + 1, sizeof *kg, 0xff);  /* NO_GROUP: unseen */
+    if (k->index >= 1u << 24)   /* a table by index: kernels are numbered 0, 1, ... */
+        return rft_stage_fail(&c->st, RFT_EFORMAT, "kernel index %u: rft-classify keeps kernels 0 to %u",
+                              k->index, (1u << 24) - 1);
+    /* doubled, not grown by one: a kernel a record costs no copy of them all */
+    unsigned want = k->index + 1 > 2 * c->nk ? k->index + 1 : 2 * c->nk;
+    unsigned *kg = k->index < c->nk ? c->kgroup
+                                    : grow(c->kgroup, &c->nk, want, sizeof *kg, 0xff); /* NO_GROUP: unseen */
     if (!kg)
         return oom(c);
     c->kgroup = kg;
@@ -278,6 +299,7 @@ static void classify_free(rft_stage *st)
     free(c->waves);
     free(c->free_waves);
     rft_map_free(&c->wfs);
+    rft_map_free(&c->gbyname);
     free(c);
 }
 
@@ -304,7 +326,7 @@ rft_stage *rft_classify_new(const rft_classify_opts *o)
             c->rule[c->nrules++] = (rft_pattern_opts){bs, 0, o->po.max_delta};
             c->rule[c->nrules++] = (rft_pattern_opts){bs, 1, o->po.max_delta};
         }
-    if (rft_map_init(&c->wfs, 64)) {
+    if (rft_map_init(&c->wfs, 64) || rft_map_init(&c->gbyname, 64)) {
         classify_free(&c->st);
         return NULL;
     }

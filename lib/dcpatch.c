@@ -68,6 +68,15 @@ void rft_dcp_free(rft_dcp_slice *s)
     memset(s, 0, sizeof *s);
 }
 
+uint64_t rft_dcp_bytes(uint32_t entries, uint32_t blocks)
+{
+    uint64_t E = entries, nblk = E * blocks, wblk = (nblk + 63) / 64, went = (E + 63) / 64;
+    uint64_t words = 2 * (wblk + (wblk + 63) / 64) + went + (went + 63) / 64;
+    rft_dcp_slice *s = NULL;
+    return E * (1 + sizeof *s->ent_used + sizeof *s->pt + sizeof *s->tag) +
+           nblk * (1 + sizeof *s->owner) + words * sizeof *s->free_flt;
+}
+
 int rft_dcp_init(rft_dcp_slice *s, const rft_faultmap *m, const rft_dcp_opts *o)
 {
     memset(s, 0, sizeof *s);

@@ -125,6 +125,8 @@ typedef struct rft_dcp_slice {
 
 /* Set up a slice for map m (its geometry is the slice's).  RFT_EMEM. */
 int rft_dcp_init(rft_dcp_slice *s, const rft_faultmap *m, const rft_dcp_opts *o);
+/* The bytes rft_dcp_init allocates for a slice of entries x blocks. */
+uint64_t rft_dcp_bytes(uint32_t entries, uint32_t blocks);
 void rft_dcp_free(rft_dcp_slice *s);
 
 /* A window of n rows for a wavefront (tag): first-fit.  Returns the base

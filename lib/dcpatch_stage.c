@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "pattern.h"
+#include "grow.h"
+#include "names.h"
 #include "rft.h"
 
 /* ---- the stage ---------------------------------------------------------------------- */
@@ -84,7 +86,8 @@ typedef struct dcp {
     uint64_t last_wkey;
     uint32_t last_wave;
     kstat *ks;
-    uint32_t nks;
+    uint32_t nks, cks;
+    rft_map ks_of;              /* a name's key -> its kstat */
     uint32_t *kidx, nkidx;      /* stream kernel index -> ks index */
     uint32_t none_k;            /* ks index for wavefronts without a kernel */
     cucount *cus;               /* per CU (index) */
@@ -106,19 +109,6 @@ typedef struct dcp {
 
 static int oom(dcp *d) { return rft_stage_fail(&d->st, RFT_EMEM, "out of memory"); }
 
-/* Grow *p to hold n + 1 items of size sz (capacity *cap, doubled from first). */
-static int grow(void **p, uint32_t n, uint32_t *cap, size_t sz, uint32_t first)
-{
-    if (n < *cap)
-        return 0;
-    uint32_t c = *cap ? 2 * *cap : first;
-    void *q = realloc(*p, (size_t)c * sz);
-    if (!q)
-        return RFT_EMEM;
-    *p = q;
-    *cap = c;
-    return 0;
-}
 
 /* ---- kernels ---------------------------------------------------------------------- */
 /* The kstat of a kernel name, created if new; UINT32_MAX: out of memory. */
@@ -126,15 +116,18 @@ static uint32_t kstat_of(dcp *d, const char *name, size_t len)
 {
     if (!name)
         name = "";              /* a kernel without a name */
-    for (uint32_t i = 0; i < d->nks; i++)
+    /* O(1): the names are searched in full only when two share a key */
+    uint64_t key = rft_name_key(name, len);
+    const uint64_t *v = rft_map_get(&d->ks_of, key);
+    if (v && strlen(d->ks[*v].name) == len && memcmp(d->ks[*v].name, name, len) == 0)
+        return (uint32_t)*v;
+    for (uint32_t i = 0; v && i < d->nks; i++)  /* two names share a key */
         if (strlen(d->ks[i].name) == len && memcmp(d->ks[i].name, name, len) == 0)
             return i;
-    kstat *k = realloc(d->ks, (d->nks + 1) * sizeof *k);
-    if (!k)
+    if (rft_grow((void **)&d->ks, d->nks, &d->cks, sizeof *d->ks, 16))
         return UINT32_MAX;
-    d->ks = k;
-    memset(&k[d->nks], 0, sizeof *k);
-    if (!(k[d->nks].name = strndup(name, len)))
+    kstat *k = memset(&d->ks[d->nks], 0, sizeof *d->ks);
+    if (!(k->name = strndup(name, len)) || rft_map_put(&d->ks_of, key, d->nks))
         return UINT32_MAX;
     return d->nks++;
 }
@@ -143,14 +136,15 @@ static int on_kernel(dcp *d, const rft_kernel *k)
 {
     if (k->index > 1u << 24)
         return rft_stage_fail(&d->st, RFT_EFORMAT, "kernel index %u", k->index);
-    if (k->index >= d->nkidx) {
-        uint32_t *p = realloc(d->kidx, (k->index + 1) * sizeof *p);
+    if (k->index >= d->nkidx) {     /* doubled: no copy of the table per kernel */
+        uint32_t want = k->index + 1 > 2 * d->nkidx ? k->index + 1 : 2 * d->nkidx;
+        uint32_t *p = realloc(d->kidx, want * sizeof *p);
         if (!p)
             return oom(d);
         d->kidx = p;
-        for (uint32_t i = d->nkidx; i <= k->index; i++)
+        for (uint32_t i = d->nkidx; i < want; i++)
             d->kidx[i] = UINT32_MAX;
-        d->nkidx = k->index + 1;
+        d->nkidx = want;
     }
     if ((d->kidx[k->index] = kstat_of(d, k->name, k->name_len)) == UINT32_MAX)
         return oom(d);
@@ -195,12 +189,18 @@ static const rft_faultmap *slice_map(dcp *d, uint16_t cu, uint16_t simd, rft_fau
 
 static int slice_new(dcp *d, uint16_t cu, uint16_t simd, const rft_sink *out)
 {
+    char what[48];
+    snprintf(what, sizeof what, "slice %u:%u (%u entries)", cu, simd, d->geom.entries);
+    /* its state and, at most, a map of its own (a byte per block) */
+    if (rft_stage_reserve(&d->st, sizeof(slice) + rft_dcp_bytes(d->geom.entries, d->nb) +
+                                      (uint64_t)d->geom.entries * d->nb, what))
+        return RFT_EMEM;
     rft_faultmap tmp = {0};
     const rft_faultmap *m = slice_map(d, cu, simd, &tmp);
     int e = 0;
     if (!m)
         return RFT_EFORMAT;
-    if (grow((void **)&d->slices, d->nslices, &d->slcap, sizeof *d->slices, 16)) {
+    if (rft_grow((void **)&d->slices, d->nslices, &d->slcap, sizeof *d->slices, 16)) {
         rft_faultmap_free(&tmp);
         return oom(d);
     }
@@ -362,8 +362,8 @@ static uint32_t wave_new(dcp *d)
         return d->free_w[--d->nfree];
     if (d->nwaves == d->wcap) {
         uint32_t cap = d->wcap;
-        if (grow((void **)&d->waves, d->nwaves, &d->wcap, sizeof *d->waves, 64) ||
-            grow((void **)&d->free_w, d->nwaves, &cap, sizeof *d->free_w, 64))
+        if (rft_grow((void **)&d->waves, d->nwaves, &d->wcap, sizeof *d->waves, 64) ||
+            rft_grow((void **)&d->free_w, d->nwaves, &cap, sizeof *d->free_w, 64))
             return UINT32_MAX;
     }
     return d->nwaves++;
@@ -374,7 +374,7 @@ static int kernel_place(dcp *d, kstat *ks, uint32_t k, uint16_t cu, uint32_t si)
 {
     uint64_t kck = (uint64_t)k << 32 | cu, kss = (uint64_t)k << 32 | si;
     if (!rft_map_get(&d->kc_of, kck)) {
-        if (grow((void **)&d->kc, d->nkc, &d->kccap, sizeof *d->kc, 16))
+        if (rft_grow((void **)&d->kc, d->nkc, &d->kccap, sizeof *d->kc, 16))
             return oom(d);
         d->kc[d->nkc] = (cucount){0, 0};
         if (rft_map_put(&d->kc_of, kck, ++d->nkc))
@@ -816,6 +816,7 @@ static void dcp_free(rft_stage *st)
     rft_map_free(&d->cu_of);
     rft_map_free(&d->kc_of);
     rft_map_free(&d->ks_slices);
+    rft_map_free(&d->ks_of);
     rft_fmset_free(&d->opt_maps);
     rft_fmset_free(&d->stream_maps);
     free(d);
@@ -835,7 +836,7 @@ rft_stage *rft_dcpatch_new(const rft_dcpatch_opts *o)
     rft_pattern_opts_default(&d->po);
     if (rft_slices_init(&d->slice_of) || rft_map_init(&d->wave_of, 256) ||
         rft_map_init(&d->cu_of, 16) || rft_map_init(&d->kc_of, 64) ||
-        rft_map_init(&d->ks_slices, 64)) {
+        rft_map_init(&d->ks_slices, 64) || rft_map_init(&d->ks_of, 64)) {
         dcp_free(&d->st);
         return NULL;
     }

@@ -253,11 +253,11 @@ static int kernel_named(rft_dec *d, colmap *m, uint64_t cycle, const char *s, si
     }
     if (m->have_kernel && strlen(d->knames[m->kernel]) == n && memcmp(d->knames[m->kernel], s, n) == 0)
         return 0;
-    for (uint32_t k = d->nk; k-- > 0;)
-        if (strlen(d->knames[k]) == n && memcmp(d->knames[k], s, n) == 0) {
-            m->kernel = k;
-            return 0;
-        }
+    long found = dec_find_kernel(d, s, n);
+    if (found >= 0) {
+        m->kernel = (uint32_t)found;
+        return 0;
+    }
     int k = dec_kernel(d, cycle, s, n);
     if (k < 0)
         return k;

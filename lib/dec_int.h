@@ -58,6 +58,7 @@ struct rft_dec {
     char **knames;          /* kernels by index */
     uint16_t *kmax;         /* highest register named + 1, per kernel */
     uint32_t nk, kcap;
+    rft_map kbyname;        /* a name's key -> its latest kernel index */
     rft_map wmap;           /* key -> index in waves */
     dec_wave **waves;
     uint32_t nwaves, wcap;
@@ -77,6 +78,8 @@ int dec_bad(rft_dec *d, const char *fmt, ...) __attribute__((format(printf, 2, 3
 int dec_kernel_name(rft_dec *d, const char *name, size_t len);
 /* kernels: add one (emitting its K record at cycle); returns its index or <0 */
 int dec_kernel(rft_dec *d, uint64_t cycle, const char *name, size_t len);
+/* The latest kernel named name (len bytes): its index, or -1 (O(1)). */
+long dec_find_kernel(const rft_dec *d, const char *name, size_t len);
 /* the kernel of an ND-Range of a log that names none: --kernel, else ndrangeN */
 int dec_ndrange_kernel(rft_dec *d, uint64_t cycle);
 /* note that kernel k names register reg (for the pre-scan); check it fits the

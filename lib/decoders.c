@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "dec_int.h"
+#include "names.h"
 
 static const char *const fmt_names[] = {"text", "csv",     "m2s", "gem5",
                                         "nvbit", "columns", "evg", "cutracer"};
@@ -252,6 +253,12 @@ rft_dec *rft_dec_new(int fmt, const rft_dec_opts *o, rft_dec_emit emit, void *ct
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    if (rft_map_init(&d->kbyname, 64)) {
+        rft_map_free(&d->wmap);
+        free(d);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
     d->fmt = fmt;
     d->o = *o;
     d->ops = ops;
@@ -329,6 +336,7 @@ void rft_dec_free(rft_dec *d)
         free(d->knames[i]);
     free(d->knames);
     free(d->kmax);
+    rft_map_free(&d->kbyname);
     rft_map_free(&d->wmap);
     free(d);
 }
@@ -353,6 +361,24 @@ int dec_kernel_name(rft_dec *d, const char *name, size_t len)
     return 0;
 }
 
+static int same_name(const char *a, const char *s, size_t n)
+{
+    return strlen(a) == n && memcmp(a, s, n) == 0;
+}
+
+long dec_find_kernel(const rft_dec *d, const char *name, size_t len)
+{
+    const uint64_t *v = rft_map_get(&d->kbyname, rft_name_key(name, len));
+    if (!v)
+        return -1;
+    if (same_name(d->knames[*v], name, len))
+        return (long)*v;
+    for (uint32_t k = d->nk; k-- > 0;)     /* two names share a key */
+        if (same_name(d->knames[k], name, len))
+            return k;
+    return -1;
+}
+
 int dec_kernel(rft_dec *d, uint64_t cycle, const char *name, size_t len)
 {
     int e = dec_kernel_name(d, name, len);
@@ -370,7 +396,8 @@ int dec_kernel(rft_dec *d, uint64_t cycle, const char *name, size_t len)
         d->kmax = m;
         d->kcap = cap;
     }
-    if (!(d->knames[d->nk] = strndup(name, len)))
+    if (!(d->knames[d->nk] = strndup(name, len)) ||
+        rft_map_put(&d->kbyname, rft_name_key(name, len), d->nk))
         return RFT_EMEM;
     d->kmax[d->nk] = 0;
     uint32_t k = d->nk++;

@@ -266,6 +266,7 @@ struct rft_duty {
     int pending;            /* a patch record waits for its write ... */
     rft_patch_rec patch;    /* ... this one */
     size_t blk;             /* words per entry block */
+    uint64_t held;          /* bytes the slices' state takes (new_slice) */
     slice **s;
     size_t ns, cs;
     rft_slices idx;         /* index in s */
@@ -397,11 +398,20 @@ static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
     if (d->ns == d->cs) {
         size_t cap = d->cs ? 2 * d->cs : 16;
         slice **n = realloc(d->s, cap * sizeof *n);
-        if (!n)
+        if (!n) {
+            oom(d);
             return NULL;
+        }
         d->s = n;
         d->cs = cap;
     }
+    /* what a slice takes, checked against the limit before any of it is */
+    uint64_t bytes = sizeof(slice) + d->entries * d->blk * sizeof(uint64_t) + 64 +
+                     (uint64_t)d->entries * (d->pw * sizeof(uint64_t) + sizeof(ent) + 2);
+    char what[96];
+    snprintf(what, sizeof what, "slice %u:%u (%u entries of %u lanes)", cu, simd, d->entries, d->lanes);
+    if (rft_mem_over("rft-duty", what, d->held, bytes, d->o.max_mem, d->err, sizeof d->err))
+        return NULL;
     /* calloc: a large block comes as fresh zero pages, paid for when touched */
     slice *s = calloc(1, sizeof *s);
     if (!s || !(s->mem = calloc(d->entries * d->blk * sizeof(uint64_t) + 64, 1)) ||
@@ -417,6 +427,7 @@ static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
             free(s->bank_on);
         }
         free(s);
+        oom(d);
         return NULL;
     }
     s->arena = (uint64_t *)(void *)(((uintptr_t)s->mem + 63) & ~(uintptr_t)63);
@@ -431,6 +442,7 @@ static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
         s->e[k].on = d->bits;
     }
     d->s[d->ns++] = s;
+    d->held += bytes;
     return s;
 }
 
@@ -814,7 +826,7 @@ static int do_alloc(rft_duty *d, const rft_rec *r)
         d->slast = a.cycle;
     slice *s = get_slice(d, a.cu, a.simd, a.cycle);
     if (!s)
-        return oom(d);
+        return RFT_EMEM;        /* the message is new_slice's */
     if (a.cycle < s->last)
         return fail(d, "cycle %llu goes back in time on slice %u:%u (last %llu)",
                     (unsigned long long)a.cycle, a.cu, a.simd, (unsigned long long)s->last);
@@ -900,7 +912,7 @@ int rft_duty_feed(rft_duty *d, const rft_rec *r)
         return 0;
     slice *s = get_slice(d, cu, simd, cyc);
     if (!s)
-        return oom(d);
+        return RFT_EMEM;        /* the message is new_slice's */
     if (cyc < s->last)
         return fail(d, "cycle %llu goes back in time on slice %u:%u (last %llu)",
                     (unsigned long long)cyc, cu, simd, (unsigned long long)s->last);
@@ -1496,6 +1508,7 @@ static int ds_start(rft_stage *st, const rft_header *in, rft_header *out)
     if (runs_opts(&s->o, in, st->why, sizeof st->why))
         return RFT_EFORMAT;
     uint32_t bits = 32u * in->geom.lanes;
+    s->o.max_mem = st->mem_max;
     if (!(s->d = rft_duty_new(&in->geom, &s->o)) || !(s->buf = malloc(rft_duty_max_len(bits))) ||
         !(s->dr.t1 = malloc(bits * sizeof *s->dr.t1)) ||
         !(s->dr.toff = malloc(bits * sizeof *s->dr.toff)))

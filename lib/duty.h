@@ -65,6 +65,8 @@ typedef struct rft_duty_opts {
     int steady;
     int alloc_scheme;               /* steady: RFT_ALLOC_FIRSTFIT, _RAR or _ARGO (alloc.h) */
     int alloc_ring;                 /* steady, ARGO: windows wrap around the slice */
+    uint64_t max_mem;               /* bytes the slices' state may take, 0: no limit
+                                       (the stage: its rft_stage mem_max) */
 } rft_duty_opts;
 
 /* The steady state (opts.steady).  Run k of a trace repeated back to back

@@ -151,6 +151,10 @@ static rft_power *slice_power(escan *s, uint16_t cu, uint16_t simd)
     long ix = rft_slices_find(&s->slice_of, cu, simd);
     if (ix >= 0)
         return &s->sl[ix];
+    char what[48];
+    snprintf(what, sizeof what, "slice %u:%u (%u entries)", cu, simd, s->geom.entries);
+    if (rft_stage_reserve(&s->st, sizeof(rft_power) + (uint64_t)s->geom.entries * 5, what))
+        return NULL;
     if (r->slices == s->cap) {
         uint32_t cap = s->cap ? 2 * s->cap : 16;
         rft_power *n = realloc(s->sl, cap * sizeof *n);
@@ -258,7 +262,7 @@ static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
     }
     rft_power *pw = slice_power(s, cu, simd);
     if (!pw)
-        return rft_stage_fail(st, RFT_EMEM, "out of memory");
+        return st->why[0] ? RFT_EMEM : rft_stage_fail(st, RFT_EMEM, "out of memory");
     if (rec->kind == RFT_ALLOC) {
         /* the stream's banks (rft-alloc --bank), unless the scan is made
          * in banks of its own */

@@ -371,15 +371,15 @@ void rft_fmset_free(rft_fmset *s)
     for (size_t i = 0; i < s->n; i++)
         rft_faultmap_free(&s->maps[i]);
     free(s->maps);
+    rft_map_free(&s->at);
     memset(s, 0, sizeof *s);
 }
 
+/* O(1): a stage looks a slice's map up for every slice or duty record */
 const rft_faultmap *rft_fmset_get(const rft_fmset *s, uint16_t cu, uint16_t simd)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->maps[i].cu == cu && s->maps[i].simd == simd)
-            return &s->maps[i];
-    return NULL;
+    const uint64_t *i = s->n ? rft_map_get(&s->at, rft_slice_key(cu, simd)) : NULL;
+    return i ? &s->maps[*i] : NULL;
 }
 
 const rft_faultmap *rft_fmset_find(const rft_fmset *s, uint16_t cu, uint16_t simd)
@@ -419,6 +419,8 @@ int rft_fmset_put(rft_fmset *s, rft_faultmap *m)
         s->maps = p;
         s->cap = cap;
     }
+    if ((!s->at.slot && rft_map_init(&s->at, 8)) || rft_map_put(&s->at, rft_slice_key(m->cu, m->simd), s->n))
+        return RFT_EMEM;
     s->maps[s->n++] = *m;
     m->bits = NULL;
     return 0;

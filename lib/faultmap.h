@@ -110,6 +110,7 @@ int rft_faultmap_decode(const uint8_t *p, uint32_t len, rft_faultmap *m, char *w
 typedef struct rft_fmset {
     rft_faultmap *maps;
     size_t n, cap;
+    rft_map at;         /* slice key -> index in maps (made at the first put) */
 } rft_fmset;
 
 void rft_fmset_init(rft_fmset *s);

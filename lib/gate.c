@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "gate.h"
+#include "grow.h"
 
 const char *const rft_gate_counter_names[RFT_GC_N] = {
     "writes", "reads", "divergent_writes", "compressed_writes", "switch_offs", "wakeups", "movs",
@@ -24,7 +25,7 @@ typedef struct gate {
     rft_slices slice_of;
     rft_map wave_of;
     slice *slices;
-    uint32_t nslices;
+    uint32_t nslices, cslices;
     uint8_t *masks;         /* per wave slot: mb bytes of its full exec mask, then a "set" byte */
     uint32_t nwaves, wcap, *wfree, nfree;
     uint64_t annotated, total[RFT_GC_N];
@@ -48,10 +49,12 @@ static slice *slice_get(gate *g, uint16_t cu, uint16_t simd)
         rft_stage_fail(&g->st, RFT_EFORMAT, "more than %u slices", 1u << 20);
         return NULL;
     }
-    slice *ns = realloc(g->slices, (g->nslices + 1) * sizeof *ns);
-    if (!ns)
+    char what[48];
+    snprintf(what, sizeof what, "slice %u:%u (%u entries)", cu, simd, g->geom.entries);
+    if (rft_stage_reserve(&g->st, sizeof(slice) + (uint64_t)g->geom.entries * sizeof *g->slices->on, what))
+        return NULL;
+    if (rft_grow((void **)&g->slices, g->nslices, &g->cslices, sizeof *g->slices, 16))
         goto oom;
-    g->slices = ns;
     slice *s = memset(&g->slices[g->nslices], 0, sizeof *s);
     s->cu = cu;
     s->simd = simd;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+#include "names.h"
 #include "rft.h"
 
 #define NONE UINT32_MAX
@@ -51,13 +53,15 @@ struct rft_occ {
     int nbank;
     uint32_t size[RFT_OCC_MAX_BANKS], first[RFT_OCC_MAX_BANKS], nb;  /* banks of size j: first[j].. */
     char **names;           /* rows: kernels, then "all" at rft_occ_rows() - 1 */
-    uint32_t nrows;
+    uint32_t nrows, crows;
+    rft_map row_by_name;        /* a name's key -> its row */
     uint32_t *row_of, nrow_of;  /* stream kernel index -> row */
     uint32_t none_row;
     slice *s;
-    uint32_t ns;
+    uint32_t ns, cs;
     span *sp;
-    uint32_t nsp;
+    uint32_t nsp, csp;
+    uint64_t bytes;             /* held by slices and spans (rft_occ_bytes) */
     rft_slices slice_of;        /* index in s */
     rft_map span_of;            /* row << 32 | slice -> span */
     uint32_t *vmin, *vmax;      /* per row: window sizes */
@@ -82,12 +86,15 @@ rft_occ *rft_occ_new(uint32_t entries, const uint32_t *banks, int nbank)
         o->first[j] = o->nb;
         o->nb += (entries + banks[j] - 1) / banks[j];
     }
-    if (rft_slices_init(&o->slice_of) || rft_map_init(&o->span_of, 256)) {
+    if (rft_slices_init(&o->slice_of) || rft_map_init(&o->span_of, 256) ||
+        rft_map_init(&o->row_by_name, 64)) {
         rft_occ_free(o);
         return NULL;
     }
     return o;
 }
+
+uint64_t rft_occ_bytes(const rft_occ *o) { return o->bytes; }
 
 void rft_occ_free(rft_occ *o)
 {
@@ -112,26 +119,35 @@ void rft_occ_free(rft_occ *o)
     free(o->vmax);
     rft_slices_free(&o->slice_of);
     rft_map_free(&o->span_of);
+    rft_map_free(&o->row_by_name);
     free(o);
 }
 
 static uint32_t new_row(rft_occ *o, const char *name, size_t len)
 {
-    for (uint32_t i = 0; i < o->nrows; i++)
+    /* O(1): the names are searched in full only when two share a key */
+    uint64_t key = rft_name_key(name, len);
+    const uint64_t *v = rft_map_get(&o->row_by_name, key);
+    if (v && strlen(o->names[*v]) == len && memcmp(o->names[*v], name, len) == 0)
+        return (uint32_t)*v;
+    for (uint32_t i = 0; v && i < o->nrows; i++)    /* two names share a key */
         if (strlen(o->names[i]) == len && memcmp(o->names[i], name, len) == 0)
             return i;
-    char **n = realloc(o->names, (o->nrows + 1) * sizeof *n);
-    if (!n)
-        return NONE;
-    o->names = n;
-    uint32_t *a = realloc(o->vmin, (o->nrows + 1) * sizeof *a), *b;
-    if (!a)
-        return NONE;
-    o->vmin = a;
-    if (!(b = realloc(o->vmax, (o->nrows + 1) * sizeof *b)))
-        return NONE;
-    o->vmax = b;
-    if (!(o->names[o->nrows] = malloc(len + 1)))
+    if (o->nrows == o->crows) {     /* doubled: no copy of the rows per kernel */
+        uint32_t cap = o->crows ? 2 * o->crows : 16, *a, *b;
+        char **n = realloc(o->names, cap * sizeof *n);
+        if (!n)
+            return NONE;
+        o->names = n;
+        if (!(a = realloc(o->vmin, cap * sizeof *a)))
+            return NONE;
+        o->vmin = a;
+        if (!(b = realloc(o->vmax, cap * sizeof *b)))
+            return NONE;
+        o->vmax = b;
+        o->crows = cap;
+    }
+    if (!(o->names[o->nrows] = malloc(len + 1)) || rft_map_put(&o->row_by_name, key, o->nrows))
         return NONE;
     memcpy(o->names[o->nrows], name, len);
     o->names[o->nrows][len] = 0;
@@ -147,14 +163,15 @@ int rft_occ_kernel(rft_occ *o, uint32_t index, const char *name, size_t len)
     uint32_t r = new_row(o, name, len);
     if (r == NONE)
         return RFT_EMEM;
-    if (index >= o->nrow_of) {
-        uint32_t *n = realloc(o->row_of, (index + 1) * sizeof *n);
+    if (index >= o->nrow_of) {      /* doubled: no copy of the table per kernel */
+        uint32_t want = index + 1 > 2 * o->nrow_of ? index + 1 : 2 * o->nrow_of;
+        uint32_t *n = realloc(o->row_of, want * sizeof *n);
         if (!n)
             return RFT_EMEM;
-        for (uint32_t i = o->nrow_of; i <= index; i++)
+        for (uint32_t i = o->nrow_of; i < want; i++)
             n[i] = NONE;
         o->row_of = n;
-        o->nrow_of = index + 1;
+        o->nrow_of = want;
     }
     o->row_of[index] = r;
     return 0;
@@ -175,10 +192,8 @@ static uint32_t span_get(rft_occ *o, uint32_t row, uint32_t si)
     uint64_t key = (uint64_t)row << 32 | si, *v = rft_map_get(&o->span_of, key);
     if (v)
         return (uint32_t)*v;
-    span *n = realloc(o->sp, (o->nsp + 1) * sizeof *n);
-    if (!n)
+    if (rft_grow((void **)&o->sp, o->nsp, &o->csp, sizeof *o->sp, 64))
         return NONE;
-    o->sp = n;
     span *p = memset(&o->sp[o->nsp], 0, sizeof *p);
     p->row = row;
     p->slice = si;
@@ -191,6 +206,7 @@ static uint32_t span_get(rft_occ *o, uint32_t row, uint32_t si)
         free(p->used);
         return NONE;
     }
+    o->bytes += sizeof *p + (uint64_t)o->nb * (2 * sizeof *p->gfirst + 1);
     return o->nsp++;
 }
 
@@ -220,10 +236,8 @@ static uint32_t slice_get(rft_occ *o, uint16_t cu, uint16_t simd)
     long i = rft_slices_find(&o->slice_of, cu, simd);
     if (i >= 0)
         return (uint32_t)i;
-    slice *n = realloc(o->s, (o->ns + 1) * sizeof *n);
-    if (!n)
+    if (rft_grow((void **)&o->s, o->ns, &o->cs, sizeof *o->s, 16))
         return NONE;
-    o->s = n;
     slice *s = memset(&o->s[o->ns], 0, sizeof *s);
     s->cu = cu;
     s->simd = simd;
@@ -235,6 +249,7 @@ static uint32_t slice_get(rft_occ *o, uint16_t cu, uint16_t simd)
         free(s->gate);
         return NONE;
     }
+    o->bytes += sizeof *s + (uint64_t)o->nb * (sizeof *s->inwin + sizeof *s->gate);
     uint32_t all = span_get(o, NONE, o->ns);
     if (all == NONE)
         return NONE;

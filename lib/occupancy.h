@@ -50,6 +50,9 @@ int rft_occ_record(rft_occ *o, uint16_t cu, uint16_t simd, uint32_t kernel, uint
  * slice power-gates entries in no window (RFT_AF_GATED).  0 or RFT_EMEM. */
 int rft_occ_window(rft_occ *o, uint16_t cu, uint16_t simd, uint32_t kernel, uint64_t cycle,
                    uint32_t base, uint32_t n, int alloc, int gated);
+/* Bytes the slices and the spans of kernels on them hold so far (each
+ * takes a few bytes per bank: a caller keeps them within its limit). */
+uint64_t rft_occ_bytes(const rft_occ *o);
 /* End of the stream: close every span.  Then the rows. */
 void rft_occ_finish(rft_occ *o);
 

@@ -140,6 +140,9 @@ struct rft_reader {
     int in_eof;
     uint64_t count;
     int done;
+    int order;              /* RFT_READ_ORDER: rule 8 checked */
+    uint64_t last;          /* cycle of the last trace record */
+    rft_map live;           /* wavefronts begun and not ended */
     char err[320];
 };
 
@@ -311,8 +314,8 @@ rft_reader *rft_reader_open(const char *path, char *err, size_t errlen)
 }
 
 /* The reader of in (closed here on failure), asking it for chunk bytes at
- * least at a time. */
-static rft_reader *reader_start(rft_in *in, size_t chunk, char *err, size_t errlen)
+ * least at a time; flags: RFT_READ_ORDER checks the ordering rules. */
+static rft_reader *reader_start(rft_in *in, size_t chunk, int flags, char *err, size_t errlen)
 {
     if (!in)
         return NULL;
@@ -326,6 +329,12 @@ static rft_reader *reader_start(rft_in *in, size_t chunk, char *err, size_t errl
     r->cap = 2 * chunk;
     r->chunk = chunk;
     r->in = in;
+    if ((r->order = !!(flags & RFT_READ_ORDER)) && rft_map_init(&r->live, 64)) {
+        r->order = 0;
+        rft_reader_close(r);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
     if (parse_header(r, err, errlen)) {
         rft_reader_close(r);
         return NULL;
@@ -336,7 +345,7 @@ static rft_reader *reader_start(rft_in *in, size_t chunk, char *err, size_t errl
 rft_reader *rft_reader_open_flags(const char *path, int flags, char *err, size_t errlen)
 {
     return reader_start(rft_in_open(path, RFT_IN_ZSTD | (flags & RFT_IN_AHEAD), err, errlen),
-                        READ_CHUNK, err, errlen);
+                        READ_CHUNK, flags, err, errlen);
 }
 
 rft_reader *rft_reader_open_mem(const void *data, size_t n, int flags, char *err, size_t errlen)
@@ -347,7 +356,7 @@ rft_reader *rft_reader_open_mem(const void *data, size_t n, int flags, char *err
     while (chunk < READ_CHUNK && chunk < 8 * n)
         chunk *= 2;
     return reader_start(rft_in_open_mem(data, n, RFT_IN_ZSTD | (flags & RFT_IN_AHEAD), err, errlen),
-                        chunk, err, errlen);
+                        chunk, flags, err, errlen);
 }
 
 const rft_header *rft_reader_header(const rft_reader *r) { return &r->h; }
@@ -428,6 +437,35 @@ static int decode_bundle(rft_reader *r, const uint8_t *p, rft_bundle *b)
         return rerr(r, RFT_EFORMAT, "bundle record: a transcendental T instruction without slot T");
     if ((b->flags & RFT_UF_VECTOR) && !(b->slots & RFT_SLOTS_XYZW))
         return rerr(r, RFT_EFORMAT, "bundle record: a vector instruction without slots X..W");
+    return 0;
+}
+
+/* Rule 8 of rft(5), one map look-up per wavefront record: cycles never go
+ * back, and a wavefront's records lie between its begin and its end. */
+static int check_order(rft_reader *r, const rft_rec *rec)
+{
+    uint64_t c = rft_rec_cycle(rec);
+    if (c < r->last)
+        return rerr(r, RFT_EFORMAT, "%s record at cycle %llu after cycle %llu (out of cycle order)",
+                    rft_kind_name(rec->kind), (unsigned long long)c, (unsigned long long)r->last);
+    r->last = c;
+    uint16_t cu, simd;
+    uint32_t wf;
+    if (!rft_rec_wf(rec, &cu, &simd, &wf))
+        return 0;
+    uint64_t key = rft_wf_key(cu, simd, wf);
+    int running = rft_map_get(&r->live, key) != NULL;
+    if (rec->kind == RFT_WFBEGIN) {
+        if (running)
+            return rerr(r, RFT_EFORMAT, "wavefront %u on slice %u:%u begins again before its end",
+                        wf, cu, simd);
+        return rft_map_put(&r->live, key, 1) ? rerr(r, RFT_EMEM, "out of memory") : 0;
+    }
+    if (!running)
+        return rerr(r, RFT_EFORMAT, "%s record of wavefront %u on slice %u:%u, which has not begun",
+                    rft_kind_name(rec->kind), wf, cu, simd);
+    if (rec->kind == RFT_WFEND)
+        rft_map_del(&r->live, key);
     return 0;
 }
 
@@ -515,6 +553,8 @@ int rft_read(rft_reader *r, rft_rec *rec)
     /* wavefront id 0xFFFFFFFF is reserved (hash maps use it as "empty") */
     if (kind >= RFT_WFBEGIN && kind <= RFT_BUNDLE && ld32(p + 12) == 0xFFFFFFFFu)
         return rerr(r, RFT_EFORMAT, "reserved wavefront id 4294967295");
+    if (r->order && kind <= RFT_BUNDLE && (e = check_order(r, rec)))
+        return e;
     r->start += FRAME_HDR + len;
     r->count++;
     return 0;
@@ -526,6 +566,8 @@ void rft_reader_close(rft_reader *r)
         return;
     rft_in_close(r->in);
     rft_header_free(&r->h);
+    if (r->order)
+        rft_map_free(&r->live);
     free(r->buf);
     free(r);
 }

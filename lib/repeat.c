@@ -124,9 +124,10 @@ int rft_repeat_next(rft_repeat *r)
     r->period = span + 1 + r->gap;
     if (r->any && (span == UINT64_MAX || r->period < span ||
                    (r->copies - 1) > (UINT64_MAX - r->last) / r->period))
-        return bad(r, "%llu copies of %llu cycles after cycle %llu pass 2^64",
-                   (unsigned long long)r->copies, (unsigned long long)span + 1,
-                   (unsigned long long)r->first);
+        return bad(r, "%llu copies of cycles %llu to %llu with a gap of %llu end past cycle "
+                   "18446744073709551615",
+                   (unsigned long long)r->copies, (unsigned long long)r->first,
+                   (unsigned long long)r->last, (unsigned long long)r->gap);
     if ((uint64_t)r->kernels * r->copies > RFT_NO_KERNEL)
         return bad(r, "%llu copies of %u kernels are too many kernel indexes",
                    (unsigned long long)r->copies, r->kernels);

@@ -309,8 +309,12 @@ typedef struct rft_reader rft_reader;
  * if err is given, a message in err (size errlen).  The header stays valid
  * until rft_reader_close, which accepts NULL. */
 rft_reader *rft_reader_open(const char *path, char *err, size_t errlen);
-/* The same, with RFT_IN_AHEAD (or 0) in flags: decompress in a second thread,
- * for consumers whose own work per record is heavy (rft-duty). */
+/* The same, with flags (0 or any of): RFT_IN_AHEAD, decompress in a second
+ * thread, for consumers whose own work per record is heavy (rft-duty);
+ * RFT_READ_ORDER, check rule 8 of rft(5) as well (records of kinds 0x01 to
+ * 0x06 in cycle order, a wavefront's records between its begin and its end:
+ * a map of the wavefronts running), an error naming the record otherwise. */
+#define RFT_READ_ORDER 0x200
 rft_reader *rft_reader_open_flags(const char *path, int flags, char *err, size_t errlen);
 /* The same over a stream held in memory: the n bytes at data (rft_in_open_mem). */
 rft_reader *rft_reader_open_mem(const void *data, size_t n, int flags, char *err, size_t errlen);
@@ -457,6 +461,7 @@ typedef struct rft_textdec {
     uint32_t nk, kcap, cur_kernel;
     rft_rec rec[2];         /* what the last line produced */
     char why[256];          /* what is wrong with the last line */
+    rft_map kbyname;        /* a name's key -> its latest kernel index */
 } rft_textdec;
 int rft_textdec_init(rft_textdec *d, const rft_geom *g);
 /* Decode one line split into nf fields (f[i], not NUL-terminated, length
@@ -560,7 +565,14 @@ struct rft_stage {      /* the common head of every stage */
     void (*warn)(void *ctx, const char *msg);   /* NULL: warnings dropped */
     void *warn_ctx;
     char why[RFT_STAGE_WHY];
+    /* The state a stage keeps per slice (maps of its entries) is counted
+     * against a limit, so that a small stream with a large geometry or
+     * many slices is refused instead of taking the machine's memory:
+     * mem_max bytes (RFT_STAGE_MEM_DEFAULT from rft_stage_alloc; 0: no
+     * limit; rft-duty --max-memory), mem held so far (rft_stage_reserve). */
+    uint64_t mem_max, mem;
 };
+#define RFT_STAGE_MEM_DEFAULT (2048ull << 20)
 
 /* out is initialized here with the stage's program as producer; free it
  * with rft_header_free in any case. */
@@ -577,6 +589,15 @@ rft_sink rft_sink_writer(rft_writer *w);
 /* For stage modules: a zeroed stage object of size bytes (the rft_stage
  * head first) with its ops, input "-"; NULL if out of memory. */
 void *rft_stage_alloc(size_t size, const rft_stage_ops *ops);
+/* For stage modules: bytes more of per-slice state about to be allocated
+ * for what ("slice 3:1"): 0, or RFT_EMEM before any allocation when they
+ * would bring the stage past s->mem_max, with a message naming what,
+ * the total and the limit. */
+int rft_stage_reserve(rft_stage *s, uint64_t bytes, const char *what);
+/* The message of rft_stage_reserve: 1 and why (stage and what named) if
+ * held + more passes max (0: no limit), else 0. */
+int rft_mem_over(const char *stage, const char *what, uint64_t held, uint64_t more, uint64_t max,
+                 char *why, size_t whylen);
 /* For stage modules: set the message (returns code) and warn. */
 int rft_stage_fail(rft_stage *s, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -13,6 +13,7 @@ void *rft_stage_alloc(size_t size, const rft_stage_ops *ops)
     if (s) {
         s->ops = ops;
         s->input = "-";
+        s->mem_max = RFT_STAGE_MEM_DEFAULT;
     }
     return s;
 }
@@ -52,6 +53,26 @@ int rft_stage_fail(rft_stage *s, int code, const char *fmt, ...)
     vsnprintf(s->why, sizeof s->why, fmt, ap);
     va_end(ap);
     return code;
+}
+
+static double mib(uint64_t b) { return b / 1048576.0; }
+
+int rft_mem_over(const char *stage, const char *what, uint64_t held, uint64_t more, uint64_t max,
+                 char *why, size_t whylen)
+{
+    if (!max || (more <= max && held <= max - more))
+        return 0;
+    snprintf(why, whylen, "%s would bring the state of %s to %.1f MiB, over its limit of %.0f MiB "
+             "(--max-memory MIB raises it)", what, stage, mib(held) + mib(more), mib(max));
+    return 1;
+}
+
+int rft_stage_reserve(rft_stage *s, uint64_t bytes, const char *what)
+{
+    if (rft_mem_over(s->ops->name, what, s->mem, bytes, s->mem_max, s->why, sizeof s->why))
+        return RFT_EMEM;
+    s->mem += bytes;
+    return 0;
 }
 
 void rft_stage_warn(rft_stage *s, const char *fmt, ...)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "rft.h"
 
 static int bad(rft_textdec *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -28,7 +29,13 @@ int rft_textdec_init(rft_textdec *d, const rft_geom *g)
     memset(d, 0, sizeof *d);
     d->geom = *g;
     d->cur_kernel = RFT_NO_KERNEL;
-    return rft_map_init(&d->wfs, 64);
+    if (rft_map_init(&d->wfs, 64))
+        return RFT_EMEM;
+    if (rft_map_init(&d->kbyname, 64)) {
+        rft_map_free(&d->wfs);
+        return RFT_EMEM;
+    }
+    return 0;
 }
 
 void rft_textdec_free(rft_textdec *d)
@@ -37,6 +44,7 @@ void rft_textdec_free(rft_textdec *d)
         free(d->knames[i]);
     free(d->knames);
     rft_map_free(&d->wfs);
+    rft_map_free(&d->kbyname);
 }
 
 /* hex digit value, or 255 */
@@ -258,10 +266,25 @@ static int add_kernel(rft_textdec *d, const char *s, size_t n)
         d->knames = k;
         d->kcap = cap;
     }
-    if (!(d->knames[d->nk] = strndup(s, n)))
+    if (!(d->knames[d->nk] = strndup(s, n)) || rft_map_put(&d->kbyname, rft_name_key(s, n), d->nk))
         return bad(d, "out of memory");
     d->cur_kernel = d->nk++;
     return 0;
+}
+
+/* The latest kernel named s (n bytes): its index + 1, or 0 if none.  O(1):
+ * the names are searched in full only when two share a key. */
+static uint32_t find_kernel(const rft_textdec *d, const char *s, size_t n)
+{
+    const uint64_t *v = rft_map_get(&d->kbyname, rft_name_key(s, n));
+    if (!v)
+        return 0;
+    if (eq(s, n, d->knames[*v]))
+        return (uint32_t)*v + 1;
+    uint32_t k = d->nk;
+    while (k > 0 && !eq(s, n, d->knames[k - 1]))
+        k--;
+    return k;
 }
 
 /* the slice and wavefront fields shared by B, W, R, E (fields 2..4) */
@@ -334,9 +357,7 @@ int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t 
             /* a kernel named on a B line: the latest kernel of that name,
              * or a new kernel announced by an implicit K record */
             flags |= RFT_BF_KERNEL;
-            uint32_t k = d->nk;
-            while (k > 0 && !eq(f[6], fl[6], d->knames[k - 1]))
-                k--;
+            uint32_t k = find_kernel(d, f[6], fl[6]);
             if (k == 0) {
                 if (add_kernel(d, f[6], fl[6]))
                     return RFT_EFORMAT;

@@ -66,18 +66,19 @@ const rft_view_stats *rft_view_counted(const rft_view *v) { return &v->st; }
 
 static int note_kernel(rft_view *v, const rft_kernel *k)
 {
+    if (k->index >= RFT_VIEW_MAX_KERNELS)
+        return RFT_EFORMAT;
     if (k->index >= v->kcap) {
-        uint32_t cap = v->kcap ? v->kcap : 16;
+        /* doubled in 64 bits: no wrap to 0 whatever the index */
+        uint64_t cap = v->kcap ? v->kcap : 16;
         while (cap <= k->index)
             cap *= 2;
-        if (cap > 1u << 24)
-            return RFT_EFORMAT;
         char **n = realloc(v->knames, cap * sizeof *n);
         if (!n)
             return RFT_EMEM;
         memset(n + v->kcap, 0, (cap - v->kcap) * sizeof *n);
         v->knames = n;
-        v->kcap = cap;
+        v->kcap = (uint32_t)cap;
     }
     free(v->knames[k->index]);
     if (!(v->knames[k->index] = strndup(k->name, k->name_len)))

@@ -39,8 +39,12 @@ typedef struct rft_view_stats {
 typedef struct rft_view rft_view;
 
 rft_view *rft_view_new(const rft_view_opts *o);     /* NULL: out of memory */
+/* Kernel records are kept by index in a table: an index of this many or
+ * more (2^24; a stream numbers its kernels 0, 1, ...) is refused. */
+#define RFT_VIEW_MAX_KERNELS (1u << 24)
 /* Every record in order: 1 if the filters select it (then counted), 0 if
- * not; RFT_EMEM, or RFT_EFORMAT for a kernel index of 2^24 or more. */
+ * not; RFT_EMEM, or RFT_EFORMAT for a kernel index of RFT_VIEW_MAX_KERNELS
+ * or more. */
 int rft_view_select(rft_view *v, const rft_rec *r);
 /* The kernels' names by index (NULL where unknown), for rft_text_format. */
 const char *const *rft_view_knames(const rft_view *v, uint32_t *nk);

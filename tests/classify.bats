@@ -65,6 +65,7 @@ head = b'RFTS' + bytes([1, 0]) + struct.pack('<HI', 0x0102, len(body)) + body
 def rec(kind, p): return struct.pack('<BI', kind, len(p)) + p
 recs = [rec(1, struct.pack('<QIBH', 1, 0, 0, 1) + b'k'),
         rec(0x30, b'opaque payload'),
+        rec(2, struct.pack('<QHHIHBII', 1, 0, 0, 0, 4, 1, 0xffffffff, 0)),
         rec(4, struct.pack('<QHHIHHBBBBIIII', 2, 0, 0, 0, 0, 0xffff, 0, 0, 0, 0, 0, 0, 0,
                            0xffffffff) + b'\xff' * 8 + struct.pack('<64I', *range(64)))]
 open(sys.argv[1], 'wb').write(head + b''.join(recs) + rec(0, struct.pack('<Q', len(recs))))

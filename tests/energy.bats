@@ -219,8 +219,8 @@ EOF
     { cat "$P"; echo "wakeup.pJ = 3"; } > typo.conf
     run -1 rft-energy --params ./typo.conf wc.rft
     assert_output --regexp "^rft-energy: \./typo\.conf: line [0-9]+: unknown key 'wakeup\.pJ' for model gating$"
-    run -1 rft-energy --set units.decomp=two wc.rft
-    assert_output "rft-energy: --set: units.decomp: 'two' is not a number"
+    run -2 rft-energy --set units.decomp=two wc.rft
+    assert_output "rft-energy: --set: units.decomp: 'two' is not a number (see rft-energy --help)"
     run -1 rft-energy --params nonesuch wc.rft
     assert_output --partial "rft-energy: nonesuch: no such parameter file (searched "
 }
@@ -346,9 +346,9 @@ EOF2
     run -2 rft-energy --scan --absolute wc.rft
     assert_line --index 0 "rft-energy: --scan takes none of --params, --set, --scenario, --absolute, --with-slowdown, --leak-over, --show-params, --format (see rft-energy --help)"
     run -2 rft-energy --level 3 wc.rft
-    assert_line --index 0 "rft-energy: --level, --flush and --bank apply to --scan only (see rft-energy --help)"
+    assert_line --index 0 "rft-energy: --level, --flush, --bank and --max-memory apply to --scan only (see rft-energy --help)"
     run -2 rft-energy --bank 2 wc.rft
-    assert_line --index 0 "rft-energy: --level, --flush and --bank apply to --scan only (see rft-energy --help)"
+    assert_line --index 0 "rft-energy: --level, --flush, --bank and --max-memory apply to --scan only (see rft-energy --help)"
     # without --scan, -o names the table's file
     run -0 rft-energy -o x.txt wc.rft
     assert_output ""

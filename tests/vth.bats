@@ -135,10 +135,10 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
     assert_line "$(printf 'all\tdvth_t0_rd_mV\t%s' "$b")"
     run -0 rft-vth --show-params --format tsv --set eq3_eta=0.5 --params missing.conf --set rd_xi1=0.9
     assert_line "$(printf 'eq3_eta\t0.5')"
-    run -1 --separate-stderr rft-vth --set eq3_eta=2 f.duty
-    assert_equal "$stderr" "rft-vth: --set: eq3_eta: 2 is out of range 0..1"
-    run -1 --separate-stderr rft-vth --set nosuch=1 f.duty
-    assert_equal "$stderr" "rft-vth: --set: unknown constant 'nosuch'"
+    run -2 --separate-stderr rft-vth --set eq3_eta=2 f.duty
+    assert_equal "$stderr" "rft-vth: --set: eq3_eta: 2 is out of range 0..1 (see rft-vth --help)"
+    run -2 --separate-stderr rft-vth --set nosuch=1 f.duty
+    assert_equal "$stderr" "rft-vth: --set: unknown constant 'nosuch' (see rft-vth --help)"
     run -2 rft-vth --set eta f.duty
 }
 

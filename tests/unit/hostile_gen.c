@@ -1,0 +1,250 @@
+/* hostile_gen.c - streams that are well formed record by record but break
+ * what a stage relies on (issue 21): the ordering rules of rft(5) (rule 8),
+ * an end record that lies about the count (rule 5), and geometries whose
+ * per-slice state would take gigabytes.  tests/hostile2.bats runs every
+ * case through every stage.
+ *
+ *   hostile_gen --list          the cases, one a line: NAME CLASS RECORD, a
+ *                               tab and what it is (CLASS: order, count,
+ *                               geometry, kernel or ok; RECORD: the record
+ *                               a stage must name, 0 if none)
+ *   hostile_gen NAME FILE       write case NAME to FILE
+ *   hostile_gen                 (make check) write every case and read it
+ *                               back with librft's rule-8 reader: each fails
+ *                               at its record
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "rft.h"
+
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); exit(1); } } while (0)
+
+enum op { K, B, W, R, E, DONE };
+typedef struct {
+    enum op op;
+    uint64_t cycle;
+    uint32_t wf;
+} step;
+
+typedef struct {
+    const char *name;
+    unsigned record;        /* the record a reader must name (1 = first) */
+    const char *what;
+    step s[8];
+    int lie;                /* end record count off by this */
+    int geom;               /* 1: the format's largest lanes and entries;
+                               2: 65,535 entries on 16,384 slices */
+    uint32_t kernel;        /* index of the kernel record */
+} hostile;
+
+static const hostile cases[] = {
+    {"ok", 0, "a stream that keeps every rule (every stage takes it)",
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {R, 3, 0}, {W, 4, 0}, {E, 5, 0}, {DONE, 0, 0}}, 0, 0, 0},
+    {"cycle-back", 4, "a write at an earlier cycle than the write before it",
+     {{K, 0, 0}, {B, 1, 0}, {W, 5, 0}, {W, 3, 0}, {E, 6, 0}, {DONE, 0, 0}}, 0, 0, 0},
+    {"begin-back", 3, "a begin at an earlier cycle than the kernel before it",
+     {{K, 9, 0}, {B, 10, 0}, {B, 2, 1}, {W, 11, 0}, {DONE, 0, 0}}, 0, 0, 0},
+    {"write-unbegun", 3, "a write to a wavefront that never began",
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 7}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0, 0},
+    {"read-unbegun", 3, "a read of a wavefront that never began",
+     {{K, 0, 0}, {B, 1, 0}, {R, 2, 9}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0, 0},
+    {"end-before-begin", 2, "a wavefront's end before its begin",
+     {{K, 0, 0}, {E, 1, 0}, {B, 2, 0}, {W, 3, 0}, {DONE, 0, 0}}, 0, 0, 0},
+    {"write-after-end", 5, "a write to a wavefront after its end",
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {W, 4, 0}, {DONE, 0, 0}}, 0, 0, 0},
+    {"begin-twice", 3, "a wavefront begins again before its end",
+     {{K, 0, 0}, {B, 1, 0}, {B, 2, 0}, {W, 3, 0}, {DONE, 0, 0}}, 0, 0, 0},
+    {"count-low", 5, "an end record counting one record less than there are",
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, -1, 0, 0},
+    {"count-high", 5, "an end record counting one record more than there are",
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 1, 0, 0},
+    {"geom-max", 0, "1024 lanes and 65535 entries (the format's limits), one write",
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 0, 1, 0},
+    {"slices-many", 0, "65535 entries on 16384 slices, a write on each",
+     {{K, 0, 0}, {DONE, 0, 0}}, 0, 2, 0},
+    {"kernel-2^31", 1, "a kernel record of index 2^31 (rft-view looped forever)",
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0, 1u << 31},
+    {"kernel-2^24", 1, "a kernel record of index 2^24",
+     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0, 1u << 24},
+};
+#define NCASES (sizeof cases / sizeof cases[0])
+#define MANY_SLICES 16384u
+
+/* What a case breaks: the ordering rules, the count, the geometry, the
+ * kernel index, or nothing. */
+static const char *class_of(const hostile *c)
+{
+    return c->lie ? "count" : c->geom ? "geometry" : c->kernel ? "kernel" : c->record ? "order" : "ok";
+}
+
+static void put(rft_writer *w, rft_rec *r, const rft_geom *g, enum op op, uint64_t cycle,
+                uint16_t cu, uint32_t wf, uint32_t kernel)
+{
+    int e = 0;
+    switch (op) {
+    case K: {
+        rft_kernel k = {cycle, kernel, 0, "k", 1};
+        e = rft_write_kernel(w, &k);
+        break;
+    }
+    case B: {
+        rft_wfbegin b = {cycle, cu, 0, wf, 4, RFT_BF_KERNEL, RFT_NO_WG, kernel};
+        e = rft_write_begin(w, &b);
+        break;
+    }
+    case W: {
+        rft_write *x = &r->w;
+        memset(x, 0, offsetof(rft_write, val));
+        x->cycle = cycle;
+        x->cu = cu;
+        x->wf = wf;
+        x->vreg = 1;
+        x->phys = 1;        /* placed (window at 0): rft-gate and rft-duty take it */
+        x->on_bits = RFT_NO_GATE;
+        memset(x->mask, 0, sizeof x->mask);
+        for (uint32_t i = 0; i < g->lanes; i++) {
+            x->mask[i / 8] |= (uint8_t)(1u << (i % 8));
+            x->val[i] = 100 + i;
+        }
+        e = rft_write_write(w, x);
+        break;
+    }
+    case R: {
+        rft_regread x = {cycle, cu, 0, wf, 1, 1};
+        e = rft_write_regread(w, &x);
+        break;
+    }
+    case E: {
+        rft_wfend x = {cycle, cu, 0, wf};
+        e = rft_write_end(w, &x);
+        break;
+    }
+    case DONE: break;
+    }
+    CHECK(e == 0);
+}
+
+/* The end record's count changed by lie: the stream decompressed, its last
+ * 8 content bytes (the count) rewritten, compressed again. */
+static void lie_about_count(const char *path, int lie)
+{
+    FILE *f = fopen(path, "rb");
+    CHECK(f);
+    static unsigned char in[1 << 20], out[1 << 20];
+    size_t n = fread(in, 1, sizeof in, f);
+    fclose(f);
+    size_t m = ZSTD_decompress(out, sizeof out, in, n);
+    CHECK(!ZSTD_isError(m) && m >= 8);
+    uint64_t c = 0;
+    for (int i = 0; i < 8; i++)
+        c |= (uint64_t)out[m - 8 + i] << (8 * i);
+    c += (uint64_t)(int64_t)lie;
+    for (int i = 0; i < 8; i++)
+        out[m - 8 + i] = (unsigned char)(c >> (8 * i));
+    n = ZSTD_compress(in, sizeof in, out, m, 1);
+    CHECK(!ZSTD_isError(n));
+    CHECK((f = fopen(path, "wb")) && fwrite(in, 1, n, f) == n && fclose(f) == 0);
+}
+
+static void write_case(const hostile *c, const char *path)
+{
+    rft_header h;
+    rft_header_init(&h, "hostile_gen");
+    if (c->geom == 1) {
+        h.geom.lanes = RFT_MAX_LANES;
+        h.geom.entries = RFT_MAX_ENTRIES;
+    } else if (c->geom == 2) {
+        h.geom.entries = RFT_MAX_ENTRIES;
+    }
+    char err[320];
+    rft_writer *w = rft_writer_open(path, &h, NULL, err, sizeof err);
+    if (!w) {
+        fprintf(stderr, "hostile_gen: %s: %s\n", path, err);
+        exit(1);
+    }
+    rft_rec *r = malloc(sizeof *r);
+    CHECK(r);
+    for (const step *s = c->s; s->op != DONE; s++)
+        put(w, r, &h.geom, s->op, s->cycle, 0, s->wf, c->kernel);
+    if (c->geom == 2)       /* a begin and a write on slice (cu, 0) of every cu */
+        for (uint32_t cu = 0; cu < MANY_SLICES; cu++) {
+            put(w, r, &h.geom, B, 1 + 2 * (uint64_t)cu, (uint16_t)cu, 0, 0);
+            put(w, r, &h.geom, W, 2 + 2 * (uint64_t)cu, (uint16_t)cu, 0, 0);
+        }
+    CHECK(rft_writer_close(w, 1, err, sizeof err) == 0);
+    free(r);
+    rft_header_free(&h);
+    if (c->lie)
+        lie_about_count(path, c->lie);
+}
+
+static const hostile *find(const char *name)
+{
+    for (size_t i = 0; i < NCASES; i++)
+        if (strcmp(cases[i].name, name) == 0)
+            return &cases[i];
+    return NULL;
+}
+
+/* make check: every ordering and count case fails in the reader at its
+ * record; the geometry cases read whole (they are well formed). */
+static int self_check(void)
+{
+    char path[] = "/tmp/hostile_gen.XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    rft_rec *r = malloc(sizeof *r);
+    CHECK(r);
+    for (size_t i = 0; i < NCASES; i++) {
+        const hostile *c = &cases[i];
+        write_case(c, path);
+        for (int order = 0; order < 2; order++) {
+            char err[320];
+            rft_reader *rd = rft_reader_open_flags(path, order ? RFT_READ_ORDER : 0, err, sizeof err);
+            CHECK(rd);
+            int e;
+            while ((e = rft_read(rd, r)) == 0)
+                ;
+            const char *cls = class_of(c);
+            /* the plain reader takes rule 8 on trust; kernel indexes are the stages' */
+            if (!strcmp(cls, "count") || (order && !strcmp(cls, "order"))) {
+                char want[32];
+                snprintf(want, sizeof want, "record %u: ", c->record);
+                if (e != RFT_EFORMAT || strncmp(rft_reader_error(rd), want, strlen(want)) != 0) {
+                    fprintf(stderr, "hostile_gen: %s: %s\n", c->name, rft_reader_error(rd));
+                    return 1;
+                }
+            } else {
+                CHECK(e == RFT_EOF);
+            }
+            rft_reader_close(rd);
+        }
+    }
+    free(r);
+    unlink(path);
+    printf("hostile_gen: %zu cases\n", NCASES);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 1)
+        return self_check();
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+        for (size_t i = 0; i < NCASES; i++)
+            printf("%s %s %u\t%s\n", cases[i].name, class_of(&cases[i]), cases[i].record, cases[i].what);
+        return 0;
+    }
+    const hostile *c = argc == 3 ? find(argv[1]) : NULL;
+    if (!c) {
+        fprintf(stderr, "usage: hostile_gen [--list | NAME FILE]\n");
+        return 2;
+    }
+    write_case(c, argv[2]);
+    return 0;
+}
