@@ -350,8 +350,10 @@ label_of() {
 # the files', not the writes: counting a trace's writes takes decoding all of
 # it, which is the run's work.
 list_inputs() {
-    printf '%s: %d traces (the size of each file, not its writes: counting them takes decoding the whole trace, which the run does):\n' \
-        "$prog" "$(wc -l <"$tmp/traces")"
+    ntr=$(wc -l <"$tmp/traces" | tr -d ' ')
+    [ "$ntr" = 1 ] && s="" || s=s
+    printf '%s: %d trace%s (the size of each file, not its writes: counting them takes decoding the whole trace, which the run does):\n' \
+        "$prog" "$ntr" "$s"
     # label, format, size, file, in columns
     paste "$tmp/found" "$tmp/traces" | awk -F '\t' -v OFS='\t' '
         function size(b) {
@@ -452,6 +454,12 @@ add_trace() {   # PATH [LABEL [FROM-A-FOLDER]]
     if has_cntrl "$1"; then
         die "$(printf '%s' "$1" | tr '[:cntrl:]' '?'): a control character (a newline, a tab, ...) in a trace's path is not supported"
     fi
+    l=${2:-$(label_of "$1")}
+    case $l in
+    '' | .* | -* | *[!A-Za-z0-9_.+-]*)
+        die "$1: label '$l' is not letters, digits and _.+- (give one in a manifest)" ;;
+    mean) die "$1: label 'mean' is the mean rows' (give another in a manifest)" ;;
+    esac
     if [ -z "${3:-}" ]; then    # named by the user: taken, or refused here
         probe "$1"
         case $why in
@@ -460,12 +468,6 @@ add_trace() {   # PATH [LABEL [FROM-A-FOLDER]]
         *) die "$1: $why" ;;
         esac
     fi
-    l=${2:-$(label_of "$1")}
-    case $l in
-    '' | .* | -* | *[!A-Za-z0-9_.+-]*)
-        die "$1: label '$l' is not letters, digits and _.+- (give one in a manifest)" ;;
-    mean) die "$1: label 'mean' is the mean rows' (give another in a manifest)" ;;
-    esac
     p=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
     printf '%s\t%s\n' "$l" "$p" >>"$tmp/traces"
     printf '%s\t%s\t%s\n' "$l" "$fmt" "$(wc -c <"$1" | tr -d ' ')" >>"$tmp/found"
@@ -695,8 +697,6 @@ EOF
 }
 
 run_slurm() {
-    command -v sbatch >/dev/null 2>&1 ||
-        die "--slurm: sbatch not found: Slurm's client is not installed (or run without --slurm)"
     write_slurm
     rm -f "$out/slurm/jobs"
     if [ "$ntasks" = 0 ]; then
@@ -921,6 +921,11 @@ else
     [ -n "$slurm" ] && jobs=1 || jobs=$(nproc)
 fi
 
+if [ -n "$slurm" ]; then
+    command -v sbatch >/dev/null 2>&1 ||
+        die "--slurm: sbatch not found: Slurm's client is not installed (or run without --slurm)"
+fi
+
 # ---- the run ---------------------------------------------------------------------
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-batch.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -1014,13 +1019,12 @@ while IFS='	' read -r l p; do
     is_done "$l" || : >"$d/log"
 done <"$out/traces.tsv"
 # the traces found (and the files skipped), in inputs.txt and on standard
-# error; a rerun without inputs shows those of the run that found them
+# error; a rerun without inputs (the traces of traces.tsv) keeps the list of
+# the run that found them
 if [ -z "${rerun:-}" ]; then
     list_inputs >"$tmp/inputs.txt"
     mv "$tmp/inputs.txt" "$out/inputs.txt"
-fi
-if [ -z "$quiet" ] && [ -f "$out/inputs.txt" ]; then
-    cat "$out/inputs.txt" >&2
+    [ -n "$quiet" ] || cat "$out/inputs.txt" >&2
 fi
 
 # the table exists only after a run that completed every trace
