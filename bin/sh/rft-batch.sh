@@ -401,14 +401,14 @@ log_name() {
 # that decode before a bad one make a trace (a corrupt one: the run names its
 # error), so only a file whose first record does not decode is refused.
 decode_head() {
-    herr=""
-    if rft-decode -v --input-format "$1" -o "$tmp/head.rft" <"$tmp/head" 2>"$tmp/head.err"; then
-        dfmt=$(sed -n 's/^rft-decode: -: format \([a-z0-9]*\) (.*/\1/p' "$tmp/head.err" | head -n 1)
+    herr="" st=0
+    rft-decode -v --input-format "$1" -o "$tmp/head.rft" <"$tmp/head" 2>"$tmp/head.err" || st=$?
+    dfmt=$(sed -n 's/^rft-decode: -: format \([a-z0-9]*\) (.*/\1/p' "$tmp/head.err" | head -n 1)
+    if [ $st = 0 ]; then
         rft-view "$tmp/head.rft" 2>/dev/null | head -n 1 | grep -q . && return 0
-        herr="no records in its first $((probe_bytes / 1024)) KiB"
+        herr="no records${head_cut:+ in its first $((probe_bytes / 1024)) KiB}"
         return 1
     fi
-    dfmt=$(sed -n 's/^rft-decode: -: format \([a-z0-9]*\) (.*/\1/p' "$tmp/head.err" | head -n 1)
     herr=$(grep -v '^rft-decode: -: format \|^rft-decode: warning: ' "$tmp/head.err" | head -n 1 |
         sed 's/^rft-decode: -:\([0-9][0-9]*\): /line \1: /; s/^rft-decode: -: //')
     bad_line=$(printf '%s\n' "$herr" | sed -n 's/^line \([0-9][0-9]*\): .*/\1/p')
@@ -428,7 +428,9 @@ probe() {
     [ -s "$1" ] || { why="an empty file"; return; }
     if rft-view -H "$1" >/dev/null 2>&1; then fmt=rft; return; fi
     zstd -dcfq -- "$1" 2>/dev/null | head -c $probe_bytes >"$tmp/head" || :
+    head_cut=""
     if [ "$(wc -c <"$tmp/head")" -ge $probe_bytes ]; then
+        head_cut=1
         sed '$d' "$tmp/head" >"$tmp/head.cut"    # a line cut short
         mv "$tmp/head.cut" "$tmp/head"
     fi
