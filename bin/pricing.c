@@ -231,6 +231,15 @@ static int known_scheme(const char *s)
     return 0;
 }
 
+/* The replay of a stream's scan: the slice-cycles it adds (rft-replay(1)). */
+static void replay_of(const price_input *in, int *replay, double *replayed)
+{
+    const rft_escan *s = &in->scan;
+    *replay = s->replay == RFT_ESCAN_REPLAYED;
+    *replayed = *replay && s->replay_cycles > s->replay_naive
+                    ? (double)(s->replay_cycles - s->replay_naive) : 0;
+}
+
 /* in->name is the scheme the stream shows (scheme_name) */
 static void gating_input(const price_input *in, rft_gate_in *gi)
 {
@@ -250,6 +259,7 @@ static void gating_input(const price_input *in, rft_gate_in *gi)
     if (!s->timed)
         die("%s: no register reads or writes: rft-energy prices the trace records", in->path);
     gi->gate = in->gate_scheme;
+    replay_of(in, &gi->replay, &gi->replayed);
     gi->reads = s->reads;
     gi->writes = s->writes;
     gi->slice_cycles = (s->last - s->first) * s->slices;
@@ -273,23 +283,27 @@ static void gating_input(const price_input *in, rft_gate_in *gi)
     }
 }
 
-static void dcp_input(const price_input *in, rft_dcp_in *di)
+static void dcp_input(const pricing *p, const price_input *in, rft_dcp_in *di)
 {
     const char *missing;
     if (!in->scan.ndcpatch)
         die("%s: no counters of stage rft-dcpatch (scope total): run rft-dcpatch first", in->path);
     if (rft_dcp_in_from(&in->scan.dcpatch, di, &missing))
         die("%s: counters of rft-dcpatch: field '%s' missing", in->path, missing);
+    replay_of(in, &di->replay, &di->replayed);
+    di->leak = p->leak;
 }
 
 /* ---- tables ------------------------------------------------------------------------ */
 static const char *const uv_cols[] = {"scheme", "vdd_mV", "static", "read", "write", "comdec",
                                       "patching", "lds", "total", "energy_nJ", "vs_conv%",
-                                      "vs_smooth%", "added_cycles", "slowdown%"};
+                                      "vs_smooth%", "added_cycles", "slowdown%",
+                                      "replayed_cycles", "replayed_slowdown%"};
 static const char *const gt_cols[] = {"scheme", "powered%", "leak_slice", "leak_logic",
                                       "dyn_slice", "dyn_logic", "wakeup", "total", "energy_nJ",
                                       "saving%", "leak_saving%", "added_cycles", "slowdown%",
-                                      "alloc_mW", "leak_saved_mW", "net_saved_mW", "slowdown_leak"};
+                                      "alloc_mW", "leak_saved_mW", "net_saved_mW", "slowdown_leak",
+                                      "replayed_cycles", "replayed_slowdown%"};
 
 static double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0; }
 /* % saved against a reference (exactly 0 for the reference itself) */
@@ -316,6 +330,19 @@ static void perf(cli_table *t, const rft_eresult *r)
     table_dbl(t, pct(r->added, r->cycles), 3);
 }
 
+/* the replayed cycles: a reference row adds none (when its trace was
+ * replayed), a row not replayed has none */
+static void replayed(const pricing *p, cli_table *t, const rft_eresult *r, int reference)
+{
+    if (r->replay || (reference && p->in[0].scan.replay == RFT_ESCAN_REPLAYED)) {
+        table_dbl(t, r->replayed, 0);
+        table_dbl(t, pct(r->replayed, r->cycles), 3);
+    } else {
+        table_none(t);
+        table_none(t);
+    }
+}
+
 /* Inputs must be runs over one trace. */
 static void same_trace(const price_input *a, const price_input *b, uint64_t ra, uint64_t rb,
                        uint64_t wa, uint64_t wb, uint64_t ca, uint64_t cb)
@@ -336,6 +363,7 @@ static void undervolt_row(const pricing *p, cli_table *t, const char *name, cons
     table_dbl(t, saved(r->total, conv->total), 2);
     table_dbl(t, saved(r->total, smooth->total), 2);
     perf(t, r);
+    replayed(p, t, r, r == conv || r == smooth);
     table_end_row(t);
 }
 
@@ -344,14 +372,14 @@ static void undervolt_rows(pricing *p, cli_table *t)
     const rft_eparams *e = &p->e;
     rft_dcp_in base, di;
     rft_eresult conv, smooth, r;
-    dcp_input(&p->in[0], &base);
+    dcp_input(p, &p->in[0], &base);
     rft_energy_conv(e, &base, e->conv, &conv);
     rft_energy_conv(e, &base, e->smooth, &smooth);
     undervolt_row(p, t, "conv", &conv, &conv, &smooth);
     undervolt_row(p, t, "smooth", &smooth, &conv, &smooth);
     for (int i = 0; i < p->n; i++) {
         price_input *in = &p->in[i];
-        dcp_input(in, &di);
+        dcp_input(p, in, &di);
         same_trace(&p->in[0], in, base.reads, di.reads, base.writes, di.writes, base.slice_cycles,
                    di.slice_cycles);
         const char *sc = p->scenario ? p->scenario : in->scenario;
@@ -388,7 +416,8 @@ static void gating_row(const pricing *p, cli_table *t, const char *name, const r
         table_dbl(t, leak, 3);
         table_dbl(t, leak - (mw - e->alloc_base_mw), 3);
     }
-    energy(p, t, r->slowdown_leak, base->total);     /* last: the columns before kept their places */
+    energy(p, t, r->slowdown_leak, base->total);     /* the columns before kept their places */
+    replayed(p, t, r, r == base);
     table_end_row(t);
 }
 
@@ -417,7 +446,8 @@ static void gating_rows(pricing *p, cli_table *t)
     for (int i = 0; i < p->n; i++) {
         if (plain[i])
             continue;
-        rft_energy_gating(&p->e, &gi[i], p->slowdown, &r);
+        gi[i].leak = p->leak;
+        rft_energy_gating(&p->e, &gi[i], p->slowdown || p->leak == RFT_LEAK_UPPER, &r);
         gating_row(p, t, p->in[i].name, &r, &base, &p->in[i]);
     }
 }
@@ -432,6 +462,19 @@ static void notes(const pricing *p)
     printf("note: added_cycles and slowdown%% are an upper bound: every %s delays its slice "
            "by its full latency; latency hiding by other wavefronts is ignored\n",
            uv ? "misprediction stall, injected MOV and extra LDS load" : "wake-up and injected MOV");
+    printf("note: replayed_cycles and replayed_slowdown%% are the replay (rft-replay(1)): each "
+           "slice's schedule from the trace's cycles, other wavefronts hiding latency%s\n",
+           uv ? ", with the two extra pipeline stages of DC-Patch (seed 001 IV-E)" : "");
+    const char *over = p->leak == RFT_LEAK_TRACE ? "the trace's cycles"
+                     : p->leak == RFT_LEAK_UPPER || p->slowdown ? "the trace's cycles and the upper bound's"
+                     : "the trace's cycles and the replayed ones where a stream was replayed";
+    printf("note: leakage priced over %s (--leak-over)\n", over);
+    for (int i = 0; i < p->n; i++)
+        if (p->in[i].scan.replay != RFT_ESCAN_REPLAYED)
+            printf("note: %s: not replayed (%s): the upper bound alone\n", p->in[i].path,
+                   p->in[i].scan.replay == RFT_ESCAN_ESTIMATED
+                       ? "its cycles are estimated: header key issue_model"
+                       : "no replay in its scan, or the replay could not run on it");
     if (!uv)
         printf("note: slowdown_leak is what the slice and its logic leak over those cycles "
                "(perf.added_static of them): %s\n", p->slowdown
@@ -450,12 +493,12 @@ void pricing_table(pricing *p)
     int uv = p->e.model == RFT_EM_UNDERVOLT;
     /* static: reachable (for LeakSanitizer) when a row dies on bad input */
     static cli_table *t;
-    const char *cols[17];       /* gating: the allocators' three only when given */
+    const char *cols[19];       /* gating: the allocators' three only when given */
     int n = 0;
-    for (int i = 0; i < 17; i++)
-        if (p->e.alloc_given || i < 13 || i == 16)
+    for (int i = 0; i < 19; i++)
+        if (p->e.alloc_given || i < 13 || i >= 16)
             cols[n++] = gt_cols[i];
-    t = table_new(p->fmt, stdout, uv ? 14 : n, uv ? uv_cols : cols);
+    t = table_new(p->fmt, stdout, uv ? 16 : n, uv ? uv_cols : cols);
     if (uv)
         undervolt_rows(p, t);
     else

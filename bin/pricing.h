@@ -30,6 +30,7 @@ typedef struct pricing {
     const char *scenario;       /* --scenario */
     int absolute, clock_assumed;
     int slowdown;               /* --with-slowdown: the added cycles' leakage in the categories */
+    int leak;                   /* --leak-over: RFT_LEAK_* */
     enum cli_fmt fmt;
     const char *self;           /* the program's directory, or "" */
 } pricing;

@@ -14,6 +14,7 @@
 static const char usage[] =
     "rft-alloc [-o FILE] [--level N] [--flush] [--scheme first-fit|rar|argo]\n"
     "          [--granularity wavefront|work-group] [--wrap ring|restart] [--bank N]\n"
+    "          [--runs once|steady]\n"
     "          [--events[=FILE]] [--util[=FILE]] [--recovery[=FILE]] [--banks LIST]\n"
     "          [--counts] [--format table|tsv|csv|json] [FILE]\n"
     "Place register windows in their slices (first-fit, RAR, ARGO), give every access its "
@@ -26,6 +27,9 @@ static const char usage[] =
     "      --granularity wavefront|work-group  Allocate per wavefront or per work-group "
     "(default: wavefront, for every scheme)\n"
     "      --wrap ring|restart  How an ARGO window meets the last entry (default ring)\n"
+    "      --runs once|steady  The duty map rft-duty makes of the stream: of the trace run once, "
+    "or run again and again (the steady state over a period of runs, from one pass; default "
+    "once)\n"
     "      --events[=FILE]    Print the events table to FILE (default standard output)\n"
     "      --util[=FILE]      Print the utilization report (above) to FILE (default standard "
     "output) once the stream is read\n"
@@ -150,6 +154,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"format", required_argument, 0, 'f'}, {"bank", required_argument, 0, 'b'},
         {"util", optional_argument, 0, 'u'},   {"recovery", optional_argument, 0, 'r'},
         {"banks", required_argument, 0, 'B'},  {"counts", no_argument, 0, 'c'},
+        {"runs", required_argument, 0, 'R'},
         {0, 0, 0, 0}};
     static const int scheme[] = {RFT_ALLOC_FIRSTFIT, RFT_ALLOC_RAR, RFT_ALLOC_ARGO};
     alloc_cli *c = xrealloc(NULL, sizeof *c);   /* one per stage of a pipeline */
@@ -173,6 +178,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'r': c->recovery = optarg ? optarg : "-"; break;
         case 'B': banks_opt(&c->o, optarg); break;
         case 'c': c->counts = 1; break;
+        case 'R': c->o.steady = cli_choice("--runs", optarg, "once|steady"); break;
         case 'f': fmt_set = 1; c->fmt = cli_format(optarg); break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))
@@ -188,6 +194,9 @@ static void parse(int argc, char **argv, cli_job *j)
         usage_error("--format shapes the --events, --util and --recovery tables");
     if (c->counts && !c->util && !c->recovery)
         usage_error("--counts shapes the --util and --recovery tables");
+    if (c->o.steady && c->o.scheme == RFT_ALLOC_ARGO && c->o.wrap == RFT_WRAP_RESTART)
+        usage_error("--runs steady: ARGO with --wrap restart does not repeat as a rotation of the "
+                    "slice (use rft-repeat)");
     if (c->o.nbanks && !c->recovery)
         usage_error("--banks applies to --recovery only");
     /* Per wavefront by default, for ARGO too (o.by_group 0): the trace's own

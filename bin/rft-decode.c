@@ -16,7 +16,7 @@ static const char usage[] =
     "           [--skip-bad] [--lanes N] [--entries N] [--block-lanes N] [--level N]\n"
     "           [--flush] [--nvgprs N] [--kernel NAME] [--cus N] [--simds N]\n"
     "           [--issue-cycles N] [--local-size X[,Y[,Z]]] [--ticks-per-cycle N]\n"
-    "           [--columns MAP] [--radix auto|hex|dec] [FILE]\n"
+    "           [--cycles-from TRACE] [--columns MAP] [--radix auto|hex|dec] [FILE]\n"
     "Turn a register-write trace or a GPU simulator log into an rft stream\n"
     "\n"
     "  -o, --output FILE      Write the stream to FILE, under a temporary name "
@@ -47,6 +47,8 @@ static const char usage[] =
     "      --local-size X[,Y[,Z]]  m2s: the work-group shape of the ND-Range (an evg log "
     "gives it: refused there)\n"
     "      --ticks-per-cycle N  gem5: ticks per GPU cycle\n"
+    "      --cycles-from TRACE  m2s: the pipeline trace (--trace, decompressed) of the same "
+    "detailed run: each instruction at its simulated cycle, on its compute unit and SIMD\n"
     "      --columns MAP      The column map of a columns input: name=column,... with "
     "0-based columns\n"
     "      --radix auto|hex|dec  columns: how values are read\n";
@@ -58,6 +60,14 @@ typedef struct {
     int flush;
     FILE *spool;            /* the input kept for its second reading */
     char *tmp;              /* its name (unlinked at once) */
+    /* --cycles-from: the pipeline trace, read a line at a time */
+    const char *tname;
+    rft_in *tin;
+    rft_m2s_trace *tp;
+    char *tbuf;
+    size_t tcap, tpos, tlen;
+    uint64_t tline;
+    int teof;
 } decode_cli;
 
 static noreturn void line_fail(const char *input, uint64_t line, const char *why)
@@ -70,6 +80,44 @@ static noreturn void line_fail(const char *input, uint64_t line, const char *why
 }
 
 static void note(void *ctx, const char *msg) { warnx("%s", msg); }
+
+/* The pipeline trace's next instruction (rft_dec_opts.m2s_next). */
+static int trace_next(void *ctx, rft_m2s_inst *out)
+{
+    decode_cli *c = ctx;
+    for (;;) {
+        char *s = c->tbuf + c->tpos, *nl = memchr(s, '\n', c->tlen - c->tpos);
+        if (!nl && !c->teof) {
+            memmove(c->tbuf, s, c->tlen - c->tpos);
+            c->tlen -= c->tpos;
+            c->tpos = 0;
+            if (c->tlen == c->tcap) {
+                if (c->tcap >= 1u << 20)
+                    line_fail(c->tname, c->tline + 1, "a line longer than 1 MiB");
+                c->tcap = c->tcap ? 2 * c->tcap : 65536;
+                c->tbuf = xrealloc(c->tbuf, c->tcap);
+            }
+            long n = rft_in_read(c->tin, c->tbuf + c->tlen, c->tcap - c->tlen);
+            if (n < 0)
+                line_fail(c->tname, c->tline + 1, rft_in_error(c->tin));
+            c->teof = n == 0;
+            c->tlen += (size_t)n;
+            continue;
+        }
+        if (!nl && c->tpos == c->tlen)
+            return 0;
+        size_t len = nl ? (size_t)(nl - s) : c->tlen - c->tpos;
+        c->tpos += len + (nl != NULL);
+        c->tline++;
+        if (len && s[len - 1] == '\r')
+            len--;
+        int r = rft_m2s_trace_line(c->tp, s, len, out);
+        if (r < 0)
+            line_fail(c->tname, c->tline, rft_m2s_trace_why(c->tp));
+        if (r)
+            return 1;
+    }
+}
 static uint64_t file_bytes(void *ctx) { return rft_in_bytes(((decode_cli *)ctx)->in); }
 
 /* The pre-scan reads the input twice: stdin or a pipe is kept, as it is
@@ -138,6 +186,15 @@ static void source_open(cli_job *j, rft_header *h)
         c->o.keep = keep;   /* it cannot be read twice */
     if (!(c->in = rft_in_open(j->input, RFT_IN_AUTO, err, sizeof err)))
         die("%s: %s", j->input, err);
+    if (c->tname) {
+        if (!(c->tin = rft_in_open(c->tname, RFT_IN_AUTO, err, sizeof err)))
+            die("%s: %s", c->tname, err);
+        if (!(c->tp = rft_m2s_trace_new()))
+            die("out of memory");
+        c->o.dec.m2s_next = trace_next;
+        c->o.dec.m2s_ctx = c;
+        c->o.dec.m2s_trace = c->tname;
+    }
     if (!(c->d = rft_decode_new(&c->o)))
         die("out of memory");
     run(j->input, c, NULL);
@@ -150,6 +207,9 @@ static void source_run(cli_job *j, const rft_sink *out)
     decode_cli *c = j->ctx;
     run(j->input, c, out);
     rft_in_close(c->in);
+    rft_in_close(c->tin);
+    rft_m2s_trace_free(c->tp);
+    free(c->tbuf);
     if (c->spool)
         fclose(c->spool);
     free(c->tmp);
@@ -186,6 +246,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"simds", required_argument, 0, 's'},  {"issue-cycles", required_argument, 0, 'i'},
         {"local-size", required_argument, 0, 'z'}, {"ticks-per-cycle", required_argument, 0, 't'},
         {"columns", required_argument, 0, 'C'}, {"radix", required_argument, 0, 'r'},
+        {"cycles-from", required_argument, 0, 'T'},
         {0, 0, 0, 0}};
     static const int radix[] = {0, 16, 10};     /* 0: auto */
     decode_cli *c = xrealloc(NULL, sizeof *c);  /* one per run */
@@ -230,6 +291,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'z': local_size(optarg, o->local); break;
         case 't': o->ticks_per_cycle = cli_uint("--ticks-per-cycle", optarg, 1, UINT32_MAX); break;
         case 'C': o->columns = optarg; break;
+        case 'T': c->tname = optarg; break;
         case 'r': o->radix = radix[cli_choice("--radix", optarg, "auto|hex|dec")]; break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))

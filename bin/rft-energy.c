@@ -14,7 +14,8 @@
 static const char usage[] =
     "rft-energy [-o FILE] [--params FILE] [--set KEY=VALUE]... [--scenario NAME] "
     "[--absolute]\n"
-    "           [--with-slowdown] [--format table|tsv|csv|json] [LABEL=]FILE...\n"
+    "           [--with-slowdown] [--leak-over replayed|trace|upper] [--format table|tsv|csv|json]\n"
+    "           [LABEL=]FILE...\n"
     "rft-energy --show-params [-o FILE] [--params FILE] [--set KEY=VALUE]... [--format F] "
     "[FILE]\n"
     "rft-energy --scan [-o FILE] [--level N] [--flush] [--bank N] [FILE]\n"
@@ -26,7 +27,12 @@ static const char usage[] =
     "the scenario named in each input's header\n"
     "      --absolute         Categories and totals in nJ instead of percent of the "
     "reference\n"
-    "      --with-slowdown    gating: count the leakage over the cycles a scheme adds\n"
+    "      --with-slowdown    gating: count the leakage over the cycles a scheme adds (the upper "
+    "bound: --leak-over upper)\n"
+    "      --leak-over replayed|trace|upper  The cycles leakage is priced over: the trace's "
+    "plus those the replay adds (default; the upper bound's for DC-Patch and nothing for "
+    "gating where a stream is not replayed), the trace's alone, or the trace's plus the "
+    "upper bound's\n"
     "      --show-params      Print the parameters (key, value, source) and exit; inputs "
     "only choose the default file\n"
     "  -f, --format table|tsv|csv|json  Aligned table (default), TSV, CSV or JSON lines\n"
@@ -97,6 +103,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"scenario", required_argument, 0, 's'}, {"absolute", no_argument, 0, 'a'},
         {"show-params", no_argument, 0, 'w'}, {"format", required_argument, 0, 'f'},
         {"with-slowdown", no_argument, 0, 'W'}, {"scan", no_argument, 0, 'c'},
+        {"leak-over", required_argument, 0, 'L'},
         {"bank", required_argument, 0, 'b'}, {0, 0, 0, 0}};
     energy_cli *c = xrealloc(NULL, sizeof *c);      /* one per call */
     pricing *p = &c->p;
@@ -110,7 +117,7 @@ static void parse(int argc, char **argv, cli_job *j)
     int ch, scan = 0, priced = 0, scanned = 0;  /* options of pricing, of --scan given */
     char why[RFT_PARAM_WHY];
     while ((ch = cli_getopt(argc, argv, "o:p:f:", opts)) != -1) {
-        priced |= strchr("pSsawfW", ch) != NULL;
+        priced |= strchr("pSsawfWL", ch) != NULL;
         scanned |= strchr("lFb", ch) != NULL;
         switch (ch) {
         case 'p': p->params = optarg; break;
@@ -121,6 +128,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 's': p->scenario = optarg; break;
         case 'a': p->absolute = 1; break;
         case 'W': p->slowdown = 1; break;
+        case 'L': p->leak = cli_choice("--leak-over", optarg, "replayed|trace|upper"); break;
         case 'w': c->show = 1; break;
         case 'f': p->fmt = cli_format(optarg); break;
         case 'c': scan = 1; break;
@@ -133,7 +141,7 @@ static void parse(int argc, char **argv, cli_job *j)
     if (scan) {     /* a stage: the scan record of the input */
         if (priced)
             usage_error("--scan takes none of --params, --set, --scenario, --absolute, "
-                        "--with-slowdown, --show-params, --format");
+                        "--with-slowdown, --leak-over, --show-params, --format");
         j->input = cli_input(argc, argv);
         j->read_flags = RFT_IN_AHEAD;      /* decompressing is most of the work: a thread of its own */
         j->st = rft_escan_new(&so);

@@ -38,6 +38,7 @@ static const char *const known[][2] = {
     {"faultmap", "Fault maps of an undervolted register file"},
     {"dcpatch", "DC-Patch: compression-aware patching of a faulty register file"},
     {"energy", "Energy and performance cost of every scheme"},
+    {"replay", "Run time replayed from the trace's cycles, other wavefronts hiding latency"},
     {"heal", "PE and SC healing (seed 003): slot and stream-core stress, Vth, cost"},
     {"plot", "TSV tables as figures drawn by gnuplot (SVG, PNG, PDF)"},
     {"batch", "A study over many traces, with make -j here or a Slurm job array"},

@@ -21,6 +21,7 @@
     X(gate) \
     X(merge) \
     X(repeat) \
+    X(replay) \
     X(synth) \
     X(view)
 

@@ -7,16 +7,22 @@
 # command you can copy:
 #
 #   Tables 1, 3  rft-alloc --scheme argo --util --recovery=t3.tsv -o /dev/null TRACE.rft
-#   maps         rft-alloc --scheme first-fit TRACE.rft | rft-duty -o base.duty
-#                rft-alloc --scheme argo [--bank N] TRACE.rft | rft-duty -o argo.duty
+#   maps         rft-alloc --scheme first-fit --runs steady TRACE.rft | rft-duty -o base.duty
+#                rft-alloc --scheme argo --runs steady [--bank N] TRACE.rft | rft-duty -o argo.duty
 #   Figs. 7-9    rft-vth --params params/seed004-45nm.conf --years 5 [--by year] base=base.duty argo=argo.duty
 #   Fig. 11      rft-energy base.rft argo.rft      (the placed streams)
 #
-# usage: argo.sh [-r N] [-b N] [-y YEARS] [-k DIR] [-p DIR] TRACE
+# Tables 1 and 3 and Fig. 11 are of one run of the kernel (every run places
+# its windows alike, ARGO's moved around the slice); the duty maps of
+# Figs. 7-9 are of the runs -r says.
+#
+# usage: argo.sh [-r once|N|steady] [-b N] [-y YEARS] [-k DIR] [-p DIR] TRACE
 #   TRACE     canonical text (plain or .zst, rft-decode(1)) or an rft stream
-#   -r N      the kernel run N times in a row (rft-repeat(1)) before placing:
-#             ARGO rotates once per window, the seeds' lifetimes are of
-#             kernels run again and again
+#   -r RUNS   the runs of the kernel (default steady): steady, run again and
+#             again without end (rft-alloc --runs steady; ARGO rotates once
+#             per window, the seeds' lifetimes are of kernels run again and
+#             again; with -b N > 1 only if the head moves whole banks a run);
+#             once; or N times in a row (rft-repeat(1) before placing)
 #   -b N      ARGO gates banks of N entries (rft-alloc --bank; default 1)
 #   -y YEARS  the lifetime of Figs. 7-9 (default 5, as seed 004)
 #   -k DIR    keep the placed streams and duty maps in DIR
@@ -27,15 +33,15 @@
 #             and net, per compute unit)
 set -eu
 
-repeat=1
+runs=steady
 bank=1
 years=5
 keep=""
 plots=""
-usage="usage: argo.sh [-r N] [-b N] [-y YEARS] [-k DIR] [-p DIR] TRACE"
+usage="usage: argo.sh [-r once|N|steady] [-b N] [-y YEARS] [-k DIR] [-p DIR] TRACE"
 while getopts r:b:y:k:p: opt; do
     case $opt in
-    r) repeat=$OPTARG ;;
+    r) runs=$OPTARG ;;
     b) bank=$OPTARG ;;
     y) years=$OPTARG ;;
     k) keep=$OPTARG ;;
@@ -58,18 +64,21 @@ keep_dir=$keep
 out=${keep:-$tmp}
 mkdir -p "$out"
 
+check_runs -r "$runs"
+set_runs "$runs"
 trace_stream "$trace" "$repeat"     # decoded once, repeated: src
 
-stage rft-alloc --scheme first-fit -o "$out/base.rft" "$src"
-stage rft-alloc --scheme argo --bank "$bank" --util="$tmp/t1.tsv" --recovery="$tmp/t3.tsv" \
+# shellcheck disable=SC2086
+stage rft-alloc --scheme first-fit $runs_opt -o "$out/base.rft" "$src"
+# shellcheck disable=SC2086
+stage rft-alloc --scheme argo $runs_opt --bank "$bank" --util="$tmp/t1.tsv" --recovery="$tmp/t3.tsv" \
     -o "$out/argo.rft" "$src"
 join
 stage rft-duty -o "$out/base.duty" "$out/base.rft"
 stage rft-duty -o "$out/argo.duty" "$out/argo.rft"
 join
 
-name=$(basename "$trace")
-[ "$repeat" = 1 ] || name="$name, run $repeat times"
+name="$(basename "$trace") ($runs_note)"
 echo "== $name: register-file utilization (seed 004 Table 1; seed 002 Table 5)"
 awk -F '\t' '{ printf "%-24s %6s %7s %13s %7s %15s %7s %13s\n", $1, $2, $4, $5, $6, $7, $8, $9 }' \
     "$tmp/t1.tsv"

@@ -27,6 +27,9 @@
 #   progress MSG           a step, on standard error when it is a terminal
 #                          (not with --quiet); "" clears the line
 #   q WORD                 WORD quoted for an rft run pipeline
+#   check_runs OPT V, set_runs V  -r once|N|steady: sets repeat (copies for
+#                          rft-repeat), runs_opt (rft-alloc's --runs) and
+#                          runs_note (what the tables say was used)
 #   jobs, format, quiet    their values (quiet: "--quiet" or "")
 pids=""
 script=${0##*/}
@@ -100,6 +103,24 @@ take_trace() {
         esac
     done
     [ -r "$trace" ] || { echo "$script: $trace: cannot be read" >&2; exit 1; }
+}
+
+check_runs() {
+    case $2 in
+    once | steady) ;;
+    *) check_count "$1" "$2" ;;
+    esac
+}
+# the steady state is rft-alloc --runs steady (one pass); N > 1 copies of the
+# trace (rft-repeat) placed as one stream
+set_runs() {
+    repeat=1
+    runs_opt=""
+    case $1 in
+    steady) runs_opt="--runs steady"; runs_note="steady state" ;;
+    once | 1) runs_note="run once" ;;
+    *) repeat=$1; runs_note="run $1 times" ;;
+    esac
 }
 
 stage() {

@@ -498,6 +498,9 @@ static int start(rft_stage *st, const rft_header *in, rft_header *out)
     a->geom = in->geom;
     if (rft_alloc_opts_check(&a->o, &a->geom, st->why, sizeof st->why))
         return RFT_EFORMAT;
+    if (a->o.steady && a->o.scheme == RFT_ALLOC_ARGO && a->o.wrap != RFT_WRAP_RING)
+        return rft_stage_fail(st, RFT_EFORMAT, "--runs steady: ARGO with --wrap restart does not "
+                              "repeat as a rotation of the slice");
     char meta[96], bank[24] = "";
     if (a->o.bank > 1)
         snprintf(bank, sizeof bank, " bank=%u", a->o.bank);
@@ -507,7 +510,9 @@ static int start(rft_stage *st, const rft_header *in, rft_header *out)
              : a->o.wrap == RFT_WRAP_RING ? " wrap=ring"
                                           : " wrap=restart",
              bank);
-    if (rft_header_set(out, "alloc", meta))
+    if (rft_header_set(out, "alloc", meta) ||
+        ((a->o.steady || rft_header_get(in, "runs")) &&
+         rft_header_set(out, "runs", a->o.steady ? "steady" : "once")))
         return rft_stage_fail(st, RFT_EFORMAT, "header: more than %d metadata keys", RFT_MAX_META);
     if (!a->o.occupancy)
         return 0;

@@ -132,6 +132,8 @@ typedef struct rft_alloc_opts {
     int by_group;           /* hold windows until their work-group ends */
     uint32_t bank;          /* ARGO: entries per power-gating bank (>= 1) */
     int occupancy;          /* measure utilization and recovery (rft_alloc_occupancy) */
+    int steady;             /* header runs=steady: the duty map of the trace run again and
+                             * again (rft_duty_opts.steady), else runs=once */
     uint32_t banks[RFT_OCC_MAX_BANKS];  /* bank sizes studied by the recovery; */
     int nbanks;             /* none: 1, 2, 4 and 8 KB banks, within the slice */
     /* Called for every window placed or freed, after its record went on

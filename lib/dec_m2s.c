@@ -53,6 +53,11 @@ typedef struct {
     uint16_t src[MAXOPS];
     int nsrc;
     int64_t wid;                /* wavefront it belongs to, -1 not known yet */
+    uint64_t pc, next_pc;       /* its address, and the address after it */
+    int branch;                 /* a branch (s_branch, s_cbranch_*, s_setpc, s_swappc) */
+    int taken;                  /* branch taken 1, not taken 0, not printed -1 */
+    uint64_t target;            /* 1 + its target (label_XXXX: address / 4), 0 not known */
+    rft_m2s_inst ti;            /* where the pipeline trace ran it (m2s_next set) */
     uint16_t preg[MAXP];
     uint8_t *pmask;             /* MAXP x mask bytes */
     uint32_t *pval;             /* MAXP x lanes */
@@ -62,7 +67,10 @@ typedef struct {
     uint32_t nitems, itemcap;
 } m2s;
 
+static const char *find_lit(const char *s, size_t n, const char *lit);
 static int local_given(const rft_dec *d) { return d->o.local[0] != 0; }
+/* time and placement come from the pipeline trace (not in a pre-scan) */
+static int traced(const rft_dec *d) { return d->o.m2s_next && !d->o.prescan; }
 
 static int init(rft_dec *d)
 {
@@ -157,12 +165,19 @@ static int set_ended(m2s *m, uint32_t wid)
     return 0;
 }
 
-/* The wavefront an instruction that named none belongs to: Multi2Sim runs the
- * wavefronts of its running work-groups round robin, one instruction each,
- * skipping those waiting at a barrier; with one wavefront running this is
- * that wavefront. */
-static int64_t predict(rft_dec *d, m2s *m)
+/* The wavefront an instruction that named none belongs to.  The functional
+ * emulator runs the wavefronts of its running work-groups round robin, one
+ * instruction each, skipping those waiting at a barrier; a detailed run
+ * prints them in the order its fetch stage runs them, which is not that.
+ * So, in round-robin order from the last wavefront, the first whose next
+ * instruction is at this one's address (*exact 2), else the first whose
+ * next one can be there (either address after a branch whose outcome is not
+ * printed: *exact 1), else the first not at a barrier (*exact 0).
+ * Wavefronts at the same address are alike to what follows (only s_endpgm
+ * and s_barrier change a wavefront without naming it). */
+static int64_t predict(rft_dec *d, m2s *m, int *exact)
 {
+    *exact = 0;
     if (m->nrun == 0)
         return -1;
     uint32_t start = 0;
@@ -170,13 +185,26 @@ static int64_t predict(rft_dec *d, m2s *m)
         while (start < m->nrun && m->run[start] <= (uint32_t)m->cur)
             start++;
     }
+    int64_t free_ = -1, maybe = -1;
     for (uint32_t k = 0; k < m->nrun; k++) {
         uint32_t wid = m->run[(start + k) % m->nrun];
         dec_wave *w = dec_wave_get(d, key_of(m, wid));
-        if (w && !w->barrier)
+        if (!w || w->barrier)
+            continue;
+        if (w->pc == m->pc + 1 && !w->pc2) {
+            *exact = 2;
             return wid;
+        }
+        if ((w->pc == m->pc + 1 || w->pc2 == m->pc + 1) && maybe < 0)
+            maybe = wid;
+        if (free_ < 0)
+            free_ = wid;
     }
-    return m->run[start % m->nrun];
+    if (maybe >= 0) {
+        *exact = 1;
+        return maybe;
+    }
+    return free_ >= 0 ? free_ : m->run[start % m->nrun];
 }
 
 /* ---- ND-Ranges --------------------------------------------------------------------- */
@@ -225,6 +253,10 @@ static int begin_wave(rft_dec *d, m2s *m, uint32_t wid, uint64_t cycle, dec_wave
 {
     uint32_t wg = wid / m->wpwg;
     uint16_t cu = (uint16_t)(wg % d->o.cus), simd = (uint16_t)(wg / d->o.cus % d->o.simds);
+    if (traced(d)) {
+        cu = m->ti.cu;
+        simd = m->ti.simd;
+    }
     int e;
     if (m->wf_base + wid > 0xfffffffeu)
         return dec_bad(d, "more than 4294967294 wavefronts");
@@ -268,8 +300,13 @@ static int flush_inst(rft_dec *d, m2s *m)
 {
     if (!m->have_inst)
         return 0;
-    int64_t wid = m->wid >= 0 ? m->wid : predict(d, m);
-    if (wid < 0) {
+    int exact = 2;
+    int64_t wid = m->wid >= 0 ? m->wid : predict(d, m, &exact);
+    /* with several running, an instruction no wavefront can be at, or an
+     * s_endpgm no wavefront is sure to be at: which one ran it is not known
+     * (a detailed run's order; it writes no vector register); those left
+     * running end with the ND-Range */
+    if (wid < 0 || (m->nrun > 1 && (exact == 0 || (m->endpgm && exact < 2)))) {
         d->c[DC_UNATTRIBUTED]++;
         reset_inst(m);
         return 0;
@@ -304,6 +341,9 @@ static int flush_inst(rft_dec *d, m2s *m)
             }
     }
     m->cur = wid;
+    /* where it goes next */
+    w->pc = m->branch && m->taken == 1 ? m->target : m->next_pc + 1;
+    w->pc2 = m->branch && m->taken < 0 ? m->target : 0;
     if (m->endpgm) {
         run_del(m, (uint32_t)wid);
         if ((e = set_ended(m, (uint32_t)wid)) || (e = dec_wave_end(d, w, cycle)))
@@ -401,6 +441,10 @@ static int operand_vregs(rft_dec *d, m2s *m, const char *s, size_t n, int use)
 }
 
 static int has(const char *s, const char *lit) { return strstr(s, lit) != NULL; }
+static int pre_n(const char *s, size_t n, const char *lit)
+{
+    return n >= strlen(lit) && memcmp(s, lit, strlen(lit)) == 0;
+}
 static int pre(const char *s, const char *lit) { return strncmp(s, lit, strlen(lit)) == 0; }
 
 static int inst_line(rft_dec *d, m2s *m, const char *s, size_t n)
@@ -427,6 +471,24 @@ static int inst_line(rft_dec *d, m2s *m, const char *s, size_t n)
             break;
         }
     size_t end = (size_t)(cm - s);
+    /* "// 0000000C: 8381FF01 0000FFFF": the address, and a word per 8 digits */
+    uint32_t pc;
+    size_t c = end + 3;
+    if (dec_hex32(s + c, 8, &pc))
+        return dec_bad(d, "bad address '%.*s'", DEC_TOK(s + c, n - c));
+    m->pc = pc;
+    m->next_pc = pc;
+    for (c += 9; c < n; c++)
+        if (s[c] != ' ' && (c == 0 || s[c - 1] == ' '))
+            m->next_pc += 4;
+    m->branch = pre(m->mnem, "s_branch") || pre(m->mnem, "s_cbranch") ||
+                pre(m->mnem, "s_setpc") || pre(m->mnem, "s_swappc");
+    m->taken = pre(m->mnem, "s_cbranch") ? -1 : 1;
+    m->target = 0;
+    const char *lb = find_lit(s + i, end - i, "label_");
+    uint32_t la;
+    if (m->branch && lb && dec_hex32(lb + 6, 4, &la) == 0)
+        m->target = (uint64_t)la * 4 + 1;
     m->vector = !pre(m->mnem, "s_");
     m->endpgm = strcmp(m->mnem, "s_endpgm") == 0;
     m->barrier = strcmp(m->mnem, "s_barrier") == 0;
@@ -441,9 +503,25 @@ static int inst_line(rft_dec *d, m2s *m, const char *s, size_t n)
                 return e;
     }
     m->have_inst = 1;
-    m->inst_cycle = m->clock;
-    m->clock += d->o.issue_cycles;
     d->c[DC_INSTS]++;
+    if (traced(d)) {
+        if ((e = d->o.m2s_next(d->o.m2s_ctx, &m->ti)) < 0)
+            return e;
+        if (e == 0)
+            return dec_bad(d, "the pipeline trace ends before instruction %llu (%s)",
+                           (unsigned long long)d->c[DC_INSTS], m->mnem);
+        if (strcmp(m->ti.mnem, m->mnem) != 0)
+            return dec_bad(d, "instruction %llu is %s in the log but %s in the pipeline trace: "
+                           "not the same run", (unsigned long long)d->c[DC_INSTS], m->mnem,
+                           m->ti.mnem);
+        if (m->ti.cycle < m->clock)
+            return dec_bad(d, "the pipeline trace goes back in time");
+        m->clock = m->ti.cycle;
+        m->wid = m->ti.wf;
+    }
+    m->inst_cycle = m->clock;
+    if (!traced(d))
+        m->clock += d->o.issue_cycles;
     return 0;
 }
 
@@ -556,6 +634,18 @@ static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lw
         uint64_t tid;
         if (dec_u64(s + a, j - a, &tid) || tid > 0xffffffffu)
             return dec_bad(d, "bad work-item '%.*s'", DEC_TOK(s + i, j + 1 - i));
+        /* "tN: S[4:+1]<=(1)", "tN: vcc<=(1)": N is the lane of a scalar result
+         * (compares, v_readlane), in 4.2 and 5.0 alike: it names no
+         * work-item and writes no vector register */
+        size_t dst = j + 1;
+        while (dst < n && s[dst] == ' ')
+            dst++;
+        if (dst < n && (s[dst] == 'S' || pre_n(s + dst, n - dst, "vcc") ||
+                        pre_n(s + dst, n - dst, "exec"))) {
+            (*nt)++;                        /* it ran, on a wavefront it does not name */
+            i = dst;
+            continue;
+        }
         (*nt)++;
         uint32_t wid, lane;
         tid_place(m, d, (uint32_t)tid, &wid, &lane);
@@ -619,7 +709,11 @@ static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lw
                     return RFT_EFORMAT;
             } else {
                 i = save;
-                if (value_tok(d, s + va, vb - va, &it.val, s + r0, r1 - r0))
+                /* "(1, 1.4013e-45f)": the value, then its bits as a float */
+                size_t ve = va;
+                while (ve < vb && s[ve] != ',')
+                    ve++;
+                if (value_tok(d, s + va, ve - va, &it.val, s + r0, r1 - r0))
                     return RFT_EFORMAT;
             }
         }
@@ -692,6 +786,10 @@ static int result_line(rft_dec *d, m2s *m, const char *s, size_t n)
             return dec_bad(d, "'%.*s' names wavefront %llu in an instruction of wavefront %lld",
                            DEC_TOK(p, b + 1), (unsigned long long)wid, (long long)lwid);
         m->wid = lwid;
+        if (m->branch && find_lit(p, pn, "(not taken)"))    /* "wf3: SCC=0 (not taken)" */
+            m->taken = 0;
+        else if (m->branch && find_lit(p, pn, "(taken)"))
+            m->taken = 1;
         return 0;
     }
     /* what else the simulator prints after an instruction */
@@ -749,7 +847,8 @@ static int line(rft_dec *d, char *s, size_t n)
         if ((e = flush_inst(d, m)) || (e = end_ndrange(d, m)))
             return e;
         m->in_summary = 1;
-        return begin_ndrange(d, m);
+        /* traced: the kernel starts at its first instruction's cycle */
+        return traced(d) ? 0 : begin_ndrange(d, m);
     }
     if (m->in_summary) {
         size_t k = i;
@@ -775,12 +874,19 @@ static int finish(rft_dec *d)
 static void describe(const rft_dec *d, void (*f)(void *, const char *, const char *), void *ctx)
 {
     const m2s *m = d->priv;
-    char b[256];
-    snprintf(b, sizeof b, "one instruction every %u cycles, in log order", d->o.issue_cycles);
-    f(ctx, "issue_model", b);
-    snprintf(b, sizeof b, "work-group g on CU g mod %u, SIMD (g div %u) mod %u", d->o.cus, d->o.cus,
-             d->o.simds);
-    f(ctx, "slice_mapping", b);
+    char b[256 + RFT_MAX_STR];
+    if (d->o.m2s_next) {
+        snprintf(b, sizeof b, "simulated: Multi2Sim's pipeline trace %.*s, each instruction at "
+                 "the cycle its wavefront fetched it", 3000, d->o.m2s_trace ? d->o.m2s_trace : "-");
+        f(ctx, "cycles", b);
+        f(ctx, "slice_mapping", "the pipeline trace's: compute unit, wavefront pool as SIMD");
+    } else {
+        snprintf(b, sizeof b, "one instruction every %u cycles, in log order", d->o.issue_cycles);
+        f(ctx, "issue_model", b);
+        snprintf(b, sizeof b, "work-group g on CU g mod %u, SIMD (g div %u) mod %u", d->o.cus,
+                 d->o.cus, d->o.simds);
+        f(ctx, "slice_mapping", b);
+    }
     if (local_given(d))
         snprintf(b, sizeof b, "%u,%u,%u", d->o.local[0], d->o.local[1] ? d->o.local[1] : 1,
                  d->o.local[2] ? d->o.local[2] : 1);

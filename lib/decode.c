@@ -521,6 +521,9 @@ static int configure(rft_decode *d)
         d->o.dec.cus = d->o.cus_set ? d->o.dec.cus : 20;
         g->entries = d->o.entries_set ? g->entries : 1024;
     }
+    if (d->o.dec.m2s_next && fmt != RFT_FMT_M2S)
+        return fail(d, RFT_DECODE_EOPTS, 0,
+                    "--cycles-from applies to the m2s format (Southern Islands ISA logs)");
     if (fmt == RFT_FMT_NVBIT && !d->o.lanes_set) {
         g->lanes = 32;      /* a warp */
         if (g->block_lanes > 32 || 32 % g->block_lanes)

@@ -46,6 +46,26 @@ int rft_fmt_detect(const char *buf, size_t len, uint64_t *line);
  * (cycle, wf): a message naming the missing one, and its line in *line. */
 const char *rft_fmt_header_missing(const char *buf, size_t len, uint64_t *line);
 
+/* An instruction of a Multi2Sim Southern Islands pipeline trace (m2s_trace.c):
+ * where and when the detailed model fetched it. */
+typedef struct rft_m2s_inst {
+    uint64_t cycle;             /* the cycle it was fetched (and run by the emulator) */
+    uint16_t cu, simd;          /* compute unit, wavefront pool (the SIMD it issues to) */
+    uint32_t wg, wf;            /* work-group and wavefront ids of its ND-Range */
+    char mnem[48];              /* its mnemonic, as the ISA log prints it */
+} rft_m2s_inst;
+
+typedef struct rft_m2s_trace rft_m2s_trace;
+rft_m2s_trace *rft_m2s_trace_new(void);
+void rft_m2s_trace_free(rft_m2s_trace *t);
+/* One line of the trace without its newline: 1 and *out filled when it is an
+ * instruction's fetch (si.new_inst), 0 for any other line, RFT_EFORMAT with
+ * the reason in rft_m2s_trace_why() for a cycle or an instruction it cannot
+ * read. */
+int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *out);
+const char *rft_m2s_trace_why(const rft_m2s_trace *t);
+uint64_t rft_m2s_trace_insts(const rft_m2s_trace *t);   /* instructions read so far */
+
 typedef struct rft_dec_opts {
     rft_geom geom;
     uint32_t cus, simds;        /* slice mapping (m2s, evg, nvbit): CUs and SIMDs per CU */
@@ -61,6 +81,12 @@ typedef struct rft_dec_opts {
     const uint16_t *nregs;
     uint32_t n_nregs;
     int prescan;                /* this is the pre-scan: no window sizes known yet */
+    /* m2s: the pipeline trace of the same detailed run (--cycles-from): fills
+     * *out with its next instruction and returns 1, 0 at its end, or an error
+     * (<0, then the caller has said why); NULL: no trace, time is estimated */
+    int (*m2s_next)(void *ctx, rft_m2s_inst *out);
+    void *m2s_ctx;
+    const char *m2s_trace;      /* its name, for the header */
 } rft_dec_opts;
 
 /* Defaults: GCN geometry, 10 CUs x 4 SIMDs (an HD 7770), 4 cycles an

@@ -64,6 +64,19 @@ static void put_fixed(const rft_duty_rec *d, uint8_t *buf, unsigned planes, unsi
     st64(buf + 32, d->cycles);
 }
 
+/* The transpose of an 8x8 bit matrix, row r in byte r (bit c: column c). */
+static inline uint64_t transpose8(uint64_t x)
+{
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x ^= t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x ^= t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    x ^= t ^ (t << 28);
+    return x;
+}
+
 uint32_t rft_duty_encode(const rft_duty_rec *d, uint8_t *buf)
 {
     uint64_t all = 0;
@@ -72,14 +85,21 @@ uint32_t rft_duty_encode(const rft_duty_rec *d, uint8_t *buf)
     unsigned planes = all ? 64u - (unsigned)__builtin_clzll(all) : 0;
     uint32_t row = d->bits / 8;
     uint8_t *p = buf + RFT_DUTY_FIXED;
-    for (unsigned k = 0; k < planes; k++, p += row)
+    /* 8 planes at a time: byte i of m holds 8 bits of cell 8j+i; its
+     * transpose, byte q the cells' bits of plane k0+q (as parse reads) */
+    for (unsigned k0 = 0; k0 < planes; k0 += 8) {
+        unsigned n = planes - k0 < 8 ? planes - k0 : 8;
         for (uint32_t j = 0; j < row; j++) {
             const uint64_t *t = d->t1 + 8u * j;
-            unsigned x = 0;
+            uint64_t m = 0;
             for (unsigned i = 0; i < 8; i++)
-                x |= (unsigned)((t[i] >> k) & 1) << i;
-            p[j] = (uint8_t)x;
+                m |= (t[i] >> k0 & 0xff) << (8 * i);
+            m = transpose8(m);
+            for (unsigned q = 0; q < n; q++)
+                p[(size_t)(k0 + q) * row + j] = (uint8_t)(m >> (8 * q));
         }
+    }
+    p += (size_t)planes * row;
     unsigned runs = 0;
     for (uint32_t i = 0; i < d->bits; runs++) {
         uint32_t j = i + 1;
@@ -92,19 +112,6 @@ uint32_t rft_duty_encode(const rft_duty_rec *d, uint8_t *buf)
     }
     put_fixed(d, buf, planes, runs);
     return (uint32_t)(p - buf);
-}
-
-/* The transpose of an 8x8 bit matrix, row r in byte r (bit c: column c). */
-static inline uint64_t transpose8(uint64_t x)
-{
-    uint64_t t;
-    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
-    x ^= t ^ (t << 7);
-    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
-    x ^= t ^ (t << 14);
-    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
-    x ^= t ^ (t << 28);
-    return x;
 }
 
 int rft_duty_parse(const uint8_t *p, uint32_t len, rft_duty_rec *d, const char **why)
@@ -216,6 +223,8 @@ typedef struct ent {
     uint32_t npart, cpart;
     uint8_t born;           /* allocated or written in the window */
     uint8_t nz;             /* the content now has a '1' */
+    uint8_t set;            /* steady: written or gated in the window ... */
+    uint64_t pre;           /* ... first at this clock (before it: what the last run left) */
 } ent;
 
 typedef struct slice {
@@ -231,7 +240,24 @@ typedef struct slice {
     uint64_t *arena;        /* ... and aligned: entries blocks of blk words */
     uint64_t *now;          /* entries x pw words: the contents now */
     ent *e;
+    /* steady (runs.c part below): RAR's window positions, ARGO's head */
+    uint16_t *bn;           /* per base: entries of the windows placed there, 0 none */
+    uint32_t *br;           /* per base: windows placed there */
+    uint16_t *own;          /* per entry: base + 1 of the position covering it, 0 none */
+    uint32_t head;          /* ARGO: base + n of the last window */
+    uint32_t *tau;          /* after finish: entry e of a run is entry tau[e] of the next */
+    uint64_t period;        /* after finish: runs before every window is back in place */
 } slice;
+
+struct runs {               /* steady: the slice being emitted, composed */
+    size_t slice;           /* its index + 1, 0 none */
+    uint32_t *orb, *src;    /* per entry: its orbit; whose last state it starts a run with */
+    uint32_t *len;          /* per orbit: entries */
+    uint8_t *born;          /* per orbit: some entry allocated */
+    uint64_t *t1, *toff;    /* per orbit: bits values each */
+    uint8_t *enc;           /* the record of the orbit last encoded ... */
+    uint32_t enc_orb, enc_len;  /* ... its orbit (NO_SRC none) and length */
+};
 
 struct rft_duty {
     rft_duty_opts o;
@@ -247,6 +273,8 @@ struct rft_duty {
     uint64_t sfirst, slast; /* first and last cycle of the stream */
     int finished;
     uint64_t *tmp1, *tmp2;  /* bits values, for the rare records built by value */
+    uint64_t period;        /* steady: K runs */
+    struct runs *rn;        /* steady: the composition, at emit */
     char err[256];
 };
 
@@ -327,7 +355,21 @@ void rft_duty_free(rft_duty *d)
         free(s->now);
         free(s->inwin);
         free(s->bank_on);
+        free(s->bn);
+        free(s->br);
+        free(s->own);
+        free(s->tau);
         free(s);
+    }
+    if (d->rn) {
+        free(d->rn->orb);
+        free(d->rn->src);
+        free(d->rn->len);
+        free(d->rn->born);
+        free(d->rn->t1);
+        free(d->rn->toff);
+        free(d->rn->enc);
+        free(d->rn);
     }
     free(d->s);
     free(d->tmp1);
@@ -428,11 +470,30 @@ static int add_part(ent *e, uint32_t on, uint64_t t)
 /* Add the planes into out[] (bits values). */
 static void planes_to_values(const rft_duty *d, const ent *e, uint64_t *blk, uint64_t *out)
 {
-    for (unsigned k = 0; k < PLANES && (k < LOW || e->hi); k++) {
-        const uint64_t *p = plane_of(d, e, blk, k);
+    /* 8 planes at a time: byte q of m holds 8 cells' bits of plane k0+q;
+     * its transpose, byte i the 8 planes' bits of cell i */
+    for (unsigned k0 = 0; k0 < PLANES && (k0 < LOW || e->hi); k0 += 8) {
+        const uint64_t *p[8];
+        uint64_t any = 0;
+        for (unsigned q = 0; q < 8; q++) {
+            p[q] = plane_of(d, e, blk, k0 + q);
+            for (uint32_t w = 0; w < d->words; w++)
+                any |= p[q][w];
+        }
+        if (!any)
+            continue;
         for (uint32_t w = 0; w < d->words; w++)
-            for (uint64_t x = p[w]; x; x &= x - 1)
-                out[64u * w + (unsigned)__builtin_ctzll(x)] += 1ull << k;
+            for (unsigned j = 0; j < 8; j++) {
+                uint64_t m = 0;
+                for (unsigned q = 0; q < 8; q++)
+                    m |= (p[q][w] >> (8 * j) & 0xff) << (8 * q);
+                if (!m)
+                    continue;
+                m = transpose8(m);
+                uint64_t *o = out + 64u * w + 8u * j;
+                for (unsigned i = 0; i < 8; i++)
+                    o[i] += (m >> (8 * i) & 0xff) << k0;
+            }
     }
 }
 
@@ -551,12 +612,26 @@ static int account(const rft_duty *d, const slice *s, ent *e, uint64_t *now, uin
     return 0;
 }
 
+/* Steady: the entry's state is set (written, gated) at clock c; the time
+ * before the first such event is the last run's, added at emit. */
+static void mark(const rft_duty *d, ent *e, uint64_t c)
+{
+    if (d->o.steady && !e->set) {
+        e->set = 1;
+        e->pre = c;
+        e->last = c;
+    }
+}
+
 /* First allocation or write of an entry: before it the entry was on holding
  * zeros, or off when the slice gates unallocated entries (ARGO). */
-static int birth(slice *s, ent *e, uint64_t c)
+static void mark(const rft_duty *d, ent *e, uint64_t c);
+static int birth(const rft_duty *d, slice *s, ent *e, uint64_t c)
 {
     e->born = 1;
-    if (s->gated) {
+    if (s->gated && d->o.steady) {
+        mark(d, e, c);      /* switched on: a run starts it off, as the last left it */
+    } else if (s->gated) {
         if (add_part(e, 0, c - e->last))
             return RFT_EMEM;
         e->last = c;
@@ -589,8 +664,9 @@ static int do_write(rft_duty *d, slice *s, const rft_write *w, uint32_t phys, ui
         return fail(d, "physical entry %u out of range (slice has %u entries)", phys, d->entries);
     ent *e = &s->e[phys];
     uint64_t *now = now_of(d, s, phys);
-    if (!e->born && birth(s, e, c))
+    if (!e->born && birth(d, s, e, c))
         return oom(d);
+    mark(d, e, c);
     uint32_t on = w->on_bits == RFT_NO_GATE || w->on_bits > d->bits ? d->bits : w->on_bits;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* fully powered (the common case): a row of `now` has the bytes of the
@@ -633,7 +709,7 @@ static int do_block(rft_duty *d, slice *s, const rft_patch_rec *p, uint64_t c)
 {
     ent *e = &s->e[p->entry];
     uint64_t *now = now_of(d, s, p->entry), *next = d->tmp1;
-    if (!e->born && birth(s, e, c))
+    if (!e->born && birth(d, s, e, c))
         return oom(d);
     memcpy(next, now, d->pw * sizeof *now);
     uint32_t l0 = p->block * d->block_lanes;
@@ -661,6 +737,9 @@ static int do_patch(rft_duty *d, const rft_rec *r)
         return fail(d, "a patch record of v%u follows another instead of its write", d->patch.vreg);
     if (rft_patch_parse(r->raw, r->len, &d->patch))
         return fail(d, "malformed patch record");
+    if (d->o.steady)
+        return fail(d, "steady state: DC-Patch placements are not supported (repeat the trace "
+                    "with rft-repeat)");
     const rft_patch_rec *p = &d->patch;
     if (p->place != RFT_PATCH_LDS &&
         (p->entry >= d->entries ||
@@ -685,6 +764,42 @@ static int do_patched(rft_duty *d, slice *s, const rft_write *w, uint64_t c)
     case RFT_PATCH_BLOCK: return do_block(d, s, p, c);
     default: return 0;      /* in the LDS: no cell of the slice */
     }
+}
+
+/* Steady: where the windows of a run go (see rft_duty_opts). */
+static int runs_alloc(rft_duty *d, slice *s, const rft_alloc_rec *a)
+{
+    if (a->event != RFT_ALLOC_EV_ALLOC || a->n == 0)
+        return 0;
+    if (d->o.alloc_scheme == RFT_ALLOC_ARGO) {
+        s->head = (a->base + a->n) % d->entries;
+        return 0;
+    }
+    if (d->o.alloc_scheme != RFT_ALLOC_RAR)
+        return 0;
+    if (!s->bn && (!(s->bn = calloc(d->entries, sizeof *s->bn)) ||
+                   !(s->br = calloc(d->entries, sizeof *s->br)) ||
+                   !(s->own = calloc(d->entries, sizeof *s->own))))
+        return oom(d);
+    if (s->bn[a->base] && s->bn[a->base] != a->n)
+        return fail(d, "steady state: RAR windows of %u and %u entries at entry %u of slice %u:%u "
+                    "(the rotation restarts; repeat the trace with rft-repeat instead)",
+                    s->bn[a->base], a->n, a->base, a->cu, a->simd);
+    if (!s->bn[a->base]) {
+        if (a->base + a->n > d->entries)
+            return fail(d, "steady state: RAR window past the end of slice %u:%u", a->cu, a->simd);
+        for (uint32_t i = a->base; i < a->base + a->n; i++) {
+            if (s->own[i] && s->own[i] != a->base + 1u)
+                return fail(d, "steady state: RAR windows at entries %u and %u of slice %u:%u "
+                            "overlap (their rotations do not permute the entries; repeat the "
+                            "trace with rft-repeat instead)", s->own[i] - 1u, a->base, a->cu,
+                            a->simd);
+            s->own[i] = (uint16_t)(a->base + 1u);
+        }
+        s->bn[a->base] = a->n;
+    }
+    s->br[a->base]++;
+    return 0;
 }
 
 static int do_alloc(rft_duty *d, const rft_rec *r)
@@ -712,10 +827,15 @@ static int do_alloc(rft_duty *d, const rft_rec *r)
         return fail(d, "slice %u:%u: banks of %u entries, then of %u", a.cu, a.simd, s->bank, a.bank);
     if (s->gated)
         s->bank = a.bank;
+    if (d->o.steady) {
+        int e = runs_alloc(d, s, &a);
+        if (e)
+            return e;
+    }
     uint64_t c = clock_of(d, s, a.cycle);
     for (uint32_t i = 0; i < a.n; i++) {
         uint32_t k = (a.base + i) % d->entries;
-        if (!s->e[k].born && birth(s, &s->e[k], c))
+        if (!s->e[k].born && birth(d, s, &s->e[k], c))
             return oom(d);
         s->inwin[k] = a.event == RFT_ALLOC_EV_ALLOC;
     }
@@ -738,8 +858,9 @@ static int do_alloc(rft_duty *d, const rft_rec *r)
         uint32_t on = want ? d->bits : 0;
         for (uint32_t j = b0; j < b1; j++) {
             ent *e = &s->e[j];
-            if (!e->born && birth(s, e, c))
+            if (!e->born && birth(d, s, e, c))
                 return oom(d);
+            mark(d, e, c);
             if (on == e->on)
                 continue;
             uint64_t *now = now_of(d, s, j);
@@ -815,6 +936,195 @@ static int cmp_part(const void *a, const void *b)
     return x->on < y->on ? -1 : x->on > y->on;
 }
 
+/* ---- the steady state (rft_duty_opts.steady) ------------------------------------ */
+#define NO_SRC UINT32_MAX
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Cycles of one run of slice s: what rft-repeat puts between two copies'
+ * first cycles, or the busy cycles. */
+static uint64_t run_len(const rft_duty *d, const slice *s)
+{
+    return d->o.span == RFT_SPAN_BUSY ? s->end - s->start : d->slast - d->sfirst + 1;
+}
+
+/* A slice of period 1 (tau the identity: first-fit): each entry starts a
+ * run with its own last state, held from the run's start to its first
+ * write and from the end to the next run: added to its counters, which
+ * are then emitted as they are. */
+static int runs_still(rft_duty *d, slice *s)
+{
+    uint64_t tail = run_len(d, s) - (s->end - s->start);
+    for (uint32_t k = 0; k < d->entries; k++) {
+        ent *e = &s->e[k];
+        uint64_t T = (e->set ? e->pre : s->end) - s->start + tail;
+        uint32_t cold_on = (e->born && !s->gated) || d->o.unused_on ? d->bits : 0;
+        if (e->set) {
+            uint64_t *now = now_of(d, s, k);
+            e->last -= T;
+            if (account(d, s, e, now, e->last + T))
+                return RFT_EMEM;
+            flush(d, e, blk_of(d, s, now));
+        } else if (cold_on < d->bits && add_part(e, cold_on, T)) {
+            return RFT_EMEM;
+        }
+        if (e->npart > 1)
+            qsort(e->part, e->npart, sizeof *e->part, cmp_part);
+    }
+    return 0;
+}
+
+/* Each slice's permutation tau and period (the least common multiple of
+ * its orbits), the buffers of the composition. */
+static int runs_finish(rft_duty *d)
+{
+    uint32_t E = d->entries;
+    if (d->o.window_set)
+        return fail(d, "steady state: --window selects cycles of one run");
+    if (d->o.alloc_scheme == RFT_ALLOC_ARGO && !d->o.alloc_ring)
+        return fail(d, "steady state: ARGO without the ring (--wrap restart) does not repeat as a "
+                       "rotation of the slice");
+    if (!(d->rn = calloc(1, sizeof *d->rn)) || !(d->rn->orb = malloc(E * sizeof(uint32_t))) ||
+        !(d->rn->src = malloc(2 * E * sizeof(uint32_t))) ||
+        !(d->rn->len = malloc(E * sizeof(uint32_t))) || !(d->rn->born = malloc(E)) ||
+        !(d->rn->t1 = malloc((size_t)E * d->bits * sizeof(uint64_t))) ||
+        !(d->rn->toff = malloc((size_t)E * d->bits * sizeof(uint64_t))) ||
+        !(d->rn->enc = malloc(rft_duty_max_len(d->bits))))
+        return oom(d);
+    uint64_t all = 1;
+    uint8_t *seen = d->rn->born;    /* scratch until the first composition */
+    for (size_t i = 0; i < d->ns; i++) {
+        slice *s = d->s[i];
+        for (uint32_t k = 0; k < E; k++)
+            if (s->inwin[k])
+                return fail(d, "steady state: slice %u:%u: a window is still open at the end of "
+                            "the trace (the next run could not place its own)", s->cu, s->simd);
+        if (!(s->tau = malloc(E * sizeof *s->tau)))
+            return oom(d);
+        uint32_t h = d->o.alloc_scheme == RFT_ALLOC_ARGO ? s->head : 0;
+        if (s->gated && s->bank > 1 && h % s->bank)
+            return fail(d, "steady state: slice %u:%u: ARGO's head moves %u entries a run, not a "
+                        "whole number of its banks of %u entries", s->cu, s->simd, h, s->bank);
+        for (uint32_t p = 0; p < E; p++)
+            s->tau[p] = (p + h) % E;
+        for (uint32_t b = 0; s->bn && b < E; b++)
+            for (uint32_t q = 0, n = s->bn[b]; q < n; q++)
+                s->tau[b + q] = b + (q + s->br[b]) % n;
+        memset(seen, 0, E);
+        uint64_t K = 1;
+        for (uint32_t p = 0; p < E; p++) {
+            uint64_t L = 0;
+            for (uint32_t x = p; !seen[x]; x = s->tau[x], L++)
+                seen[x] = 1;
+            if (L && (K = K / gcd64(K, L) * L) > (1u << 20))
+                return fail(d, "steady state: a period of more than 2^20 runs");
+        }
+        if (K > UINT64_MAX / (run_len(d, s) + 1))
+            return fail(d, "steady state: %llu runs pass 2^64 cycles", (unsigned long long)K);
+        s->period = K;
+        if (K == 1 && runs_still(d, s))
+            return oom(d);
+        all = all / gcd64(all, K) * K;
+        if (all > (1u << 30))
+            all = 0;    /* too long to say */
+    }
+    d->period = all;
+    return 0;
+}
+
+/* Add T cycles of the state of entry src (NO_SRC: zeros, cold_on bits
+ * powered) to the values t1, toff. */
+static void runs_hold(const rft_duty *d, const slice *s, uint32_t src, uint32_t cold_on, uint64_t T,
+                      uint64_t *t1, uint64_t *toff)
+{
+    if (!T)
+        return;
+    uint32_t on = src == NO_SRC ? cold_on : s->e[src].on;
+    for (uint32_t b = on; b < d->bits; b++)
+        toff[b] += T;
+    if (src == NO_SRC)
+        return;
+    const uint64_t *now = now_of(d, s, src);
+    for (uint32_t w = 0; w < d->words; w++)
+        for (uint64_t x = now[w]; x; x &= x - 1)
+            t1[64u * w + (unsigned)__builtin_ctzll(x)] += T;
+}
+
+/* The steady map of slice si: per orbit of tau, K / |orbit| times the sum
+ * of its entries' runs, each started with what the run before left. */
+static void runs_compose(const rft_duty *d, size_t si)
+{
+    struct runs *rn = d->rn;
+    const slice *s = d->s[si];
+    uint32_t E = d->entries, B = d->bits, norb = 0, *inv = rn->src + E;
+    for (uint32_t p = 0; p < E; p++) {
+        rn->orb[p] = NO_SRC;
+        inv[s->tau[p]] = p;
+    }
+    for (uint32_t p = 0; p < E; p++) {
+        if (rn->orb[p] != NO_SRC)
+            continue;
+        uint32_t L = 0, j = NO_SRC, x = p;
+        rn->born[norb] = 0;
+        do {
+            rn->orb[x] = norb;
+            rn->born[norb] |= s->e[x].born;
+            if (j == NO_SRC && s->e[x].set)
+                j = x;
+            x = s->tau[x];
+            L++;
+        } while (x != p);
+        rn->len[norb++] = L;
+        /* backwards from a written entry: a run starts entry x with the
+         * last state of tau(x), or what tau(x) started with if unwritten */
+        uint32_t cur = j;
+        x = j == NO_SRC ? p : inv[j];
+        for (uint32_t i = 0; i < L; i++, x = inv[x]) {
+            rn->src[x] = cur;
+            if (s->e[x].set)
+                cur = x;
+        }
+    }
+    memset(rn->t1, 0, (size_t)norb * B * sizeof *rn->t1);
+    memset(rn->toff, 0, (size_t)norb * B * sizeof *rn->toff);
+    uint64_t span = s->end - s->start, tail = run_len(d, s) - span;
+    for (uint32_t p = 0; p < E; p++) {
+        const ent *e = &s->e[p];
+        uint32_t o = rn->orb[p], src = rn->src[p];
+        uint32_t cold_on = (rn->born[o] && !s->gated) || d->o.unused_on ? B : 0;
+        uint64_t *t1 = rn->t1 + (size_t)o * B, *toff = rn->toff + (size_t)o * B;
+        if (e->t1)
+            for (uint32_t b = 0; b < B; b++)
+                t1[b] += e->t1[b];
+        planes_to_values(d, e, blk_of(d, s, now_of(d, s, p)), t1);
+        uint64_t acc = 0;
+        for (uint32_t b = 0, q = 0; b < B; b++) {
+            while (q < e->npart && e->part[q].on <= b)
+                acc += e->part[q++].t;
+            toff[b] += acc;
+        }
+        runs_hold(d, s, src, cold_on, (e->set ? e->pre : s->end) - s->start, t1, toff);
+        runs_hold(d, s, e->set ? p : src, cold_on, tail, t1, toff);
+    }
+    for (uint32_t o = 0; o < norb; o++)
+        for (uint64_t m = s->period / rn->len[o], b = 0; m > 1 && b < B; b++) {
+            rn->t1[(size_t)o * B + b] *= m;
+            rn->toff[(size_t)o * B + b] *= m;
+        }
+    rn->slice = si + 1;
+    rn->enc_orb = NO_SRC;
+}
+
+uint64_t rft_duty_period(const rft_duty *d) { return d->rn ? d->period : 1; }
+
 int rft_duty_finish(rft_duty *d)
 {
     if (d->finished)
@@ -832,7 +1142,7 @@ int rft_duty_finish(rft_duty *d)
         for (uint32_t k = 0; k < d->entries; k++) {
             ent *e = &s->e[k];
             if (!e->born) {     /* never allocated: off, or on holding zeros */
-                if (!d->o.unused_on && add_part(e, 0, end - e->last))
+                if (!d->o.unused_on && !d->o.steady && add_part(e, 0, end - e->last))
                     return oom(d);
                 e->last = end;
             } else {
@@ -845,14 +1155,51 @@ int rft_duty_finish(rft_duty *d)
                 qsort(e->part, e->npart, sizeof *e->part, cmp_part);
         }
     }
-    return 0;
+    return d->o.steady ? runs_finish(d) : 0;
 }
 
 size_t rft_duty_count(const rft_duty *d) { return d->ns * d->entries; }
 
+/* A record of the steady map. */
+static uint32_t runs_emit(const rft_duty *d, size_t i, uint8_t *buf)
+{
+    struct runs *rn = d->rn;
+    if (rn->slice != i / d->entries + 1)
+        runs_compose(d, i / d->entries);
+    const slice *s = d->s[i / d->entries];
+    uint32_t k = (uint32_t)(i % d->entries), o = rn->orb[k];
+    uint64_t L = run_len(d, s);
+    rft_duty_rec r;
+    r.span = (uint8_t)d->o.span;
+    r.flags = (uint8_t)((rn->born[o] ? 0 : RFT_DUTY_UNUSED) | (d->o.unused_on ? RFT_DUTY_UNUSED_ON : 0));
+    r.cu = s->cu;
+    r.simd = s->simd;
+    r.entry = (uint16_t)k;
+    r.entries = (uint16_t)d->entries;
+    r.lanes = (uint16_t)d->lanes;
+    r.first = d->o.span == RFT_SPAN_STREAM ? d->sfirst : s->first;
+    r.last = (d->o.span == RFT_SPAN_STREAM ? d->slast : s->last) +
+             (s->period - 1) * (d->slast - d->sfirst + 1);
+    r.cycles = s->period * L;
+    r.bits = d->bits;
+    r.t1 = rn->t1 + (size_t)o * d->bits;
+    r.toff = rn->toff + (size_t)o * d->bits;
+    /* the entries of an orbit differ in their number alone (and in
+     * UNUSED, the same for all): encode once */
+    if (rn->enc_orb != o) {
+        rn->enc_len = rft_duty_encode(&r, rn->enc);
+        rn->enc_orb = o;
+    }
+    memcpy(buf, rn->enc, rn->enc_len);
+    st16(buf + 8, r.entry);
+    return rn->enc_len;
+}
+
 uint32_t rft_duty_emit(const rft_duty *d, size_t i, uint8_t *buf)
 {
     const slice *s = d->s[i / d->entries];
+    if (d->rn && s->period > 1)
+        return runs_emit(d, i, buf);
     uint32_t k = (uint32_t)(i % d->entries);
     const ent *e = &s->e[k];
     uint64_t *blk = blk_of(d, s, now_of(d, s, k));
@@ -873,7 +1220,7 @@ uint32_t rft_duty_emit(const rft_duty *d, size_t i, uint8_t *buf)
         r.first = s->first;
         r.last = s->last;
     }
-    r.cycles = s->end - s->start;
+    r.cycles = d->rn ? run_len(d, s) : s->end - s->start;   /* steady: runs_still */
     r.bits = d->bits;
     if (e->t1) {                /* planes drained on the way: encode by value */
         r.t1 = d->tmp1;
@@ -1110,6 +1457,29 @@ typedef struct duty_stage {
     uint8_t cbuf[RFT_COUNTERS_MAX];
 } duty_stage;
 
+/* runs=steady (rft-alloc --runs): the allocator from alloc=scheme=... wrap=... */
+static int runs_opts(rft_duty_opts *o, const rft_header *in, char *why, size_t len)
+{
+    const char *runs = rft_header_get(in, "runs"), *al = rft_header_get(in, "alloc");
+    if (!runs || strcmp(runs, "steady") != 0)
+        return 0;
+    static const char *const name[] = {"first-fit", "rar", "argo"};
+    o->steady = 1;
+    for (int i = 0; al && i < 3 && !o->alloc_scheme; i++) {
+        size_t n = strlen(name[i]);
+        const char *p = strstr(al, "scheme=");
+        if (p && strncmp(p + 7, name[i], n) == 0 && (p[7 + n] == ' ' || !p[7 + n]))
+            o->alloc_scheme = i + 1;
+    }
+    o->alloc_ring = al && !strstr(al, "wrap=restart");
+    if (!o->alloc_scheme) {
+        snprintf(why, len, "runs=steady: the windows were not placed by rft-alloc (alloc=%s)",
+                 al ? al : "none");
+        return RFT_EFORMAT;
+    }
+    return 0;
+}
+
 static int ds_start(rft_stage *st, const rft_header *in, rft_header *out)
 {
     duty_stage *s = (duty_stage *)st;
@@ -1123,6 +1493,8 @@ static int ds_start(rft_stage *st, const rft_header *in, rft_header *out)
         return rft_stage_fail(st, RFT_EFORMAT, "%u bits per lane: only 32 is supported",
                               in->geom.lane_bits);
     s->geom = in->geom;
+    if (runs_opts(&s->o, in, st->why, sizeof st->why))
+        return RFT_EFORMAT;
     uint32_t bits = 32u * in->geom.lanes;
     if (!(s->d = rft_duty_new(&in->geom, &s->o)) || !(s->buf = malloc(rft_duty_max_len(bits))) ||
         !(s->dr.t1 = malloc(bits * sizeof *s->dr.t1)) ||

@@ -59,9 +59,41 @@ typedef struct rft_duty_opts {
     int unused_on;                  /* never-allocated entries: on holding zeros */
     int window_set;                 /* stream span from..to instead of the stream's */
     uint64_t from, to;
+    /* The steady state: the map of the trace run again and again without
+     * end, over one period of K runs (below), from one pass.  The windows
+     * must come from rft-alloc with the allocator given here. */
+    int steady;
+    int alloc_scheme;               /* steady: RFT_ALLOC_FIRSTFIT, _RAR or _ARGO (alloc.h) */
+    int alloc_ring;                 /* steady, ARGO: windows wrap around the slice */
 } rft_duty_opts;
 
+/* The steady state (opts.steady).  Run k of a trace repeated back to back
+ * (rft-repeat(1)) places every window as run 0 did, moved by a
+ * permutation tau^k of each slice's entries: first-fit the identity; RAR
+ * the rotation of each window position [b, b+n) by the R_b reassignments
+ * it sees per run (q -> (q + R_b) mod n, so the offsets cycle through the
+ * multiples of gcd(R_b, n)); ARGO (ring) the rotation of the slice by the
+ * head's advance h per run.  So the entry tau^k(e) of run k lives entry
+ * e's run 0, except that before e's first write (or gating) it holds what
+ * the previous run left in it: the last state of tau(e) (or, if tau(e) was
+ * not written either, of tau^2(e), and so on).  The map is that of K
+ * runs, K the least common multiple of the lengths of the slice's orbits
+ * (its period; each slice its own), in the periodic regime, a run lasting
+ * from the stream's first cycle to the cycle after its last, as rft-repeat
+ * puts copies (a slice idle in between holds its state): an entry's time
+ * is K / |orbit| times the sum of its orbit's runs, exact integers, cycles
+ * = K x the run's cycles.  For K a multiple of every slice's period it
+ * equals, cell by cell and scaled by K / the slice's period, rft-repeat
+ * -n 2K | rft-alloc | ... | rft-duty --span stream --window over runs K to
+ * 2K - 1.  Refused (rft_duty_finish): RAR windows of two sizes at one base
+ * or overlapping positions, ARGO without the ring or with banks the head's
+ * advance does not keep, windows open at the end, DC-Patch placements, a
+ * --window. */
+
 typedef struct rft_duty rft_duty;
+/* After finish: the least common multiple of the slices' periods (0 if
+ * above 2^30); 1 unless steady. */
+uint64_t rft_duty_period(const rft_duty *d);
 rft_duty *rft_duty_new(const rft_geom *g, const rft_duty_opts *o);
 /* Feed the records of a stream in order.  Trace kinds and RFT_ALLOC change
  * the map; anything else is ignored (return 1).  0 when used, <0 on bad data. */

@@ -348,7 +348,11 @@ void rft_energy_dcpatch(const rft_eparams *e, const rft_dcp_in *in, int pt, rft_
     r->cycles = (double)in->slice_cycles;
     r->added = (double)in->stall_cycles + e->mov_cycles * (double)in->movs +
                e->lds_load_cycles * (double)in->lds_loads;
-    double c = r->cycles + e->added_static * r->added;
+    r->replay = in->replay;
+    r->replayed = in->replay ? in->replayed : 0;
+    double c = r->cycles + (in->leak == RFT_LEAK_TRACE ? 0
+                            : in->leak == RFT_LEAK_REPLAYED && in->replay ? r->replayed
+                            : e->added_static * r->added);
     r->cat[RFT_EU_STATIC] = over(e, p->static_mw, c);
     r->cat[RFT_EU_READ] = p->read_pj * (double)in->block_reads;
     r->cat[RFT_EU_WRITE] = p->write_pj * (double)in->block_writes;
@@ -414,6 +418,10 @@ void rft_energy_gating(const rft_eparams *e, const rft_gate_in *in, int slowdown
                                    e->slice_write_pj * B * (double)in->writes;
     }
     double added = e->added_static * r->added, c = r->cycles + (slowdown ? added : 0);
+    r->replay = in->replay;
+    r->replayed = in->replay ? in->replayed : 0;
+    if (!slowdown && in->leak == RFT_LEAK_REPLAYED && in->replay)
+        c = r->cycles + r->replayed;
     double slice_mw = e->slice_leak_mw * share;
     double logic_mw = e->comp_units * comp_mw + e->decomp_units * decomp_mw + ct_mw;
     r->cat[RFT_EG_LEAK_SLICE] = over(e, slice_mw, c);

@@ -107,7 +107,15 @@ typedef struct rft_eresult {
     double slowdown_leak;   /* gating: pJ the slice and its logic leak over the added
                                cycles (perf.added_static of them); in cat and total
                                only when priced with the slowdown */
+    int replay;             /* 1: replayed (rft-replay(1)): the leakage is priced over
+                               cycles + replayed */
+    double replayed;        /* slice-cycles the scheme adds, replayed */
 } rft_eresult;
+
+/* How the leakage is priced: over the replayed cycles where the stream
+ * was replayed (RFT_LEAK_REPLAYED, the default; else as RFT_LEAK_TRACE),
+ * over the trace's cycles only, or over the upper bound's. */
+enum { RFT_LEAK_REPLAYED = 0, RFT_LEAK_TRACE = 1, RFT_LEAK_UPPER = 2 };
 
 /* ---- undervolt (seed 001) ------------------------------------------------------- */
 /* What rft-dcpatch counted over a trace (its counters, scope total). */
@@ -116,6 +124,9 @@ typedef struct rft_dcp_in {
     uint64_t block_reads, block_writes; /* DC-Patch slice blocks, MOVs and mispredictions in */
     uint64_t com_blocks, dec_blocks, pt_reads, pt_writes, psu_searches;
     uint64_t lds_loads, lds_stores, stall_cycles, movs;
+    int replay;                 /* 1: replayed, replayed slice-cycles added */
+    double replayed;
+    int leak;                   /* RFT_LEAK_* */
 } rft_dcp_in;
 /* Fill in from a counters record; RFT_EFORMAT with *missing = the first
  * counter name absent. */
@@ -124,7 +135,9 @@ int rft_dcp_in_from(const rft_counters *c, rft_dcp_in *in, const char **missing)
  * accesses every block; static power over the trace's cycles. */
 void rft_energy_conv(const rft_eparams *e, const rft_dcp_in *in, int pt, rft_eresult *r);
 /* DC-Patch with the slice at point pt and its components at nominal Vdd;
- * static power over the cycles plus those the scheme adds. */
+ * static power over the cycles plus those the scheme adds: replayed
+ * (in->leak RFT_LEAK_REPLAYED and in->replay), else perf.added_static of
+ * the upper bound (RFT_LEAK_TRACE: none). */
 void rft_energy_dcpatch(const rft_eparams *e, const rft_dcp_in *in, int pt, rft_eresult *r);
 
 /* ---- gating (seed 002) ------------------------------------------------------------ */
@@ -137,6 +150,9 @@ typedef struct rft_gate_in {
     /* rft-gate counters (gate != RFT_GATE_NONE) */
     uint64_t block_reads, block_writes, ct_reads, ct_writes, ct_inval;
     uint64_t comp_blocks, decomp_blocks, wakeups, movs;
+    int replay;                 /* 1: replayed, replayed slice-cycles added */
+    double replayed;
+    int leak;                   /* RFT_LEAK_* (with slowdown: RFT_LEAK_UPPER) */
 } rft_gate_in;
 /* Fill in the rft-gate counters; RFT_EFORMAT with *missing as above. */
 int rft_gate_in_from(const rft_counters *c, rft_gate_in *in, const char **missing);
@@ -148,7 +164,8 @@ void rft_energy_baseline(const rft_eparams *e, const rft_gate_in *in, rft_eresul
  * bound: other wavefronts hide most of them) is r->slowdown_leak; with
  * slowdown set it is counted in the categories too (leakage over the
  * trace's cycles and perf.added_static of the added ones, at the same
- * mean share), else they price the trace's cycles only. */
+ * mean share), else they price the trace's cycles only; a replayed input
+ * with in->leak RFT_LEAK_REPLAYED prices the replayed cycles instead. */
 void rft_energy_gating(const rft_eparams *e, const rft_gate_in *in, int slowdown, rft_eresult *r);
 /* The mean power (mW) per compute unit of pj spent over slice_cycles, with
  * slices_per_cu slices to a compute unit; 0 without cycles. */

@@ -19,6 +19,7 @@ typedef struct escan {
     rft_power *sl;              /* powered cells per slice */
     uint32_t cap;
     int counted, adopted;       /* records counted; a scan record taken */
+    rft_stage *rp;              /* the replay, or NULL */
     rft_counters c;             /* scratch: a counters record parsed or emitted */
     uint8_t buf[RFT_COUNTERS_MAX];
 } escan;
@@ -31,12 +32,16 @@ static const char *const field[] = {
 enum { NFIELD = sizeof field / sizeof field[0], PCC = 9 };
 /* the stages whose total counters are kept, and their prefix in the record */
 static const char *const kept[] = {"rft-dcpatch", "rft-gate"};
+/* the replay's fields, after the others (optional when a scan record is read) */
+static const char *const rfield[] = {"replay", "replay_naive", "replay_cycles"};
 
 void rft_escan_opts_default(rft_escan_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->bank = 1;
     o->pass = 1;
+    o->replay = 1;
+    rft_replay_opts_default(&o->replay_opts);
 }
 
 static void fields_of(const rft_escan *r, uint64_t *v)
@@ -82,6 +87,14 @@ static int adopt(escan *s)
         if (f < NFIELD) {
             v[f] = c->value[i];
             seen |= 1 << f;
+            continue;
+        }
+        if (strcmp(name, rfield[0]) == 0 && c->value[i] <= RFT_ESCAN_ESTIMATED) {
+            r->replay = (int)c->value[i];
+            continue;
+        }
+        if (strcmp(name, rfield[1]) == 0 || strcmp(name, rfield[2]) == 0) {
+            *(name[7] == 'n' ? &r->replay_naive : &r->replay_cycles) = c->value[i];
             continue;
         }
         size_t l = 0;
@@ -162,8 +175,53 @@ static rft_power *slice_power(escan *s, uint16_t cu, uint16_t simd)
 
 static int start(rft_stage *st, const rft_header *in, rft_header *out)
 {
-    ((escan *)st)->geom = in->geom;
-    return 0;
+    escan *s = (escan *)st;
+    s->geom = in->geom;
+    if (!s->o.replay)
+        return 0;
+    rft_replay_opts ro = s->o.replay_opts;
+    ro.pass = ro.emit = 0;
+    rft_header h;
+    if (!(s->rp = rft_replay_new(&ro)))
+        return rft_stage_fail(st, RFT_EMEM, "out of memory");
+    int e = rft_stage_start(s->rp, in, &h);
+    rft_header_free(&h);
+    return e ? rft_stage_fail(st, e, "%s", rft_stage_error(s->rp)) : 0;
+}
+
+static int nothing(void *ctx, rft_rec *rec) { (void)ctx; (void)rec; return 0; }
+
+/* The replay sees every record; a stream it cannot replay (a wavefront
+ * that never began) is priced without it, with a warning. */
+static void replay_feed(escan *s, rft_rec *rec)
+{
+    static const rft_sink none = {nothing, NULL};
+    if (s->rp && rft_stage_feed(s->rp, rec, &none)) {
+        rft_stage_warn(&s->st, "not replayed: %s", rft_stage_error(s->rp));
+        rft_stage_free(s->rp);
+        s->rp = NULL;
+    }
+}
+
+/* The replay's result: its slices' spans, traced and replayed. */
+static void replay_finish(escan *s)
+{
+    static const rft_sink none = {nothing, NULL};
+    rft_escan *r = &s->r;
+    if (!s->rp || s->adopted)
+        return;
+    if (rft_stage_finish(s->rp, &none)) {
+        rft_stage_warn(&s->st, "not replayed: %s", rft_stage_error(s->rp));
+        return;
+    }
+    r->replay = rft_replay_timed(s->rp, NULL) ? RFT_ESCAN_REPLAYED : RFT_ESCAN_ESTIMATED;
+    for (uint32_t i = 0, n = rft_replay_nrows(s->rp); i < n; i++) {
+        const rft_replay_row *w = rft_replay_get(s->rp, i);
+        if (w->scope == RFT_RP_SLICE) {
+            r->replay_naive += w->naive;
+            r->replay_cycles += w->replayed;
+        }
+    }
 }
 
 static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
@@ -171,6 +229,7 @@ static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
     escan *s = (escan *)st;
     rft_escan *r = &s->r;
     uint16_t cu, simd;
+    replay_feed(s, rec);
     rft_alloc_rec a;
     switch (rec->kind) {
     case RFT_WFBEGIN: cu = rec->u.begin.cu, simd = rec->u.begin.simd; break;
@@ -227,6 +286,11 @@ static int emit(escan *s, const rft_sink *out)
     uint64_t v[NFIELD];
     fields_of(r, v);
     rft_counters_set(c, SCAN_STAGE, "scan", field, v, NFIELD);
+    const uint64_t rv[] = {(uint64_t)r->replay, r->replay_naive, r->replay_cycles};
+    for (int i = 0; i < 3; i++)
+        if (rft_counters_add(c, rfield[i], rv[i]))
+            return rft_stage_fail(&s->st, RFT_EFORMAT, "a scan record holds %d counters at most",
+                                  RFT_MAX_COUNTERS);
     for (int k = 0; k < 2; k++) {
         const rft_counters *kc = k ? &r->gate : &r->dcpatch;
         for (int i = 0; (k ? r->ngate : r->ndcpatch) && i < kc->n; i++) {
@@ -247,6 +311,7 @@ static int finish(rft_stage *st, const rft_sink *out)
 {
     escan *s = (escan *)st;
     rft_escan *r = &s->r;
+    replay_finish(s);
     if (!s->adopted) {
         for (uint32_t i = 0; i < r->slices; i++) {
             r->powered_cell_cycles += (double)rft_power_total(&s->sl[i], r->last);
@@ -264,6 +329,7 @@ static void escan_free(rft_stage *st)
     free(s->sl);
     rft_slices_free(&s->slice_of);
     rft_map_free(&s->cu_of);
+    rft_stage_free(s->rp);
     free(s);
 }
 

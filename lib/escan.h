@@ -13,6 +13,7 @@
 #ifndef RFT_ESCAN_H
 #define RFT_ESCAN_H
 
+#include "replay.h"
 #include "rft.h"
 
 #ifdef __cplusplus
@@ -28,6 +29,8 @@ typedef struct rft_escan_opts {
     const char *bank_from;
     int pass;               /* pass the records on (else none) */
     int emit;               /* emit the result as a counters record at finish */
+    int replay;             /* replay the stream (replay.h) with replay_opts (default 1) */
+    rft_replay_opts replay_opts;
 } rft_escan_opts;
 void rft_escan_opts_default(rft_escan_opts *o);     /* bank 1, records passed, no record */
 
@@ -41,6 +44,10 @@ typedef struct rft_escan {
     double powered_cell_cycles; /* sum over slices of powered cells x cycles, first to last */
     uint64_t alloc_wakeups;     /* entries switched on by window placements */
     int ndcpatch, ngate;        /* counters records of rft-dcpatch, rft-gate (scope total) */
+    /* the replay (replay.h): RFT_ESCAN_REPLAYED, or why not */
+    int replay;
+    uint64_t replay_naive;      /* sum over slices of their traced spans */
+    uint64_t replay_cycles;     /* ... and of their replayed spans with the scheme */
     rft_counters dcpatch, gate; /* the last of each */
 } rft_escan;
 
@@ -49,7 +56,10 @@ typedef struct rft_escan {
  * gated, slices, compute_units, powered_cell_cycles (the IEEE bits of the
  * double: exact), alloc_wakeups, dcpatch_records, gate_records, then the
  * counters of rft-dcpatch and of rft-gate, named rft-dcpatch.NAME and
- * rft-gate.NAME (rft(5)). */
+ * rft-gate.NAME (rft(5)); replay, replay_naive and replay_cycles (a scan
+ * record without them: not replayed). */
+
+enum { RFT_ESCAN_NOREPLAY = 0, RFT_ESCAN_REPLAYED = 1, RFT_ESCAN_ESTIMATED = 2 };
 
 rft_stage *rft_escan_new(const rft_escan_opts *o);
 /* After finish: the result. */

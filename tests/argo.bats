@@ -210,15 +210,15 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { print $3 }'; }
     assert_equal "$stderr" "rft-energy: half.conf: missing key 'alloc.argo_mw'"
     grep -v '^alloc\.' "$TOP/params/seed002-32nm.conf" > none.conf
     run -0 pipe "rft-energy --params none.conf $geo --format tsv r4.rft | head -1 | awk -F '\t' '{ print NF }'"
-    assert_output 14
+    assert_output 16
 }
 
 @test "examples/argo.sh: Tables 1 and 3, Figs. 7, 9 and 11 for a trace" {
     rft-synth --cus 1 --simds 2 --writes 3000 --seed 2 > s.rft
     run -0 "$TOP/examples/argo.sh" -k keep -p figs s.rft
-    assert_line --index 0 '== s.rft: register-file utilization (seed 004 Table 1; seed 002 Table 5)'
+    assert_line --index 0 '== s.rft (steady state): register-file utilization (seed 004 Table 1; seed 002 Table 5)'
     assert_line --regexp '^kernel +vgprs +max_wf +peak_entries +peak% +unused_windows +mean% +slice_cycles$'
-    assert_line '== s.rft: ARGO'"'"'s worst-case bank recovery, % of the span gated (seed 004 Table 3)'
+    assert_line '== s.rft (steady state): ARGO'"'"'s worst-case bank recovery, % of the span gated (seed 004 Table 3)'
     assert_line --regexp '^kernel +1K +2K +4K +8K$'
     # the rows of the tables are rft-alloc's reports
     rft-alloc --scheme argo --recovery --format tsv -o /dev/null s.rft > t3.tsv

@@ -58,23 +58,23 @@ dcpatch() {
 #    75.327 mW, less ARGO's 0.92 - 0.56 mW: 74.967 mW net
 @test "seed 002: baseline, WC, ARGO and RC+RAR by hand, in nJ" {
     schemes
-    run rft-energy --absolute -f tsv ff.rft wc.rft argo.rft rcrar.rft
+    run rft-energy --leak-over trace --absolute -f tsv ff.rft wc.rft argo.rft rcrar.rft
     assert_success
     assert_output - <<'EOF'
-scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW	slowdown_leak
-baseline	100.00	75.860	0.000	10.588	0.000	0.000	86.448	86.448	0.00	0.00	0	0.000	0.560	0.000	0.000	0.000
-wc	0.61	0.461	23.070	7.941	0.018	0.233	31.724	31.724	63.30	99.39	10	1.000	0.560	75.399	75.399	0.235
-argo	0.70	0.533	0.000	10.588	0.000	0.932	12.053	12.053	86.06	99.30	0	0.000	0.920	75.327	74.967	0.000
-rc+rar	0.55	0.415	24.590	8.813	0.225	0.233	34.276	34.276	60.35	99.45	10	1.000	0.560	75.445	75.445	0.250
+scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW	slowdown_leak	replayed_cycles	replayed_slowdown%
+baseline	100.00	75.860	0.000	10.588	0.000	0.000	86.448	86.448	0.00	0.00	0	0.000	0.560	0.000	0.000	0.000	0	0.000
+wc	0.61	0.461	23.070	7.941	0.018	0.233	31.724	31.724	63.30	99.39	10	1.000	0.560	75.399	75.399	0.235	10	1.000
+argo	0.70	0.533	0.000	10.588	0.000	0.932	12.053	12.053	86.06	99.30	0	0.000	0.920	75.327	74.967	0.000	0	0.000
+rc+rar	0.55	0.415	24.590	8.813	0.225	0.233	34.276	34.276	60.35	99.45	10	1.000	0.560	75.445	75.445	0.250	10	1.000
 EOF
     run rft-energy --with-slowdown --absolute -f tsv ff.rft wc.rft argo.rft rcrar.rft
     assert_success
     assert_output - <<'EOF'
-scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW	slowdown_leak
-baseline	100.00	75.860	0.000	10.588	0.000	0.000	86.448	86.448	0.00	0.00	0	0.000	0.560	0.000	0.000	0.000
-wc	0.61	0.466	23.301	7.941	0.018	0.233	31.959	31.959	63.03	99.39	10	1.000	0.560	75.394	75.394	0.235
-argo	0.70	0.533	0.000	10.588	0.000	0.932	12.053	12.053	86.06	99.30	0	0.000	0.920	75.327	74.967	0.000
-rc+rar	0.55	0.419	24.836	8.813	0.225	0.233	34.526	34.526	60.06	99.45	10	1.000	0.560	75.441	75.441	0.250
+scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW	slowdown_leak	replayed_cycles	replayed_slowdown%
+baseline	100.00	75.860	0.000	10.588	0.000	0.000	86.448	86.448	0.00	0.00	0	0.000	0.560	0.000	0.000	0.000	0	0.000
+wc	0.61	0.466	23.301	7.941	0.018	0.233	31.959	31.959	63.03	99.39	10	1.000	0.560	75.394	75.394	0.235	10	1.000
+argo	0.70	0.533	0.000	10.588	0.000	0.932	12.053	12.053	86.06	99.30	0	0.000	0.920	75.327	74.967	0.000	0	0.000
+rc+rar	0.55	0.419	24.836	8.813	0.225	0.233	34.526	34.526	60.06	99.45	10	1.000	0.560	75.441	75.441	0.250	10	1.000
 EOF
 }
 
@@ -82,14 +82,14 @@ EOF
     schemes
     # e.g. wc: 461.39 / 86448.32 = 0.53 %, 31723.99 / 86448.32 = 36.70 %,
     # slowdown_leak 235.31 / 86448.32 = 0.27 %
-    run rft-energy -f tsv wc.rft argo.rft rcrar.rft
+    run rft-energy --leak-over trace -f tsv wc.rft argo.rft rcrar.rft
     assert_success
     assert_output - <<'EOF'
-scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW	slowdown_leak
-baseline	100.00	87.75	0.00	12.25	0.00	0.00	100.00	86.448	0.00	0.00	0	0.000	0.560	0.000	0.000	0.00
-wc	0.61	0.53	26.69	9.19	0.02	0.27	36.70	31.724	63.30	99.39	10	1.000	0.560	75.399	75.399	0.27
-argo	0.70	0.62	0.00	12.25	0.00	1.08	13.94	12.053	86.06	99.30	0	0.000	0.920	75.327	74.967	0.00
-rc+rar	0.55	0.48	28.44	10.19	0.26	0.27	39.65	34.276	60.35	99.45	10	1.000	0.560	75.445	75.445	0.29
+scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW	slowdown_leak	replayed_cycles	replayed_slowdown%
+baseline	100.00	87.75	0.00	12.25	0.00	0.00	100.00	86.448	0.00	0.00	0	0.000	0.560	0.000	0.000	0.00	0	0.000
+wc	0.61	0.53	26.69	9.19	0.02	0.27	36.70	31.724	63.30	99.39	10	1.000	0.560	75.399	75.399	0.27	10	1.000
+argo	0.70	0.62	0.00	12.25	0.00	1.08	13.94	12.053	86.06	99.30	0	0.000	0.920	75.327	74.967	0.00	0	0.000
+rc+rar	0.55	0.48	28.44	10.19	0.26	0.27	39.65	34.276	60.35	99.45	10	1.000	0.560	75.445	75.445	0.29	10	1.000
 EOF
 }
 
@@ -100,17 +100,17 @@ EOF
     # no slowdown_leak
     run rft-energy --set perf.added_static=0 --with-slowdown --absolute -f tsv wc.rft
     assert_success
-    assert_line --index 2 "wc	0.61	0.461	23.070	7.941	0.018	0.233	31.724	31.724	63.30	99.39	10	1.000	0.560	75.399	75.399	0.000"
+    assert_line --index 2 "wc	0.61	0.461	23.070	7.941	0.018	0.233	31.724	31.724	63.30	99.39	10	1.000	0.560	75.399	75.399	0.000	10	1.000"
     # a switched-off cell keeping 10 % of its leakage: argo's share
     # f + 0.1 (1 - f) = 0.1063281, x 75860 = 8066.05
     run rft-energy --set slice.off_leak=0.1 --absolute -f tsv argo.rft
     assert_success
-    assert_line --index 2 "argo	0.70	8.066	0.000	10.588	0.000	0.932	19.586	19.586	77.34	89.37	0	0.000	0.920	67.794	67.434	0.000"
+    assert_line --index 2 "argo	0.70	8.066	0.000	10.588	0.000	0.932	19.586	19.586	77.34	89.37	0	0.000	0.920	67.794	67.434	0.000	0	0.000"
     # argo gated in banks of 4 entries: the window at 2-3 wakes entries 0-3
     # (bank 0) again: P = 2048 x 4 x (600 + 300), 8 wake-ups
     run rft-energy --set gating.bank_entries=4 --absolute -f tsv argo.rft
     assert_success
-    assert_line --index 2 "argo	1.41	1.067	0.000	10.588	0.000	1.863	13.518	13.518	84.36	98.59	0	0.000	0.920	74.793	74.433	0.000"
+    assert_line --index 2 "argo	1.41	1.067	0.000	10.588	0.000	1.863	13.518	13.518	84.36	98.59	0	0.000	0.920	74.793	74.433	0.000	0	0.000"
 }
 
 @test "seed 002: labels name rows; a stream that is not the scheme asked for" {
@@ -144,30 +144,30 @@ EOF
     dcpatch
     run pipe "rft-view dcp.rft | grep 'counters.*scope=total' | tr '\t' '\n' | grep -E '^(reads|writes|block_.*|com_unit_blocks|dec_unit_blocks|pt_.*|psu_searches|lds_loads|lds_stores|stall_cycles|mov_injected|slice_cycles)=' | tr '\n' ' '"
     assert_output "writes=10 mov_injected=1 reads=3 block_reads_compressed=1 block_reads_uncompressed=4 block_reads_mov=1 block_writes_compressed=3 block_writes_uncompressed=24 block_writes_mispredicted=1 block_writes_mov=4 com_unit_blocks=36 dec_unit_blocks=8 pt_reads=14 pt_writes=18 psu_searches=18 lds_loads=1 lds_stores=1 stall_cycles=4 slice_cycles=1000 "
-    run rft-energy --set geometry.entries=8 --scenario common --absolute -f tsv dcp.rft
+    run rft-energy --leak-over upper --set geometry.entries=8 --scenario common --absolute -f tsv dcp.rft
     assert_success
     assert_output - <<'EOF'
-scheme	vdd_mV	static	read	write	comdec	patching	lds	total	energy_nJ	vs_conv%	vs_smooth%	added_cycles	slowdown%
-conv	800	58.580	2.969	12.089	0.000	0.000	0.000	73.638	73.638	0.00	-40.52	0	0.000
-smooth	600	43.935	1.670	6.800	0.000	0.000	0.000	52.405	52.405	28.83	0.00	0	0.000
-dcpatch-common	419	31.159	0.506	3.126	21.232	16.030	2.198	74.253	74.253	-0.83	-41.69	12	1.200
+scheme	vdd_mV	static	read	write	comdec	patching	lds	total	energy_nJ	vs_conv%	vs_smooth%	added_cycles	slowdown%	replayed_cycles	replayed_slowdown%
+conv	800	58.580	2.969	12.089	0.000	0.000	0.000	73.638	73.638	0.00	-40.52	0	0.000	0	0.000
+smooth	600	43.935	1.670	6.800	0.000	0.000	0.000	52.405	52.405	28.83	0.00	0	0.000	0	0.000
+dcpatch-common	419	31.159	0.506	3.126	21.232	16.030	2.198	74.253	74.253	-0.83	-41.69	12	1.200	10	1.000
 EOF
 }
 
 @test "seed 001: the split of Fig. 8, labels, derived values and notes" {
     dcpatch
-    run rft-energy --set geometry.entries=8 --scenario dispersed -f csv disp=dcp.rft
+    run rft-energy --leak-over upper --set geometry.entries=8 --scenario dispersed -f csv disp=dcp.rft
     assert_success
     # dispersed (371 mV): 27.73 x 1012 = 28062.76; 68.25 x 6 = 409.50;
     # 78.33 x 32 = 2506.56; the rest as common: total 70439.92 = 95.66 %
-    assert_line --index 3 "disp,371,38.11,0.56,3.40,28.83,21.77,2.99,95.66,70.440,4.34,-34.41,12,1.200"
-    run rft-energy --set geometry.entries=8 --scenario common dcp.rft
+    assert_line --index 3 "disp,371,38.11,0.56,3.40,28.83,21.77,2.99,95.66,70.440,4.34,-34.41,12,1.200,10,1.000"
+    run rft-energy --leak-over upper --set geometry.entries=8 --scenario common dcp.rft
     assert_success
     assert_line "note: slice at smooth (600 mV): read 139.15 pJ, write 170.00 pJ, static 43.94 mW, from conv at 800 mV (dynamic energy ~ Vdd^2, static power ~ Vdd, seed 001 V-B)"
     assert_line "note: LDS: a spilled register load 989.52 pJ, store 1208.92 pJ: 4 block accesses of the slice at conv (no LDS number in seed 001)"
     assert_line "note: the streams do not state their clock (header key clock_mhz): 1000 MHz assumed"
     assert_line --partial "parameters: "
-    assert_line --regexp "^dcpatch-common +419 +42.31 +0.69 +4.24 +28.83 +21.77 +2.99 +100.83 +74.253 +-0.83 +-41.69 +12 +1.200$"
+    assert_line --regexp "^dcpatch-common +419 +42.31 +0.69 +4.24 +28.83 +21.77 +2.99 +100.83 +74.253 +-0.83 +-41.69 +12 +1.200 +10 +1.000$"
 }
 
 @test "seed 001: the scenario comes from the fault maps' header" {
@@ -196,7 +196,7 @@ EOF
 
 @test "JSON lines and standard input" {
     schemes
-    run pipe "rft-energy -f json - < wc.rft | python3 -c 'import json,sys; [print(json.loads(l)[\"scheme\"], json.loads(l)[\"saving%\"]) for l in sys.stdin]'"
+    run pipe "rft-energy --leak-over trace -f json - < wc.rft | python3 -c 'import json,sys; [print(json.loads(l)[\"scheme\"], json.loads(l)[\"saving%\"]) for l in sys.stdin]'"
     assert_success
     assert_output - <<'EOF'
 baseline 0.0
@@ -237,7 +237,7 @@ EOF
     assert_success
     # 800 MHz: 1.25 ns per cycle, the baseline leaks 75.86 x 1250 = 94825 pJ
     run rft-energy --set clock_mhz=800 --absolute -f tsv clk.rft
-    assert_line --index 1 "baseline	100.00	94.825	0.000	10.588	0.000	0.000	105.413	105.413	0.00	0.00	0	0.000	0.560	0.000	0.000	0.000"
+    assert_line --index 1 "baseline	100.00	94.825	0.000	10.588	0.000	0.000	105.413	105.413	0.00	0.00	0	0.000	0.560	0.000	0.000	0.000	0	0.000"
     # another trace
     head -n 12 "$E/gate.txt" | rft-decode | rft-alloc -o short.rft
     run -1 rft-energy wc.rft short.rft
@@ -298,7 +298,7 @@ EOF
     assert_line --regexp "^gate +scheme=wc$"
     run rft-view wc.scan
     assert_success
-    assert_output "# counters	stage=rft-energy	scope=scan	bank_entries=1	reads=4	writes=4	timed=1	first_cycle=0	last_cycle=1000	gated=1	slices=1	compute_units=1	powered_cell_cycles=$(python3 -c 'import struct; print(struct.unpack("<Q", struct.pack("<d", 3188800.0))[0])')	alloc_wakeups=0	dcpatch_records=0	gate_records=1	rft-gate.writes=4	rft-gate.reads=4	rft-gate.divergent_writes=0	rft-gate.compressed_writes=2	rft-gate.switch_offs=2	rft-gate.wakeups=1	rft-gate.movs=0	rft-gate.slice_block_writes=12	rft-gate.slice_block_writes_cancelled=4	rft-gate.slice_block_reads=12	rft-gate.slice_block_reads_cancelled=4	rft-gate.ctable_reads=0	rft-gate.ctable_writes=0	rft-gate.ctable_invalidations=0	rft-gate.comp_unit_activations=4	rft-gate.comp_unit_blocks=16	rft-gate.decomp_unit_activations=2	rft-gate.decomp_unit_blocks=8"
+    assert_output "# counters	stage=rft-energy	scope=scan	bank_entries=1	reads=4	writes=4	timed=1	first_cycle=0	last_cycle=1000	gated=1	slices=1	compute_units=1	powered_cell_cycles=$(python3 -c 'import struct; print(struct.unpack("<Q", struct.pack("<d", 3188800.0))[0])')	alloc_wakeups=0	dcpatch_records=0	gate_records=1	replay=1	replay_naive=1000	replay_cycles=1010	rft-gate.writes=4	rft-gate.reads=4	rft-gate.divergent_writes=0	rft-gate.compressed_writes=2	rft-gate.switch_offs=2	rft-gate.wakeups=1	rft-gate.movs=0	rft-gate.slice_block_writes=12	rft-gate.slice_block_writes_cancelled=4	rft-gate.slice_block_reads=12	rft-gate.slice_block_reads_cancelled=4	rft-gate.ctable_reads=0	rft-gate.ctable_writes=0	rft-gate.ctable_invalidations=0	rft-gate.comp_unit_activations=4	rft-gate.comp_unit_blocks=16	rft-gate.decomp_unit_activations=2	rft-gate.decomp_unit_blocks=8"
     # the same tables from scans as from the streams, mixed too, in every format
     for opts in "" "--absolute -f tsv" "-f json" "--set slice.off_leak=0.1 -f csv"; do
         rft-energy $opts base=ff.rft wc.rft argo.rft rcrar.rft > streams.out
@@ -324,7 +324,7 @@ alloc_wakeups=8
 EOF2
     run rft-energy --set gating.bank_entries=4 --absolute -f tsv argo4.scan
     assert_success
-    assert_line --index 2 "argo	1.41	1.067	0.000	10.588	0.000	1.863	13.518	13.518	84.36	98.59	0	0.000	0.920	74.793	74.433	0.000"
+    assert_line --index 2 "argo	1.41	1.067	0.000	10.588	0.000	1.863	13.518	13.518	84.36	98.59	0	0.000	0.920	74.793	74.433	0.000	0	0.000"
     run -1 rft-energy argo4.scan
     assert_output "rft-energy: argo4.scan: scanned in banks of 4 entries (rft-energy --scan --bank), $TOP/params/seed002-32nm.conf prices banks of 1 (gating.bank_entries)"
     # a stream of banks of 2 scanned in banks of 4
@@ -344,7 +344,7 @@ EOF2
     run -1 bash -c 'set -o pipefail; rft-energy --scan cut.rft | rft-view'
     assert_line --partial "rft-view: -: "
     run -2 rft-energy --scan --absolute wc.rft
-    assert_line --index 0 "rft-energy: --scan takes none of --params, --set, --scenario, --absolute, --with-slowdown, --show-params, --format (see rft-energy --help)"
+    assert_line --index 0 "rft-energy: --scan takes none of --params, --set, --scenario, --absolute, --with-slowdown, --leak-over, --show-params, --format (see rft-energy --help)"
     run -2 rft-energy --level 3 wc.rft
     assert_line --index 0 "rft-energy: --level, --flush and --bank apply to --scan only (see rft-energy --help)"
     run -2 rft-energy --bank 2 wc.rft

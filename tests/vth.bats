@@ -165,7 +165,7 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
 @test "examples/aging.sh: six schemes of seed 002 side by side" {
     rft-synth --cus 1 --simds 2 --writes 3000 --seed 2 > s.rft
     run -0 "$TOP/examples/aging.sh" -k maps s.rft
-    assert_line --index 0 '== s.rft: seed 002 section 6 (red% = reduction against the baseline, increase% = increase of a lifetime)'
+    assert_line --index 0 "== s.rft (run 10 times: no steady state of RAR's rotation with windows of several sizes at a position): seed 002 section 6 (red% = reduction against the baseline, increase% = increase of a lifetime)"
     # --format tsv: the tables alone, the vth table first
     run -0 "$TOP/examples/aging.sh" s.rft --format tsv
     assert_line --index 0 "$(printf 'scope\tmetric\tbase%s' "$(printf '\t%s\t%s_red%%\t%s_increase%%' rc rc rc rar rar rar rcrar rcrar rcrar wc wc wc argo argo argo)")"
@@ -194,7 +194,7 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
 @test "examples/aging.sh -r N: the kernel run N times, the maps cover every run" {
     rft-synth --cus 1 --simds 1 --writes 1500 --seed 3 > s.rft
     run -0 "$TOP/examples/aging.sh" -r 3 -k maps s.rft
-    assert_line --index 0 '== s.rft, run 3 times: seed 002 section 6 (red% = reduction against the baseline, increase% = increase of a lifetime)'
+    assert_line --index 0 '== s.rft (run 3 times): seed 002 section 6 (red% = reduction against the baseline, increase% = increase of a lifetime)'
     # the window of the maps is three runs long
     f=$(rft-view --stats --format tsv s.rft | awk -F '\t' '$1 == "first_cycle" { print $2 }')
     l=$(rft-view --stats --format tsv s.rft | awk -F '\t' '$1 == "last_cycle" { print $2 }')

@@ -17,7 +17,7 @@
 set -eu
 prog=rft-batch
 # --help: the synopsis of rft-batch(1), a one-line description, every option
-usage="rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r N] [--shards N]
+usage="rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r once|N|steady] [--shards N]
           [--manifest FILE]... [--input-format m2s|evg|gem5|nvbit] [--force]
           [--slurm [--partition P] [--time T] [--mem M] [--sbatch-args ARGS]]
           -o DIR [TRACE | FOLDER]...
@@ -29,7 +29,7 @@ One study over many traces, on this machine or on a Slurm cluster, and the cross
   -j, --jobs N           At most N jobs at once (default: the number of processors, nproc(1)); with --slurm, the CPUs and jobs of each task (default 1)
   -s, --study NAME       aging, undervolt or healing
       --pipeline STAGES  A study of your own (see Studies)
-  -r, --repeat N         The aging study with every kernel run N times in a row (default 1); recorded in the folder's Makefile, so a folder holds one N
+  -r, --repeat RUNS      The aging study's kernels run again and again (steady, the default: rft-alloc --runs steady), once, or N times in a row (rft-repeat); recorded in the folder's Makefile, so a folder holds one
       --shards N         The aging study's duty maps made in N (2 or more) shards of each trace's slices (see Studies); recorded in the folder's Makefile
   -m, --manifest FILE    Traces listed in FILE, one a line: its path (relative to the manifest's folder), and optionally a tab and its label; blank lines and lines starting with # are skipped
       --input-format F   Take the raw simulator logs of format F (m2s, evg, gem5 or nvbit) found in a folder as traces too, rft-decode(1) given --input-format F for them; without it a folder gives only its rft streams and text and CSV traces
@@ -146,21 +146,29 @@ study_rules() {
 #   RC+RAR    rft-alloc --scheme rar | rft-gate --scheme rc | rft-duty
 #   WC        rft-alloc --scheme first-fit | rft-gate --scheme wc | rft-duty
 #   ARGO      rft-alloc --scheme argo | rft-duty
-# The kernel is run REPEAT times in a row first (rft-repeat(1), aging.sh -r):
-# the seeds' lifetimes are of kernels run again and again.
+# The seeds' lifetimes are of kernels run again and again (aging.sh -r):
+# REPEAT steady, the steady state from one pass (rft-alloc --runs steady;
+# 10 runs if RAR's rotation is not one permutation of a slice per run:
+# windows of several sizes at a position, see rft-duty(1)); once; or N, the
+# kernel run N times in a row first (rft-repeat(1)).  %/runs says which.
 EOF
-        echo "REPEAT = ${repeat:-1}"
+        echo "REPEAT = ${repeat:-steady}"
         cat <<'EOF'
+RUNS = '"$$(sed -n 's/^steady$$/--runs steady/p' $(firstword $(subst /, ,$*))/runs)"'
+STEADY_OK = rft-alloc --scheme rar --events=- -o /dev/null $< $(LOG) | awk -F '\t' '$$5 == "alloc" && $$7 > 0 { \
+	k = $$2 ":" $$3 ":"; if (!(k $$6 in n)) for (i = $$6; i < $$6 + $$7; i++) { if ((k i) in own && own[k i] != $$6) exit 1; own[k i] = $$6 } \
+	else if (n[k $$6] != $$7) exit 1; n[k $$6] = $$7 }'
 %/runs.rft: %/trace.rft
-	if [ $(REPEAT) = 1 ]; then $(call LINK,trace.rft); else rft-repeat -n $(REPEAT) -o $@ $< $(LOG); fi
+	case $(REPEAT) in steady) if $(STEADY_OK); then echo steady; else echo 10; fi ;; *) echo $(REPEAT) ;; esac > $*/runs
+	case $$(cat $*/runs) in steady | once | 1) $(call LINK,trace.rft) ;; *) rft-repeat -n $$(cat $*/runs) -o $@ $< $(LOG) ;; esac
 # $(call SCHEMES,LAST,SUFFIX): the six pipelines from "$<", each ending in
 # LAST -o "$*/SCHEME.SUFFIX", as rft run's arguments
-SCHEMES = 'alloc --scheme first-fit "$<" | $(1) -o "$*/base.$(2)"' \
-	'alloc --scheme first-fit "$<" | gate --scheme rc | $(1) -o "$*/rc.$(2)"' \
-	'alloc --scheme rar "$<" | $(1) -o "$*/rar.$(2)"' \
-	'alloc --scheme rar "$<" | gate --scheme rc | $(1) -o "$*/rcrar.$(2)"' \
-	'alloc --scheme first-fit "$<" | gate --scheme wc | $(1) -o "$*/wc.$(2)"' \
-	'alloc --scheme argo "$<" | $(1) -o "$*/argo.$(2)"'
+SCHEMES = 'alloc --scheme first-fit $(RUNS) "$<" | $(1) -o "$*/base.$(2)"' \
+	'alloc --scheme first-fit $(RUNS) "$<" | gate --scheme rc | $(1) -o "$*/rc.$(2)"' \
+	'alloc --scheme rar $(RUNS) "$<" | $(1) -o "$*/rar.$(2)"' \
+	'alloc --scheme rar $(RUNS) "$<" | gate --scheme rc | $(1) -o "$*/rcrar.$(2)"' \
+	'alloc --scheme first-fit $(RUNS) "$<" | gate --scheme wc | $(1) -o "$*/wc.$(2)"' \
+	'alloc --scheme argo $(RUNS) "$<" | $(1) -o "$*/argo.$(2)"'
 # the duty maps are kept, for other rft-vth views (--by reg, --by bit)
 .PRECIOUS: %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
 MAP_FILES = %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
@@ -912,7 +920,7 @@ if [ -n "$input_format" ]; then
     esac
 fi
 if [ -n "$repeat" ]; then
-    case $repeat in '' | *[!0-9]* | 0*) usage_error "-r: '$repeat' is not a number of runs from 1" ;; esac
+    case $repeat in once | steady) ;; '' | *[!0-9]* | 0*) usage_error "-r: '$repeat' is not once, steady or a number of runs from 1" ;; esac
 fi
 if [ -n "$shards" ]; then
     case $shards in '' | *[!0-9]* | 0* | 1) usage_error "--shards: '$shards' is not a number of shards from 2" ;; esac

@@ -146,13 +146,14 @@ static void test_scan(void)
     rft_stage_free(s);
     rft_counters c;
     CHECK(rft_counters_parse(k.raw, k.len, &c) == 0);
-    CHECK(strcmp(c.stage, "rft-energy") == 0 && strcmp(c.scope, "scan") == 0 && c.n == 14);
+    CHECK(strcmp(c.stage, "rft-energy") == 0 && strcmp(c.scope, "scan") == 0 && c.n == 17);
     CHECK(rft_counters_get(&c, "first_cycle") == 100 && rft_counters_get(&c, "gate_records") == 2);
     double pcc = 76800;
     uint64_t bits;
     memcpy(&bits, &pcc, sizeof bits);
     CHECK(rft_counters_get(&c, "powered_cell_cycles") == bits);     /* exact */
-    CHECK(strcmp(c.name[13], "rft-gate.writes") == 0 && c.value[13] == 3);
+    CHECK(strcmp(c.name[13], "replay") == 0 && strcmp(c.name[15], "replay_cycles") == 0);
+    CHECK(strcmp(c.name[16], "rft-gate.writes") == 0 && c.value[16] == 3);
 
     /* the scan record read back: the same result, emitted alike */
     keep k2 = {0};

@@ -1,0 +1,182 @@
+/* rft-replay - run time as the GPU sees it: each slice's schedule replayed
+ * from the trace's cycles, other wavefronts hiding a stalled one's cycles,
+ * with a scheme's latency or a latency added to every instruction; the
+ * upper bound (every added cycle in full) beside it (lib/replay.c). */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline.h"
+#include "replay.h"
+
+static const char usage[] =
+    "rft-replay [-o FILE] [--level N] [--flush] [--summary[=FILE] | -s FILE]\n"
+    "           [--add-latency N [--hold]] [--deps reg|all] [--issue N] [--stages N] [--no-scheme]\n"
+    "           [--wakeup-cycles N] [--mov-cycles N] [--stall-cycles N] [--lds-cycles N]\n"
+    "           [--degraded-scs N] [--trust-cycles] [--format table|tsv|csv|json] [FILE]\n"
+    "Replay each slice's schedule from the trace's cycles: cycles naive, with the scheme, "
+    "and the upper bound\n"
+    "\n"
+    "  -o, --output FILE      Also write the stream, with the replay's counters records at "
+    "its end, to FILE (- : standard output)\n"
+    "      --level N          zstd level of the stream: -99..-1 (fast), 1..22 (default 1)\n"
+    "      --flush            Flush the stream after every batch of records (live pipelines)\n"
+    "      --summary[=FILE]   The table to FILE (default: standard output unless the stream "
+    "goes there)\n"
+    "  -s FILE                The same as --summary=FILE\n"
+    "      --add-latency N    Every vector instruction's result N cycles later, 0 to 10^6 "
+    "(default 0)\n"
+    "      --hold             With --add-latency: the SIMD is held those N cycles too (Multi2Sim "
+    "4.2's ReadExecWriteLatency with a one-instruction buffer)\n"
+    "      --deps reg|all     What an instruction waits for: the results of the registers it "
+    "reads (default), or every earlier result of its wavefront\n"
+    "      --issue N          SIMD cycles per instruction, 1 to 1024 (default lanes / "
+    "block_lanes: 4 on GCN and Evergreen)\n"
+    "      --stages N         Extra pipeline cycles on every result, 0 to 1000 (default 2 on "
+    "a stream of rft-dcpatch, else 0)\n"
+    "      --no-scheme        Ignore the stream's scheme events (wake-ups, MOVs, "
+    "mispredictions, LDS loads, stages)\n"
+    "      --wakeup-cycles N  Wake-up of a switched-off entry before its write (default 10)\n"
+    "      --mov-cycles N     SIMD cycles of an injected MOV (default 4)\n"
+    "      --stall-cycles N   Pipeline stall of a compression misprediction (default 4)\n"
+    "      --lds-cycles N     Extra LDS load of a spilled register (default 4)\n"
+    "      --degraded-scs N   SC healing: N stream cores of every slice rest, 1 to block_lanes "
+    "- 1; the redundant wavefronts of each work-group issue their instructions too\n"
+    "      --trust-cycles     Replay even a stream whose header says its cycles are estimated "
+    "(issue_model)\n"
+    "  -f, --format table|tsv|csv|json  Format of the table (default table)\n";
+
+typedef struct {
+    const char *summary;
+    enum cli_fmt fmt;
+    FILE *out;
+} replay_cli;
+
+static void cell_pct(cli_table *t, int timed, uint64_t naive, uint64_t c)
+{
+    if (timed)
+        table_dbl(t, rft_replay_pct(naive, c), 2);
+    else
+        table_none(t);
+}
+
+static void report(cli_job *j)
+{
+    replay_cli *c = j->ctx;
+    if (!c->out)
+        return;
+    static const char *const cols[] = {"scope", "cycles_naive", "cycles_replayed", "slowdown%",
+                                       "cycles_upper", "upper_slowdown%", "instructions",
+                                       "added_cycles"};
+    const char *why;
+    int timed = rft_replay_timed(j->st, &why);
+    cli_table *t = table_new(c->fmt, c->out, 8, cols);
+    for (uint32_t i = 0, n = rft_replay_nrows(j->st); i < n; i++) {
+        const rft_replay_row *w = rft_replay_get(j->st, i);
+        if (w->scope == RFT_RP_SLICE) {
+            char s[32];
+            snprintf(s, sizeof s, "slice %u:%u", w->cu, w->simd);
+            table_str(t, s);
+        } else if (w->scope == RFT_RP_KERNEL) {
+            char *s = xasprintf("kernel %s", w->name);
+            table_str(t, s);
+            free(s);
+        } else {
+            table_str(t, "total");
+        }
+        table_u64(t, w->naive);
+        if (timed)
+            table_u64(t, w->replayed);
+        else
+            table_none(t);
+        cell_pct(t, timed, w->naive, w->replayed);
+        table_u64(t, w->upper);
+        table_dbl(t, rft_replay_pct(w->naive, w->upper), 2);
+        table_u64(t, w->instructions);
+        table_u64(t, w->added);
+        table_end_row(t);
+    }
+    table_free(t);
+    if (c->fmt == FMT_TABLE) {
+        if (!timed)
+            fprintf(c->out, "note: not replayed: the trace's cycles are estimated (issue_model: "
+                    "%s); cycles_upper is the upper bound alone (--trust-cycles replays them)\n",
+                    why);
+        fprintf(c->out, "note: cycles_replayed: the replay (rft-replay(1)), %u extra pipeline "
+                "cycles per result; cycles_upper: every added cycle delays its slice in full "
+                "(kernel and total rows: the latest slice's end plus the cycles added to it)\n",
+                rft_replay_stages(j->st));
+    }
+    side_close(c->out, c->summary);
+}
+
+static void parse(int argc, char **argv, cli_job *j)
+{
+    static const struct option opts[] = {
+        CLI_FILTER_OPTIONS,
+        {"summary", optional_argument, 0, 'S'},
+        {"add-latency", required_argument, 0, 'a'},
+        {"hold", no_argument, 0, 'H'},
+        {"deps", required_argument, 0, 'D'},
+        {"issue", required_argument, 0, 'i'},
+        {"stages", required_argument, 0, 'g'},
+        {"no-scheme", no_argument, 0, 'n'},
+        {"wakeup-cycles", required_argument, 0, 'w'},
+        {"mov-cycles", required_argument, 0, 'm'},
+        {"stall-cycles", required_argument, 0, 't'},
+        {"lds-cycles", required_argument, 0, 'd'},
+        {"trust-cycles", no_argument, 0, 'T'},
+        {"degraded-scs", required_argument, 0, 'C'},
+        {"format", required_argument, 0, 'f'},
+        {0, 0, 0, 0}};
+    replay_cli *c = xrealloc(NULL, sizeof *c);     /* one per stage of a pipeline */
+    rft_replay_opts o;
+    int ch;
+    rft_replay_opts_default(&o);
+    *c = (replay_cli){.fmt = FMT_TABLE};
+    while ((ch = cli_getopt(argc, argv, "o:s:f:", opts)) != -1) {
+        switch (ch) {
+        case 'S': c->summary = optarg ? optarg : "-"; break;
+        case 's': c->summary = optarg; break;
+        case 'a': o.add_latency = (uint32_t)cli_uint("--add-latency", optarg, 0, 1000000); break;
+        case 'H': o.hold = 1; break;
+        case 'D': o.deps_all = cli_choice("--deps", optarg, "reg|all"); break;
+        case 'i': o.issue = (uint32_t)cli_uint("--issue", optarg, 1, 1024); break;
+        case 'g': o.stages = (uint32_t)cli_uint("--stages", optarg, 0, 1000); break;
+        case 'n': o.scheme = 0; break;
+        case 'w': o.wakeup_cycles = (uint32_t)cli_uint("--wakeup-cycles", optarg, 0, 1000000); break;
+        case 'm': o.mov_cycles = (uint32_t)cli_uint("--mov-cycles", optarg, 0, 1000000); break;
+        case 't': o.stall_cycles = (uint32_t)cli_uint("--stall-cycles", optarg, 0, 1000000); break;
+        case 'd': o.lds_cycles = (uint32_t)cli_uint("--lds-cycles", optarg, 0, 1000000); break;
+        case 'T': o.trust = 1; break;
+        case 'C': o.degraded_scs = (uint32_t)cli_uint("--degraded-scs", optarg, 1, 63); break;
+        case 'f': c->fmt = cli_format(optarg); break;
+        default:
+            if (!cli_filter_option(ch, &j->output, &j->wo))
+                cli_bad_option(argv);
+        }
+    }
+    j->input = cli_input(argc, argv);
+    if (o.hold && !o.add_latency)
+        usage_error("--hold needs --add-latency");
+    j->stream = j->output != NULL;
+    int to_stdout = j->stream && strcmp(j->output, "-") == 0;
+    if (!c->summary && !to_stdout)
+        c->summary = "-";
+    if (to_stdout && c->summary && strcmp(c->summary, "-") == 0)
+        usage_error("the stream and the table cannot both go to standard output");
+    if (c->summary)
+        c->out = side_open(c->summary);
+    o.pass = j->stream;
+    o.emit = j->stream;
+    if (!(j->st = rft_replay_new(&o)))
+        die("out of memory");
+    j->report = report;
+    j->ctx = c;
+}
+
+const cli_prog cli_replay = {"rft-replay", usage, parse};
+
+#ifndef CLI_NO_MAIN
+int main(int argc, char **argv) { return cli_prog_main(&cli_replay, argc, argv); }
+#endif

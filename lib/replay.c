@@ -1,0 +1,784 @@
+/* replay.c - the trace-driven replay of each slice's schedule (replay.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcpatch.h"
+#include "heal.h"
+#include "pattern.h"
+#include "replay.h"
+
+/* ---- per wavefront ------------------------------------------------------------ */
+enum { G_BEGIN = 1, G_INSTR = 2, G_END = 4 };
+/* SC healing: a work-group's wavefronts begun, given their twins, alive */
+#define GROUP(b, a, l) ((uint64_t)(b) << 42 | (uint64_t)(a) << 21 | (uint64_t)(l))
+#define G_BEGUN(v) ((uint32_t)((v) >> 42))
+#define G_ASSIGNED(v) ((uint32_t)((v) >> 21) & 0x1fffff)
+#define G_ALIVE(v) ((uint32_t)(v) & 0x1fffff)
+
+
+typedef struct wave {
+    uint64_t key;
+    uint32_t slice, kslice;     /* its slice, its (kernel, slice) pair or UINT32_MAX */
+    uint32_t kernel;            /* kernel index or RFT_NO_KERNEL */
+    uint32_t wg;                /* work-group or RFT_NO_WG */
+    uint32_t twins;             /* SC healing: redundant wavefronts shadowing it */
+    uint64_t t_last, r_last;    /* its last event: traced and replayed cycle */
+    uint64_t a_last;            /* cycles added to that event's result */
+    uint64_t t_free;            /* traced: when its last instruction left the SIMD */
+    /* the open event: its records at cycle g_t */
+    int grp;                    /* G_* (0: none open) */
+    uint64_t g_t;
+    uint32_t g_wake, g_mov, g_misp, g_lds;
+    int64_t g_src;              /* the latest a source of the open event is due (see dep) */
+    /* per register of its window (one block, cap entries): when its value is
+     * due, as lateness against the trace (the writer's lateness and added
+     * latency); the registers the open event writes; patched streams: where
+     * each register is */
+    int64_t *due;
+    uint16_t *wl;
+    uint8_t *place;
+    uint16_t nregs, cap, nwl;
+    int64_t due_max;            /* the latest of all its writes */
+    uint8_t pend;               /* place of the patch record before the next write (0: none) */
+    uint8_t have_full;
+    uint8_t full[RFT_MAX_LANES / 8];
+} wave;
+
+/* ---- per slice, per kernel ------------------------------------------------------ */
+typedef struct stats {
+    int seen;
+    uint64_t first_t, last_t, min_r, max_r;
+    uint64_t added, instr, wake, mov, misp, lds;
+} stats;
+
+typedef struct slice {
+    uint16_t cu, simd;
+    int has_q;                  /* its last traced instruction q */
+    uint64_t tq, run_start;     /* q's cycle; start of the back-to-back run up to q */
+    uint64_t q_key;             /* q's wavefront (its key) and index */
+    uint32_t q_wave;
+    uint64_t bq_start, bq_extra; /* q's replayed issue, its cycles beyond issue */
+    uint64_t end_late;          /* lateness of the latest wavefront that ended here */
+    stats st;
+} slice;
+
+typedef struct kslice { uint64_t first, last, added; uint32_t kernel; } kslice;
+
+typedef struct replay {
+    rft_stage st;
+    rft_replay_opts o;
+    rft_geom geom;
+    uint32_t issue, stages;
+    int timed, patched;
+    char *issue_model;
+    rft_pattern_opts po;
+    /* wavefronts */
+    rft_map wmap;               /* key -> index in w */
+    wave *w;
+    uint32_t nw, wcap, *freel, nfree;
+    uint32_t *open;             /* waves with an open event */
+    uint32_t nopen, opencap;
+    uint64_t now;               /* cycle of the open events */
+    int started;
+    /* slices and kernels */
+    rft_slices slice_of;
+    slice *sl;
+    uint32_t nsl, slcap;
+    stats *ks;                  /* per kernel index */
+    char **kname;
+    uint32_t nk, kcap, kstcap;
+    rft_map ksmap;              /* kernel << 32 | slice -> index in kss */
+    rft_map wgmap;              /* SC healing: kernel << 32 | wg -> GROUP(begun, assigned, alive) */
+    kslice *kss;
+    uint32_t nkss, kscap;
+    stats total;
+    /* result */
+    rft_replay_row *rows;
+    uint32_t nrows;
+    char **rowname;             /* kernel names of rows (owned) */
+    rft_counters c;
+    uint8_t buf[RFT_COUNTERS_MAX];
+} replay;
+
+void rft_replay_opts_default(rft_replay_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->scheme = 1;
+    o->wakeup_cycles = 10;
+    o->mov_cycles = 4;
+    o->stall_cycles = 4;
+    o->lds_cycles = 4;
+    o->stages = RFT_REPLAY_AUTO;
+    o->pass = 1;
+}
+
+static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    uint32_t n = *cap ? *cap : 8;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, (size_t)n * size);
+    if (!q)
+        return RFT_EMEM;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+static int oom(replay *r) { return rft_stage_fail(&r->st, RFT_EMEM, "out of memory"); }
+
+/* ---- statistics ------------------------------------------------------------------- */
+static void see(stats *x, uint64_t t, uint64_t rr)
+{
+    if (!x->seen) {
+        x->seen = 1;
+        x->first_t = x->last_t = t;
+        x->min_r = x->max_r = rr;
+        return;
+    }
+    if (t < x->first_t)
+        x->first_t = t;
+    if (t > x->last_t)
+        x->last_t = t;
+    if (rr < x->min_r)
+        x->min_r = rr;
+    if (rr > x->max_r)
+        x->max_r = rr;
+}
+
+static void count(stats *x, uint64_t added, const wave *w, uint64_t misp)
+{
+    x->added += added;
+    x->instr++;
+    x->wake += w->g_wake;
+    x->mov += w->g_mov;
+    x->misp += misp;
+    x->lds += w->g_lds;
+}
+
+static void event(replay *r, wave *w, uint64_t t, uint64_t rr)
+{
+    see(&r->sl[w->slice].st, t, rr);
+    see(&r->total, t, rr);
+    if (w->kernel != RFT_NO_KERNEL && w->kernel < r->nk)
+        see(&r->ks[w->kernel], t, rr);
+    if (w->kslice != UINT32_MAX) {
+        kslice *k = &r->kss[w->kslice];
+        if (t < k->first)
+            k->first = t;
+        if (t > k->last)
+            k->last = t;
+    }
+}
+
+/* ---- events ----------------------------------------------------------------------- */
+/* The registers the open event wrote are due `late` cycles after the trace. */
+static void written(wave *w, int64_t late)
+{
+    for (uint16_t k = 0; k < w->nwl; k++)
+        w->due[w->wl[k]] = late;
+    if (w->nwl && late > w->due_max)
+        w->due_max = late;
+    w->nwl = 0;
+}
+
+/* How late against the trace w's next event can be ready: as late as its
+ * last event, or as the latest result it waits for (src: its sources, or
+ * all its results; --deps all: its last event's result). */
+static int64_t lateness(const replay *r, const wave *w, int64_t src)
+{
+    int64_t late = (int64_t)(w->r_last - w->t_last);
+    if (r->o.deps_all)
+        return late + (int64_t)w->a_last;
+    return src > late ? src : late;
+}
+
+/* A vector instruction of w at traced cycle t (replay.h). */
+static int instruction(replay *r, wave *w, uint64_t t)
+{
+    slice *s = &r->sl[w->slice];
+    const uint64_t issue = r->issue;
+    /* the slice's previous instruction held the SIMD at most up to this one:
+     * the SIMD is free for it from avail on */
+    uint64_t held = issue;
+    if (s->has_q && t - s->tq < issue) {
+        held = t - s->tq;
+        if (s->q_wave < r->nw && r->w[s->q_wave].key == s->q_key)
+            r->w[s->q_wave].t_free = t;
+    }
+    uint64_t avail = s->has_q ? s->bq_start + held + s->bq_extra : 0;
+    /* the trace: from when the wavefront waited on other wavefronts' run of
+     * instructions (never before its own last one left the SIMD) */
+    int b2b = s->has_q && t - s->tq <= issue;
+    if (!b2b)
+        s->run_start = t;
+    uint64_t ready_t = b2b ? s->run_start : t;
+    if (ready_t < w->t_free)
+        ready_t = w->t_free;
+    if (ready_t < w->t_last)
+        ready_t = w->t_last;
+    uint64_t a = (uint64_t)r->o.add_latency + r->stages + (uint64_t)w->g_wake * r->o.wakeup_cycles;
+    uint64_t extra = (uint64_t)w->g_misp * r->o.stall_cycles + (r->o.hold ? r->o.add_latency : 0) +
+                     (uint64_t)w->twins * issue;
+    uint64_t lds = (uint64_t)w->g_lds * r->o.lds_cycles, mov = (uint64_t)w->g_mov * r->o.mov_cycles;
+    /* the upper bound: every cycle in full, the held latency once */
+    uint64_t added = a + extra - (r->o.hold ? r->o.add_latency : 0) + lds + mov;
+    uint64_t rr = t;
+    if (r->timed) {
+        int64_t rd = (int64_t)ready_t + lateness(r, w, w->g_src);
+        uint64_t ready = (rd > 0 ? (uint64_t)rd : 0) + lds;
+        for (uint32_t i = 0; i < w->g_mov; i++) {     /* injected MOVs first */
+            uint64_t m = ready > avail ? ready : avail;
+            ready = avail = m + r->o.mov_cycles;
+        }
+        rr = ready > avail ? ready : avail;
+    }
+    s->has_q = 1;
+    s->tq = t;
+    s->bq_start = rr;
+    s->bq_extra = extra;
+    s->q_key = w->key;
+    s->q_wave = (uint32_t)(w - r->w);
+    w->t_free = t + issue;
+    w->t_last = t;
+    w->r_last = rr;
+    w->a_last = a;
+    written(w, (int64_t)(rr - t) + (int64_t)a);
+    count(&s->st, added, w, w->g_misp);
+    count(&r->total, added, w, w->g_misp);
+    if (w->kernel != RFT_NO_KERNEL && w->kernel < r->nk)
+        count(&r->ks[w->kernel], added, w, w->g_misp);
+    if (w->kslice != UINT32_MAX)
+        r->kss[w->kslice].added += added;
+    event(r, w, t, rr);
+    return 0;
+}
+
+static void drop(replay *r, uint32_t i)
+{
+    wave *w = &r->w[i];
+    uint64_t gk = (uint64_t)w->kernel << 32 | w->wg, *v;
+    if (r->o.degraded_scs && w->wg != RFT_NO_WG && (v = rft_map_get(&r->wgmap, gk))) {
+        /* a group is gone when every wavefront begun in it ended */
+        if (G_ALIVE(*v) <= 1)
+            rft_map_del(&r->wgmap, gk);
+        else
+            *v = GROUP(G_BEGUN(*v), G_ASSIGNED(*v), G_ALIVE(*v) - 1);
+    }
+    rft_map_del(&r->wmap, w->key);
+    w->key = UINT64_MAX;
+    r->freel[r->nfree++] = i;
+}
+
+/* SC healing: whether w, the k-th wavefront of its work-group to begin,
+ * is shadowed by a redundant one (the group's n wavefronts begun so far
+ * need rft_heal_group_rule's extra ones). */
+static void twins(replay *r, wave *w)
+{
+    uint64_t *v = rft_map_get(&r->wgmap, (uint64_t)w->kernel << 32 | w->wg);
+    if (!v)
+        return;
+    uint32_t n = G_BEGUN(*v), k = G_ASSIGNED(*v);
+    rft_heal_group hg;
+    uint32_t nsc = r->geom.block_lanes;
+    uint64_t deg = r->o.degraded_scs >= 64 ? ~0ull : (1ull << r->o.degraded_scs) - 1;
+    if (rft_heal_group_rule(n * r->geom.lanes, deg, nsc, r->geom.lanes, 256, RFT_HEAL_WF_SEED,
+                            &hg) == 0 && hg.wf_healthy > hg.wf_naive)
+        w->twins = k < hg.wf_healthy - hg.wf_naive ? 1 + (k == 0 && hg.wf_healthy - hg.wf_naive > n
+                                                             ? hg.wf_healthy - hg.wf_naive - n : 0)
+                                                  : 0;
+    *v = GROUP(n, k + 1, G_ALIVE(*v));
+}
+
+/* Close the open event of wave i. */
+static int close_event(replay *r, uint32_t i)
+{
+    wave *w = &r->w[i];
+    int g = w->grp, e;
+    uint64_t t = w->g_t;
+    w->grp = 0;
+    if ((g & G_BEGIN) && r->o.degraded_scs && w->wg != RFT_NO_WG)
+        twins(r, w);
+    if (g & G_BEGIN) {     /* its writes: presets */
+        uint64_t rr = t + (r->timed ? r->sl[w->slice].end_late : 0);
+        w->t_last = t;
+        w->r_last = rr;
+        w->a_last = 0;
+        w->due_max = (int64_t)(rr - t);
+        written(w, w->due_max);
+        event(r, w, t, rr);
+    } else if ((g & G_INSTR) && (e = instruction(r, w, t)))
+        return e;
+    if (g & G_END) {       /* after its last result */
+        uint64_t rr = t;
+        if (r->timed) {
+            int64_t late = lateness(r, w, w->due_max);
+            rr = late > -(int64_t)t ? (uint64_t)((int64_t)t + late) : 0;
+            r->sl[w->slice].end_late = rr > t ? rr - t : 0;
+        }
+        event(r, w, t, rr);
+        drop(r, i);
+    }
+    w->g_wake = w->g_mov = w->g_misp = w->g_lds = 0;
+    w->g_src = INT64_MIN;
+    w->nwl = 0;
+    return 0;
+}
+
+static int close_all(replay *r)
+{
+    for (uint32_t k = 0; k < r->nopen; k++) {
+        int e;
+        if (r->w[r->open[k]].grp && (e = close_event(r, r->open[k])))
+            return e;
+    }
+    r->nopen = 0;
+    return 0;
+}
+
+/* Open (or join) the event of wave i at cycle t. */
+static int join(replay *r, uint32_t i, int g)
+{
+    wave *w = &r->w[i];
+    if (!w->grp) {
+        if (grow((void **)&r->open, &r->opencap, r->nopen + 1, sizeof *r->open))
+            return oom(r);
+        r->open[r->nopen++] = i;
+        w->g_t = r->now;
+    }
+    w->grp |= g;
+    return 0;
+}
+
+/* ---- records ---------------------------------------------------------------------- */
+static long slice_index(replay *r, uint16_t cu, uint16_t simd)
+{
+    long k = rft_slices_find(&r->slice_of, cu, simd);
+    if (k >= 0)
+        return k;
+    if (grow((void **)&r->sl, &r->slcap, r->nsl + 1, sizeof *r->sl) ||
+        rft_slices_put(&r->slice_of, cu, simd, r->nsl))
+        return -1;
+    slice *s = &r->sl[r->nsl];
+    memset(s, 0, sizeof *s);
+    s->cu = cu;
+    s->simd = simd;
+    return r->nsl++;
+}
+
+static int kernel_stats(replay *r, uint32_t k)
+{
+    uint32_t old = r->nk;
+    if (k < old)
+        return 0;
+    if (grow((void **)&r->kname, &r->kcap, k + 1, sizeof *r->kname) ||
+        grow((void **)&r->ks, &r->kstcap, k + 1, sizeof *r->ks))
+        return RFT_EMEM;
+    for (uint32_t i = old; i <= k; i++) {
+        r->kname[i] = NULL;
+        memset(&r->ks[i], 0, sizeof r->ks[i]);
+    }
+    r->nk = k + 1;
+    return 0;
+}
+
+static int on_kernel(replay *r, const rft_kernel *k)
+{
+    if (kernel_stats(r, k->index))
+        return oom(r);
+    char *n = malloc((size_t)k->name_len + 1);
+    if (!n)
+        return oom(r);
+    if (k->name_len)
+        memcpy(n, k->name, k->name_len);
+    n[k->name_len] = 0;
+    free(r->kname[k->index]);
+    r->kname[k->index] = n;
+    return 0;
+}
+
+static int on_begin(replay *r, const rft_wfbegin *b)
+{
+    uint64_t key = rft_wf_key(b->cu, b->simd, b->wf);
+    uint64_t *v = rft_map_get(&r->wmap, key);
+    int e;
+    if (v) {    /* the same wavefront again: its end first, if it ended at this cycle */
+        if (!(r->w[*v].grp & G_END))
+            return rft_stage_fail(&r->st, RFT_EFORMAT, "wavefront %u begins again on slice %u:%u "
+                                  "before it ended", b->wf, b->cu, b->simd);
+        if ((e = close_event(r, (uint32_t)*v)))
+            return e;
+    }
+    long si = slice_index(r, b->cu, b->simd);
+    if (si < 0)
+        return oom(r);
+    uint32_t i;
+    if (r->nfree) {
+        i = r->freel[--r->nfree];
+    } else {
+        uint32_t old = r->wcap;
+        if (grow((void **)&r->w, &r->wcap, r->nw + 1, sizeof *r->w))
+            return oom(r);
+        if (r->wcap != old) {   /* room to free every wave */
+            void *f = realloc(r->freel, (size_t)r->wcap * sizeof *r->freel);
+            if (!f)
+                return oom(r);
+            r->freel = f;
+        }
+        i = r->nw++;
+        r->w[i].due = NULL;
+        r->w[i].cap = 0;
+    }
+    wave *w = &r->w[i];
+    int64_t *due = w->due;
+    uint16_t cap = w->cap;
+    memset(w, 0, sizeof *w);
+    w->due = due;
+    w->cap = cap;
+    w->key = key;
+    w->slice = (uint32_t)si;
+    w->kernel = b->kernel;
+    w->wg = b->wg;
+    w->kslice = UINT32_MAX;
+    if (r->o.degraded_scs && b->wg != RFT_NO_WG) {
+        uint64_t gk = (uint64_t)b->kernel << 32 | b->wg, *g = rft_map_get(&r->wgmap, gk);
+        uint64_t nv = g ? GROUP(G_BEGUN(*g) + 1, G_ASSIGNED(*g), G_ALIVE(*g) + 1) : GROUP(1, 0, 1);
+        if (G_BEGUN(nv) >= 0x1fffff || rft_map_put(&r->wgmap, gk, nv))
+            return oom(r);
+    }
+    w->nregs = b->nregs;
+    if (rft_map_put(&r->wmap, key, i))
+        return oom(r);
+    if (b->kernel != RFT_NO_KERNEL) {
+        if (kernel_stats(r, b->kernel))
+            return oom(r);
+        uint64_t kk = (uint64_t)b->kernel << 32 | (uint32_t)si;
+        uint64_t *x = rft_map_get(&r->ksmap, kk);
+        if (!x) {
+            if (grow((void **)&r->kss, &r->kscap, r->nkss + 1, sizeof *r->kss) ||
+                rft_map_put(&r->ksmap, kk, r->nkss))
+                return oom(r);
+            r->kss[r->nkss] = (kslice){r->now, r->now, 0, b->kernel};
+            x = rft_map_get(&r->ksmap, kk);
+            r->nkss++;
+        }
+        w->kslice = (uint32_t)*x;
+    }
+    if (b->nregs > w->cap) {
+        void *p = realloc(w->due, (size_t)b->nregs * (sizeof *w->due + sizeof *w->wl + 1));
+        if (!p)
+            return oom(r);
+        w->due = p;
+        w->cap = b->nregs;
+    }
+    w->wl = (uint16_t *)(w->due + w->cap);
+    w->place = (uint8_t *)(w->wl + w->cap);
+    memset(w->due, 0, (size_t)b->nregs * sizeof *w->due);
+    memset(w->place, 0, b->nregs);
+    w->g_src = INT64_MIN;
+    return join(r, i, G_BEGIN);
+}
+
+static int find(replay *r, const char *what, uint16_t cu, uint16_t simd, uint32_t wf, uint32_t *i)
+{
+    uint64_t *v = rft_map_get(&r->wmap, rft_wf_key(cu, simd, wf));
+    if (!v)
+        return rft_stage_fail(&r->st, RFT_EFORMAT, "%s of wavefront %u on slice %u:%u, which has "
+                              "not begun", what, wf, cu, simd);
+    *i = (uint32_t)*v;
+    return 0;
+}
+
+/* Scheme events of a write (replay.h). */
+static void write_events(replay *r, wave *w, const rft_write *x)
+{
+    if (!r->o.scheme)
+        return;
+    if (x->on_bits != RFT_NO_GATE) {    /* rft-gate */
+        w->g_wake += (x->flags & RFT_WF_WAKEUP) != 0;
+        w->g_mov += (x->flags & RFT_WF_MOV) != 0;
+    }
+    if (!r->patched || !w->pend)
+        return;
+    uint32_t mb = rft_mask_bytes(&r->geom);
+    int cls, fb, div;
+    if (x->cls != RFT_CLS_NONE) {       /* as rft-dcpatch reads it */
+        cls = x->cls;
+        fb = (x->flags & RFT_WF_FIRSTBLOCK) != 0;
+        div = (x->flags & RFT_WF_DIVERGENT) != 0;
+    } else {
+        rft_pattern p;
+        rft_pattern_classify(x->val, r->geom.lanes, r->geom.block_lanes, &r->po, &p);
+        cls = p.cls;
+        fb = p.firstblock;
+        if (!w->have_full) {
+            memcpy(w->full, x->mask, mb);
+            w->have_full = 1;
+        }
+        div = memcmp(x->mask, w->full, mb) != 0;
+    }
+    w->g_misp += !div && cls == RFT_CLS_OTHER && fb;
+    if (x->vreg < w->nregs) {
+        w->g_mov += div && w->place[x->vreg] == RFT_PATCH_BLOCK;
+        w->place[x->vreg] = w->pend;
+    }
+    w->pend = 0;
+}
+
+static int pass(replay *r, rft_rec *rec, const rft_sink *out)
+{
+    return r->o.pass ? out->put(out->ctx, rec) : 0;
+}
+
+static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
+{
+    replay *r = (replay *)st;
+    uint16_t cu, simd;
+    uint32_t wf, i;
+    int e;
+    if (rec->kind == RFT_KERNEL)
+        return (e = on_kernel(r, &rec->u.kernel)) ? e : pass(r, rec, out);
+    if (rec->kind == RFT_PATCH) {
+        rft_patch_rec p;
+        if (rft_patch_parse(rec->raw, rec->len, &p))
+            return rft_stage_fail(st, RFT_EFORMAT, "malformed patch record");
+        if (r->patched && r->o.scheme && !(e = find(r, "patch", p.cu, p.simd, p.wf, &i)))
+            r->w[i].pend = p.place;
+        else if (r->patched && r->o.scheme)
+            return e;
+        return pass(r, rec, out);
+    }
+    if (!rft_rec_wf(rec, &cu, &simd, &wf))
+        return pass(r, rec, out);
+    uint64_t t = rft_rec_cycle(rec);
+    if (!r->started || t > r->now) {
+        if ((e = close_all(r)))
+            return e;
+        r->now = t;     /* an earlier cycle counts as the open one */
+        r->started = 1;
+    }
+    switch (rec->kind) {
+    case RFT_WFBEGIN: e = on_begin(r, &rec->u.begin); break;
+    case RFT_WFEND:
+        if (!(e = find(r, "end", cu, simd, wf, &i)))
+            e = join(r, i, G_END);
+        break;
+    case RFT_WRITE:
+        if ((e = find(r, "write", cu, simd, wf, &i)))
+            break;
+        write_events(r, &r->w[i], &rec->w);
+        if (rec->w.vreg < r->w[i].nregs && r->w[i].nwl < r->w[i].nregs)
+            r->w[i].wl[r->w[i].nwl++] = rec->w.vreg;
+        e = join(r, i, G_INSTR);
+        break;
+    case RFT_READ:
+        if ((e = find(r, "read", cu, simd, wf, &i)))
+            break;
+        if (r->patched && r->o.scheme && rec->u.read.vreg < r->w[i].nregs &&
+            r->w[i].place[rec->u.read.vreg] == RFT_PATCH_LDS)
+            r->w[i].g_lds++;
+        if (rec->u.read.vreg < r->w[i].nregs && r->w[i].due[rec->u.read.vreg] > r->w[i].g_src)
+            r->w[i].g_src = r->w[i].due[rec->u.read.vreg];
+        e = join(r, i, G_INSTR);
+        break;
+    default:    /* bundle */
+        if (!(e = find(r, "bundle", cu, simd, wf, &i)))
+            e = join(r, i, G_INSTR);
+    }
+    return e ? e : pass(r, rec, out);
+}
+
+static int start(rft_stage *st, const rft_header *in, rft_header *out)
+{
+    replay *r = (replay *)st;
+    r->geom = in->geom;
+    r->issue = r->o.issue ? r->o.issue : in->geom.lanes / in->geom.block_lanes;
+    if (!r->issue)
+        r->issue = 1;
+    r->patched = rft_header_get(in, "dcpatch") != NULL;
+    r->stages = r->o.stages != RFT_REPLAY_AUTO ? r->o.stages : r->patched && r->o.scheme ? 2 : 0;
+    const char *im = rft_header_get(in, "issue_model");
+    r->timed = !im || r->o.trust;
+    if (im) {
+        r->issue_model = malloc(strlen(im) + 1);
+        if (!r->issue_model)
+            return oom(r);
+        strcpy(r->issue_model, im);
+    }
+    return 0;
+}
+
+/* ---- the result ------------------------------------------------------------------- */
+static void row_of(rft_replay_row *w, const stats *x, int timed)
+{
+    w->naive = x->seen ? x->last_t - x->first_t : 0;
+    w->replayed = timed && x->seen ? x->max_r - x->min_r : 0;
+    w->instructions = x->instr;
+    w->added = x->added;
+    w->wakeups = x->wake;
+    w->movs = x->mov;
+    w->mispredictions = x->misp;
+    w->lds_loads = x->lds;
+}
+
+static int rows(replay *r)
+{
+    uint32_t n = r->nsl + r->nk + 1;
+    r->rows = calloc(n, sizeof *r->rows);
+    r->rowname = calloc(n, sizeof *r->rowname);
+    /* the upper bound of a row over several slices: its latest slice's
+     * traced end plus every cycle added to that slice (of the kernel) */
+    uint64_t *kcyc = calloc(r->nk + 1, sizeof *kcyc), end = 0;
+    if (!r->rows || !r->rowname || !kcyc) {
+        free(kcyc);
+        return oom(r);
+    }
+    for (uint32_t i = 0; i < r->nsl; i++) {
+        rft_replay_row *w = &r->rows[r->nrows++];
+        w->scope = RFT_RP_SLICE;
+        w->cu = r->sl[i].cu;
+        w->simd = r->sl[i].simd;
+        row_of(w, &r->sl[i].st, r->timed);
+        w->upper = w->naive + w->added;
+        if (r->sl[i].st.last_t + w->added > end)
+            end = r->sl[i].st.last_t + w->added;
+    }
+    for (uint32_t i = 0; i < r->nkss; i++)
+        if (r->kss[i].last + r->kss[i].added > kcyc[r->kss[i].kernel])
+            kcyc[r->kss[i].kernel] = r->kss[i].last + r->kss[i].added;
+    /* kernels by name, launches added up */
+    for (uint32_t k = 0; k < r->nk; k++) {
+        if (!r->ks[k].seen)
+            continue;
+        const char *name = r->kname[k] ? r->kname[k] : "?";
+        rft_replay_row *w = NULL;
+        uint32_t j;
+        for (j = r->nsl; j < r->nrows; j++)
+            if (strcmp(r->rows[j].name, name) == 0)
+                w = &r->rows[j];
+        rft_replay_row one = {0};
+        row_of(&one, &r->ks[k], r->timed);
+        one.upper = (kcyc[k] > r->ks[k].last_t ? kcyc[k] : r->ks[k].last_t) - r->ks[k].first_t;
+        if (!w) {
+            w = &r->rows[r->nrows];
+            r->rowname[r->nrows] = malloc(strlen(name) + 1);
+            if (!r->rowname[r->nrows]) {
+                free(kcyc);
+                return oom(r);
+            }
+            strcpy(r->rowname[r->nrows], name);
+            *w = one;
+            w->scope = RFT_RP_KERNEL;
+            w->name = r->rowname[r->nrows++];
+            continue;
+        }
+        w->naive += one.naive, w->replayed += one.replayed, w->upper += one.upper;
+        w->instructions += one.instructions, w->added += one.added, w->wakeups += one.wakeups;
+        w->movs += one.movs, w->mispredictions += one.mispredictions, w->lds_loads += one.lds_loads;
+    }
+    free(kcyc);
+    rft_replay_row *w = &r->rows[r->nrows++];
+    w->scope = RFT_RP_TOTAL;
+    row_of(w, &r->total, r->timed);
+    w->upper = r->total.seen ? (end > r->total.last_t ? end : r->total.last_t) - r->total.first_t : 0;
+    return 0;
+}
+
+static const char *const cnames[] = {"cycles_naive", "cycles_replayed", "cycles_upper",
+                                     "instructions", "added_cycles", "wakeups", "movs",
+                                     "mispredictions", "lds_loads", "replayed"};
+
+static int emit(replay *r, const rft_sink *out)
+{
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        const rft_replay_row *w = &r->rows[i];
+        char scope[RFT_MAX_SCOPE + 1];
+        if (w->scope == RFT_RP_SLICE)
+            snprintf(scope, sizeof scope, "slice %u:%u", w->cu, w->simd);
+        else if (w->scope == RFT_RP_KERNEL)
+            snprintf(scope, sizeof scope, "kernel %.*s", RFT_MAX_STR, w->name);
+        else
+            snprintf(scope, sizeof scope, "total");
+        const uint64_t v[] = {w->naive, w->replayed, w->upper, w->instructions, w->added,
+                              w->wakeups, w->movs, w->mispredictions, w->lds_loads,
+                              (uint64_t)r->timed};
+        rft_counters_set(&r->c, "rft-replay", scope, cnames, v, (int)(sizeof v / sizeof v[0]));
+        int e = rft_sink_raw(out, RFT_COUNTERS, r->buf, rft_counters_encode(&r->c, r->buf));
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
+static int finish(rft_stage *st, const rft_sink *out)
+{
+    replay *r = (replay *)st;
+    int e = close_all(r);
+    if (e)
+        return e;
+    if ((e = rows(r)))
+        return e;
+    return r->o.emit ? emit(r, out) : 0;
+}
+
+static void replay_free(rft_stage *st)
+{
+    replay *r = (replay *)st;
+    for (uint32_t i = 0; i < r->nw; i++)
+        free(r->w[i].due);
+    free(r->w);
+    free(r->freel);
+    free(r->open);
+    free(r->sl);
+    for (uint32_t i = 0; i < r->nk; i++)
+        free(r->kname[i]);
+    free(r->kname);
+    free(r->ks);
+    free(r->kss);
+    for (uint32_t i = 0; r->rowname && i < r->nrows; i++)
+        free(r->rowname[i]);
+    free(r->rowname);
+    free(r->rows);
+    free(r->issue_model);
+    rft_map_free(&r->wmap);
+    rft_map_free(&r->ksmap);
+    rft_map_free(&r->wgmap);
+    rft_slices_free(&r->slice_of);
+    free(r);
+}
+
+static const rft_stage_ops ops = {"rft-replay", start, feed, finish, replay_free, 1};
+
+rft_stage *rft_replay_new(const rft_replay_opts *o)
+{
+    replay *r = rft_stage_alloc(sizeof *r, &ops);
+    if (!r)
+        return NULL;
+    r->o = *o;
+    rft_pattern_opts_default(&r->po);
+    if (rft_slices_init(&r->slice_of) || rft_map_init(&r->wmap, 64) || rft_map_init(&r->ksmap, 64) ||
+        rft_map_init(&r->wgmap, 64)) {
+        replay_free(&r->st);
+        return NULL;
+    }
+    return &r->st;
+}
+
+int rft_replay_timed(const rft_stage *s, const char **why)
+{
+    const replay *r = (const replay *)s;
+    if (why)
+        *why = r->issue_model;
+    return r->timed;
+}
+
+uint32_t rft_replay_stages(const rft_stage *s) { return ((const replay *)s)->stages; }
+uint32_t rft_replay_nrows(const rft_stage *s) { return ((const replay *)s)->nrows; }
+const rft_replay_row *rft_replay_get(const rft_stage *s, uint32_t i)
+{
+    const replay *r = (const replay *)s;
+    return i < r->nrows ? &r->rows[i] : NULL;
+}

@@ -1,0 +1,151 @@
+/* replay.h - run time as the GPU sees it: a trace-driven replay of each
+ * slice's schedule in which other wavefronts hide a stalled wavefront's
+ * cycles (rft-replay(1)).
+ *
+ * What the records mean for timing (rft(5), "TIMING"): the records of one
+ * wavefront at one cycle are one event.  A begin record starts the
+ * wavefront (writes at its cycle are presets, no instruction); a group with
+ * a write, a read or a bundle is one vector instruction (a write and the
+ * reads of its instruction share a cycle: a vector ALU instruction is
+ * stamped when it executes, a bundle when it issues, a memory or LDS
+ * result when its data returns, and each of those is taken as the
+ * wavefront's event at that cycle); an end record ends the wavefront.
+ *
+ * The replay.  Each slice's SIMD issues one instruction per `issue` cycles
+ * (lanes / block_lanes: 4 on GCN, one VLIW bundle per 4 cycles on
+ * Evergreen), or sooner where the trace shows it did (a traced instruction
+ * holds the SIMD until the slice's next traced instruction if that comes
+ * within `issue` cycles).  The gap between two events of a wavefront is
+ * split in two, from the trace alone:
+ *   - the SIMD's part: when the slice's traced instructions right before
+ *     the later event follow one another back to back (each within `issue`
+ *     cycles of the one before), the wavefront is taken as ready from the
+ *     start of that run of other wavefronts' instructions (or from its own
+ *     previous event, if later): that time it waited on the SIMD;
+ *   - its own part: the rest, from its previous event to when it was ready
+ *     (its dependencies, memory, its own issue).
+ * The replay keeps each wavefront's own part, adds the scheme's latency
+ * where its events happen, and issues the instructions of a slice in their
+ * traced order: an instruction issues once it is ready (as late against
+ * the trace as its wavefront's previous event, or as the latest result it
+ * reads) and the SIMD is done with the slice's previous instruction.  A
+ * wavefront's delay is hidden as far as it waited on the SIMD anyway (other
+ * wavefronts' ready work filled those cycles); beyond that it delays the
+ * instructions after it until the SIMD idles.  A wavefront alone pays every
+ * added cycle.  Every constraint is a maximum of sums, so the replay is
+ * monotone in every latency added and a slice never ends later than its
+ * traced end plus every cycle added to it (the upper bound).
+ * With nothing added every event replays at its traced cycle, so every
+ * slice and kernel keeps its traced span exactly.
+ *
+ * A wavefront begins at its traced cycle plus the lateness of the latest
+ * wavefront that ended on its slice before it (a slot freed late is taken
+ * late); it ends its own traced gap after its last instruction, plus that
+ * instruction's added latency.
+ *
+ * Scheme latency (options below), where the stream's annotations put it:
+ *   - gated streams (rft-gate: on_bits set): a write flagged RFT_WF_WAKEUP
+ *     gets its result wakeup_cycles later (seed 002 5.1.3, 10 cycles); one
+ *     flagged RFT_WF_MOV has an injected MOV before it, one more
+ *     instruction of its wavefront (mov_cycles of the SIMD);
+ *   - patched streams (rft-dcpatch: header key dcpatch, RFT_PATCH records):
+ *     a misprediction (a non-divergent write whose first block alone fits
+ *     the pattern) stalls the pipeline stall_cycles (seed 001 IV-C: the
+ *     SIMD, not only the wavefront); a divergent write to a register stored
+ *     compressed has an injected MOV; a read of a register spilled to the
+ *     LDS waits lds_cycles for the LDS load; every instruction's result
+ *     comes `stages` cycles later (seed 001 IV-E: two extra stages);
+ *   - SC healing (degraded_scs): a work-group of n wavefronts needs k more
+ *     (rft_heal_group_rule with n x lanes work-items, the seed's rule, 256
+ *     work-items at most); its first k wavefronts each have a redundant
+ *     twin whose instructions take the SIMD right after theirs (the same
+ *     dependencies: an issue slot more per instruction);
+ *   - any stream: add_latency cycles on every instruction's result, and
+ *     with hold the SIMD held as long too (Multi2Sim 4.2's read-exec-write
+ *     stage with a one-instruction buffer).
+ * The upper bound beside it adds every one of those cycles to its slice in
+ * full (the first-order estimate of rft-energy before the replay); a
+ * kernel or the total ends at the latest of its slices' traced ends plus
+ * the cycles added there (to the kernel).
+ *
+ * A stream whose header says its cycles are estimated (issue_model, written
+ * by the decoders of logs without cycles) is not replayed: the result says
+ * so and carries the traced spans and the upper bound only.
+ *
+ * A stage (rft.h, "stages"): records pass unchanged (when opts.pass); at
+ * finish it may emit counters records (stage "rft-replay", scopes "slice
+ * CU:SIMD", "kernel NAME", "total").  Memory: per wavefront alive (its
+ * registers' lateness, and places on a patched stream) and per slice, never
+ * per record.  No I/O. */
+#ifndef RFT_REPLAY_H
+#define RFT_REPLAY_H
+
+#include <stdint.h>
+
+#include "rft.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RFT_REPLAY_AUTO 0xFFFFFFFFu     /* stages: 2 on a patched stream, else 0 */
+
+typedef struct rft_replay_opts {
+    uint32_t issue;         /* SIMD cycles per instruction; 0: lanes / block_lanes */
+    uint32_t add_latency;   /* every vector instruction's result this much later */
+    int hold;               /* add_latency also holds the SIMD */
+    int scheme;             /* 1: latency of the stream's scheme events (default) */
+    uint32_t wakeup_cycles; /* 10 */
+    uint32_t mov_cycles;    /* 4: SIMD cycles of an injected MOV */
+    uint32_t stall_cycles;  /* 4: pipeline stall of a misprediction */
+    uint32_t lds_cycles;    /* 4: an extra LDS load of a spilled register */
+    uint32_t stages;        /* extra pipeline cycles per result; RFT_REPLAY_AUTO */
+    int deps_all;           /* 1: an instruction waits for every earlier result of its
+                               wavefront; 0 (default): for the registers it reads */
+    uint32_t degraded_scs;  /* SC healing (seed 003 5.3): SCs 0..N-1 of every slice rest;
+                               each work-group's redundant wavefronts (rft_heal_group_rule,
+                               heal.h) issue the instructions of as many of its
+                               wavefronts once more on the SIMD (0: none) */
+    int trust;              /* replay even a stream whose cycles are estimated */
+    int pass;               /* pass the records on (default 1) */
+    int emit;               /* counters records at finish (default 0) */
+} rft_replay_opts;
+void rft_replay_opts_default(rft_replay_opts *o);
+
+enum { RFT_RP_SLICE, RFT_RP_KERNEL, RFT_RP_TOTAL };
+
+/* One row of the result.  Cycles: naive is the traced span (first to last
+ * record), replayed the span replayed with the scheme (0 when the stream
+ * is not replayed), upper the traced span plus every added cycle.  Kernel
+ * rows add up the launches of one name (spans one after another). */
+typedef struct rft_replay_row {
+    int scope;              /* RFT_RP_* */
+    uint16_t cu, simd;      /* slice rows */
+    const char *name;       /* kernel rows: the kernel's name (NUL-terminated) */
+    uint64_t naive, replayed, upper;
+    uint64_t instructions;  /* vector instructions (events with a write, read or bundle) */
+    uint64_t added;         /* cycles the scheme added (the upper bound's share) */
+    uint64_t wakeups, movs, mispredictions, lds_loads;
+} rft_replay_row;
+
+rft_stage *rft_replay_new(const rft_replay_opts *o);
+/* After start: 1 if the stream is replayed, 0 if its cycles are estimated
+ * (then why says so: the header's issue_model). */
+int rft_replay_timed(const rft_stage *s, const char **why);
+/* The stages in effect (after start). */
+uint32_t rft_replay_stages(const rft_stage *s);
+/* After finish: the rows, slices in order of appearance, then kernels in
+ * order of appearance, then the total. */
+uint32_t rft_replay_nrows(const rft_stage *s);
+const rft_replay_row *rft_replay_get(const rft_stage *s, uint32_t i);
+
+/* slowdown of replayed or upper against naive, in percent (0 if naive is 0) */
+static inline double rft_replay_pct(uint64_t naive, uint64_t c)
+{
+    return naive ? 100.0 * ((double)c - (double)naive) / (double)naive : 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif
