@@ -24,7 +24,7 @@ cell() {
 
 @test "a folder of traces, -j 2: each trace's results are examples/aging.sh's, the table holds them and their mean" {
     run -0 --separate-stderr rft-batch -j 2 -o out "$TR"
-    assert_equal "$stderr" ""
+    assert_equal "$stderr" "$(cat out/inputs.txt)"     # the traces found, nothing else
     run -0 cat out/traces.tsv
     assert_output "$(printf 'a\t%s/a.rft\nb\t%s/b.tsv\nc\t%s/c.tsv.zst' "$TR" "$TR" "$TR")"
     local t s
@@ -163,7 +163,7 @@ EOF
     mkdir d
     cp "$TR"/a.rft "$TR"/b.tsv d/
     printf 'B 0 0 0 0 8 k 0\nW 0 0 0 0 0 zz\n' > d/bad.tsv
-    run -1 --separate-stderr rft-batch -j 2 -o out d
+    run -1 --separate-stderr rft-batch --quiet -j 2 -o out d
     assert_output ""
     assert_equal "$stderr" "rft-batch: bad ($PWD/d/bad.tsv): rft-decode: traces/bad/input:2: W line has 7 fields, expected 71 (64 lanes)"
     [ -s out/traces/a/vth.tsv ] && [ -s out/traces/a/energy.tsv ] && [ -s out/traces/b/vth.tsv ] && [ -s out/traces/b/energy.tsv ]
@@ -188,7 +188,8 @@ EOF
     mkdir empty
     touch empty/README.md
     run -1 --separate-stderr rft-batch -o out empty
-    assert_equal "$stderr" "rft-batch: empty: no traces (files named *.rft, *.tsv, *.csv, *.txt, *.log or *.trace, plain or .zst)"
+    assert_equal "$stderr" "$(printf '%s\n' 'rft-batch: skipped empty/README.md: an empty file' \
+        'rft-batch: empty: no traces (no file in it decodes as a trace)')"
     run -1 --separate-stderr rft-batch -o out nothere.tsv
     assert_equal "$stderr" "rft-batch: nothere.tsv: no such trace"
     run -2 --separate-stderr rft-batch --study ageing -o out "$TR"
@@ -230,7 +231,7 @@ EOF
     mkdir fake
     printf '#!/bin/sh\necho "sbatch: error: Batch job submission failed: Invalid partition name specified" >&2\nexit 1\n' > fake/sbatch
     chmod +x fake/sbatch
-    run -1 --separate-stderr env PATH="$TOP/bin:$PWD/fake:$PWD/nos" rft-batch --slurm --partition nope -o out2 "$TR"/a.rft
+    run -1 --separate-stderr env PATH="$TOP/bin:$PWD/fake:$PWD/nos" rft-batch --quiet --slurm --partition nope -o out2 "$TR"/a.rft
     assert_equal "$stderr" "rft-batch: sbatch: error: Batch job submission failed: Invalid partition name specified"
     [ ! -e out2/slurm/jobs ] && [ ! -e out2/table.tsv ]
     # the scripts are kept, the options in them

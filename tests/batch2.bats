@@ -60,7 +60,7 @@ HOSTILE=$'o $x #y %z :a =b *c \'q" \\e `touch PWNED` $(touch PWNED) $$(shell tou
     cp "$TR"/a.rft "t/$HOSTILE.rft"
     cp "$TR"/b.tsv "t/b.tsv"
     printf '%s\tfirst\nb.tsv\n' "$HOSTILE.rft" > t/list
-    run -0 --separate-stderr rft-batch --pipeline "$CHEAP" -m t/list -o "$d"
+    run -0 --separate-stderr rft-batch --quiet --pipeline "$CHEAP" -m t/list -o "$d"
     assert_equal "$stderr" ""
     [ -s "$d/table.tsv" ] && [ -s "$d/traces/first/result.tsv" ]
     rft-alloc --scheme rar "t/$HOSTILE.rft" | rft-duty | rft-vth --format tsv | cmp - "$d/traces/first/result.tsv"
@@ -136,7 +136,7 @@ live_in_group() { ps -eo pgid=,stat=,args= | awk -v g="$1" '$1 == g && $2 !~ /^Z
     # a study that would run for hours
     local slow='rft-repeat -n 1000000 | rft-view --stats'
     for sig in INT TERM HUP; do
-        batch_bg -j 2 --pipeline "$slow" -o out$sig "$TR"/a.rft "$TR"/b.tsv
+        batch_bg --quiet -j 2 --pipeline "$slow" -o out$sig "$TR"/a.rft "$TR"/b.tsv
         sleep 0.3
         t0=$(date +%s%N)
         kill -$sig $pid
@@ -269,7 +269,7 @@ signal_leaves_nothing() {
     for l in figures table.txt Makefile make.log traces.mk traces.tsv collect.conf slurm traces interrupted; do
         printf '%s\t%s\n' "$TR/a.rft" "$l" >> list
     done
-    run -0 --separate-stderr rft-batch -j 2 -m list -o out
+    run -0 --separate-stderr rft-batch --quiet -j 2 -m list -o out
     assert_equal "$stderr" ""
     for l in table.txt Makefile make.log traces.mk traces.tsv collect.conf slurm traces interrupted; do
         cmp out/traces/figures/vth.tsv out/traces/$l/vth.tsv

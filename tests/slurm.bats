@@ -132,7 +132,7 @@ wait_jobs() {
 
 @test "a Slurm job array and a collecting job: the local run's results byte for byte" {
     rft-batch -j 2 -o local "$TR"
-    run -0 --separate-stderr rft-batch --slurm --partition debug --time 10 --mem 200 -o remote "$TR"
+    run -0 --separate-stderr rft-batch --quiet --slurm --partition debug --time 10 --mem 200 -o remote "$TR"
     [[ $output =~ ^[0-9]+\ [0-9]+$ ]]
     local array=${output% *} collect=${output#* }
     [[ $stderr == "rft-batch: array job $array (3 tasks), collecting job $collect; see rft-batch --status remote" ]]
@@ -153,7 +153,7 @@ wait_jobs() {
     assert_line --regexp '^\(table\) +done +remote/table.txt$'
     assert_line '3 traces: 3 done, 0 running, 0 failed, 0 waiting'
     # a task per shard of a trace's slices and one for the rest: the same again
-    run -0 --separate-stderr rft-batch --slurm --shards 2 -o sharded "$TR"
+    run -0 --separate-stderr rft-batch --quiet --slurm --shards 2 -o sharded "$TR"
     [[ $stderr == "rft-batch: array job ${output% *} (9 tasks), collecting job ${output#* };"* ]]
     wait_jobs ${output% *} ${output#* }
     for f in table.txt table.tsv table.json traces/{a,b,c}/vth.tsv traces/{a,b,c}/energy.tsv; do
@@ -181,7 +181,7 @@ wait_jobs() {
     assert_line --regexp "^\(table\) +not run +a trace failed: job $collect cancelled$"
     assert_line '3 traces: 2 done, 0 running, 1 failed, 0 waiting'
     # sbatch refusing the job: its own message
-    run -1 --separate-stderr rft-batch --slurm --partition nosuch -o other "$TR"/a.rft
+    run -1 --separate-stderr rft-batch --quiet --slurm --partition nosuch -o other "$TR"/a.rft
     assert_equal "$stderr" "rft-batch: sbatch: error: Batch job submission failed: Invalid partition name specified"
 }
 

@@ -18,7 +18,7 @@ set -eu
 prog=rft-batch
 # --help: the synopsis of rft-batch(1), a one-line description, every option
 usage="rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r once|N|steady] [--shards N]
-          [--manifest FILE]... [--force]
+          [--manifest FILE]... [--input-format m2s|evg|gem5|nvbit] [--force]
           [--slurm [--partition P] [--time T] [--mem M] [--sbatch-args ARGS]]
           -o DIR [TRACE | FOLDER]...
 rft-batch --status DIR
@@ -32,6 +32,7 @@ One study over many traces, on this machine or on a Slurm cluster, and the cross
   -r, --repeat RUNS      The aging study's kernels run again and again (steady, the default: rft-alloc --runs steady), once, or N times in a row (rft-repeat); recorded in the folder's Makefile, so a folder holds one
       --shards N         The aging study's duty maps made in N (2 or more) shards of each trace's slices (see Studies); recorded in the folder's Makefile
   -m, --manifest FILE    Traces listed in FILE, one a line: its path (relative to the manifest's folder), and optionally a tab and its label; blank lines and lines starting with # are skipped
+      --input-format F   Take the raw simulator logs of format F (m2s, evg, gem5 or nvbit) found in a folder as traces too, rft-decode(1) given --input-format F for them; without it a folder gives only its rft streams and text and CSV traces
       --force            Redo every result of the traces given
       --slurm            Submit to Slurm instead of running here
       --partition P      Passed to sbatch for both jobs
@@ -312,9 +313,11 @@ all: table
 .SECONDEXPANSION:
 trace-%: \$\$(addprefix \$(TRACE_DIR)/\$\$*/,\$\$(RESULTS)) ;
 
-# decode once; an rft stream (rft-view -H reads its header) is used as it is
+# decode once; an rft stream (rft-view -H reads its header) is used as it
+# is, anything else decoded in the format rft-batch --input-format named for
+# it (FORMAT_LABEL in traces.mk), else the one rft-decode detects
 %/trace.rft: %/input
-	if rft-view -H \$< >/dev/null 2>&1; then \$(call LINK,input); else rft-decode -o \$@ \$< \$(LOG); fi
+	if rft-view -H \$< >/dev/null 2>&1; then \$(call LINK,input); else rft-decode --input-format \$(or \$(FORMAT_\$(notdir \$*)),auto) -o \$@ \$< \$(LOG); fi
 
 $(study_rules "$study")
 
@@ -350,8 +353,112 @@ label_of() {
     printf '%s\n' "${b%.rft}"
 }
 
-# Inputs to "LABEL<TAB>ABSOLUTE PATH" lines.
-add_trace() {   # PATH [LABEL]
+# inputs.txt: the traces found, a line each (label, format, size, file), then
+# a line for each file of a folder that was skipped and why.  The sizes are
+# the files', not the writes: counting a trace's writes takes decoding all of
+# it, which is the run's work.
+list_inputs() {
+    ntr=$(wc -l <"$tmp/traces" | tr -d ' ')
+    [ "$ntr" = 1 ] && s="" || s=s
+    printf '%s: %d trace%s (the size of each file, not its writes: counting them takes decoding the whole trace, which the run does):\n' \
+        "$prog" "$ntr" "$s"
+    # label, format, size, file, in columns
+    paste "$tmp/found" "$tmp/traces" | awk -F '\t' -v OFS='\t' '
+        function size(b) {
+            if (b < 1024) return b " B"
+            if (b < 1048576) return sprintf("%.1f KiB", b / 1024)
+            if (b < 1073741824) return sprintf("%.1f MiB", b / 1048576)
+            return sprintf("%.1f GiB", b / 1073741824)
+        }
+        BEGIN { r[0] = "label\tformat\tsize\tfile"; n = 1; w[1] = 5; w[2] = 6; w[3] = 4 }
+        {
+            r[n++] = $1 "\t" $2 "\t" size($3) "\t" $5
+            if (length($1) > w[1]) w[1] = length($1)
+            if (length($2) > w[2]) w[2] = length($2)
+            if (length(size($3)) > w[3]) w[3] = length(size($3))
+        }
+        END {
+            for (i = 0; i < n; i++) {
+                split(r[i], c, "\t")
+                printf "  %-" w[1] "s  %-" w[2] "s  %" w[3] "s  %s\n", c[1], c[2], c[3], c[4]
+            }
+        }'
+    cat "$tmp/skipped"
+}
+
+# ---- which files are traces ---------------------------------------------------
+# A file is a trace by its content, not its name: an rft stream (rft-view -H
+# reads its header), or a file whose beginning rft-decode decodes, its format
+# detected (--input-format auto).  Only the first PROBE_BYTES of the content
+# (decompressed) are read, cut at a line: rft-decode's detection reads at
+# most 64 KiB.  A raw simulator log (m2s, evg, gem5, nvbit) is taken from a
+# folder only when --input-format names its format.
+probe_bytes=262144
+sim_formats="m2s evg gem5 nvbit"
+log_name() {
+    case $1 in
+    m2s) echo "Multi2Sim (Southern Islands ISA)" ;;
+    evg) echo "Multi2Sim (Evergreen ISA)" ;;
+    gem5) echo "gem5" ;;
+    nvbit) echo "NVBit (record_reg_vals)" ;;
+    esac
+}
+
+# decode_head FORMAT: does $tmp/head decode as FORMAT?  Sets dfmt (the format
+# rft-decode chose) and herr (why not: its message, "line N: ...").  Lines
+# that decode before a bad one make a trace (a corrupt one: the run names its
+# error), so only a file whose first record does not decode is refused.
+decode_head() {
+    herr="" st=0
+    rft-decode -v --input-format "$1" -o "$tmp/head.rft" <"$tmp/head" 2>"$tmp/head.err" || st=$?
+    dfmt=$(sed -n 's/^rft-decode: -: format \([a-z0-9]*\) (.*/\1/p' "$tmp/head.err" | head -n 1)
+    if [ $st = 0 ]; then
+        rft-view "$tmp/head.rft" 2>/dev/null | head -n 1 | grep -q . && return 0
+        herr="no records${head_cut:+ in its first $((probe_bytes / 1024)) KiB}"
+        return 1
+    fi
+    herr=$(grep -v '^rft-decode: -: format \|^rft-decode: warning: ' "$tmp/head.err" | head -n 1 |
+        sed 's/^rft-decode: -:\([0-9][0-9]*\): /line \1: /; s/^rft-decode: -: //')
+    bad_line=$(printf '%s\n' "$herr" | sed -n 's/^line \([0-9][0-9]*\): .*/\1/p')
+    if [ -n "$bad_line" ] && [ "$bad_line" -gt 1 ] &&
+        head -n $((bad_line - 1)) "$tmp/head" | rft-decode --input-format "$dfmt" -o "$tmp/head.rft" 2>/dev/null &&
+        rft-view "$tmp/head.rft" 2>/dev/null | head -n 1 | grep -q .; then
+        return 0
+    fi
+    return 1
+}
+
+# probe FILE: sets fmt (rft, or the format its beginning decodes as), named
+# (the format rft-decode is to be given: --input-format's, or empty: auto)
+# and why (empty when FILE is taken from a folder; else why not, one line).
+probe() {
+    fmt="" named="" why=""
+    [ -s "$1" ] || { why="an empty file"; return; }
+    if rft-view -H "$1" >/dev/null 2>&1; then fmt=rft; return; fi
+    zstd -dcfq -- "$1" 2>/dev/null | head -c $probe_bytes >"$tmp/head" || :
+    head_cut=""
+    if [ "$(wc -c <"$tmp/head")" -ge $probe_bytes ]; then
+        head_cut=1
+        sed '$d' "$tmp/head" >"$tmp/head.cut"    # a line cut short
+        mv "$tmp/head.cut" "$tmp/head"
+    fi
+    if decode_head auto; then
+        fmt=$dfmt
+        case " $sim_formats " in *" $fmt "*) ;; *) return ;; esac
+        [ "$input_format" != "$fmt" ] || { named=$fmt; return; }
+        why="a raw $(log_name "$fmt") log ($fmt): a trace only when its format is named (--input-format $fmt)"
+    else
+        why="not a trace (${dfmt:+read as $dfmt: }$herr)"
+    fi
+    if [ -n "$input_format" ] && [ "$input_format" != "$dfmt" ] && decode_head "$input_format"; then
+        fmt=$input_format named=$input_format why=""
+    fi
+}
+
+# Inputs to "LABEL<TAB>ABSOLUTE PATH" lines in $tmp/traces; "LABEL<TAB>FORMAT
+# <TAB>BYTES" in $tmp/found, "LABEL<TAB>FORMAT" in $tmp/named for those
+# rft-decode is told the format of.
+add_trace() {   # PATH [LABEL [FROM-A-FOLDER]]
     [ -f "$1" ] || die "$1: no such trace"
     [ -r "$1" ] || die "$1: not readable"
     if has_cntrl "$1"; then
@@ -363,23 +470,46 @@ add_trace() {   # PATH [LABEL]
         die "$1: label '$l' is not letters, digits and _.+- (give one in a manifest)" ;;
     mean) die "$1: label 'mean' is the mean rows' (give another in a manifest)" ;;
     esac
+    if [ -z "${3:-}" ]; then    # named by the user: taken, or refused here
+        probe "$1"
+        case $why in
+        '') ;;
+        "a raw "*) why="" ;;        # decoded in the format detected
+        *) die "$1: $why" ;;
+        esac
+    fi
     p=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
     printf '%s\t%s\n' "$l" "$p" >>"$tmp/traces"
+    printf '%s\t%s\t%s\n' "$l" "$fmt" "$(wc -c <"$1" | tr -d ' ')" >>"$tmp/found"
+    [ -z "$named" ] || printf '%s\t%s\n' "$l" "$named" >>"$tmp/named"
 }
 
+# The files of a folder that are traces (not its subfolders, nor the files
+# whose names start with a dot); a line in $tmp/skipped for each other one.
 add_folder() {
     found=0
+    : >"$tmp/skipped.here"
     for f in "$1"/*; do
-        case $f in
-        *.rft | *.tsv | *.csv | *.txt | *.log | *.trace | *.zst | *.zstd) ;;
-        *) continue ;;
-        esac
-        case $(label_of "$f") in *.*) case $f in *.zst | *.zstd) continue ;; esac ;; esac
-        [ -f "$f" ] || continue
-        add_trace "$f"
+        [ -e "$f" ] || [ -L "$f" ] || continue      # an empty folder's *
+        why=""
+        if [ -d "$f" ]; then why="a folder (not searched)"
+        elif [ ! -f "$f" ]; then why="not a regular file"
+        elif [ ! -r "$f" ]; then why="not readable"
+        elif has_cntrl "$f"; then why="a control character in its name"
+        else probe "$f"
+        fi
+        if [ -n "$why" ]; then
+            printf '%s: skipped %s: %s\n' "$prog" "$f" "$why" >>"$tmp/skipped.here"
+            continue
+        fi
+        add_trace "$f" "" folder
         found=1
     done
-    [ $found = 1 ] || die "$1: no traces (files named *.rft, *.tsv, *.csv, *.txt, *.log or *.trace, plain or .zst)"
+    cat "$tmp/skipped.here" >>"$tmp/skipped"
+    if [ $found = 0 ]; then
+        cat "$tmp/skipped.here" >&2
+        die "$1: no traces (no file in it decodes as a trace)"
+    fi
 }
 
 add_manifest() {
@@ -577,8 +707,6 @@ EOF
 }
 
 run_slurm() {
-    command -v sbatch >/dev/null 2>&1 ||
-        die "--slurm: sbatch not found: Slurm's client is not installed (or run without --slurm)"
     write_slurm
     rm -f "$out/slurm/jobs"
     if [ "$ntasks" = 0 ]; then
@@ -688,7 +816,7 @@ status() {
 
 # ---- options ------------------------------------------------------------------
 out="" jobs="" study="" pipeline="" force="" slurm="" status_dir="" sbatch_opts="" repeat="" shards=""
-quiet=""
+quiet="" input_format=""
 manifests=""
 need() { [ $# -ge 2 ] || usage_error "$1: missing argument"; }
 # --sbatch-args: the words of $1 as sh splits them ('a b', "a b", a\ b),
@@ -731,6 +859,8 @@ while [ $# -gt 0 ]; do
     --shards=*) shards=${1#*=} ;;
     -r | --repeat) need "$@"; repeat=$2; shift ;;
     --repeat=*) repeat=${1#*=} ;;
+    --input-format) need "$@"; input_format=$2; shift ;;
+    --input-format=*) input_format=${1#*=} ;;
     --force) force=1 ;;
     --quiet) quiet=1 ;;
     --slurm) slurm=1 ;;
@@ -759,7 +889,7 @@ while IFS= read -r m; do plain --manifest "$m"; done <<EOF
 $manifests
 EOF
 if [ -n "$status_dir" ]; then
-    [ -z "$out$study$pipeline$force$slurm" ] && [ $# = 0 ] && [ -z "$manifests" ] ||
+    [ -z "$out$study$pipeline$force$slurm$input_format" ] && [ $# = 0 ] && [ -z "$manifests" ] ||
         usage_error "--status takes a batch folder and nothing else"
     out=$status_dir
     status
@@ -783,6 +913,12 @@ if [ -n "$study" ] && [ "$study" != pipeline ]; then
     *) usage_error "--study: '$study' is not one of $(echo $studies | sed 's/ /, /g')" ;;
     esac
 fi
+if [ -n "$input_format" ]; then
+    case " $sim_formats " in
+    *" $input_format "*) ;;
+    *) usage_error "--input-format: '$input_format' is not one of $(echo $sim_formats | sed 's/ /, /g') (rft streams, text and CSV traces are taken without it)" ;;
+    esac
+fi
 if [ -n "$repeat" ]; then
     case $repeat in once | steady) ;; '' | *[!0-9]* | 0*) usage_error "-r: '$repeat' is not once, steady or a number of runs from 1" ;; esac
 fi
@@ -795,6 +931,11 @@ else
     [ -n "$slurm" ] && jobs=1 || jobs=$(nproc)
 fi
 
+if [ -n "$slurm" ]; then
+    command -v sbatch >/dev/null 2>&1 ||
+        die "--slurm: sbatch not found: Slurm's client is not installed (or run without --slurm)"
+fi
+
 # ---- the run ---------------------------------------------------------------------
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-batch.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -802,6 +943,9 @@ trap 'exit 130' INT         # the EXIT trap runs
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 : >"$tmp/traces"
+: >"$tmp/found"
+: >"$tmp/named"
+: >"$tmp/skipped"
 for a in "$@"; do
     if [ -d "$a" ]; then add_folder "${a%/}"; else add_trace "$a"; fi
 done
@@ -845,6 +989,8 @@ results=$(study_results "$study")
 if [ ! -s "$tmp/traces" ]; then      # no inputs: the traces of the earlier run
     [ -f "$out/traces.tsv" ] || usage_error "no traces"
     cp "$out/traces.tsv" "$tmp/traces"
+    [ ! -f "$out/traces.mk" ] || sed -n 's/^FORMAT_\([^ ]*\) = \([a-z0-9]*\)$/\1	\2/p' "$out/traces.mk" >"$tmp/named"
+    rerun=1
 fi
 dup=$(cut -f1 "$tmp/traces" | sort | uniq -d | head -n 1)
 [ -z "$dup" ] || die "two traces labelled '$dup' (give labels in a manifest)"
@@ -861,7 +1007,11 @@ trace_dir
     [ -z "$tsub" ] || echo "folders ${tsub%/}"
 } >"$tmp/collect.conf"
 mv "$tmp/collect.conf" "$out/collect.conf"
-{ printf 'TRACES ='; cut -f1 "$tmp/traces" | tr '\n' ' '; echo; } >"$tmp/traces.mk"
+{
+    printf 'TRACES ='; cut -f1 "$tmp/traces" | tr '\n' ' '; echo
+    # the traces rft-decode is told the format of (--input-format)
+    sed 's/^\([^	]*\)	\(.*\)$/FORMAT_\1 = \2/' "$tmp/named"
+} >"$tmp/traces.mk"
 mv "$tmp/traces.mk" "$out/traces.mk"
 cp "$tmp/traces" "$out/traces.tsv.part"
 mv "$out/traces.tsv.part" "$out/traces.tsv"
@@ -878,6 +1028,15 @@ while IFS='	' read -r l p; do
         "$d"/s[0-9]*/*.part "$d"/s[0-9]*/*.tmp??????
     is_done "$l" || : >"$d/log"
 done <"$out/traces.tsv"
+# the traces found (and the files skipped), in inputs.txt and on standard
+# error; a rerun without inputs (the traces of traces.tsv) keeps the list of
+# the run that found them
+if [ -z "${rerun:-}" ]; then
+    list_inputs >"$tmp/inputs.txt"
+    mv "$tmp/inputs.txt" "$out/inputs.txt"
+    [ -n "$quiet" ] || cat "$out/inputs.txt" >&2
+fi
+
 # the table exists only after a run that completed every trace
 rm -rf "$out/table.txt" "$out/table.tsv" "$out/table.csv" "$out/table.json" "$out/figures" \
     "$out/collect.log" "$out/interrupted"
