@@ -52,6 +52,8 @@ DEB_PKGS += pkg-config g++ python3-zstandard python3-numpy
 DEB_PKGS += gnuplot-nox
 # tests/help.bats: every man page lint-clean (mandoc -T lint)
 DEB_PKGS += mandoc
+# bench/traces (tests/bench.bats): rft-duty's peak memory through /usr/bin/time
+DEB_PKGS += time
 # named after the package list, so that a package added later is installed too
 DEPS_STAMP = .deps-ok-$(shell echo '$(DEB_PKGS)' | cksum | cut -d' ' -f1)
 
