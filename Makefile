@@ -267,7 +267,7 @@ install: all
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	install -m 644 $(PARAMS) $(DESTDIR)$(RFTDATA)/params/
-	install -m 755 examples/rft_reader.py $(DESTDIR)$(RFTDATA)/
+	install -m 755 examples/rft_reader.py examples/duty_figure.py $(DESTDIR)$(RFTDATA)/
 	install -m 755 $(SCRIPTS) $(DESTDIR)$(RFTDATA)/examples/
 
 # Removes what install put there, and the folders of share/rftrace it made.
@@ -279,7 +279,8 @@ uninstall:
 	  $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
 	  $(addprefix $(DESTDIR)$(RFTDATA)/params/,$(notdir $(PARAMS))) \
 	  $(addprefix $(DESTDIR)$(RFTDATA)/examples/,$(notdir $(SCRIPTS))) \
-	  $(DESTDIR)$(RFTDATA)/rft_reader.py $(DESTDIR)$(RFTDATA)/__pycache__/rft_reader.*.pyc
+	  $(DESTDIR)$(RFTDATA)/rft_reader.py $(DESTDIR)$(RFTDATA)/duty_figure.py \
+	  $(DESTDIR)$(RFTDATA)/__pycache__/rft_reader.*.pyc
 	rmdir $(DESTDIR)$(RFTDATA)/__pycache__ $(DESTDIR)$(RFTDATA)/params \
 	  $(DESTDIR)$(RFTDATA)/examples $(DESTDIR)$(RFTDATA) 2>/dev/null || true
 
