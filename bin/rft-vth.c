@@ -138,6 +138,7 @@ static void read_map(rft_duty_cmp *c, size_t i, const char *path)
 int main(int argc, char **argv)
 {
     vth_report r = {.years = 3, .step = 1, .fmt = FMT_TABLE};
+    argc = cli_take_quiet(argc, argv);   /* --quiet: no progress to silence, but taken */
     cli_init(argc, argv, usage);
     if (parse(argc, argv, &r)) {
         vth_show_params(&r.p, r.fmt);
