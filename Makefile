@@ -52,8 +52,9 @@ DEB_PKGS += pkg-config g++ python3-zstandard python3-numpy
 DEB_PKGS += gnuplot-nox
 # tests/help.bats: every man page lint-clean (mandoc -T lint)
 DEB_PKGS += mandoc
-# bench/traces (tests/bench.bats): rft-duty's peak memory through /usr/bin/time
-DEB_PKGS += time
+# bench/traces (tests/bench.bats): rft-duty's peak memory through /usr/bin/time,
+# its table aligned by column (bsdextrautils): neither is in a minimal Debian 12
+DEB_PKGS += time bsdextrautils
 # named after the package list, so that a package added later is installed too
 DEPS_STAMP = .deps-ok-$(shell echo '$(DEB_PKGS)' | cksum | cut -d' ' -f1)
 
