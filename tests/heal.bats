@@ -2,23 +2,7 @@
 # rft-heal: stress profile, PE and SC healing, redundant work-items and the
 # run-time replay, from hand-made traces and seed 003's own numbers; bad input.
 
-load test_helper
-
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-    H="$FIX/heal"
-    # gcn1: a work-group of two wavefronts (64 + 16 work-items) on slice 0:0,
-    # writes with 64, 16 and 1 active lanes over a window of 100 cycles:
-    # SC 0 busy 4 + 1 + 1 cycles, every other SC 4 + 1
-    rft-decode "$H/gcn1.txt" -o gcn1.rft
-    # gcn2: two work-groups of 256 work-items, one after the other, on a slice
-    # whose 64-VGPR windows hold 4 wavefronts
-    rft-decode "$H/gcn2.txt" -o gcn2.rft
-}
-
-# the row of unit $1 in a TSV report on stdin, field $2
-cell() { awk -F '\t' -v u="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                                         $1 == u { print $(c[f]) }'; }
+load heal_helper
 
 @test "busy cycles of every SC: lane i on SC i mod 16, over the whole window" {
     rft-heal --scheme sc --report profile --format tsv gcn1.rft > p.tsv

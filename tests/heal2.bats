@@ -3,18 +3,7 @@
 # re-implementation found ambiguous or wrong, each with a trace built here;
 # and the help texts of rft-heal, rft-alloc and rft-plot, rft-decode -v.
 
-load test_helper
-
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-    H="$FIX/heal"
-    rft-decode "$H/gcn1.txt" -o gcn1.rft
-    rft-decode "$H/gcn2.txt" -o gcn2.rft
-}
-
-# the row of unit $1 in a TSV report on stdin, field $2
-cell() { awk -F '\t' -v u="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                                         $1 == u { print $(c[f]) }'; }
+load heal_helper
 
 # a wavefront of 64 work-items on slice 0:0 with one bundle of slots $1 at
 # cycle 0, then bundles of slots $2 at cycles 4, 8, ... 32 (a bundle keeps
