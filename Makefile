@@ -52,10 +52,13 @@ DEB_PKGS += pkg-config g++ python3-zstandard python3-numpy
 DEB_PKGS += gnuplot-nox
 # tests/help.bats: every man page lint-clean (mandoc -T lint)
 DEB_PKGS += mandoc
+# bench/traces (tests/bench.bats): rft-duty's peak memory through /usr/bin/time,
+# its table aligned by column (bsdextrautils): neither is in a minimal Debian 12
+DEB_PKGS += time bsdextrautils
 # named after the package list, so that a package added later is installed too
 DEPS_STAMP = .deps-ok-$(shell echo '$(DEB_PKGS)' | cksum | cut -d' ' -f1)
 
-.PHONY: all check check-slurm demo install uninstall clean deps bench bench-traces bench-study bench-compare fuzz \
+.PHONY: all check check-quick check-slurm demo install uninstall clean deps bench bench-traces bench-study bench-compare fuzz \
 	fuzz-build fuzz-replay fuzz-check fuzz-deps valgrind valgrind-deps
 all: $(DEPS_STAMP) $(PROGS) $(PROG_SCRIPTS) $(UNITS) $(SHLIB) examples/gate-inline
 
@@ -240,6 +243,26 @@ check: all $(FUZZ_REPLAYS)
 	bats tests/
 	@$(MAKE) --no-print-directory fuzz-replay fuzz-check
 
+# A developer's check while working: the unit tests and the Bats files of
+# tests/ but those of QUICK_SKIP (a tree rebuilt under a long path, an
+# install and C/C++ programs built against it, a Slurm cluster, timings,
+# whole studies over suites and their shards, signals sent to running
+# studies) and no fuzzing, the files run QUICK_JOBS at a time (default: the
+# CPUs); a failing file's output is printed.  `make check` runs everything.
+QUICK_SKIP = longpath embed slurm bench batch merge hostile
+QUICK_BATS = $(filter-out $(QUICK_SKIP:%=tests/%.bats),$(wildcard tests/*.bats))
+QUICK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+check-quick: all
+	@set -e; for t in $(UNITS); do ./$$t >/dev/null || { echo "unit: $$t FAILED"; exit 1; }; done; \
+	echo "unit: $(words $(UNITS)) programs ok"; \
+	log=$$(mktemp -d); trap 'rm -rf "$$log"' EXIT; \
+	printf '%s\n' $(QUICK_BATS) | xargs -P $(QUICK_JOBS) -I{} sh -c \
+	  'f={}; n=$${f##*/}; if bats "$$f" > "'"$$log"'/$$n.log" 2>&1; \
+	   then echo "ok   $$f ($$(grep -c "^ok" "'"$$log"'/$$n.log") tests)"; \
+	   else echo "FAIL $$f"; grep -v "^ok" "'"$$log"'/$$n.log"; exit 1; fi' || \
+	  { echo "check-quick: FAILED (make check runs every test)"; exit 1; }; \
+	echo "check-quick: passed; left out: $(QUICK_SKIP:%=tests/%.bats), fuzzing (make check)"
+
 valgrind: all valgrind-deps
 	VALGRIND=1 bats tests/
 valgrind-deps:
@@ -282,7 +305,7 @@ install: all
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	install -m 644 $(PARAMS) $(DESTDIR)$(RFTDATA)/params/
-	install -m 755 examples/rft_reader.py $(DESTDIR)$(RFTDATA)/
+	install -m 755 examples/rft_reader.py examples/duty_figure.py $(DESTDIR)$(RFTDATA)/
 	install -m 755 $(SCRIPTS) $(DESTDIR)$(RFTDATA)/examples/
 
 # Removes what install put there, and the folders of share/rftrace it made.
@@ -294,7 +317,8 @@ uninstall:
 	  $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
 	  $(addprefix $(DESTDIR)$(RFTDATA)/params/,$(notdir $(PARAMS))) \
 	  $(addprefix $(DESTDIR)$(RFTDATA)/examples/,$(notdir $(SCRIPTS))) \
-	  $(DESTDIR)$(RFTDATA)/rft_reader.py $(DESTDIR)$(RFTDATA)/__pycache__/rft_reader.*.pyc
+	  $(DESTDIR)$(RFTDATA)/rft_reader.py $(DESTDIR)$(RFTDATA)/duty_figure.py \
+	  $(DESTDIR)$(RFTDATA)/__pycache__/rft_reader.*.pyc
 	rmdir $(DESTDIR)$(RFTDATA)/__pycache__ $(DESTDIR)$(RFTDATA)/params \
 	  $(DESTDIR)$(RFTDATA)/examples $(DESTDIR)$(RFTDATA) 2>/dev/null || true
 

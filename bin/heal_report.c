@@ -25,13 +25,17 @@ static void window_line(const heal_report *r)
            r->input, rft_heal_nslices(h), rft_heal_nsc(h), (unsigned long long)rft_heal_span(h),
            (unsigned long long)rft_heal_first(h),
            rft_heal_source(h) == RFT_HEAL_BUNDLES ? "bundle records" : "write records");
-    size_t over = 0;
-    for (size_t i = 0; i < rft_heal_nslices(h); i++)
-        for (uint32_t j = 0; j < rft_heal_nsc(h); j++)
-            over += rft_heal_sc_alpha(h, rft_heal_slice_at(h, i), j) > 1;
-    if (over)
-        printf("# note: %zu SCs busy more than 100 %% of the window: writes count memory results "
-               "too (rft-heal(1)); their duty is taken as 100 %%\n", over);
+    size_t over = rft_heal_nover(h);
+    if (!over)
+        return;
+    printf("# note: %zu SC%s busy more than the window:", over, over == 1 ? "" : "s");
+    for (size_t i = 0; i < over && i < 8; i++) {
+        const rft_heal_over *o = rft_heal_over_at(h, i);
+        printf("%s %u:%u:%u %.2f %%", i ? "," : "", o->cu, o->simd, o->sc,
+               100 * (double)o->busy / (double)rft_heal_span(h));
+    }
+    printf("%s; writes count memory results too (rft-heal(1)): each is taken as busy the whole "
+           "window, in every table and in the dVth\n", over > 8 ? ", ..." : "");
 }
 
 static void horizon_line(const heal_report *r)
@@ -237,11 +241,37 @@ static void unit_row(units *u, const char *unit, const char *role, double an, do
     table_end_row(t);
 }
 
+/* The PE rows are slot averages over every SC: name the single busiest PE,
+ * the one that limits the lifetime without healing. */
+static void busiest_pe_note(const heal_report *r)
+{
+    const rft_heal *h = r->h;
+    const rft_heal_slice *bs = NULL;
+    uint32_t bj = 0;
+    int bp = 0;
+    for (size_t i = 0; i < rft_heal_nslices(h); i++) {
+        const rft_heal_slice *s = rft_heal_slice_at(h, i);
+        for (uint32_t j = 0; j < rft_heal_nsc(h); j++)
+            for (int p = 0; p < RFT_NSLOTS; p++)
+                if (!bs || busy_of(s, j, p) > busy_of(bs, bj, bp))
+                    bs = s, bj = j, bp = p;
+    }
+    if (!bs)
+        return;
+    double a = rft_heal_alpha(h, busy_of(bs, bj, bp));
+    printf("# note: the PE rows average each slot over all %zu x %u SCs; the busiest single PE, "
+           "which limits the lifetime, is %s of SC %u:%u:%u: busy %.2f %%, naive dVth %.2f mV\n",
+           rft_heal_nslices(h), rft_heal_nsc(h), pe_label[bp], bs->cu, bs->simd, bj, 100 * a,
+           1e3 * rft_heal_dvth(&r->p, a, horizon_s(r), 1e-3 * r->variation * bp / (RFT_NSLOTS - 1)));
+}
+
 static void report_pe(const heal_report *r, int series)
 {
     units u;
     rft_heal_work w;
     double dh[RFT_NSLOTS], ah[RFT_NSLOTS];
+    if (!series && r->fmt == FMT_TABLE && !r->have_profile)
+        busiest_pe_note(r);
     pe_work(r, &w);
     rft_heal_pe_alpha(&w, r->policy, r->have_profile, NULL, u.pe_naive);
     for (int p = 0; p < RFT_NSLOTS; p++)   /* --variation: X starts lowest, T highest */
@@ -267,11 +297,51 @@ static void report_pe(const heal_report *r, int series)
     table_free(u.t);
 }
 
+/* The mask of SCs resting in slice s (0: none). */
+static uint64_t resting_mask(const rft_heal *h, const rft_heal_slice *s)
+{
+    for (size_t i = 0; i < rft_heal_nresting(h); i++) {
+        uint64_t mask;
+        if (rft_heal_resting(h, i, &mask) == s)
+            return mask;
+    }
+    return 0;
+}
+
+/* SC_max: the chip's most aged SC without healing and with it (maybe
+ * another SC: a healthy one that took the work), so that healing which
+ * makes the chip's worst dVth worse shows as a negative reduction. */
+static void chip_row(const heal_report *r, units *u)
+{
+    const rft_heal *h = r->h;
+    double mn = -1, mh = -1, an = 0, ah = 0, d0n = 0, d0h = 0;
+    for (size_t i = 0; i < rft_heal_nslices(h); i++) {
+        const rft_heal_slice *s = rft_heal_slice_at(h, i);
+        uint64_t mask = resting_mask(h, s);
+        for (uint32_t j = 0; j < rft_heal_nsc(h); j++) {
+            double dv0 = mask >> j & 1 ? 1e-3 * r->variation : 0;
+            double a = rft_heal_sc_alpha(h, s, j), b = rft_heal_sc_healed(h, s, mask, r->rest, j);
+            double dn = rft_heal_dvth(&r->p, a, horizon_s(r), dv0);
+            double dh = rft_heal_dvth(&r->p, b, horizon_s(r), dv0);
+            if (dn > mn)
+                mn = dn, an = a, d0n = dv0;
+            if (dh > mh)
+                mh = dh, ah = b, d0h = dv0;
+        }
+    }
+    unit_row(u, "SC_max", "worst", an, ah, fmax(d0n, d0h), mn, mh,
+             mn > 0 ? 100 * (1 - mh / mn) : NAN);
+}
+
 static void report_sc(const heal_report *r, int series)
 {
     const rft_heal *h = r->h;
     uint32_t nsc = rft_heal_nsc(h);
     units u;
+    if (!series && r->fmt == FMT_TABLE && r->rest == 0 && r->variation == 0)
+        printf("# note: with --rest-duty 0 and --variation 0 a resting SC does not age at all: "
+               "its reduction is 100 %% by construction; SC_max compares the chip's most aged SC "
+               "without and with healing\n");
     units_open(r, &u, series);
     for (size_t i = 0; i < rft_heal_nresting(h); i++) {
         uint64_t mask;
@@ -306,6 +376,8 @@ static void report_sc(const heal_report *r, int series)
                      rest && dn > 0 ? 100 * (1 - dh / dn) : NAN);
         }
     }
+    if (!series)
+        chip_row(r, &u);
     table_free(u.t);
 }
 
@@ -369,7 +441,7 @@ static void report_cost(const heal_report *r)
     cli_table *t = table_new(r->fmt, stdout, 5, cols);
     for (int d = 1; d <= sweep_of(r); d++)
         cost_row(r, t, d, 0, base);
-    for (uint32_t k = 1; k < rft_heal_ncus(r->h) && k <= 10; k++)   /* seed 003 Fig. 10: 1 to 10 */
+    for (uint32_t k = 1; k <= rft_heal_ncus(r->h) && k <= 10; k++)  /* seed 003 Fig. 10: 1 to 10 */
         cost_row(r, t, 1, k, base);
     table_free(t);
 }

@@ -170,6 +170,7 @@ int main(int argc, char **argv)
     enum cli_fmt fmt = FMT_TABLE;
     int partial = 0, c;
     crosstab x = {0};
+    argc = cli_take_quiet(argc, argv);   /* --quiet: no progress to silence, but taken */
     cli_init(argc, argv, usage);
     while ((c = cli_getopt(argc, argv, "o:", opts)) != -1) {
         switch (c) {

@@ -30,27 +30,35 @@ static const char usage[] =
     "      --report name      summary (default, for people: the profile, the healing table "
     "and for SC healing the groups and cost tables), or one table: profile, slices, "
     "units, groups, cost or series (rft-heal(1))\n"
-    "      --params FILE      The technology constants (see above and rft-vth(1))\n"
-    "      --set KEY=VALUE    The technology constants (see above and rft-vth(1))\n"
-    "      --hours H          The horizon (a year is 8766 hours)\n"
-    "      --years Y          The horizon (a year is 8766 hours)\n"
+    "      --params FILE      The technology constants from FILE instead of seed 003's 65 nm "
+    "set (rft-vth(1))\n"
+    "      --set KEY=VALUE    Set one technology constant (rft-vth(1)); may be repeated\n"
+    "      --hours H          The horizon in hours (default 360)\n"
+    "      --years Y          The horizon in years of 8766 hours (instead of --hours)\n"
     "      --adapt H          Hours between two adaptations of PE healing (default 1)\n"
-    "      --step H           The step of the series\n"
-    "      --policy young|permute  How PE healing reassigns instructions (see above)\n"
-    "      --variation MV     Initial dVth spread (see above)\n"
-    "      --profile X=P,Y=P,Z=P,W=P,T=P  A profile of PEs by hand (PE healing only)\n"
-    "      --packing R        A profile of PEs by hand (PE healing only)\n"
-    "      --issue F          A profile of PEs by hand (PE healing only)\n"
+    "      --step H           Hours between two rows of --report series (default the horizon "
+    "/ 36)\n"
+    "      --policy young|permute  How PE healing reassigns instructions: bundle by bundle to "
+    "the youngest slots (default), or whole slots permuted\n"
+    "      --variation MV     Initial dVth: PEs from 0 (X) to MV (T), degraded SCs MV "
+    "(default 0)\n"
+    "      --profile X=P,Y=P,Z=P,W=P,T=P  Shares of ALU instructions per PE in percent, by hand "
+    "instead of a trace (PE healing; slots permuted)\n"
+    "      --packing R        With --profile: the share of a bundle's slots filled (default "
+    "0.3)\n"
+    "      --issue F          With --profile: the share of cycles an SC issues a bundle "
+    "(default 1)\n"
     "      --degraded CU:[SIMD:]SC,...  The degraded SCs (SC below the SCs of a slice; SIMD "
     "0 when not given)\n"
     "      --threshold MV     Degraded: the SCs whose naive dVth at the horizon reaches MV\n"
     "      --rest-duty F      Duty of a resting SC, relative to its naive duty (default 0)\n"
     "      --work-items N     Work-items of the naive group for --report groups\n"
-    "      --max-wg N         Work-items a work-group holds at most (256); wavefronts a "
-    "slice holds at most (16)\n"
-    "      --max-wf N         Work-items a work-group holds at most (256); wavefronts a "
-    "slice holds at most (16)\n"
-    "      --wavefront-rule seed|ceil  See above\n"
+    "      --max-wg N         Work-items a work-group holds at most (default 256): a larger "
+    "healthy group is halved\n"
+    "      --max-wf N         Wavefronts a slice holds at once in the cost replay (default "
+    "16)\n"
+    "      --wavefront-rule seed|ceil  Wavefronts of a healthy group: one more when its "
+    "redundant work-items end on a wavefront boundary (seed, default), or ceil(n / 64)\n"
     "      --sweep N          Degraded SCs per slice swept by the groups and cost tables (8, "
     "at most 15)\n"
     "      --source auto|bundles|writes  What makes a unit busy (see above)\n"
@@ -102,7 +110,7 @@ static void parse(int argc, char **argv, heal_report *r)
     const char *params = NULL;
     rft_params set;
     char why[512];
-    int ch;
+    int ch, horizon = 0, have_policy = 0;
     rft_params_init(&set);
     while ((ch = cli_getopt(argc, argv, "o:f:", opts)) != -1) {
         switch (ch) {
@@ -116,11 +124,20 @@ static void parse(int argc, char **argv, heal_report *r)
             if (rft_params_set_arg(&set, optarg, CLI_SET_ORIGIN, why, sizeof why))
                 usage_error("%s", why);
             break;
-        case 'H': r->hours = cli_double("--hours", optarg, 1e-3, 1e9); break;
-        case 'Y': r->hours = 8766 * cli_double("--years", optarg, 1e-6, 1e5); break;
+        case 'H':
+            r->hours = cli_double("--hours", optarg, 1e-3, 1e9);
+            horizon |= 1;
+            break;
+        case 'Y':
+            r->hours = 8766 * cli_double("--years", optarg, 1e-6, 1e5);
+            horizon |= 2;
+            break;
         case 'a': r->adapt = cli_double("--adapt", optarg, 1e-3, 1e9); break;
         case 't': r->step = cli_double("--step", optarg, 1e-3, 1e9); break;
-        case 'P': r->policy = cli_choice("--policy", optarg, "young|permute"); break;
+        case 'P':
+            r->policy = cli_choice("--policy", optarg, "young|permute");
+            have_policy = 1;
+            break;
         case 'v': r->variation = cli_double("--variation", optarg, 0, 1000); break;
         case 'R': profile_opt(r, optarg); break;
         case 'k': r->packing = cli_double("--packing", optarg, 0, 1); break;
@@ -155,6 +172,11 @@ static void parse(int argc, char **argv, heal_report *r)
     rft_params_free(&set);
     if (r->degraded && r->have_threshold)
         usage_error("--degraded and --threshold: give one of them");
+    if (horizon == 3)
+        usage_error("--hours and --years: give one of them");
+    if (r->have_profile && have_policy && r->policy == RFT_HEAL_YOUNG)
+        usage_error("--policy young: a profile given by hand has no bundles to reassign one by "
+                    "one; its slots are permuted (--policy permute, or leave --policy out)");
     if (r->have_profile && r->scheme == 1)
         usage_error("--profile: a profile of PEs has no stream cores: use it with --scheme pe");
     if (r->report == HEAL_SUMMARY && r->fmt != FMT_TABLE)
@@ -215,9 +237,41 @@ static rft_heal *read_trace(const heal_report *r)
     if (!rft_heal_span(h))
         die("%s: no records with a cycle: nothing to profile", r->input);
     if (r->scheme == 0 && !rft_heal_bundles(h))
-        die("%s: no bundle records: PE healing needs VLIW bundles (rft-decode --format evg, "
+        die("%s: no bundle records: PE healing needs VLIW bundles (rft-decode --input-format evg, "
             "or a VLIW model of rft-synth), or --profile", r->input);
     return h;
+}
+
+/* Without --degraded: a --threshold that selects no SC is an error naming
+ * the most aged SC; the most stressed SC chosen among equals is warned of. */
+static void most_stressed(const heal_report *r, const rft_heal *h)
+{
+    const rft_heal_slice *best = NULL;
+    uint32_t bj = 0;
+    size_t ties = 0;
+    for (size_t i = 0; i < rft_heal_nslices(h); i++) {
+        const rft_heal_slice *s = rft_heal_slice_at(h, i);
+        for (uint32_t j = 0; j < rft_heal_nsc(h); j++) {
+            double a = rft_heal_sc_alpha(h, s, j), b = best ? rft_heal_sc_alpha(h, best, bj) : -1;
+            if (a > b)
+                best = s, bj = j, ties = 1;
+            else if (a == b)
+                ties++;
+        }
+    }
+    if (!best)
+        return;
+    double a = rft_heal_sc_alpha(h, best, bj);
+    if (r->have_threshold && rft_heal_nresting(h) == 0)
+        die("%s: --threshold %g mV selects no SC: the most aged, %u:%u:%u, reaches %.2f mV at "
+            "the horizon", r->input, r->threshold, best->cu, best->simd, bj,
+            1e3 * rft_heal_dvth(&r->p, a, r->hours * 3600, 0));
+    int rests_matter = r->report == HEAL_SUMMARY || r->report == HEAL_UNITS ||
+                       r->report == HEAL_SERIES;
+    if (!r->have_threshold && ties > 1 && a > 0 && rests_matter)
+        warnx("warning: %s: %zu SCs tie as the most stressed (busy %.2f %%): %u:%u:%u rests, the "
+              "first of them, and its work makes the others older (the SC_max row); choose with "
+              "--degraded", r->input, ties, 100 * a, best->cu, best->simd, bj);
 }
 
 /* SC healing: the SCs of --degraded, those --threshold picks, or the most
@@ -229,6 +283,8 @@ static void choose_resting(const heal_report *r, rft_heal *h)
     else if (r->have_threshold ? rft_heal_rest_over(h, &r->p, r->hours * 3600, r->threshold)
                                : rft_heal_rest_most(h))
         die("out of memory");
+    if (!r->degraded)
+        most_stressed(r, h);
     for (size_t i = 0; i < rft_heal_nresting(h); i++) {
         uint64_t mask;
         const rft_heal_slice *s = rft_heal_resting(h, i, &mask);
@@ -241,6 +297,7 @@ static void choose_resting(const heal_report *r, rft_heal *h)
 int main(int argc, char **argv)
 {
     heal_report r = {.hours = 360, .adapt = 1, .packing = 0.3, .issue = 1, .fmt = FMT_TABLE};
+    argc = cli_take_quiet(argc, argv);   /* --quiet: no progress to silence, but taken */
     cli_init(argc, argv, usage);
     rft_nbti_seed003(&r.p);
     rft_heal_opts_default(&r.o);

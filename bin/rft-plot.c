@@ -30,7 +30,7 @@ static const char usage[] =
     "      --title TEXT       A title over the figure (default none)\n"
     "      --xlabel TEXT      The x axis label (default: the x column's name; \"\" for "
     "none)\n"
-    "      --ylabel TEXT      The y axis label (default: from the series' names\n"
+    "      --ylabel TEXT      The y axis label (default: from the series' names)\n"
     "      --ymin N           The ends of the y axis, widened to the data when inside them\n"
     "      --ymax N           The ends of the y axis, widened to the data when inside them\n"
     "      --width PX         The size of the figure, 200 to 10000 pixels\n"
@@ -158,6 +158,7 @@ static void parse(int argc, char **argv, plot_cli *plot)
         {"no-render", no_argument, 0, 'n'},     {0, 0, 0, 0}};
     figure *f = &plot->f;
     int c;
+    argc = cli_take_quiet(argc, argv);   /* --quiet: no progress to silence, but taken */
     cli_init(argc, argv, usage);
     while ((c = cli_getopt(argc, argv, "o:x:y:", opts)) != -1) {
         switch (c) {

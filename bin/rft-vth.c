@@ -119,11 +119,19 @@ static void operand(const char *a, const char **label, char **own, const char **
         usage_error("'%s': no file after the label", a);
 }
 
+/* The input's header: whether rft-duty(1) wrote the stream (its duty.span key). */
+static void from_duty(cli_job *j, const rft_header *in)
+{
+    *(int *)j->ctx = rft_header_get(in, "duty.span") != NULL;
+}
+
 /* Map i of c, read from path through the stage driver. */
 static void read_map(rft_duty_cmp *c, size_t i, const char *path)
 {
+    int duty_ran = 0;
     cli_job j = {.input = path, .prog = prog, .st = rft_duty_cmp_stage(c, i),
-                 .read_flags = RFT_IN_AHEAD};     /* decompression beside the accounting */
+                 .read_flags = RFT_IN_AHEAD,      /* decompression beside the accounting */
+                 .check = from_duty, .ctx = &duty_ran, .free_ctx = cli_ctx_borrowed};
     if (!j.st)
         die("out of memory");
     cli_jobs_run(&j, 1);
@@ -131,13 +139,22 @@ static void read_map(rft_duty_cmp *c, size_t i, const char *path)
     if (m->trace)
         die("%s: record %llu: a trace, not a duty map: run rft-duty(1) first", path,
             (unsigned long long)m->trace);
+    if (!m->nduty && duty_ran)
+        die("%s: an empty duty map: rft-duty(1) saw no slice (a trace without begin, write or "
+            "end records)", path);
     if (!m->nduty)
         die("%s: no duty map in the stream: run rft-duty(1) first", path);
+    /* cells that never held '1' nor were off: idle registers, not a kernel's */
+    if (m->all.used && m->all.s1 == 0 && m->all.soff == 0)
+        warnx("warning: %s: no cell ever held '1' or was switched off: every used entry held '0' "
+              "the whole window (a trace without register writes?); longest_0%% is 100 %% and "
+              "the lifetime is that of idle registers", path);
 }
 
 int main(int argc, char **argv)
 {
     vth_report r = {.years = 3, .step = 1, .fmt = FMT_TABLE};
+    argc = cli_take_quiet(argc, argv);   /* --quiet: no progress to silence, but taken */
     cli_init(argc, argv, usage);
     if (parse(argc, argv, &r)) {
         vth_show_params(&r.p, r.fmt);

@@ -58,6 +58,27 @@ Read = collections.namedtuple("Read", "kind cycle cu simd wf vreg phys")
 # slots: bits X=1 Y=2 Z=4 W=8 T=16; flags: 1 trans, 2 vector; mask as in Write
 Bundle = collections.namedtuple("Bundle", "kind cycle cu simd wf slots flags mask")
 Other = collections.namedtuple("Other", "kind code payload")   # kinds without a parser here
+# The results (rft(5) kinds 0x10-0x14).  Duty: one entry of a slice; t0, t1,
+# off: the cycles of each of its 32 x lanes cells at '0', at '1' and off, a
+# tuple in cell order (cell b: bit b % 32 of lane b // 32), or with
+# arrays=True uint64 arrays of shape (lanes, 32), [lane, bit].
+Duty = collections.namedtuple(
+    "Duty", "kind version span flags cu simd entry entries lanes first last cycles t0 t1 off")
+# Counters: values is a dict, name -> value, in the record's order
+Counters = collections.namedtuple("Counters", "kind stage scope values")
+# FaultMap: cu, simd 0xffff for every slice without its own map; bits: faulty
+# bits per block, a bytes of entries x blocks (arrays=True: uint8 array [entry, block])
+FaultMap = collections.namedtuple(
+    "FaultMap", "kind cu simd entries blocks ecp seed origin bits")
+# Alloc: event 1 allocated, 2 freed
+Alloc = collections.namedtuple(
+    "Alloc", "kind cycle cu simd wf base n rot free event flags bank")
+# Patch: place 1 entry, 2 block, 3 LDS; entry, block 0xffff where the place has none
+Patch = collections.namedtuple(
+    "Patch", "kind cycle cu simd wf vreg entry block place c0 code")
+SPANS = {1: "stream", 2: "slice", 3: "busy"}
+PLACES = {1: "entry", 2: "block", 3: "lds"}
+DUTY_FIXED = 40
 
 WRITE_FIXED = 40    # bytes before the exec mask; the fields below, in order
 WRITE_FIELDS = (("cycle", "<u8"), ("cu", "<u2"), ("simd", "<u2"), ("wf", "<u4"),
@@ -112,6 +133,118 @@ def parse_bundle(p, lanes, np):
     else:
         mask = np.unpackbits(np.frombuffer(p, np.uint8, mb, 18), bitorder="little")[:lanes].astype(bool)
     return Bundle("bundle", *fixed, mask)
+
+
+def parse_duty(p, lanes, np):
+    if len(p) < DUTY_FIXED:
+        raise Bad("duty record of %d bytes (at least %d)" % (len(p), DUTY_FIXED))
+    (version, span, flags, planes, cu, simd, entry, entries, rlanes, runs,
+     first, last, cycles) = struct.unpack_from("<BBBBHHHHHHQQQ", p)
+    if version != 1:
+        raise Bad("duty record of version %d (this reader knows 1)" % version)
+    if rlanes != lanes:
+        raise Bad("duty record of %d lanes in a stream of %d" % (rlanes, lanes))
+    if span not in SPANS or planes > 64 or not 1 <= runs <= 32 * lanes:
+        raise Bad("malformed duty record")
+    cells, pb = 32 * lanes, 4 * lanes
+    if len(p) != DUTY_FIXED + planes * pb + 10 * runs:
+        raise Bad("duty record of %d bytes (expected %d)"
+                  % (len(p), DUTY_FIXED + planes * pb + 10 * runs))
+    pos = DUTY_FIXED + planes * pb
+    counts, values = [], []
+    for i in range(runs):
+        c, v = struct.unpack_from("<HQ", p, pos + 10 * i)
+        counts.append(c)
+        values.append(v)
+    if min(counts) < 1 or sum(counts) != cells:
+        raise Bad("duty record: its runs of off time do not cover the %d cells" % cells)
+    if np is None:
+        t1 = [0] * cells
+        for k in range(planes):
+            x = int.from_bytes(p[DUTY_FIXED + k * pb:DUTY_FIXED + (k + 1) * pb], "little")
+            for b in range(cells):
+                t1[b] |= (x >> b & 1) << k
+        off = [v for c, v in zip(counts, values) for _ in range(c)]
+        if any(a + o > cycles for a, o in zip(t1, off)):
+            raise Bad("duty record: a cell's time at '1' and off exceeds its cycles")
+        t0 = tuple(cycles - a - o for a, o in zip(t1, off))
+        t1, off = tuple(t1), tuple(off)
+    else:
+        bits = np.unpackbits(np.frombuffer(p, np.uint8, planes * pb, DUTY_FIXED)
+                             .reshape(planes, pb), axis=1, bitorder="little")
+        t1 = np.zeros(cells, np.uint64)
+        for k in range(planes):
+            t1 |= bits[k].astype(np.uint64) << np.uint64(k)
+        off = np.repeat(np.array(values, np.uint64), counts)
+        if np.any(t1 > np.uint64(cycles) - np.minimum(off, np.uint64(cycles))) or \
+                np.any(off > np.uint64(cycles)):
+            raise Bad("duty record: a cell's time at '1' and off exceeds its cycles")
+        t0 = np.uint64(cycles) - t1 - off
+        t0, t1, off = (a.reshape(lanes, 32) for a in (t0, t1, off))
+    return Duty("duty", version, SPANS[span], flags, cu, simd, entry, entries, lanes,
+                first, last, cycles, t0, t1, off)
+
+
+def record_string(p, pos, what):
+    if pos + 2 > len(p):
+        raise Bad("malformed %s" % what)
+    (n,) = struct.unpack_from("<H", p, pos)
+    if pos + 2 + n > len(p):
+        raise Bad("malformed %s" % what)
+    return p[pos + 2:pos + 2 + n].decode("utf-8", "surrogateescape"), pos + 2 + n
+
+
+def parse_counters(p, lanes, np):
+    stage, pos = record_string(p, 0, "counters record")
+    scope, pos = record_string(p, pos, "counters record")
+    if pos + 2 > len(p):
+        raise Bad("malformed counters record")
+    (count,) = struct.unpack_from("<H", p, pos)
+    pos += 2
+    values = {}
+    for _ in range(count):
+        name, pos = record_string(p, pos, "counters record")
+        if pos + 8 > len(p):
+            raise Bad("malformed counters record")
+        values[name] = struct.unpack_from("<Q", p, pos)[0]
+        pos += 8
+    if pos != len(p):
+        raise Bad("counters record: %d bytes after its last counter" % (len(p) - pos))
+    return Counters("counters", stage, scope, values)
+
+
+def parse_faultmap(p, lanes, np):
+    if len(p) < 20:
+        raise Bad("malformed fault map record")
+    cu, simd, entries, blocks, ecp, _, seed, n = struct.unpack_from("<HHHHBBQH", p)
+    if len(p) != 20 + n + entries * blocks:
+        raise Bad("fault map record of %d bytes (expected %d)"
+                  % (len(p), 20 + n + entries * blocks))
+    origin = p[20:20 + n].decode("utf-8", "surrogateescape")
+    bits = p[20 + n:]
+    if np is not None:
+        bits = np.frombuffer(p, np.uint8, entries * blocks, 20 + n).reshape(entries, blocks)
+    return FaultMap("faultmap", cu, simd, entries, blocks, ecp, seed, origin, bits)
+
+
+def parse_alloc(p, lanes, np):
+    if len(p) < 26:
+        raise Bad("malformed window allocation record")
+    f = struct.unpack_from("<QHHIHHHHBB", p)
+    bank = struct.unpack_from("<H", p, 26)[0] if len(p) >= 28 else 1
+    if f[8] not in (1, 2) or bank == 0:
+        raise Bad("malformed window allocation record")
+    return Alloc("alloc", *f, bank)
+
+
+def parse_patch(p, lanes, np):
+    if len(p) < 32:
+        raise Bad("malformed patch record")
+    cycle, cu, simd, wf, vreg, entry, block, place, _, c0, code = \
+        struct.unpack_from("<QHHIHHHBBII", p)
+    if place not in PLACES:
+        raise Bad("patch record of place %d (1 to 3)" % place)
+    return Patch("patch", cycle, cu, simd, wf, vreg, entry, block, PLACES[place], c0, code)
 
 
 def slice_text(letter, r):
@@ -171,13 +304,14 @@ KINDS = {
     0x05: Kind("read", exactly(20), parse_read, text_read, True),
     0x06: Kind("bundle", lambda lanes: (18 + mask_bytes(lanes),) * 2, parse_bundle, text_bundle,
                True),
-    0x10: Kind("duty", any_length, None, None, False),
-    0x11: Kind("counters", any_length, None, None, False),
-    0x12: Kind("faultmap", any_length, None, None, False),
-    0x13: Kind("alloc", any_length, None, None, False),
-    0x14: Kind("patch", any_length, None, None, False),
+    0x10: Kind("duty", any_length, parse_duty, None, False),
+    0x11: Kind("counters", any_length, parse_counters, None, False),
+    0x12: Kind("faultmap", any_length, parse_faultmap, None, False),
+    0x13: Kind("alloc", any_length, parse_alloc, None, False),
+    0x14: Kind("patch", any_length, parse_patch, None, False),
 }
 UNKNOWN = Kind("unknown", any_length, None, None, False)
+RESULT_KINDS = (0x10, 0x11, 0x12, 0x14)    # summed up by main()
 
 
 # ---- bytes: the content of the zstd frames, or the file itself ----------------
@@ -416,7 +550,10 @@ class Stream:
         lanes = self.header.lanes
         for code, p in self.raw_records():
             kind = KINDS.get(code, UNKNOWN)
-            rec = kind.parse(p, lanes, self.numpy) if kind.parse else Other(kind.name, code, p)
+            try:
+                rec = kind.parse(p, lanes, self.numpy) if kind.parse else Other(kind.name, code, p)
+            except (Bad, struct.error) as e:
+                raise Bad("record %d: %s" % (self.count, e)) from None
             if code == 0x01:
                 self.kernel_names[rec.index] = rec.name
             yield kind, rec
@@ -470,6 +607,260 @@ def write_arrays(path="-"):
     return cols
 
 
+def records_of(path, kind, arrays=False):
+    """The records of one kind ("duty", "counters", ...) of a stream, parsed."""
+    with Stream(path, arrays) as s:
+        code = next(c for c, k in KINDS.items() if k.name == kind)
+        for c, p in s.raw_records():
+            if c == code:
+                try:
+                    yield KINDS[c].parse(p, s.header.lanes, s.numpy)
+                except (Bad, struct.error) as e:
+                    raise Bad("record %d: %s" % (s.count, e)) from None
+
+
+class DutyArrays:
+    """A duty map (rft-duty(1), rft-merge(1)) as NumPy arrays, slice by slice.
+
+    slices: [(cu, simd), ...] sorted; t0, t1, off: uint64 [slice, entry, lane,
+    bit], the cycles each cell spent at '0', at '1' and switched off;
+    cycles, first, last: uint64 [slice, entry], the time counted for every
+    cell of the entry and its window; used: bool [slice, entry] (False: the
+    entry was never allocated, rft(5) flag 0x01, or has no record); span:
+    "stream", "slice" or "busy".  slice_index[(cu, simd)] gives the index.
+    Memory: 24 bytes a cell (1.5 MB a slice of 256 x 64 x 32 cells); a list
+    of slices= keeps only those.
+    """
+
+    def __init__(self, path="-", slices=None):
+        np = import_numpy()
+        want = None if slices is None else {tuple(x) for x in slices}
+        recs = {}
+        entries = lanes = None
+        self.span = None
+        for d in records_of(path, "duty", arrays=True):
+            entries, lanes = d.entries, d.lanes
+            self.span = d.span
+            if want is None or (d.cu, d.simd) in want:
+                recs.setdefault((d.cu, d.simd), []).append(d)
+        self.slices = sorted(recs)
+        self.slice_index = {sl: i for i, sl in enumerate(self.slices)}
+        n, e, l = len(self.slices), entries or 0, lanes or 0
+        self.t0, self.t1, self.off = (np.zeros((n, e, l, 32), np.uint64) for _ in range(3))
+        self.cycles, self.first, self.last = (np.zeros((n, e), np.uint64) for _ in range(3))
+        self.used = np.zeros((n, e), bool)
+        for sl, ds in recs.items():
+            i = self.slice_index[sl]
+            for d in ds:
+                self.t0[i, d.entry] += d.t0       # a map may hold an entry twice (unmerged)
+                self.t1[i, d.entry] += d.t1
+                self.off[i, d.entry] += d.off
+                self.cycles[i, d.entry] += np.uint64(d.cycles)
+                self.first[i, d.entry] = d.first
+                self.last[i, d.entry] = d.last
+                self.used[i, d.entry] |= not d.flags & 1
+
+    def shares(self):
+        """t0, t1, off as shares of each entry's cycles (float64, NaN where it has none)."""
+        np = import_numpy()
+        c = self.cycles.astype(float)[:, :, None, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return tuple(np.where(c > 0, a / c, np.nan) for a in (self.t0, self.t1, self.off))
+
+
+def duty_arrays(path="-", slices=None):
+    """The duty map of a stream as NumPy arrays (DutyArrays)."""
+    return DutyArrays(path, slices)
+
+
+def counters(path="-"):
+    """The counters records of a stream: {(stage, scope): {name: value}}, in order."""
+    out = {}
+    for c in records_of(path, "counters"):
+        out.setdefault((c.stage, c.scope), {}).update(c.values)
+    return out
+
+
+def fault_maps(path="-"):
+    """The fault maps of a stream: {(cu, simd): uint8 array [entry, block] of faulty
+    bits}; (0xffff, 0xffff) is the map of every slice without its own."""
+    return {(m.cu, m.simd): m.bits for m in records_of(path, "faultmap", arrays=True)}
+
+
+PATCH_FIELDS = (("cycle", "<u8"), ("cu", "<u2"), ("simd", "<u2"), ("wf", "<u4"),
+                ("vreg", "<u2"), ("entry", "<u2"), ("block", "<u2"), ("place", "u1"),
+                ("reserved", "u1"), ("c0", "<u4"), ("code", "<u4"))
+
+
+def patch_arrays(path="-"):
+    """DC-Patch's placements (rft-dcpatch(1) patch records) as NumPy columns:
+    cycle, cu, simd, wf, vreg, entry, block, place (1 entry, 2 block, 3 LDS),
+    c0, code, one value per write."""
+    np = import_numpy()
+    rows = bytearray()
+    for p in records_of(path, "patch"):
+        rows += struct.pack("<QHHIHHHBBII", p.cycle, p.cu, p.simd, p.wf, p.vreg, p.entry,
+                            p.block, {v: k for k, v in PLACES.items()}[p.place], 0, p.c0, p.code)
+    table = np.frombuffer(bytes(rows), np.dtype(list(PATCH_FIELDS)))
+    return {name: np.ascontiguousarray(table[name]) for name, _ in PATCH_FIELDS
+            if name != "reserved"}
+
+
+def _aligned(rows):
+    """Rows of a table aligned for people: each cell (a run of text with single
+    spaces at most) goes to the column whose header it overlaps most (numbers
+    end where their header ends, text starts where it starts); empty cells None."""
+    import re
+
+    def chunks(line):
+        return [(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+(?: \S+)*", line)]
+    head = chunks(rows[0])
+    out = []
+    for line in rows[1:]:
+        row = [None] * len(head)
+        for cs, ce, text in chunks(line):
+            best = max(range(len(head)), key=lambda i: (
+                min(ce, head[i][1]) - max(cs, head[i][0]),
+                -abs((cs + ce) - (head[i][0] + head[i][1]))))
+            row[best] = text if row[best] is None else row[best] + " " + text
+        out.append(row)
+    return [h[2] for h in head], out
+
+
+def read_tables(path):
+    """Every table of a file of rftrace tables (rft-collect, rft-vth, rft-heal,
+    ...: TSV, CSV, JSON lines, or aligned for people, several one after the
+    other as in rft-heal's summary) as pandas DataFrames, in order; the '#'
+    lines (titles, notes) before and after a table go to its
+    df.attrs["notes"].  Numbers become numbers, empty cells NaN.  Needs pandas
+    (Debian: python3-pandas)."""
+    try:
+        import pandas
+    except ImportError:
+        raise Bad("pandas is not installed (Debian: apt-get install python3-pandas)") from None
+    import io
+    import json
+    if path == "-":
+        lines = sys.stdin.read().splitlines()
+    else:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    parts, notes, rows = [], [], []     # a table: the notes before it and its rows
+    for line in lines + [""]:
+        if line.startswith("#") or not line.strip():
+            if rows:
+                parts.append((notes, rows))
+                notes, rows = [], []
+            if line.startswith("#"):
+                notes.append(line)
+        else:
+            rows.append(line)
+    if not parts:
+        raise Bad("no table (only notes or nothing)")
+    parts[-1][0].extend(notes)          # notes after the last table are its own
+    tables = []
+    for notes, rows in parts:
+        if rows[0].lstrip().startswith("{"):
+            df = pandas.DataFrame([json.loads(l) for l in rows])
+        elif "\t" in rows[0] or str(path).endswith(".csv") or \
+                ("," in rows[0] and "  " not in rows[0]):
+            df = pandas.read_csv(io.StringIO("\n".join(rows)), sep="\t" if "\t" in rows[0] else ",",
+                                 keep_default_na=False, na_values=[""], dtype=str)
+        else:
+            cols, data = _aligned(rows)
+            df = pandas.DataFrame(data, columns=cols)
+        for col in df.columns:
+            try:
+                df[col] = pandas.to_numeric(df[col])
+            except (ValueError, TypeError):
+                pass
+        df.attrs["notes"] = notes
+        tables.append(df)
+    return tables
+
+
+def read_table(path, which=0):
+    """One table of a file (read_tables), the first by default."""
+    return read_tables(path)[which]
+
+
+class Results:
+    """The summary of the results records main() prints after the counts:
+    per slice of a duty map, the mean share of '0', '1' and off over the
+    cells of its used entries and the longest '0' and '1' of one cell (as
+    rft-vth(1) --per-slice); every counter; per fault map its reliable
+    entries and faulty blocks; DC-Patch's placements per place."""
+
+    def __init__(self, lanes):
+        self.lanes = lanes
+        self.duty = {}          # (cu, simd) -> [used entries, sum of shares 0/1/off, max 0, max 1]
+        self.counters = []
+        self.maps = []
+        self.places = {}
+        self.np = None
+
+    def add(self, code, p):
+        kind = KINDS.get(code)
+        if code == 0x10:
+            if self.np is None:
+                try:
+                    self.np = import_numpy()
+                except Bad:
+                    self.np = False
+            if self.np is False:
+                return          # write() says why there is no summary
+            d = parse_duty(p, self.lanes, self.np)
+            if d.flags & 1 or d.cycles == 0:
+                return
+            a = self.duty.setdefault((d.cu, d.simd), [0, 0.0, 0.0, 0.0, 0.0, 0.0])
+            c = float(d.cycles)
+            a[0] += 1
+            a[1] += float(d.t0.sum()) / c / d.t0.size
+            a[2] += float(d.t1.sum()) / c / d.t1.size
+            a[3] += float(d.off.sum()) / c / d.off.size
+            a[4] = max(a[4], float(d.t0.max()) / c)
+            a[5] = max(a[5], float(d.t1.max()) / c)
+        elif code in (0x11, 0x12, 0x14):
+            rec = kind.parse(p, self.lanes, None)
+            if code == 0x11:
+                self.counters.append(rec)
+            elif code == 0x12:
+                bad = [sum(rec.bits[e * rec.blocks:(e + 1) * rec.blocks]) > rec.ecp
+                       for e in range(rec.entries)]
+                blocks = sum(1 for e in range(rec.entries) if bad[e]
+                             for b in range(rec.blocks) if rec.bits[e * rec.blocks + b])
+                self.maps.append((rec, rec.entries - sum(bad), blocks))
+            else:
+                self.places[rec.place] = self.places.get(rec.place, 0) + 1
+
+    def write(self, out):
+        if self.np is False:
+            sys.stderr.write("rft_reader.py: no summary of the duty map without NumPy "
+                             "(Debian: apt-get install python3-numpy)\n")
+        def sl(cu, simd):
+            return "all" if cu == simd == 0xffff else "%d:%d" % (cu, simd)
+        if self.duty:
+            out.write("slice\tentries_used\tavg_0%\tavg_1%\tavg_off%\tlongest_0%\tlongest_1%\n")
+            for (cu, simd), a in sorted(self.duty.items()):
+                out.write("%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n" % (
+                    sl(cu, simd), a[0], 100 * a[1] / a[0], 100 * a[2] / a[0],
+                    100 * a[3] / a[0], 100 * a[4], 100 * a[5]))
+        if self.counters:
+            out.write("stage\tscope\tcounter\tvalue\n")
+            for c in self.counters:
+                for name, v in c.values.items():
+                    out.write("%s\t%s\t%s\t%d\n" % (c.stage, c.scope, name, v))
+        if self.maps:
+            out.write("faultmap\torigin\tentries\treliable_entries\tfaulty_blocks\n")
+            for m, ok, blocks in self.maps:
+                out.write("%s\t%s\t%d\t%d\t%d\n" % (sl(m.cu, m.simd), m.origin, m.entries,
+                                                    ok, blocks))
+        if self.places:
+            out.write("patch_place\twrites\n")
+            for place in ("entry", "block", "lds"):
+                out.write("%s\t%d\n" % (place, self.places.get(place, 0)))
+
+
 USAGE = "usage: rft_reader.py [--text] [FILE]"
 
 
@@ -492,8 +883,13 @@ def main(argv):
                 for line in s.text_lines():
                     out.write(line + "\n")
             else:
-                for _ in s.raw_records():
-                    pass
+                results = Results(s.header.lanes)
+                for code, p in s.raw_records():
+                    if code in RESULT_KINDS:
+                        try:
+                            results.add(code, p)
+                        except (Bad, struct.error) as e:
+                            raise Bad("record %d: %s" % (s.count, e)) from None
     except (Bad, OSError) as e:
         out.flush()
         why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
@@ -504,6 +900,8 @@ def main(argv):
         name = KINDS[code].name if code in KINDS else "0x%02x" % code
         summary.write("%s\t%d\n" % (name, s.counts[code]))
     summary.write("records\t%d\n" % s.count)
+    if not text:
+        results.write(out)
     return 0
 
 

@@ -349,6 +349,7 @@ static int csv_line(rft_decode *d, char *s, size_t n)
 
 static int start_text(rft_decode *d)
 {
+    d->t0 = now();                  /* for the end-of-run note of --verbose */
     d->csv = d->info.fmt == RFT_FMT_CSV;
     d->line = d->csv ? csv_line : text_line;
     if (rft_textdec_init(&d->td, &d->h.geom))
@@ -659,8 +660,16 @@ static int end_warnings(rft_decode *d)
     if (d->late_meta)
         warn(d, "warning: %s: %llu '# key=value' lines after the first record were kept as "
              "comments (metadata must come first)", in, (unsigned long long)d->late_meta);
-    if (d->text)
+    if (d->text) {
+        if (d->o.verbose) {
+            double t = now() - d->t0;
+            uint64_t bytes = d->o.file_bytes ? d->o.file_bytes(d->o.ctx) : d->info.bytes;
+            warn(d, "%s: %llu lines, %llu records in %.2f s (%.1f MB/s of input)", in,
+                 (unsigned long long)d->info.lines, (unsigned long long)d->info.records, t,
+                 t > 0 ? bytes / t / 1e6 : 0.0);
+        }
         return RFT_DECODE_DONE;
+    }
     uint64_t inexact = rft_counters_get(&d->b->c, "inexact_float_lanes");
     if (inexact)
         warn(d, "warning: %s: %llu lane values were printed as floats with 6 significant digits "

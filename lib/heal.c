@@ -68,6 +68,8 @@ struct rft_heal {
     uint32_t gmax, gmin;
     struct { size_t slice; uint64_t mask; } *rest;  /* SC healing: resting SCs per slice */
     size_t nrest;
+    rft_heal_over *over;            /* SCs busier than the window, before the clamp */
+    size_t nover;
     char err[256];
 };
 
@@ -149,6 +151,7 @@ void rft_heal_free(rft_heal *h)
     free(h->groups);
     free(h->gfree);
     free(h->rest);
+    free(h->over);
     rft_slices_free(&h->slice_ix);
     rft_map_free(&h->wfs);
     rft_map_free(&h->gix);
@@ -511,6 +514,8 @@ int rft_heal_feed(rft_heal *h, const rft_rec *r)
     const rft_bundle *b = &r->u.bundle;
     sl->bundles++;
     h->bundles++;
+    if (!(b->slots & 31))
+        return 0;               /* an empty bundle (no slot) stresses nothing (rft(5)) */
     h->shapes[(b->slots & 31) | (b->flags & 3) << 5] += lanes;
     for (int p = 0; p < RFT_NSLOTS; p++) {
         if (!(b->slots >> p & 1))
@@ -528,6 +533,27 @@ static int u64_cmp(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
+}
+
+/* A unit busy longer than the window is busy all of it: SC j's busy cycles
+ * and its PEs' clamped to the span, the SC noted in h->over. */
+static int clamp_busy(rft_heal *h, rft_heal_slice *s)
+{
+    uint64_t span = rft_heal_span(h);
+    for (uint32_t j = 0; j < h->nsc; j++) {
+        for (int p = 0; p < RFT_NSLOTS; p++)
+            if (s->pe_busy[j * RFT_NSLOTS + p] > span)
+                s->pe_busy[j * RFT_NSLOTS + p] = span;
+        if (s->sc_busy[j] <= span)
+            continue;
+        rft_heal_over *o = realloc(h->over, (h->nover + 1) * sizeof *o);   /* rare */
+        if (!o)
+            return RFT_EMEM;
+        h->over = o;
+        h->over[h->nover++] = (rft_heal_over){s->cu, s->simd, j, s->sc_busy[j]};
+        s->sc_busy[j] = span;
+    }
+    return 0;
 }
 
 int rft_heal_finish(rft_heal *h)
@@ -563,6 +589,9 @@ int rft_heal_finish(rft_heal *h)
             h->sl[i].cost[d] = t->first_release + (sched > issue ? sched : issue);
         }
     }
+    for (size_t i = 0; i < h->nsl; i++)
+        if (clamp_busy(h, &h->sl[h->order[i]]))
+            return fail(h, RFT_EMEM, "out of memory");
     return 0;
 }
 
@@ -597,6 +626,9 @@ uint32_t rft_heal_ncus(const rft_heal *h)
     return n;
 }
 
+size_t rft_heal_nover(const rft_heal *h) { return h->nover; }
+const rft_heal_over *rft_heal_over_at(const rft_heal *h, size_t i) { return &h->over[i]; }
+
 uint64_t rft_heal_cost(const rft_heal *h, int d, uint32_t cus)
 {
     uint64_t end = h->first;
@@ -609,7 +641,7 @@ uint64_t rft_heal_cost(const rft_heal *h, int d, uint32_t cus)
         if (s->cost[dd] > end)
             end = s->cost[dd];
     }
-    return end - h->first;
+    return end > h->first ? end - h->first + 1 : 0;     /* 0: nothing ran */
 }
 
 int rft_heal_sweep(const rft_heal *h) { return h->o.sweep; }
@@ -781,7 +813,8 @@ void rft_heal_pe_run(const rft_nbti *p, const rft_heal_work *w, int policy, int 
                      rft_heal_series_fn series, void *user, double dvth[RFT_NSLOTS],
                      double alpha[RFT_NSLOTS])
 {
-    double acc[RFT_NSLOTS] = {0}, t = 0, next = step;
+    double acc[RFT_NSLOTS] = {0}, t = 0;
+    uint64_t k = 1;             /* the next row of the series: k step */
     for (int i = 0; i < RFT_NSLOTS; i++)
         dvth[i] = dv0[i];
     if (series && step > 0)
@@ -799,15 +832,18 @@ void rft_heal_pe_run(const rft_nbti *p, const rft_heal_work *w, int policy, int 
             }
         double a[RFT_NSLOTS];
         rft_heal_pe_alpha(w, policy, perm_t, rank, a);
+        /* the rows of the series inside this period, at their own time */
+        for (double x; series && step > 0 && (x = (double)k * step) < horizon - 1e-6 &&
+                       x <= t + dt + 1e-6; k++) {
+            double dx[RFT_NSLOTS];
+            for (int i = 0; i < RFT_NSLOTS; i++)
+                dx[i] = rft_heal_dvth(p, (acc[i] + a[i] * (x - t)) / x, x, dv0[i]);
+            series(x, dx, user);
+        }
         t += dt;
         for (int i = 0; i < RFT_NSLOTS; i++) {
             acc[i] += a[i] * dt;
             dvth[i] = rft_heal_dvth(p, acc[i] / t, t, dv0[i]);
-        }
-        if (series && step > 0 && t >= next - 1e-6 && t < horizon) {
-            series(t, dvth, user);
-            while (next <= t + 1e-6)
-                next += step;
         }
     }
     if (series && step > 0)

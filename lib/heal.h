@@ -92,6 +92,18 @@ uint32_t rft_heal_group_min(const rft_heal *h);
 double rft_heal_alpha(const rft_heal *h, uint64_t busy);
 /* Duty cycle of SC j of slice s: its busy fraction. */
 double rft_heal_sc_alpha(const rft_heal *h, const rft_heal_slice *s, uint32_t j);
+/* SCs the records make busier than the window (writes count memory results
+ * too): rft_heal_finish clamps their busy cycles, and those of their PEs, to
+ * the window, so that every table, the work their neighbours take under SC
+ * healing and the dVth see one duty of 100 %.  The i-th of them (i <
+ * rft_heal_nover), in slice order, with its busy cycles before the clamp. */
+typedef struct rft_heal_over {
+    uint16_t cu, simd;
+    uint32_t sc;
+    uint64_t busy;
+} rft_heal_over;
+size_t rft_heal_nover(const rft_heal *h);
+const rft_heal_over *rft_heal_over_at(const rft_heal *h, size_t i);
 
 /* ---- duty cycles ------------------------------------------------------------------ */
 /* The work of the PEs: for each bundle shape (index slots | flags << 5) the
@@ -130,7 +142,8 @@ double rft_heal_dvth(const rft_nbti *p, double alpha, double t, double dv0);
  * dVth so far (the NBTI sensors of section 5.1) and the next period's
  * instructions assigned with rft_heal_pe_alpha.  Fills dvth[] (V) and
  * alpha[] (mean duty) at the horizon; if step > 0, series(t, dvth, user)
- * is called at t = 0, step, 2 step, ... and at the horizon. */
+ * is called at t = 0, step, 2 step, ... (inside an adaptation period too:
+ * the dVth of the duty averaged up to t) and at the horizon. */
 typedef void (*rft_heal_series_fn)(double t, const double dvth[RFT_NSLOTS], void *user);
 void rft_heal_pe_run(const rft_nbti *p, const rft_heal_work *w, int policy, int perm_t,
                      const double dv0[RFT_NSLOTS], double horizon, double adapt, double step,
@@ -159,7 +172,10 @@ int rft_heal_group_rule(uint32_t wi, uint64_t degraded, uint32_t nsc, uint32_t w
 
 /* Run-time estimate of the healthy kernel with d degraded SCs (SCs 0..d-1 of
  * every slice of the first `cus` CUs in cu order; cus 0 = every CU), in
- * cycles, d = 0 the naive kernel replayed by the same model. */
+ * cycles, d = 0 the naive kernel replayed by the same model: the first
+ * record's cycle to the last busy cycle of the latest slice, both counted,
+ * as the window (rft_heal_span) is; 0 when no slice is busy past the
+ * first cycle. */
 uint64_t rft_heal_cost(const rft_heal *h, int d, uint32_t cus);
 uint32_t rft_heal_ncus(const rft_heal *h);
 int rft_heal_sweep(const rft_heal *h);             /* the sweep in effect (sweep_fit) */

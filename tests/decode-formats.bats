@@ -81,7 +81,10 @@ fails() {
     done
     printf 'K\t1\tk\n' > k.tsv
     run -0 --separate-stderr bash -c 'rft-decode -v k.tsv > /dev/null'
-    assert_equal "$stderr" "rft-decode: k.tsv: format text (detected at line 1)"
+    assert_equal "${stderr_lines[0]}" "rft-decode: k.tsv: format text (detected at line 1)"
+    # and at the end what it decoded, as for the simulator logs
+    [[ ${stderr_lines[1]} == "rft-decode: k.tsv: 1 lines, 1 records in "*" s ("*" MB/s of input)" ]]
+    [ "${#stderr_lines[@]}" = 2 ]
     run -0 --separate-stderr bash -c 'rft-decode -v --format csv /dev/null > /dev/null'
     assert_equal "${stderr_lines[0]}" "rft-decode: /dev/null: format csv (given)"
     assert_equal "${stderr_lines[1]}" "rft-decode: warning: /dev/null: no records: the trace is empty"

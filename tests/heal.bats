@@ -2,23 +2,7 @@
 # rft-heal: stress profile, PE and SC healing, redundant work-items and the
 # run-time replay, from hand-made traces and seed 003's own numbers; bad input.
 
-load test_helper
-
-setup() {
-    cd "$BATS_TEST_TMPDIR"
-    H="$FIX/heal"
-    # gcn1: a work-group of two wavefronts (64 + 16 work-items) on slice 0:0,
-    # writes with 64, 16 and 1 active lanes over a window of 100 cycles:
-    # SC 0 busy 4 + 1 + 1 cycles, every other SC 4 + 1
-    rft-decode "$H/gcn1.txt" -o gcn1.rft
-    # gcn2: two work-groups of 256 work-items, one after the other, on a slice
-    # whose 64-VGPR windows hold 4 wavefronts
-    rft-decode "$H/gcn2.txt" -o gcn2.rft
-}
-
-# the row of unit $1 in a TSV report on stdin, field $2
-cell() { awk -F '\t' -v u="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                                         $1 == u { print $(c[f]) }'; }
+load heal_helper
 
 @test "busy cycles of every SC: lane i on SC i mod 16, over the whole window" {
     rft-heal --scheme sc --report profile --format tsv gcn1.rft > p.tsv
@@ -56,7 +40,7 @@ cell() { awk -F '\t' -v u="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[
 
 @test "--degraded: those SCs rest, and only those" {
     run -0 rft-heal --scheme sc --report units --format tsv --degraded 0:3,0:0:5 gcn1.rft
-    assert_equal "$(cut -f 1,2 <<< "$output" | tail -n +2)" "$(printf '0:0:0\thealthy-max\n0:0:3\tdegraded\n0:0:5\tdegraded')"
+    assert_equal "$(cut -f 1,2 <<< "$output" | tail -n +2)" "$(printf '0:0:0\thealthy-max\n0:0:3\tdegraded\n0:0:5\tdegraded\nSC_max\tworst')"
 }
 
 @test "--threshold picks every SC whose naive dVth reaches it" {
@@ -66,8 +50,10 @@ cell() { awk -F '\t' -v u="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[
     # every SC passes a low threshold: nobody is left to redo their work
     run -1 --separate-stderr rft-heal --scheme sc --report units --format tsv --threshold 1 gcn1.rft
     assert_output ''
-    run -0 --separate-stderr rft-heal --scheme sc --report units --format tsv --threshold 100 gcn1.rft
-    assert_output "$(head -1 <<< "$output")"
+    # a threshold no SC reaches selects nothing: an error, not an empty table
+    run -1 --separate-stderr rft-heal --scheme sc --report units --format tsv --threshold 100 gcn1.rft
+    assert_output ''
+    [[ $stderr == "rft-heal: gcn1.rft: --threshold 100 mV selects no SC: the most aged, 0:0:0, reaches "*" mV at the horizon" ]]
 }
 
 @test "extra wavefronts of a 256-work-item kernel: one for 1-7 degraded SCs, two from 8" {
@@ -89,13 +75,14 @@ cell() { awk -F '\t' -v u="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[
 }
 
 @test "run-time replay: extra wavefronts that do not fit the slice double its time" {
-    run -0 rft-heal --scheme sc --report cost --sweep 2 --format tsv gcn2.rft
+    run -0 --separate-stderr rft-heal --scheme sc --report cost --sweep 2 --format tsv gcn2.rft
     assert_line --index 0 $'degraded_scs\thealed_cus\tcycles_naive\tcycles_healthy\toverhead%'
-    assert_line --index 1 $'1\tall\t200\t400\t100.00'
+    # cycles counted as the window is, first and last both (200 + 1)
+    assert_line --index 1 $'1\tall\t201\t401\t99.50'
     # the same groups on a slice with room for every wavefront cost nothing more
     sed 's/^\(B [0-9]* 0 0 [0-9]*\) 64 /\1 8 /' "$H/gcn2.txt" | rft-decode -o roomy.rft
-    run -0 rft-heal --scheme sc --report cost --sweep 1 --format tsv roomy.rft
-    assert_line --index 1 $'1\tall\t200\t200\t0.00'
+    run -0 --separate-stderr rft-heal --scheme sc --report cost --sweep 1 --format tsv roomy.rft
+    assert_line --index 1 $'1\tall\t201\t201\t0.00'
 }
 
 @test "Fig. 7(a): Reduction's profile, PE_X 435 mV after a year, 421 mV healed" {
@@ -137,7 +124,7 @@ print(rows[-1]["dvth_reduction%"])'
 
 @test "bad input: one line, non-zero status" {
     run -1 --separate-stderr rft-heal --scheme pe gcn1.rft
-    assert_equal "$stderr" "rft-heal: gcn1.rft: no bundle records: PE healing needs VLIW bundles (rft-decode --format evg, or a VLIW model of rft-synth), or --profile"
+    assert_equal "$stderr" "rft-heal: gcn1.rft: no bundle records: PE healing needs VLIW bundles (rft-decode --input-format evg, or a VLIW model of rft-synth), or --profile"
     run -1 --separate-stderr rft-heal --scheme sc --degraded 0:16 gcn1.rft
     assert_equal "$stderr" "rft-heal: --degraded: SC 16 of 0:16 is beyond the 16 stream cores of a slice"
     run -1 --separate-stderr rft-heal --scheme sc --degraded 3:1 gcn1.rft
