@@ -104,6 +104,7 @@ void dcp_report_print(const dcp_report *r, const rft_stage *st, FILE *out)
     const char *names[13 + REPLAY_NCOLS];
     int is_perf = r->report == DCP_REPORT_PERF, ncol = is_perf ? 13 + REPLAY_NCOLS : 11;
     const rft_stage *rp = rft_dcpatch_replay(st);
+    replay_info in = replay_info_of(rp);
     memcpy(names, r->report == DCP_REPORT_PERF ? perf[r->counts] : occ[r->counts],
            (size_t)ncol * sizeof *names);
     if (r->by_slice)
@@ -132,10 +133,10 @@ void dcp_report_print(const dcp_report *r, const rft_stage *st, FILE *out)
         }
         row(r, t, name, n);
         if (is_perf)
-            replay_cells(t, rp, w);
+            replay_cells(t, in.timed, w);
         table_end_row(t);
     }
     table_free(t);
     if (is_perf && r->fmt == FMT_TABLE)
-        replay_notes(out, rp, NULL);
+        replay_notes(out, &in, "cycles_naive", NULL);
 }

@@ -3,9 +3,17 @@
 
 #include <string.h>
 
-void replay_cells(cli_table *t, const rft_stage *rp, const rft_replay_row *w)
+/* a slowdown: none where the traced span is empty (no time to compare with) */
+static void pct_cell(cli_table *t, uint64_t naive, uint64_t c)
 {
-    int timed = rp && w && rft_replay_timed(rp, NULL);
+    if (naive)
+        table_dbl(t, rft_replay_pct(naive, c), 2);
+    else
+        table_none(t);
+}
+
+void replay_cells(cli_table *t, int timed, const rft_replay_row *w)
+{
     if (!w) {
         for (int i = 0; i < REPLAY_NCOLS; i++)
             table_none(t);
@@ -14,13 +22,13 @@ void replay_cells(cli_table *t, const rft_stage *rp, const rft_replay_row *w)
     table_u64(t, w->naive);
     if (timed) {
         table_u64(t, w->replayed);
-        table_dbl(t, rft_replay_pct(w->naive, w->replayed), 2);
+        pct_cell(t, w->naive, w->replayed);
     } else {
         table_none(t);
         table_none(t);
     }
     table_u64(t, w->upper);
-    table_dbl(t, rft_replay_pct(w->naive, w->upper), 2);
+    pct_cell(t, w->naive, w->upper);
 }
 
 const rft_replay_row *replay_row(const rft_stage *rp, int scope, uint16_t cu, uint16_t simd,
@@ -36,18 +44,29 @@ const rft_replay_row *replay_row(const rft_stage *rp, int scope, uint16_t cu, ui
     return NULL;
 }
 
-void replay_notes(FILE *out, const rft_stage *rp, const char *hint)
+replay_info replay_info_of(const rft_stage *rp)
 {
-    const char *why;
-    if (!rp) {
-        fprintf(out, "note: not replayed (the warning above says why): no cycles columns\n");
+    replay_info in = {0};
+    if (rp) {
+        in.ok = 1;
+        in.timed = rft_replay_timed(rp, &in.why);
+        in.stages = rft_replay_stages(rp);
+    }
+    return in;
+}
+
+void replay_notes(FILE *out, const replay_info *in, const char *traced, const char *hint)
+{
+    if (!in->ok) {
+        fprintf(out, "note: not replayed (the warning above says why): the replay's columns are "
+                "empty\n");
         return;
     }
-    if (!rft_replay_timed(rp, &why))
+    if (!in->timed)
         fprintf(out, "note: not replayed: the trace's cycles are estimated (issue_model: %s); "
-                "cycles_upper is the upper bound alone%s\n", why, hint ? hint : "");
-    fprintf(out, "note: cycles_naive: the traced span; cycles_replayed: the replay (rft-replay(1)), "
-            "%u extra pipeline cycles per result; cycles_upper: the upper bound, every added "
-            "cycle delays its slice in full (kernel and total rows: the latest slice's end plus "
-            "the cycles added to it)\n", rft_replay_stages(rp));
+                "cycles_upper is the upper bound alone%s\n", in->why, hint ? hint : "");
+    fprintf(out, "note: %s: the traced span; cycles_replayed: the replay (rft-replay(1)), %u "
+            "extra pipeline cycles per result; cycles_upper: the upper bound, every added cycle "
+            "delays its slice in full (kernel and total rows: the latest slice's end plus the "
+            "cycles added to it)\n", traced, in->stages);
 }

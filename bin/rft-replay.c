@@ -59,6 +59,7 @@ static void report(cli_job *j)
     if (!c->out)
         return;
     static const char *const cols[] = {"scope", REPLAY_COLS, "instructions", "added_cycles"};
+    replay_info in = replay_info_of(j->st);
     cli_table *t = table_new(c->fmt, c->out, 3 + REPLAY_NCOLS, cols);
     for (uint32_t i = 0, n = rft_replay_nrows(j->st); i < n; i++) {
         const rft_replay_row *w = rft_replay_get(j->st, i);
@@ -73,14 +74,14 @@ static void report(cli_job *j)
         } else {
             table_str(t, "total");
         }
-        replay_cells(t, j->st, w);
+        replay_cells(t, in.timed, w);
         table_u64(t, w->instructions);
         table_u64(t, w->added);
         table_end_row(t);
     }
     table_free(t);
     if (c->fmt == FMT_TABLE)
-        replay_notes(c->out, j->st, " (--trust-cycles replays them)");
+        replay_notes(c->out, &in, "cycles_naive", " (--trust-cycles replays them)");
     side_close(c->out, c->summary);
 }
 
