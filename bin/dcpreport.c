@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dcpatch.h"
+#include "replaycols.h"
 
 static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
@@ -24,7 +25,6 @@ static void perf_row(const dcp_report *r, cli_table *t, const char *name, const 
     table_u64(t, n[RFT_DCPC_LDS_PEAK]);
     table_dbl(t, ratio(n[RFT_DCPC_LDS_BC], n[RFT_DCPC_CU_CYC]), 1);
     table_u64(t, n[RFT_DCPC_STALL]);
-    table_end_row(t);
 }
 
 /* a share of the entry cycles, or (--counts) entries on average */
@@ -48,7 +48,6 @@ static void occ_row(const dcp_report *r, cli_table *t, const char *name, const u
             occ_cell(r, t, all - conv, n);      /* unallocated */
     }
     occ_cell(r, t, all - used, n);              /* unused */
-    table_end_row(t);
 }
 
 /* --report events: every counter of every scope */
@@ -86,11 +85,11 @@ static void events(const dcp_report *r, const rft_stage *st, FILE *out)
 
 void dcp_report_print(const dcp_report *r, const rft_stage *st, FILE *out)
 {
-    static const char *const perf[2][13] = {
+    static const char *const perf[2][13 + REPLAY_NCOLS] = {
         {"kernel", "writes", "normal%", "patch_faulty%", "patch_reliable%", "lds%", "mispred%", "mov",
-         "reads", "ldsload%", "lds_peak_B", "lds_mean_B", "stall_cycles"},
+         "reads", "ldsload%", "lds_peak_B", "lds_mean_B", "stall_cycles", REPLAY_COLS},
         {"kernel", "writes", "normal", "patch_faulty", "patch_reliable", "lds", "mispred", "mov", "reads",
-         "ldsload", "lds_peak_B", "lds_mean_B", "stall_cycles"}};
+         "ldsload", "lds_peak_B", "lds_mean_B", "stall_cycles", REPLAY_COLS}};
     static const char *const occ[2][11] = {
         {"kernel", "conv_rel_comp%", "conv_rel_unc%", "conv_flt_comp%", "conv_flt_unc%",
          "conv_unwritten%", "conv_unalloc%", "dcp_rel_unc%", "dcp_rel_comp%", "dcp_flt_comp%",
@@ -102,30 +101,42 @@ void dcp_report_print(const dcp_report *r, const rft_stage *st, FILE *out)
         events(r, st, out);
         return;
     }
-    const char *names[13];
-    int ncol = r->report == DCP_REPORT_PERF ? 13 : 11;
+    const char *names[13 + REPLAY_NCOLS];
+    int is_perf = r->report == DCP_REPORT_PERF, ncol = is_perf ? 13 + REPLAY_NCOLS : 11;
+    const rft_stage *rp = rft_dcpatch_replay(st);
+    replay_info in = replay_info_of(rp);
     memcpy(names, r->report == DCP_REPORT_PERF ? perf[r->counts] : occ[r->counts],
            (size_t)ncol * sizeof *names);
     if (r->by_slice)
         names[0] = "slice";
     cli_table *t = table_new(r->fmt, out, ncol, names);
     void (*row)(const dcp_report *, cli_table *, const char *, const uint64_t *) =
-        r->report == DCP_REPORT_PERF ? perf_row : occ_row;
-    if (r->by_slice) {
-        for (uint32_t i = 0; i < rft_dcpatch_nslices(st); i++) {
-            uint16_t cu, simd;
-            const uint64_t *n = rft_dcpatch_slice(st, i, &cu, &simd);
-            char scope[16];
+        is_perf ? perf_row : occ_row;
+    uint32_t nrows = r->by_slice ? rft_dcpatch_nslices(st) : rft_dcpatch_nkernels(st);
+    for (uint32_t i = 0; i <= nrows; i++) {
+        const uint64_t *n;
+        const rft_replay_row *w;
+        char scope[16];
+        const char *name = scope;
+        uint16_t cu = 0, simd = 0;
+        if (i == nrows) {
+            n = rft_dcpatch_total(st);
+            name = "total";
+            w = replay_row(rp, RFT_RP_TOTAL, 0, 0, NULL);
+        } else if (r->by_slice) {
+            n = rft_dcpatch_slice(st, i, &cu, &simd);
             snprintf(scope, sizeof scope, "%u:%u", cu, simd);
-            row(r, t, scope, n);
+            w = replay_row(rp, RFT_RP_SLICE, cu, simd, NULL);
+        } else {
+            n = rft_dcpatch_kernel(st, i, &name);
+            w = replay_row(rp, RFT_RP_KERNEL, 0, 0, name);
         }
-    } else {
-        for (uint32_t i = 0; i < rft_dcpatch_nkernels(st); i++) {
-            const char *name;
-            const uint64_t *n = rft_dcpatch_kernel(st, i, &name);
-            row(r, t, name, n);
-        }
+        row(r, t, name, n);
+        if (is_perf)
+            replay_cells(t, in.timed, w);
+        table_end_row(t);
     }
-    row(r, t, "total", rft_dcpatch_total(st));
     table_free(t);
+    if (is_perf && r->fmt == FMT_TABLE)
+        replay_notes(out, &in, "cycles_naive", NULL);
 }

@@ -427,23 +427,33 @@ static void cost_row(const heal_report *r, cli_table *t, int d, uint32_t cus, ui
         table_dbl(t, 100.0 * ((double)c - (double)base) / (double)base, 2);
     else
         table_none(t);          /* no time to compare with */
+    /* the replay heals every CU */
+    replay_cells(t, r->rp.timed, r->rp.ok && !cus ? &r->rp_total[d] : NULL);
     table_end_row(t);
 }
 
 static void report_cost(const heal_report *r)
 {
     static const char *const cols[] = {"degraded_scs", "healed_cus", "cycles_naive",
-                                       "cycles_healthy", "overhead%"};
+                                       "cycles_healthy", "overhead%", "cycles_traced",
+                                       "cycles_replayed", "slowdown%", "cycles_upper",
+                                       "upper_slowdown%"};
     uint64_t base = rft_heal_cost(r->h, 0, 0);
     if (r->fmt == FMT_TABLE)
         printf("# run time replayed per slice (at most %u wavefronts, register windows), "
                "naive kernel by the same model\n", r->o.max_wf);
-    cli_table *t = table_new(r->fmt, stdout, 5, cols);
+    cli_table *t = table_new(r->fmt, stdout, 5 + REPLAY_NCOLS, cols);
     for (int d = 1; d <= sweep_of(r); d++)
         cost_row(r, t, d, 0, base);
     for (uint32_t k = 1; k <= rft_heal_ncus(r->h) && k <= 10; k++)  /* seed 003 Fig. 10: 1 to 10 */
         cost_row(r, t, 1, k, base);
     table_free(t);
+    if (r->fmt == FMT_TABLE) {
+        printf("note: cycles_naive, cycles_healthy, overhead%%: the first-order estimate above "
+               "(its own schedule); the replay's columns heal every CU (empty where healed_cus "
+               "is a number), work-groups of at most 256 work-items, the seed's wavefront rule\n");
+        replay_notes(stdout, &r->rp, "cycles_traced", NULL);
+    }
 }
 
 void heal_report_print(const heal_report *r)

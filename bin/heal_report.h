@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "heal.h"
+#include "replaycols.h"
 
 enum { HEAL_SUMMARY, HEAL_PROFILE, HEAL_SLICES, HEAL_UNITS, HEAL_GROUPS, HEAL_COST, HEAL_SERIES };
 
@@ -26,6 +27,11 @@ typedef struct heal_report {
     double threshold;           /* or --threshold (mV) */
     int have_threshold;
     const rft_heal *h;          /* the trace's profile, NULL without one */
+    /* the cost table's replay (rft-replay --degraded-scs d, read in the same
+       pass): its total row for d = 1..o.sweep (rp_total[d]), and what it says */
+    int rp_want;
+    rft_replay_row rp_total[RFT_HEAL_MAX_D];
+    replay_info rp;
     const char *input;
 } heal_report;
 

@@ -16,7 +16,7 @@ static const char usage[] =
     "rft-dcpatch [--scenario NAME] [--seed N] [--shares A/B/C/D/E] [--systematic W]\n"
     "            [--corr-length N] [--map FILE.csv] [--same] [--pick low|high]\n"
     "            [--share-reliable yes|no] [--repatch preventive|release-first]\n"
-    "            [--stall-cycles N] [--check] [--log FILE] [--summary[=FILE] | -s FILE]\n"
+    "            [--stall-cycles N] [--stages N] [--check] [--log FILE] [--summary[=FILE] | -s FILE]\n"
     "            [--report perf|occupancy|events] [--by kernel|slice] [--counts]\n"
     "            [--format table|tsv|csv|json] [-o FILE] [--level N] [--flush] [FILE]\n"
     "DC-Patch: compressed registers patched into faulty register-file entries (seed 001)\n"
@@ -29,6 +29,8 @@ static const char usage[] =
     "      --repatch preventive|release-first  Whether a state change searches while holding "
     "the old patch (default) or after releasing it\n"
     "      --stall-cycles N   Stall of a misprediction (default 4)\n"
+    "      --stages N         Extra pipeline cycles on every result in the perf table's replay, "
+    "0 to 1000 (default 2, seed 001 IV-E)\n"
     "      --check            Check the invariants after every event\n"
     "      --log FILE         Log every decision\n"
     "      --summary[=FILE]   Print the table\n"
@@ -94,6 +96,7 @@ static void parse(int argc, char **argv, cli_job *j)
         FM_SOURCE_OPTIONS,                       {"pick", required_argument, 0, 'P'},
         {"share-reliable", required_argument, 0, 'H'}, {"repatch", required_argument, 0, 'R'},
         {"stall-cycles", required_argument, 0, 'c'}, {"check", no_argument, 0, 'k'},
+        {"stages", required_argument, 0, 'G'},
         {"log", required_argument, 0, 'g'},      {"summary", optional_argument, 0, 'Y'},
         {"report", required_argument, 0, 'e'},   {"by", required_argument, 0, 'b'},
         {"counts", no_argument, 0, 'n'},         {"format", required_argument, 0, 'f'},
@@ -111,6 +114,7 @@ static void parse(int argc, char **argv, cli_job *j)
             o.dcp.release_first = cli_choice("--repatch", optarg, "preventive|release-first");
             break;
         case 'c': o.stall_cycles = (unsigned)cli_uint("--stall-cycles", optarg, 0, 1000000); break;
+        case 'G': o.stages = (uint32_t)cli_uint("--stages", optarg, 0, 1000); break;
         case 'k': o.check = 1; break;
         case 'g': c->log_path = optarg; break;
         case 'Y': c->summary = optarg ? optarg : "-"; break;
@@ -140,6 +144,7 @@ static void parse(int argc, char **argv, cli_job *j)
     if (corrupt)
         o.test_corrupt_at = strtoull(corrupt, NULL, 10);
     o.maps = c->fm.src;
+    o.replay = c->summary_out && c->shape.report == DCP_REPORT_PERF;   /* its run-time columns */
     if (c->log) {
         o.log = log_line;
         o.log_ctx = c->log;

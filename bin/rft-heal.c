@@ -224,16 +224,52 @@ static void degraded_parse(rft_heal *h, const char *degraded, const char *input)
 /* ctx: where the profile goes, taken from the stage before the driver frees it */
 static void take_profile(cli_job *j) { *(rft_heal **)j->ctx = rft_heal_stage_take(j->st); }
 
-/* The trace's profile, read through the stage driver. */
-static rft_heal *read_trace(const heal_report *r)
+/* ctx: the report; the total row of the replay of j->ctx's degraded SCs */
+typedef struct {
+    heal_report *r;
+    uint32_t d;
+} heal_rp;
+
+static void take_replay(cli_job *j)
+{
+    heal_rp *c = j->ctx;
+    const rft_replay_row *w = replay_row(j->st, RFT_RP_TOTAL, 0, 0, NULL);
+    c->r->rp = replay_info_of(j->st);
+    if (c->r->rp.why)
+        c->r->rp.why = xasprintf("%s", c->r->rp.why);   /* outlives the stage */
+    if (w)
+        c->r->rp_total[c->d] = *w;
+}
+
+/* The trace's profile, read through the stage driver; with the cost table,
+ * the replay of 1..sweep degraded SCs in the same pass. */
+static rft_heal *read_trace(heal_report *r)
 {
     rft_heal *h = NULL;
-    cli_job j = {.input = r->input, .prog = prog, .read_flags = RFT_IN_AHEAD,
-                 .st = rft_heal_stage_new(&r->o), .report = take_profile,
-                 .ctx = &h, .free_ctx = cli_ctx_borrowed};
-    if (!j.st)
+    int n = r->rp_want ? 1 + r->o.sweep : 1, len[RFT_HEAL_MAX_D];
+    cli_job j[RFT_HEAL_MAX_D], *pipe[RFT_HEAL_MAX_D];
+    heal_rp rc[RFT_HEAL_MAX_D];
+    j[0] = (cli_job){.input = r->input, .prog = prog, .read_flags = RFT_IN_AHEAD,
+                     .st = rft_heal_stage_new(&r->o), .report = take_profile,
+                     .ctx = &h, .free_ctx = cli_ctx_borrowed};
+    if (!j[0].st)
         die("out of memory");
-    cli_jobs_run(&j, 1);
+    for (int d = 0; d < n; d++) {
+        pipe[d] = &j[d];
+        len[d] = 1;
+        if (!d)
+            continue;
+        rft_replay_opts o;
+        rft_replay_opts_default(&o);
+        o.pass = o.emit = 0;
+        o.degraded_scs = (uint32_t)d;
+        rc[d] = (heal_rp){r, (uint32_t)d};
+        j[d] = (cli_job){.input = r->input, .prog = prog, .st = rft_replay_new(&o),
+                         .report = take_replay, .ctx = &rc[d], .free_ctx = cli_ctx_borrowed};
+        if (!j[d].st)
+            die("out of memory");
+    }
+    cli_pipelines_run(pipe, len, n, NULL);
     if (!rft_heal_span(h))
         die("%s: no records with a cycle: nothing to profile", r->input);
     if (r->scheme == 0 && !rft_heal_bundles(h))
@@ -303,6 +339,7 @@ int main(int argc, char **argv)
     rft_heal_opts_default(&r.o);
     r.o.sweep_fit = 1;
     parse(argc, argv, &r);
+    r.rp_want = r.scheme == 1 && (r.report == HEAL_COST || r.report == HEAL_SUMMARY);
     cli_stdout_to(r.output);
     rft_heal *h = NULL;
     if (!r.have_profile && !(r.report == HEAL_GROUPS && r.have_wi)) {

@@ -8,6 +8,7 @@
 
 #include "pipeline.h"
 #include "replay.h"
+#include "replaycols.h"
 
 static const char usage[] =
     "rft-replay [-o FILE] [--level N] [--flush] [--summary[=FILE] | -s FILE]\n"
@@ -52,25 +53,14 @@ typedef struct {
     FILE *out;
 } replay_cli;
 
-static void cell_pct(cli_table *t, int timed, uint64_t naive, uint64_t c)
-{
-    if (timed)
-        table_dbl(t, rft_replay_pct(naive, c), 2);
-    else
-        table_none(t);
-}
-
 static void report(cli_job *j)
 {
     replay_cli *c = j->ctx;
     if (!c->out)
         return;
-    static const char *const cols[] = {"scope", "cycles_naive", "cycles_replayed", "slowdown%",
-                                       "cycles_upper", "upper_slowdown%", "instructions",
-                                       "added_cycles"};
-    const char *why;
-    int timed = rft_replay_timed(j->st, &why);
-    cli_table *t = table_new(c->fmt, c->out, 8, cols);
+    static const char *const cols[] = {"scope", REPLAY_COLS, "instructions", "added_cycles"};
+    replay_info in = replay_info_of(j->st);
+    cli_table *t = table_new(c->fmt, c->out, 3 + REPLAY_NCOLS, cols);
     for (uint32_t i = 0, n = rft_replay_nrows(j->st); i < n; i++) {
         const rft_replay_row *w = rft_replay_get(j->st, i);
         if (w->scope == RFT_RP_SLICE) {
@@ -84,29 +74,14 @@ static void report(cli_job *j)
         } else {
             table_str(t, "total");
         }
-        table_u64(t, w->naive);
-        if (timed)
-            table_u64(t, w->replayed);
-        else
-            table_none(t);
-        cell_pct(t, timed, w->naive, w->replayed);
-        table_u64(t, w->upper);
-        table_dbl(t, rft_replay_pct(w->naive, w->upper), 2);
+        replay_cells(t, in.timed, w);
         table_u64(t, w->instructions);
         table_u64(t, w->added);
         table_end_row(t);
     }
     table_free(t);
-    if (c->fmt == FMT_TABLE) {
-        if (!timed)
-            fprintf(c->out, "note: not replayed: the trace's cycles are estimated (issue_model: "
-                    "%s); cycles_upper is the upper bound alone (--trust-cycles replays them)\n",
-                    why);
-        fprintf(c->out, "note: cycles_replayed: the replay (rft-replay(1)), %u extra pipeline "
-                "cycles per result; cycles_upper: every added cycle delays its slice in full "
-                "(kernel and total rows: the latest slice's end plus the cycles added to it)\n",
-                rft_replay_stages(j->st));
-    }
+    if (c->fmt == FMT_TABLE)
+        replay_notes(c->out, &in, "cycles_naive", " (--trust-cycles replays them)");
     side_close(c->out, c->summary);
 }
 

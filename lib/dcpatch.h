@@ -237,6 +237,10 @@ typedef struct rft_dcpatch_opts {
     void (*log)(void *ctx, const char *line);
     void *log_ctx;
     uint64_t test_corrupt_at;   /* tests only: break the PT after record N (see --check) */
+    int replay;             /* 1: replay the patched stream in the same pass (replay.h):
+                               rft_dcpatch_replay after finish */
+    uint32_t stages;        /* the replay's extra pipeline cycles per result (seed 001
+                               IV-E; default RFT_REPLAY_AUTO: 2) */
 } rft_dcpatch_opts;
 void rft_dcpatch_opts_default(rft_dcpatch_opts *o);
 /* The header line of the log (with its newline). */
@@ -252,5 +256,11 @@ const uint64_t *rft_dcpatch_kernel(const rft_stage *s, uint32_t i, const char **
 uint32_t rft_dcpatch_nslices(const rft_stage *s);
 const uint64_t *rft_dcpatch_slice(const rft_stage *s, uint32_t i, uint16_t *cu, uint16_t *simd);
 const uint64_t *rft_dcpatch_total(const rft_stage *s);
+/* After finish, with opts.replay: the replay of the patched stream (its
+ * records, patch records included, fed as they leave the stage; the
+ * stall of a misprediction is opts.stall_cycles), for rft_replay_timed,
+ * rft_replay_get...; NULL without opts.replay or if the stream could not be
+ * replayed (then a warning said why). */
+const rft_stage *rft_dcpatch_replay(const rft_stage *s);
 
 #endif

@@ -11,6 +11,7 @@
 #include "pattern.h"
 #include "grow.h"
 #include "names.h"
+#include "replay.h"
 #include "rft.h"
 
 /* ---- the stage ---------------------------------------------------------------------- */
@@ -37,6 +38,7 @@ void rft_dcpatch_opts_default(rft_dcpatch_opts *o)
     memset(o, 0, sizeof *o);
     rft_dcp_opts_default(&o->dcp);
     o->stall_cycles = 4;
+    o->stages = RFT_REPLAY_AUTO;
 }
 
 typedef struct {
@@ -105,6 +107,8 @@ typedef struct dcp {
     rft_counters c;             /* scratch for counters records */
     uint8_t cbuf[RFT_COUNTERS_MAX];
     char line[256];             /* a log line: numbers and short words */
+    rft_stage *rp;              /* opts.replay: the replay of the output stream, or NULL */
+    const rft_sink *down;       /* the sink of the record being fed (tee) */
 } dcp;
 
 static int oom(dcp *d) { return rft_stage_fail(&d->st, RFT_EMEM, "out of memory"); }
@@ -680,6 +684,42 @@ static int on_read(dcp *d, rft_regread *x)
     return 0;
 }
 
+/* ---- the replay of the output stream (opts.replay), as rft-replay(1) would
+ * read it after this stage: every record that leaves goes through tee. */
+static int replay_start(dcp *d, const rft_header *out)
+{
+    rft_replay_opts ro;
+    rft_replay_opts_default(&ro);
+    ro.pass = ro.emit = 0;
+    ro.stall_cycles = d->o.stall_cycles;
+    ro.stages = d->o.stages;
+    rft_header h;
+    if (!(d->rp = rft_replay_new(&ro)))
+        return oom(d);
+    int e = rft_stage_start(d->rp, out, &h);
+    rft_header_free(&h);
+    return e ? rft_stage_fail(&d->st, e, "%s", rft_stage_error(d->rp)) : 0;
+}
+
+static int nothing(void *ctx, rft_rec *rec) { (void)ctx; (void)rec; return 0; }
+
+/* A stream the replay cannot follow is tabled without it, with a warning. */
+static void replay_drop(dcp *d)
+{
+    rft_stage_warn(&d->st, "warning: %s: not replayed: %s", d->st.input, rft_stage_error(d->rp));
+    rft_stage_free(d->rp);
+    d->rp = NULL;
+}
+
+static int tee(void *ctx, rft_rec *rec)
+{
+    static const rft_sink none = {nothing, NULL};
+    dcp *d = ctx;
+    if (d->rp && rft_stage_feed(d->rp, rec, &none))
+        replay_drop(d);
+    return d->down->put(d->down->ctx, rec);
+}
+
 static int dcp_start(rft_stage *st, const rft_header *in, rft_header *out)
 {
     dcp *d = (dcp *)st;
@@ -700,13 +740,15 @@ static int dcp_start(rft_stage *st, const rft_header *in, rft_header *out)
         return e;
     if (d->o.log)
         d->o.log(d->o.log_ctx, rft_dcpatch_log_header);
-    return 0;
+    return d->o.replay ? replay_start(d, out) : 0;
 }
 
-static int dcp_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
+static int dcp_feed(rft_stage *st, rft_rec *rec, const rft_sink *down)
 {
     dcp *d = (dcp *)st;
     int e = 0;
+    const rft_sink teed = {tee, d}, *out = d->rp ? &teed : down;
+    d->down = down;
     d->count++;
     switch (rec->kind) {
     case RFT_KERNEL: e = on_kernel(d, &rec->u.kernel); break;
@@ -793,6 +835,9 @@ static int dcp_finish(rft_stage *st, const rft_sink *out)
         if ((e = put_counters(d, scope, d->slices[i].n, out)))
             return e;
     }
+    static const rft_sink none = {nothing, NULL};
+    if (d->rp && rft_stage_finish(d->rp, &none))
+        replay_drop(d);
     return put_counters(d, "total", d->total, out);
 }
 
@@ -819,6 +864,7 @@ static void dcp_free(rft_stage *st)
     rft_map_free(&d->ks_of);
     rft_fmset_free(&d->opt_maps);
     rft_fmset_free(&d->stream_maps);
+    rft_stage_free(d->rp);
     free(d);
 }
 
@@ -846,6 +892,7 @@ rft_stage *rft_dcpatch_new(const rft_dcpatch_opts *o)
 uint32_t rft_dcpatch_nkernels(const rft_stage *s) { return ((const dcp *)s)->nks; }
 uint32_t rft_dcpatch_nslices(const rft_stage *s) { return ((const dcp *)s)->nslices; }
 const uint64_t *rft_dcpatch_total(const rft_stage *s) { return ((const dcp *)s)->total; }
+const rft_stage *rft_dcpatch_replay(const rft_stage *s) { return ((const dcp *)s)->rp; }
 
 const uint64_t *rft_dcpatch_kernel(const rft_stage *s, uint32_t i, const char **name)
 {

@@ -100,9 +100,9 @@ print(rows["longest_0_cell_off%"]["rc_red%"], rows["window"]["rc_red%"], rows["l
 @test "rft-heal: no overhead where the naive kernel takes no time (empty, JSON null, never nan)" {
     rft-decode "$T/idle.txt" -o idle.rft
     run -0 rft-heal --scheme sc --report cost --sweep 1 --format tsv idle.rft
-    assert_output "$(printf 'degraded_scs\thealed_cus\tcycles_naive\tcycles_healthy\toverhead%%\n1\tall\t0\t0\t\n1\t1\t0\t0\t')"
+    assert_output "$(printf 'degraded_scs\thealed_cus\tcycles_naive\tcycles_healthy\toverhead%%\tcycles_traced\tcycles_replayed\tslowdown%%\tcycles_upper\tupper_slowdown%%\n1\tall\t0\t0\t\t0\t0\t\t0\t\n1\t1\t0\t0\t\t\t\t\t\t')"
     run -0 rft-heal --scheme sc --report cost --sweep 1 --format json idle.rft
-    assert_line --index 0 '{"degraded_scs": 1, "healed_cus": "all", "cycles_naive": 0, "cycles_healthy": 0, "overhead%": null}'
+    assert_line --index 0 '{"degraded_scs": 1, "healed_cus": "all", "cycles_naive": 0, "cycles_healthy": 0, "overhead%": null, "cycles_traced": 0, "cycles_replayed": 0, "slowdown%": null, "cycles_upper": 0, "upper_slowdown%": null}'
     run -0 rft-heal --scheme sc idle.rft
     refute_output --partial nan
 }
