@@ -116,17 +116,18 @@ static void alone(void)
  * wavefront's last: 12 cycles of other wavefronts' work between two of a
  * wavefront's instructions hide a latency up to 12 on all 160 of them;
  * only the last result, which nothing follows, delays the end. */
-static uint64_t round_robin(uint32_t L, int hold, uint64_t *naive)
+static uint64_t round_robin_x(uint32_t L, int hold, unsigned unit, uint8_t flags, uint64_t *naive)
 {
     rft_replay_opts o = opts(L);
     o.hold = hold;
+    o.latency_unit = unit;
     rft_stage *s = start(&o, NULL, NULL);
     for (uint32_t w = 0; w < 4; w++)
         begin(s, 0, w);
     const int n = 40;
     for (int k = 0; k < n; k++)
         for (uint32_t w = 0; w < 4; w++)
-            instr(s, 16 * (uint64_t)k + 4 * w, w, k ? 1 : -1, 1);
+            instr_x(s, 16 * (uint64_t)k + 4 * w, w, k ? 1 : -1, 1, flags, RFT_NO_GATE, 0);
     for (uint32_t w = 0; w < 4; w++)
         end(s, 16 * (uint64_t)n + 4 * w, w);
     const rft_replay_row *t = total(s);
@@ -135,6 +136,18 @@ static uint64_t round_robin(uint32_t L, int hold, uint64_t *naive)
     uint64_t r = t->replayed;
     rft_stage_free(s);
     return r;
+}
+
+static uint64_t round_robin(uint32_t L, int hold, uint64_t *naive)
+{
+    return round_robin_x(L, hold, RFT_REPLAY_U_ALU, 0, naive);
+}
+
+/* the same, every instruction a vector memory load, held: the SIMD is never
+ * held by a load */
+static uint64_t round_robin_vmem(uint32_t L, unsigned unit, uint64_t *naive)
+{
+    return round_robin_x(L, 1, unit, RFT_WF_VMEM, naive);
 }
 
 static void hidden(void)
@@ -176,29 +189,6 @@ static uint64_t chain_units(uint32_t L, unsigned unit, int hold)
     uint64_t extra = w->replayed - w->naive;
     rft_stage_free(s);
     return extra;
-}
-
-/* Four wavefronts round robin as in round_robin, every instruction a
- * vector memory load: held or not, the SIMD is never held by it. */
-static uint64_t round_robin_vmem(uint32_t L, unsigned unit, uint64_t *naive)
-{
-    rft_replay_opts o = opts(L);
-    o.hold = 1;
-    o.latency_unit = unit;
-    rft_stage *s = start(&o, NULL, NULL);
-    for (uint32_t w = 0; w < 4; w++)
-        begin(s, 0, w);
-    const int n = 40;
-    for (int k = 0; k < n; k++)
-        for (uint32_t w = 0; w < 4; w++)
-            instr_x(s, 16 * (uint64_t)k + 4 * w, w, k ? 1 : -1, 1, RFT_WF_VMEM, RFT_NO_GATE, 0);
-    for (uint32_t w = 0; w < 4; w++)
-        end(s, 16 * (uint64_t)n + 4 * w, w);
-    const rft_replay_row *t = total(s);
-    *naive = t->naive;
-    uint64_t r = t->replayed;
-    rft_stage_free(s);
-    return r;
 }
 
 static void units(void)
