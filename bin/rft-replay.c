@@ -12,7 +12,7 @@
 
 static const char usage[] =
     "rft-replay [-o FILE] [--level N] [--flush] [--summary[=FILE] | -s FILE]\n"
-    "           [--add-latency N [--hold]] [--deps reg|all] [--issue N] [--stages N] [--no-scheme]\n"
+    "           [--add-latency N [--hold] [--latency-unit alu|vmem|lds|all]] [--deps reg|all] [--issue N] [--stages N] [--no-scheme]\n"
     "           [--wakeup-cycles N] [--mov-cycles N] [--stall-cycles N] [--lds-cycles N]\n"
     "           [--degraded-scs N] [--trust-cycles] [--format table|tsv|csv|json] [FILE]\n"
     "Replay each slice's schedule from the trace's cycles: cycles naive, with the scheme, "
@@ -25,10 +25,14 @@ static const char usage[] =
     "      --summary[=FILE]   The table to FILE (default: standard output unless the stream "
     "goes there)\n"
     "  -s FILE                The same as --summary=FILE\n"
-    "      --add-latency N    Every vector instruction's result N cycles later, 0 to 10^6 "
-    "(default 0)\n"
-    "      --hold             With --add-latency: the SIMD is held those N cycles too (Multi2Sim "
-    "4.2's ReadExecWriteLatency with a one-instruction buffer)\n"
+    "      --add-latency N    Every vector instruction's result N cycles later (of the unit "
+    "--latency-unit names), 0 to 10^6 (default 0)\n"
+    "      --hold             With --add-latency: the SIMD is held those N cycles too by a vector "
+    "ALU instruction (Multi2Sim 4.2's ReadExecWriteLatency with a one-instruction buffer)\n"
+    "      --latency-unit alu|vmem|lds|all  The instructions --add-latency delays, by the unit "
+    "marked on their writes: vector ALU (default: a scheme's pipeline stages; unmarked "
+    "writes and instructions without a write count as ALU), vector memory loads, LDS loads, "
+    "or all\n"
     "      --deps reg|all     What an instruction waits for: the results of the registers it "
     "reads (default), or every earlier result of its wavefront\n"
     "      --issue N          SIMD cycles per instruction, 1 to 1024 (default lanes / "
@@ -92,6 +96,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"summary", optional_argument, 0, 'S'},
         {"add-latency", required_argument, 0, 'a'},
         {"hold", no_argument, 0, 'H'},
+        {"latency-unit", required_argument, 0, 'u'},
         {"deps", required_argument, 0, 'D'},
         {"issue", required_argument, 0, 'i'},
         {"stages", required_argument, 0, 'g'},
@@ -106,7 +111,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {0, 0, 0, 0}};
     replay_cli *c = xrealloc(NULL, sizeof *c);     /* one per stage of a pipeline */
     rft_replay_opts o;
-    int ch;
+    int ch, lu = 0;
     rft_replay_opts_default(&o);
     *c = (replay_cli){.fmt = FMT_TABLE};
     while ((ch = cli_getopt(argc, argv, "o:s:f:", opts)) != -1) {
@@ -115,6 +120,13 @@ static void parse(int argc, char **argv, cli_job *j)
         case 's': c->summary = optarg; break;
         case 'a': o.add_latency = (uint32_t)cli_uint("--add-latency", optarg, 0, 1000000); break;
         case 'H': o.hold = 1; break;
+        case 'u': {
+            static const unsigned units[] = {RFT_REPLAY_U_ALU, RFT_REPLAY_U_VMEM, RFT_REPLAY_U_LDS,
+                                             RFT_REPLAY_U_ALL};
+            o.latency_unit = units[cli_choice("--latency-unit", optarg, "alu|vmem|lds|all")];
+            lu = 1;
+            break;
+        }
         case 'D': o.deps_all = cli_choice("--deps", optarg, "reg|all"); break;
         case 'i': o.issue = (uint32_t)cli_uint("--issue", optarg, 1, 1024); break;
         case 'g': o.stages = (uint32_t)cli_uint("--stages", optarg, 0, 1000); break;
@@ -134,6 +146,8 @@ static void parse(int argc, char **argv, cli_job *j)
     j->input = cli_input(argc, argv);
     if (o.hold && !o.add_latency)
         usage_error("--hold needs --add-latency");
+    if (lu && !o.add_latency)
+        usage_error("--latency-unit needs --add-latency");
     j->stream = j->output != NULL;
     int to_stdout = j->stream && strcmp(j->output, "-") == 0;
     if (!c->summary && !to_stdout)

@@ -106,6 +106,10 @@ int dec_write(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t p
  * which lanes the instruction ran on) */
 int dec_write_all(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys,
                   const uint8_t *mask, const uint32_t *val);
+/* dec_write with the unit that produced the result (RFT_WF_VMEM, RFT_WF_LDS or
+ * 0: vector ALU) in the write's flags */
+int dec_write_unit(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys,
+                   const uint8_t *mask, const uint32_t *val, uint8_t unit);
 int dec_read(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys);
 /* a VLIW ALU group (bundle) of the wavefront under exec mask mask */
 int dec_bundle(rft_dec *d, dec_wave *w, uint64_t cycle, uint8_t slots, uint8_t flags,

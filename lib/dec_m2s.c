@@ -50,6 +50,7 @@ typedef struct {
     uint64_t inst_cycle;
     char mnem[48];
     int vector, endpgm, barrier, to_sgpr, had_t;
+    uint8_t unit;               /* its results' unit: RFT_WF_VMEM, RFT_WF_LDS, 0 vector ALU */
     uint16_t src[MAXOPS];
     int nsrc;
     int64_t wid;                /* wavefront it belongs to, -1 not known yet */
@@ -322,8 +323,9 @@ static int flush_inst(rft_dec *d, m2s *m)
                 return e;
     uint32_t lanes = d->o.geom.lanes;
     for (int i = 0; i < m->np; i++)
-        if ((e = dec_write(d, w, cycle, m->preg[i], RFT_NO_PHYS, m->pmask + i * (RFT_MAX_LANES / 8),
-                           m->pval + (size_t)i * lanes)))
+        if ((e = dec_write_unit(d, w, cycle, m->preg[i], RFT_NO_PHYS,
+                                m->pmask + i * (RFT_MAX_LANES / 8), m->pval + (size_t)i * lanes,
+                                m->unit)))
             return e;
     if (m->barrier) {
         w->barrier = 1;
@@ -490,6 +492,14 @@ static int inst_line(rft_dec *d, m2s *m, const char *s, size_t n)
     if (m->branch && lb && dec_hex32(lb + 6, 4, &la) == 0)
         m->target = (uint64_t)la * 4 + 1;
     m->vector = !pre(m->mnem, "s_");
+    /* the unit of its results: vector memory (buffer, typed buffer, image,
+     * flat), the LDS (ds_), else the vector ALU (s_ ones write no vector
+     * register) */
+    m->unit = pre(m->mnem, "buffer_") || pre(m->mnem, "tbuffer_") || pre(m->mnem, "image_") ||
+                      pre(m->mnem, "flat_") || pre(m->mnem, "global_")
+                  ? RFT_WF_VMEM
+              : pre(m->mnem, "ds_") ? RFT_WF_LDS
+                                    : 0;
     m->endpgm = strcmp(m->mnem, "s_endpgm") == 0;
     m->barrier = strcmp(m->mnem, "s_barrier") == 0;
     m->to_sgpr = pre(m->mnem, "v_readfirstlane") || pre(m->mnem, "v_readlane");

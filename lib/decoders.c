@@ -579,7 +579,7 @@ int dec_end_all(rft_dec *d, uint64_t cycle)
 
 /* ---- records --------------------------------------------------------------------- */
 static int write_rec(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys,
-                     const uint8_t *mask, const uint32_t *val, int all)
+                     const uint8_t *mask, const uint32_t *val, int all, uint8_t flags)
 {
     uint32_t lanes = d->o.geom.lanes;
     d->c[DC_WRITES]++;
@@ -594,7 +594,8 @@ static int write_rec(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uin
     x->wf = w->wf;
     x->vreg = (uint16_t)vreg;
     x->phys = phys;
-    x->cls = x->bs = x->wc = x->flags = 0;
+    x->cls = x->bs = x->wc = 0;
+    x->flags = flags;
     x->c0 = x->de = x->db = 0;
     x->on_bits = RFT_NO_GATE;
     memcpy(x->mask, mask, rft_mask_bytes(&d->o.geom));
@@ -610,13 +611,19 @@ static int write_rec(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uin
 int dec_write(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys,
               const uint8_t *mask, const uint32_t *val)
 {
-    return write_rec(d, w, cycle, vreg, phys, mask, val, 0);
+    return write_rec(d, w, cycle, vreg, phys, mask, val, 0, 0);
+}
+
+int dec_write_unit(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys,
+                   const uint8_t *mask, const uint32_t *val, uint8_t unit)
+{
+    return write_rec(d, w, cycle, vreg, phys, mask, val, 0, unit & RFT_WF_UNIT);
 }
 
 int dec_write_all(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys,
                   const uint8_t *mask, const uint32_t *val)
 {
-    return write_rec(d, w, cycle, vreg, phys, mask, val, 1);
+    return write_rec(d, w, cycle, vreg, phys, mask, val, 1, 0);
 }
 
 int dec_read(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys)

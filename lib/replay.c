@@ -30,6 +30,7 @@ typedef struct wave {
     int grp;                    /* G_* (0: none open) */
     uint64_t g_t;
     uint32_t g_wake, g_mov, g_misp, g_lds;
+    uint8_t g_unit;             /* RFT_WF_UNIT flags of its writes */
     int64_t g_src;              /* the latest a source of the open event is due (see dep) */
     /* per register of its window (one block, cap entries): when its value is
      * due, as lateness against the trace (the writer's lateness and added
@@ -111,6 +112,7 @@ void rft_replay_opts_default(rft_replay_opts *o)
     o->lds_cycles = 4;
     o->stages = RFT_REPLAY_AUTO;
     o->pass = 1;
+    o->latency_unit = RFT_REPLAY_U_ALU;
 }
 
 static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
@@ -220,12 +222,17 @@ static int instruction(replay *r, wave *w, uint64_t t)
         ready_t = w->t_free;
     if (ready_t < w->t_last)
         ready_t = w->t_last;
-    uint64_t a = (uint64_t)r->o.add_latency + r->stages + (uint64_t)w->g_wake * r->o.wakeup_cycles;
-    uint64_t extra = (uint64_t)w->g_misp * r->o.stall_cycles + (r->o.hold ? r->o.add_latency : 0) +
-                     (uint64_t)w->twins * issue;
+    /* add_latency: on the units chosen; held only by a vector ALU instruction */
+    unsigned unit = w->g_unit & RFT_WF_VMEM  ? RFT_REPLAY_U_VMEM
+                    : w->g_unit & RFT_WF_LDS ? RFT_REPLAY_U_LDS
+                                             : RFT_REPLAY_U_ALU;
+    uint64_t lat = r->o.latency_unit & unit ? r->o.add_latency : 0;
+    uint64_t held_lat = r->o.hold && unit == RFT_REPLAY_U_ALU ? lat : 0;
+    uint64_t a = lat + r->stages + (uint64_t)w->g_wake * r->o.wakeup_cycles;
+    uint64_t extra = (uint64_t)w->g_misp * r->o.stall_cycles + held_lat + (uint64_t)w->twins * issue;
     uint64_t lds = (uint64_t)w->g_lds * r->o.lds_cycles, mov = (uint64_t)w->g_mov * r->o.mov_cycles;
     /* the upper bound: every cycle in full, the held latency once */
-    uint64_t added = a + extra - (r->o.hold ? r->o.add_latency : 0) + lds + mov;
+    uint64_t added = a + extra - held_lat + lds + mov;
     uint64_t rr = t;
     if (r->timed) {
         int64_t rd = (int64_t)ready_t + lateness(r, w, w->g_src);
@@ -323,6 +330,7 @@ static int close_event(replay *r, uint32_t i)
         drop(r, i);
     }
     w->g_wake = w->g_mov = w->g_misp = w->g_lds = 0;
+    w->g_unit = 0;
     w->g_src = INT64_MIN;
     w->nwl = 0;
     return 0;
@@ -570,6 +578,7 @@ static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
         if ((e = find(r, "write", cu, simd, wf, &i)))
             break;
         write_events(r, &r->w[i], &rec->w);
+        r->w[i].g_unit |= rec->w.flags & RFT_WF_UNIT;
         if (rec->w.vreg < r->w[i].nregs && r->w[i].nwl < r->w[i].nregs)
             r->w[i].wl[r->w[i].nwl++] = rec->w.vreg;
         e = join(r, i, G_INSTR);

@@ -60,9 +60,13 @@
  *     work-items at most); its first k wavefronts each have a redundant
  *     twin whose instructions take the SIMD right after theirs (the same
  *     dependencies: an issue slot more per instruction);
- *   - any stream: add_latency cycles on every instruction's result, and
- *     with hold the SIMD held as long too (Multi2Sim 4.2's read-exec-write
- *     stage with a one-instruction buffer).
+ *   - any stream: add_latency cycles on the result of every instruction of
+ *     the units in latency_unit (by the writes' unit flags; vector ALU by
+ *     default, what a register-file scheme's extra stages lengthen), and
+ *     with hold the SIMD held as long too for a vector ALU instruction
+ *     (Multi2Sim 4.2's read-exec-write stage with a one-instruction buffer);
+ *     a vector memory or LDS instruction's result only comes later, the
+ *     SIMD is not held (its unit, not the SIMD, waits).
  * The upper bound beside it adds every one of those cycles to its slice in
  * full (the first-order estimate of rft-energy before the replay); a
  * kernel or the total ends at the latest of its slices' traced ends plus
@@ -89,11 +93,20 @@ extern "C" {
 #endif
 
 #define RFT_REPLAY_AUTO 0xFFFFFFFFu     /* stages: 2 on a patched stream, else 0 */
+/* latency_unit: an instruction's unit is that of its writes' RFT_WF_VMEM /
+ * RFT_WF_LDS flags (vector memory wins over LDS), vector ALU when none is set
+ * (an instruction with no write, or a stream whose decoder does not mark) */
+#define RFT_REPLAY_U_ALU 0x1u
+#define RFT_REPLAY_U_VMEM 0x2u
+#define RFT_REPLAY_U_LDS 0x4u
+#define RFT_REPLAY_U_ALL 0x7u
 
 typedef struct rft_replay_opts {
     uint32_t issue;         /* SIMD cycles per instruction; 0: lanes / block_lanes */
-    uint32_t add_latency;   /* every vector instruction's result this much later */
-    int hold;               /* add_latency also holds the SIMD */
+    uint32_t add_latency;   /* every vector instruction's result of latency_unit this much later */
+    int hold;               /* add_latency also holds the SIMD (vector ALU instructions only) */
+    unsigned latency_unit;  /* RFT_REPLAY_U_* mask: the instructions add_latency applies to
+                               (default RFT_REPLAY_U_ALU) */
     int scheme;             /* 1: latency of the stream's scheme events (default) */
     uint32_t wakeup_cycles; /* 10 */
     uint32_t mov_cycles;    /* 4: SIMD cycles of an injected MOV */

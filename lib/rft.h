@@ -87,6 +87,10 @@ enum rft_wc {
 #define RFT_WF_DIVERGENT 0x02  /* exec mask is not the wavefront's full mask */
 #define RFT_WF_MOV 0x04        /* divergent write to a compressed register */
 #define RFT_WF_WAKEUP 0x08     /* the write woke a switched-off entry */
+/* the unit that produced the result (set by decoders that know it; neither: vector ALU) */
+#define RFT_WF_VMEM 0x10       /* vector memory load, at its data's return */
+#define RFT_WF_LDS 0x20        /* LDS (local data share) load */
+#define RFT_WF_UNIT (RFT_WF_VMEM | RFT_WF_LDS)
 
 /* rft_wfbegin.flags and rft_kernel.flags (how the text named things) */
 #define RFT_KF_IMPLICIT 0x01   /* kernel record derived from a B line */

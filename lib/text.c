@@ -148,7 +148,7 @@ static int name_index(const char *const *names, int count, const char *s, size_t
 
 static const char *const cls_short[] = {"none", "const", "single", "double", "other"};
 static const char *const wc_short[] = {"none", "base", "delta1", "delta2", "uncomp"};
-static const char *const flag_names[] = {"fb", "div", "mov", "wake"};
+static const char *const flag_names[] = {"fb", "div", "mov", "wake", "vmem", "lds"};
 
 /* key=value annotations after the fixed fields of W and R lines */
 static int annotations(rft_textdec *d, rft_rec *r, int nf, const char *const *f, const size_t *fl)
@@ -203,7 +203,7 @@ static int annotations(rft_textdec *d, rft_rec *r, int nf, const char *const *f,
                 size_t b = a;
                 while (b < vn && v[b] != ',' && v[b] != '+')
                     b++;
-                if ((x = name_index(flag_names, 4, v + a, b - a)) < 0)
+                if ((x = name_index(flag_names, 6, v + a, b - a)) < 0)
                     return bad(d, "unknown flag '%.*s'", TOK(v + a, b - a));
                 w->flags |= (uint8_t)(1u << x);
                 a = b + 1;
@@ -588,7 +588,7 @@ size_t rft_text_format(const rft_geom *g, const rft_rec *r, const char *const *k
             *p++ = sep;
             p = put_str(p, "flags=");
             const char *plus = "";
-            for (int i = 0; i < 4; i++)
+            for (int i = 0; i < 6; i++)
                 if (w->flags >> i & 1) {
                     p = put_str(p, plus);
                     p = put_str(p, flag_names[i]);

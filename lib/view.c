@@ -198,7 +198,9 @@ static char *json_write(const rft_geom *g, const rft_write *w, char *p)
                      rft_class_name(w->cls), w->bs, w->c0, w->de, w->db);
     if (w->wc)
         p += sprintf(p, ", \"wc\": \"%s\"", rft_wc_name(w->wc));
-    if (w->flags)
+    if (w->flags & RFT_WF_UNIT)
+        p += sprintf(p, ", \"unit\": \"%s\"", w->flags & RFT_WF_VMEM ? "vmem" : "lds");
+    if (w->flags & ~RFT_WF_UNIT)
         p += sprintf(p, ", \"firstblock\": %d, \"divergent\": %d, \"mov\": %d, \"wakeup\": %d",
                      !!(w->flags & RFT_WF_FIRSTBLOCK), !!(w->flags & RFT_WF_DIVERGENT),
                      !!(w->flags & RFT_WF_MOV), !!(w->flags & RFT_WF_WAKEUP));

@@ -116,17 +116,18 @@ static void alone(void)
  * wavefront's last: 12 cycles of other wavefronts' work between two of a
  * wavefront's instructions hide a latency up to 12 on all 160 of them;
  * only the last result, which nothing follows, delays the end. */
-static uint64_t round_robin(uint32_t L, int hold, uint64_t *naive)
+static uint64_t round_robin_x(uint32_t L, int hold, unsigned unit, uint8_t flags, uint64_t *naive)
 {
     rft_replay_opts o = opts(L);
     o.hold = hold;
+    o.latency_unit = unit;
     rft_stage *s = start(&o, NULL, NULL);
     for (uint32_t w = 0; w < 4; w++)
         begin(s, 0, w);
     const int n = 40;
     for (int k = 0; k < n; k++)
         for (uint32_t w = 0; w < 4; w++)
-            instr(s, 16 * (uint64_t)k + 4 * w, w, k ? 1 : -1, 1);
+            instr_x(s, 16 * (uint64_t)k + 4 * w, w, k ? 1 : -1, 1, flags, RFT_NO_GATE, 0);
     for (uint32_t w = 0; w < 4; w++)
         end(s, 16 * (uint64_t)n + 4 * w, w);
     const rft_replay_row *t = total(s);
@@ -135,6 +136,18 @@ static uint64_t round_robin(uint32_t L, int hold, uint64_t *naive)
     uint64_t r = t->replayed;
     rft_stage_free(s);
     return r;
+}
+
+static uint64_t round_robin(uint32_t L, int hold, uint64_t *naive)
+{
+    return round_robin_x(L, hold, RFT_REPLAY_U_ALU, 0, naive);
+}
+
+/* the same, every instruction a vector memory load, held: the SIMD is never
+ * held by a load */
+static uint64_t round_robin_vmem(uint32_t L, unsigned unit, uint64_t *naive)
+{
+    return round_robin_x(L, 1, unit, RFT_WF_VMEM, naive);
 }
 
 static void hidden(void)
@@ -153,6 +166,52 @@ static void hidden(void)
      * of 40 instructions take about 160 (4 + L) */
     uint64_t r = round_robin(4, 1, &naive);
     CHECK(r >= 160 * 8 - 16 && r <= 160 * 8 + 16);
+}
+
+/* The unit marks (RFT_WF_VMEM, RFT_WF_LDS): --add-latency delays only the
+ * results of latency_unit, and --hold holds the SIMD only for a vector ALU
+ * instruction.  One wavefront alone, a dependent chain of n instructions:
+ * k % 3 == 0 vector ALU (unmarked), 1 vector memory, 2 LDS. */
+static uint64_t chain_units(uint32_t L, unsigned unit, int hold)
+{
+    const int n = 30;
+    rft_replay_opts o = opts(L);
+    o.latency_unit = unit;
+    o.hold = hold;
+    rft_stage *s = start(&o, NULL, NULL);
+    begin(s, 0, 1);
+    static const uint8_t mark[3] = {0, RFT_WF_VMEM, RFT_WF_LDS};
+    for (int k = 0; k < n; k++)
+        instr_x(s, 4 + 4 * (uint64_t)k, 1, k % 2, (k + 1) % 2, mark[k % 3], RFT_NO_GATE, 0);
+    end(s, 4 + 4 * (uint64_t)n, 1);
+    const rft_replay_row *w = total(s);
+    CHECK(w->naive == 4 + 4 * (uint64_t)n);
+    uint64_t extra = w->replayed - w->naive;
+    rft_stage_free(s);
+    return extra;
+}
+
+static void units(void)
+{
+    rft_replay_opts d;
+    rft_replay_opts_default(&d);
+    CHECK(d.latency_unit == RFT_REPLAY_U_ALU);
+    for (uint32_t L = 0; L <= 12; L += 4) {
+        CHECK(chain_units(L, RFT_REPLAY_U_ALU, 0) == 10 * (uint64_t)L);
+        CHECK(chain_units(L, RFT_REPLAY_U_VMEM, 0) == 10 * (uint64_t)L);
+        CHECK(chain_units(L, RFT_REPLAY_U_LDS, 0) == 10 * (uint64_t)L);
+        CHECK(chain_units(L, RFT_REPLAY_U_ALL, 0) == 30 * (uint64_t)L);
+        CHECK(chain_units(L, RFT_REPLAY_U_VMEM | RFT_REPLAY_U_LDS, 0) == 20 * (uint64_t)L);
+        /* held: alone, the held SIMD costs nothing more than the latency */
+        CHECK(chain_units(L, RFT_REPLAY_U_ALU, 1) == 10 * (uint64_t)L);
+    }
+    uint64_t naive;
+    /* an ALU latency does not touch memory loads, held or not */
+    CHECK(round_robin_vmem(8, RFT_REPLAY_U_ALU, &naive) == naive);
+    /* a memory latency is hidden by the other wavefronts; --hold does not
+     * hold the SIMD for a load: only the last result shows */
+    for (uint32_t L = 0; L <= 12; L += 4)
+        CHECK(round_robin_vmem(L, RFT_REPLAY_U_VMEM, &naive) == naive + L);
 }
 
 /* A pseudo-random trace of 6 wavefronts on 2 slices; replayed with L added. */
@@ -293,6 +352,7 @@ int main(void)
 {
     alone();
     hidden();
+    units();
     monotone();
     events();
     estimated();
