@@ -95,9 +95,12 @@ static int trace_next(void *ctx, rft_m2s_inst *out)
 {
     decode_cli *c = ctx;
     for (;;) {
-        char *s = c->tbuf + c->tpos, *nl = memchr(s, '\n', c->tlen - c->tpos);
+        /* tbuf is NULL before the first read: neither memchr nor + may see it */
+        char *s = c->tbuf ? c->tbuf + c->tpos : NULL;
+        char *nl = c->tlen > c->tpos ? memchr(s, '\n', c->tlen - c->tpos) : NULL;
         if (!nl && !c->teof) {
-            memmove(c->tbuf, s, c->tlen - c->tpos);
+            if (c->tlen > c->tpos)
+                memmove(c->tbuf, s, c->tlen - c->tpos);
             c->tlen -= c->tpos;
             c->tpos = 0;
             if (c->tlen == c->tcap) {
