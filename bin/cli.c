@@ -546,6 +546,15 @@ void cli_tsv_read(const char *path, const char *name, cli_tsv *t)
             line[--n] = 0;
         if (n && line[n - 1] == '\r')   /* a table saved on Windows */
             line[--n] = 0;
+        if (line[0] == '#' && !t->col) {    /* a note: kept */
+            t->note = xrealloc(t->note, (t->nnotes + 1) * sizeof *t->note);
+            t->note[t->nnotes++] = line + 1 + (line[1] == ' ');
+            t->lines = xrealloc(t->lines, (t->nlines + 1) * sizeof *t->lines);
+            t->lines[t->nlines++] = line;
+            line = NULL;
+            cap = 0;
+            continue;
+        }
         if (line[0] == '#' || strspn(line, " ") == (size_t)n)
             continue;
         size_t k = split_tabs(line, &cells, &ccap);
@@ -585,6 +594,7 @@ void cli_tsv_free(cli_tsv *t)
     for (size_t i = 0; i < t->nlines; i++)
         free(t->lines[i]);
     free(t->lines);
+    free(t->note);
     free(t->col);
     free(t->cell);
     *t = (cli_tsv){0};
@@ -810,7 +820,7 @@ static void put_csv(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void put_json_str(FILE *out, const char *s)
+void cli_json_str(FILE *out, const char *s)
 {
     size_t n = strlen(s);
     char small[256], *b = RFT_JSON_STR_MAX(n) <= sizeof small ? small
@@ -845,12 +855,12 @@ static void cell(cli_table *t, const char *s, int numeric)
         break;
     case FMT_JSON:
         fputs(t->col ? ", " : "{", t->out);
-        put_json_str(t->out, t->names[t->col]);
+        cli_json_str(t->out, t->names[t->col]);
         fputs(": ", t->out);
         if (numeric)
             fputs(s, t->out);
         else
-            put_json_str(t->out, s);
+            cli_json_str(t->out, s);
         break;
     }
     t->col++;

@@ -106,6 +106,8 @@ typedef struct cli_tsv {
     char **cell;                /* nrows x ncols */
     char **lines;               /* the buffers the cells point into */
     size_t nlines;
+    char **note;                /* the # lines before the header, without "# " */
+    size_t nnotes;
 } cli_tsv;
 void cli_tsv_read(const char *path, const char *name, cli_tsv *t);
 static inline const char *cli_tsv_at(const cli_tsv *t, size_t row, size_t col)
@@ -113,6 +115,9 @@ static inline const char *cli_tsv_at(const cli_tsv *t, size_t row, size_t col)
     return t->cell[row * t->ncols + col];
 }
 void cli_tsv_free(cli_tsv *t);
+
+/* s as a JSON string, quoted and escaped, to out. */
+void cli_json_str(FILE *out, const char *s);
 
 /* -o FILE for a text output: written under a temporary name beside FILE and
  * renamed to FILE by cli_output_close (removed at exit or on a signal if it

@@ -27,6 +27,10 @@ typedef struct crosstab {
     rft_map at;                 /* trace << 42 | key << 21 | col -> index in val */
     char **owned;               /* column names and the result that took each first */
     size_t *owner, nowned;
+    /* the notes: what the figures assumed, each with the traces it holds for */
+    char **note;
+    unsigned char **note_on;    /* per note, per trace: it holds for the trace */
+    size_t nnotes;
 } crosstab;
 
 /* Ready to join (the caller's fields set); dies if out of memory. */
@@ -37,10 +41,17 @@ void crosstab_init(crosstab *x);
  * its key in the first column. */
 void crosstab_add(crosstab *x, size_t t, size_t r, const cli_tsv *tab);
 
+/* Note text holds for trace t (t == ntraces: for the table itself): kept
+ * once, in first-seen order, with every trace it was given for. */
+void crosstab_note(crosstab *x, size_t t, const char *text);
+
 /* The table to o: a row per trace and key then the means (only_key: that
  * key's rows alone, without the key column), the columns of LIST ("a,b"),
  * "all" or NULL (every column); or with pivot, a row per trace and a column
- * per key, of column pivot. */
+ * per key, of column pivot.  The notes go with it: "# " lines before the
+ * header in TSV and CSV, a first object {"notes": [...]} in JSON lines, lines
+ * under the table for people; a note given for some traces only names them
+ * ("[traces: a, b]"). */
 void crosstab_print(const crosstab *x, FILE *o, enum cli_fmt fmt, const char *columns,
                     const char *only_key, const char *pivot);
 

@@ -268,6 +268,56 @@ static size_t mark_every(const figure *f, size_t i)
     return (f->nrows + MARKS_SHOWN - 1) / MARKS_SHOWN;
 }
 
+/* The caption under the figure: the head of each note (up to " (") but the
+ * long ones of the columns ("note:", "categories:"), in lines of about the
+ * figure's width; *n lines, allocated, NULL when there are no notes. */
+static char **caption(const figure *f, size_t *n)
+{
+    *n = 0;
+    if (!f->nnotes)
+        return NULL;
+    size_t width = f->width / 7 > 40 ? f->width / 7 : 40;
+    char **line = xrealloc(NULL, (f->nnotes + 2) * sizeof *line);
+    line[(*n)++] = xstrdup("Assumed:");
+    for (size_t i = 0; i < f->nnotes; i++) {
+        const char *t = f->note[i];
+        if (strstr(t, "note:") || strstr(t, "categories:"))
+            continue;
+        const char *end = strstr(t, " (");
+        int len = end ? (int)(end - t) : (int)strlen(t);
+        char *cur = line[*n - 1];
+        if (strlen(cur) + (size_t)len + 2 > width && strlen(cur) > 9) {
+            line = xrealloc(line, (*n + 2) * sizeof *line);
+            line[(*n)++] = xasprintf("%.*s", len, t);
+        } else {
+            line[*n - 1] = xasprintf("%s%s %.*s", cur, strcmp(cur, "Assumed:") ? ";" : "", len, t);
+            free(cur);
+        }
+    }
+    char *last = line[*n - 1];
+    line[*n - 1] = xasprintf("%s (every note: the data file)", last);
+    free(last);
+    return line;
+}
+
+/* The caption as labels under the plot, the plot raised to make room. */
+static void put_caption(FILE *o, const figure *f, double tic_font)
+{
+    size_t n;
+    char **line = caption(f, &n);
+    if (!line)
+        return;
+    double step = 14.0 / f->height;
+    fprintf(o, "set bmargin at screen %.4f\n", step * (double)n + (tic_font ? 0.3 : 0.1));
+    for (size_t i = 0; i < n; i++) {
+        fprintf(o, "set label %zu ", 100 + i);
+        put_quoted(o, line[i], 0);
+        fprintf(o, " at screen 0.01, %.4f left font \",9\"\n", step * (double)(n - i) - step / 2);
+        free(line[i]);
+    }
+    free(line);
+}
+
 static void write_script(FILE *o, figure *f, const char *stem, const char *figname,
                          const char *data)
 {
@@ -298,6 +348,7 @@ static void write_script(FILE *o, figure *f, const char *stem, const char *figna
         }
     fputs("set border 3\nset tics nomirror\nset grid ytics lc rgb '#dddddd'\n"
           "set key outside right top\n", o);
+    put_caption(o, f, tic_font);
     axis_end lo, hi;
     if (f->categories) {
         put_range(o, "x", (axis_end){1, -0.5}, (axis_end){1, (double)f->nrows - 0.5});
@@ -340,7 +391,7 @@ static void write_script(FILE *o, figure *f, const char *stem, const char *figna
     }
     fputs("\nplot ", o);
     for (size_t i = 0; i < f->ns; i++) {
-        fprintf(o, "%sdata skip 1 using ", i ? ", \\\n     " : "");
+        fprintf(o, "%sdata skip %zu using ", i ? ", \\\n     " : "", 1 + f->nnotes);
         if (f->kind == FIG_BAR)
             fprintf(o, "%zu ls %zu", i + 2, i + 1);
         else
@@ -355,6 +406,11 @@ static void write_script(FILE *o, figure *f, const char *stem, const char *figna
 
 static void write_data(FILE *o, const figure *f)
 {
+    for (size_t i = 0; i < f->nnotes; i++) {
+        fputs("# ", o);
+        put_cell(o, f->note[i]);
+        putc('\n', o);
+    }
     put_cell(o, f->xname);
     for (size_t i = 0; i < f->ns; i++) {
         putc('\t', o);

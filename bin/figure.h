@@ -31,6 +31,8 @@ typedef struct figure {
     unsigned width, height;     /* pixels (a PDF: at 96 a inch) */
     int width_set;              /* else widened when category labels need it */
     const char *source;         /* the input's name, for the script's comment */
+    char *const *note;          /* what the figures assumed: # lines of the data, */
+    size_t nnotes;              /* and the caption under the figure */
 } figure;
 
 /* The terminal an output name asks for by its ending (.svg, .png, .pdf,

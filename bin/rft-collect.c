@@ -42,6 +42,77 @@ static char *path_of(const crosstab *x, const char *a, const char *b)
  * says "folders NAME" (rft-batch keeps them in DIR/traces). */
 static char *trace_dir;
 
+/* collect.conf's "notes FILE...": per-trace files of notes, a line each;
+ * "runs FILE [ASKED]": the per-trace file saying how many runs (steady, once,
+ * N) and what the batch asked for. */
+static char **note_files, *runs_file, *runs_asked;
+static size_t nnote_files;
+
+/* The runs of trace t, as a note. */
+static void runs_note(crosstab *x, size_t t)
+{
+    char *path = xasprintf("%s/%s/%s", trace_dir, x->label[t], runs_file), *line = NULL;
+    size_t cap = 0;
+    FILE *f = fopen(path, "r");
+    ssize_t n = f ? getline(&line, &cap, f) : -1;
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
+        line[--n] = 0;
+    if (n <= 0) {
+        free(line);
+        line = xstrdup("unknown");
+    }
+    char *note;
+    if (strcmp(line, "steady") == 0)
+        note = xstrdup("runs: steady (the steady state of a kernel run again and again: "
+                       "rft-alloc --runs steady)");
+    else if (strcmp(line, "once") == 0 || strcmp(line, "1") == 0)
+        note = xstrdup("runs: once (the kernel run once)");
+    else
+        note = xasprintf("runs: %s (the kernel run %s times in a row: rft-repeat)%s", line, line,
+                         runs_asked && strcmp(runs_asked, "steady") == 0 &&
+                                 strcmp(line, "unknown")
+                             ? "; the steady state was asked for and refused (RAR's rotation "
+                               "is not one permutation of a slice per run)"
+                             : "");
+    crosstab_note(x, t, note);
+    free(note);
+    free(line);
+    free(path);
+    if (f)
+        fclose(f);
+}
+
+/* The notes of trace t: its runs, then the lines of its note files (those
+ * missing give none). */
+static void read_notes(crosstab *x, size_t t)
+{
+    if (runs_file)
+        runs_note(x, t);
+    for (size_t i = 0; i < nnote_files; i++) {
+        char *path = xasprintf("%s/%s/%s", trace_dir, x->label[t], note_files[i]);
+        FILE *f = fopen(path, "r");
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t n;
+        while (f && (n = getline(&line, &cap, f)) != -1) {
+            while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
+                line[--n] = 0;
+            if (n) {     /* named by the table it comes from: vth.notes, "vth: ..." */
+                char *note = xasprintf("%.*s: %s", (int)strcspn(note_files[i], "."),
+                                       note_files[i], line);
+                crosstab_note(x, t, note);
+                free(note);
+            }
+        }
+        if (f && ferror(f))
+            die("%s: read error", path);
+        if (f)
+            fclose(f);
+        free(line);
+        free(path);
+    }
+}
+
 /* Result r of trace t into the table. */
 static void read_result(crosstab *x, size_t t, size_t r)
 {
@@ -112,6 +183,17 @@ static char *read_conf(crosstab *x, int want_results)
         } else if (strcmp(line, "folders") == 0 && *v) {
             free(trace_dir);
             trace_dir = xasprintf("%s/%s", x->dir, v);
+        } else if (strcmp(line, "notes") == 0) {
+            for (char *w = strtok(v, " \t"); w; w = strtok(NULL, " \t")) {
+                note_files = xrealloc(note_files, (nnote_files + 1) * sizeof *note_files);
+                note_files[nnote_files++] = xstrdup(w);
+            }
+        } else if (strcmp(line, "runs") == 0 && *v) {
+            free(runs_file);
+            runs_file = xstrdup(v);
+            char *sp = runs_file + strcspn(runs_file, " \t");
+            runs_asked = *sp ? sp + 1 + strspn(sp + 1, " \t") : NULL;
+            *sp = 0;
         } else if (strcmp(line, "results") == 0 && want_results) {
             for (char *w = strtok(v, " \t"); w; w = strtok(NULL, " \t")) {
                 x->results = xrealloc(x->results, (x->nresults + 1) * sizeof *x->results);
@@ -207,10 +289,17 @@ int main(int argc, char **argv)
     for (size_t t = 0; t < x.ntraces; t++)
         for (size_t r = 0; r < x.nresults && !x.skip[t]; r++)
             read_result(&x, t, r);
+    for (size_t t = 0; t < x.ntraces; t++)
+        if (!x.skip[t])
+            read_notes(&x, t);
     FILE *o = cli_output_open(output);
     crosstab_print(&x, o, fmt, columns, only_key, pivot);
     crosstab_free(&x);
     free(conf_columns);
     free(trace_dir);
+    for (size_t i = 0; i < nnote_files; i++)
+        free(note_files[i]);
+    free(note_files);
+    free(runs_file);
     return cli_output_close(o);
 }

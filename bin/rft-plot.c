@@ -205,6 +205,8 @@ int main(int argc, char **argv)
     parse(argc, argv, &plot);
 
     cli_tsv_read(plot.input, f->source, &plot.tab);
+    f->note = plot.tab.note;    /* what the input assumed: kept in the data, captioned */
+    f->nnotes = plot.tab.nnotes;
     size_t xcol = 0;
     if (plot.xname) {
         while (xcol < plot.tab.ncols && strcmp(plot.tab.col[xcol], plot.xname))

@@ -431,6 +431,7 @@ static void notes(const vth_report *r)
     if (r->by != VTH_BY_YEAR)
         printf("lifetime: %g years (--years): the dVth, delay and SNM loss rows are at its end\n",
                r->years);
+    printf("temperature: %g K (the parameters' temperature)\n", r->p.temperature);
 }
 
 void vth_print(vth_report *r)

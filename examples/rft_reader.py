@@ -761,7 +761,10 @@ def read_tables(path):
     tables = []
     for notes, rows in parts:
         if rows[0].lstrip().startswith("{"):
-            df = pandas.DataFrame([json.loads(l) for l in rows])
+            objs = [json.loads(l) for l in rows]
+            if list(objs[0]) == ["notes"]:      # rft-collect's header object
+                notes = notes + ["# " + n for n in objs.pop(0)["notes"]]
+            df = pandas.DataFrame(objs)
         elif "\t" in rows[0] or str(path).endswith(".csv") or \
                 ("," in rows[0] and "  " not in rows[0]):
             df = pandas.read_csv(io.StringIO("\n".join(rows)), sep="\t" if "\t" in rows[0] else ",",

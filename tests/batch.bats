@@ -38,7 +38,7 @@ cell() {
     done
     # the table: every trace's own figures, then their mean
     rft-collect --format tsv --columns longest_1%,longest_1_red%,saving% out > table.tsv
-    [ "$(wc -l < table.tsv)" -eq 25 ]       # header, 3 x 6 schemes, 6 means
+    [ "$(grep -vc '^#' table.tsv)" -eq 25 ] # header, 3 x 6 schemes, 6 means (and # notes)
     for s in base rc rar rcrar wc argo; do
         local sum=0 v want row
         for t in a b c; do
@@ -57,14 +57,15 @@ cell() {
         assert_equal "$row" "$want"
     done
     # the charts of seed 002: a bar per scheme and trace, and the mean
-    run -0 cat out/figures/fig16-longest1.tsv
+    run -0 grep -v '^#' out/figures/fig16-longest1.tsv     # after its notes (tests/notes.bats)
     assert_line --index 0 "$(printf 'trace\tbase\trc\trar\trcrar\twc\targo')"
     assert_line --index 4 --regexp '^mean	'
     grep -q '<svg' out/figures/fig16-longest1.svg
     # fig. 21 from its script and data: 4 rows (3 traces, the mean) of 6 schemes
-    run -0 cut -f 1 out/figures/fig21-energy.data.tsv
+    run -0 pipe "grep -v '^#' out/figures/fig21-energy.data.tsv | cut -f 1"
     assert_output "$(printf '%s\n' trace a b c mean)"
-    [ "$(grep -c "^ *\(plot \)\{0,1\}data skip 1 using [2-7] ls" out/figures/fig21-energy.gp)" -eq 6 ]
+    local skip=$(( $(grep -c '^#' out/figures/fig21-energy.data.tsv) + 1 ))
+    [ "$(grep -c "^ *\(plot \)\{0,1\}data skip $skip using [2-7] ls" out/figures/fig21-energy.gp)" -eq 6 ]
 }
 
 @test "-r N: the kernel run N times in a row, as aging.sh -r N" {
@@ -181,7 +182,8 @@ EOF
     assert_equal "$stderr" "rft-collect: out/traces/bad: no vth.tsv: the trace is not done (rft-batch --status out)"
     run -0 --separate-stderr rft-collect --partial --format tsv --columns saving% out
     assert_equal "$stderr" "rft-collect: warning: out/traces/bad: no vth.tsv: left out"
-    [ "${#lines[@]}" -eq 19 ]
+    [ "$(grep -vc '^#' <<< "$output")" -eq 19 ]
+    refute_output --regexp '\[traces: .*bad'   # the trace left out gives no note
 }
 
 @test "bad input: one line each, the status, and no result that looks complete" {

@@ -276,7 +276,7 @@ signal_leaves_nothing() {
     done
     [ -d out/figures ] && [ -s out/table.txt ] && [ -f out/Makefile ]
     run -0 rft-collect --format tsv --columns saving% out
-    [ "${#lines[@]}" -eq $((1 + 10 * 6 + 6)) ]
+    [ "$(grep -vc '^#' <<< "$output")" -eq $((1 + 10 * 6 + 6)) ]
     stat -c '%i %Y %n' out/traces/*/vth.tsv > before
     sleep 1
     run -0 --separate-stderr rft-batch -o out

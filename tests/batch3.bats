@@ -57,7 +57,8 @@ means_of() {
     assert_equal "$(printf '%s\n' "${stderr_lines[@]:4}")" "$(skipped)"
     assert_equal "$stderr" "$(cat out/inputs.txt)"
     # the table: six schemes of two traces, and their means
-    rft-collect --format tsv --columns longest_0%,longest_1%,saving% out > table.tsv
+    rft-collect --format tsv --columns longest_0%,longest_1%,saving% out > notes.tsv
+    grep -v '^#' notes.tsv > table.tsv      # without its notes (tests/notes.bats)
     [ "$(wc -l < table.tsv)" -eq $((1 + 2 * 6 + 6)) ]
     means_of table.tsv 2
     [ ! -e out/traces/mm ]
@@ -76,7 +77,8 @@ means_of() {
     rft-batch --quiet -o ref mm.rft
     cmp ref/traces/mm/vth.tsv out/traces/mm/vth.tsv
     cmp ref/traces/mm/energy.tsv out/traces/mm/energy.tsv
-    rft-collect --format tsv --columns longest_0%,longest_1%,saving% out > table.tsv
+    rft-collect --format tsv --columns longest_0%,longest_1%,saving% out > notes.tsv
+    grep -v '^#' notes.tsv > table.tsv      # without its notes (tests/notes.bats)
     means_of table.tsv 3
     # a rerun resumes the three, its format kept
     run -0 --separate-stderr rft-batch -o out

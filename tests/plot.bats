@@ -133,11 +133,13 @@ setup() {
     assert_equal "$stderr" "rft-plot: none.tsv: no column other than 'x' holds numbers: nothing to plot (see -y)"
 }
 
-@test "comments and blank lines are skipped, line numbers count them" {
+@test "comments and blank lines are skipped, line numbers count them; notes before the header kept" {
     printf '# made by hand\n\nx\ty\n1\t2\n\n# between\n3\t4\n' > c.tsv
     rft-plot --no-render -o out.svg c.tsv
     run -0 cat out.data.tsv
-    assert_output "$(printf 'x\ty\n1\t2\n3\t4')"
+    assert_output "$(printf '# made by hand\nx\ty\n1\t2\n3\t4')"
+    run -0 grep -c 'skip 2 using' out.gp        # gnuplot skips the note and the header
+    run -0 grep "^set label 100 'Assumed: made by hand (every note: the data file)'" out.gp
     printf 'a\tb\tc\td\te\tf\tg\n1\t2\t3\t4\t5\t6\t7\n# a comment\n\n1\t2\t3\t4\t5\n' > ragged.tsv
     run -1 --separate-stderr rft-plot ragged.tsv
     assert_equal "$stderr" "rft-plot: ragged.tsv: line 5: 5 fields, the header has 7"

@@ -81,13 +81,16 @@ print(rows["longest_0_cell_off%"]["rc_red%"], rows["window"]["rc_red%"], rows["l
 @test "rft-vth: the table ends with its parameter file and lifetime, as rft-energy's does" {
     map full
     run -0 rft-vth full.duty
-    assert_line --index -2 'parameters: built in (the values of params/nbti.conf)'
-    assert_line --index -1 'lifetime: 3 years (--years): the dVth, delay and SNM loss rows are at its end'
+    assert_line --index -3 'parameters: built in (the values of params/nbti.conf)'
+    assert_line --index -2 'lifetime: 3 years (--years): the dVth, delay and SNM loss rows are at its end'
+    assert_line --index -1 'temperature: 300 K (the parameters'"'"' temperature)'
     run -0 rft-vth --params "$TOP/params/seed004-45nm.conf" --set temperature=350 --years 5 full.duty
-    assert_line --index -2 "parameters: $TOP/params/seed004-45nm.conf, --set temperature=350"
-    assert_line --index -1 'lifetime: 5 years (--years): the dVth, delay and SNM loss rows are at its end'
+    assert_line --index -3 "parameters: $TOP/params/seed004-45nm.conf, --set temperature=350"
+    assert_line --index -2 'lifetime: 5 years (--years): the dVth, delay and SNM loss rows are at its end'
+    assert_line --index -1 'temperature: 350 K (the parameters'"'"' temperature)'
     run -0 rft-vth --by year --years 1 full.duty
-    assert_line --index -1 'parameters: built in (the values of params/nbti.conf)'
+    assert_line --index -2 'parameters: built in (the values of params/nbti.conf)'
+    assert_line --index -1 'temperature: 300 K (the parameters'"'"' temperature)'
     # machine-readable formats and tables without NBTI figures stay bare
     run -0 rft-vth --format tsv full.duty
     refute_output --partial 'parameters:'

@@ -191,10 +191,17 @@ EOF
         fi
         cat <<'EOF'
 
+# the notes of each table for people (parameters, lifetime, temperature,
+# what the columns assume) go to %/vth.notes and %/energy.notes, with the
+# window the duty cycles span, for the cross-trace table (rft-collect(1))
+VTH_MAPS = base=$*/base.rft rc=$*/rc.rft rar=$*/rar.rft rcrar=$*/rcrar.rft wc=$*/wc.rft argo=$*/argo.rft
+ENERGY_SCANS = base=$*/base.scan rc=$*/rc.scan rar=$*/rar.scan rcrar=$*/rcrar.scan wc=$*/wc.scan argo=$*/argo.scan
 %/vth.tsv: %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
-	rft-vth --format tsv base=$*/base.rft rc=$*/rc.rft rar=$*/rar.rft rcrar=$*/rcrar.rft wc=$*/wc.rft argo=$*/argo.rft $(SAVE)
+	rft-vth --format tsv $(VTH_MAPS) >$@.part $(LOG)
+	{ awk -F '\t' '$$1 == "all" && $$2 == "window" { print "window: " $$3 " (the span the duty cycles are over)" }' $@.part; rft-vth $(VTH_MAPS) | sed '1,/^$$/d'; } >$*/vth.notes $(LOG) && mv $@.part $@
 %/energy.tsv: %/base.scan %/rc.scan %/rar.scan %/rcrar.scan %/wc.scan %/argo.scan
-	rft-energy --format tsv base=$*/base.scan rc=$*/rc.scan rar=$*/rar.scan rcrar=$*/rcrar.scan wc=$*/wc.scan argo=$*/argo.scan $(SAVE)
+	rft-energy --format tsv $(ENERGY_SCANS) >$@.part $(LOG)
+	rft-energy $(ENERGY_SCANS) | sed '1,/^$$/d' >$*/energy.notes $(LOG) && mv $@.part $@
 EOF
         [ "${shards:-1}" = 1 ] || shard_rules
         ;;
@@ -1005,6 +1012,11 @@ trace_dir
     echo "results $results"
     echo "columns $(study_columns "$study")"
     [ -z "$tsub" ] || echo "folders ${tsub%/}"
+    # what the figures assumed: each trace's runs and its tables' notes
+    if [ "$study" = aging ]; then
+        echo "runs runs $(sed -n 's/^REPEAT = //p' "$out/Makefile")"
+        echo "notes vth.notes energy.notes"
+    fi
 } >"$tmp/collect.conf"
 mv "$tmp/collect.conf" "$out/collect.conf"
 {
