@@ -17,7 +17,7 @@ static const char usage[] =
     "           [--block-lanes N] [--level N] [--kernel-events FILE] [--reorder N]\n"
     "           [--flush] [--nvgprs N] [--kernel NAME] [--cus N] [--simds N]\n"
     "           [--issue-cycles N] [--local-size X[,Y[,Z]]] [--ticks-per-cycle N]\n"
-    "           [--cycles-from TRACE] [--columns MAP] [--radix auto|hex|dec] [FILE]\n"
+    "           [--cycles-from TRACE] [--cycles-at fetch|execute]\n           [--columns MAP] [--radix auto|hex|dec] [FILE]\n"
     "Turn a register-write trace or a GPU simulator log into an rft stream\n"
     "\n"
     "  -o, --output FILE      Write the stream to FILE, under a temporary name "
@@ -53,6 +53,8 @@ static const char usage[] =
     "      --ticks-per-cycle N  gem5: ticks per GPU cycle\n"
     "      --cycles-from TRACE  m2s: the pipeline trace (--trace, decompressed) of the same "
     "detailed run: each instruction at its simulated cycle, on its compute unit and SIMD\n"
+    "      --cycles-at fetch|execute  m2s --cycles-from: the cycle each instruction is stamped "
+    "at, its fetch or its unit's execute stage (default execute)\n"
     "      --kernel-events FILE  cutracer: CUTracer's kernel events file (kernel names, grids, "
     "blocks, registers a thread) of the trace's launches\n"
     "      --reorder N        cutracer: records held back so that a write is stamped at its "
@@ -95,6 +97,8 @@ static int trace_next(void *ctx, rft_m2s_inst *out)
 {
     decode_cli *c = ctx;
     for (;;) {
+        if (rft_m2s_trace_pop(c->tp, 0, out))
+            return 1;
         /* tbuf is NULL before the first read: neither memchr nor + may see it */
         char *s = c->tbuf ? c->tbuf + c->tpos : NULL;
         char *nl = c->tlen > c->tpos ? memchr(s, '\n', c->tlen - c->tpos) : NULL;
@@ -117,7 +121,7 @@ static int trace_next(void *ctx, rft_m2s_inst *out)
             continue;
         }
         if (!nl && c->tpos == c->tlen)
-            return 0;
+            return rft_m2s_trace_pop(c->tp, 1, out);
         size_t len = nl ? (size_t)(nl - s) : c->tlen - c->tpos;
         c->tpos += len + (nl != NULL);
         c->tline++;
@@ -203,6 +207,8 @@ static void source_open(cli_job *j, rft_header *h)
             die("%s: %s", c->tname, err);
         if (!(c->tp = rft_m2s_trace_new()))
             die("out of memory");
+        if (c->o.dec.m2s_exec)
+            rft_m2s_trace_at_exec(c->tp, 0);
         c->o.dec.m2s_next = trace_next;
         c->o.dec.m2s_ctx = c;
         c->o.dec.m2s_trace = c->tname;
@@ -218,6 +224,10 @@ static void source_run(cli_job *j, const rft_sink *out)
 {
     decode_cli *c = j->ctx;
     run(j->input, c, out);
+    if (c->tp && rft_m2s_trace_fetch_kept(c->tp))
+        warnx("%s: %llu of %llu instructions have no execute stage in the trace: stamped at their "
+              "fetch", c->tname, (unsigned long long)rft_m2s_trace_fetch_kept(c->tp),
+              (unsigned long long)rft_m2s_trace_insts(c->tp));
     rft_in_close(c->in);
     rft_in_close(c->tin);
     rft_m2s_trace_free(c->tp);
@@ -284,7 +294,8 @@ static void parse(int argc, char **argv, cli_job *j)
         {"columns", required_argument, 0, 'C'}, {"radix", required_argument, 0, 'r'},
         {"cycles-from", required_argument, 0, 'T'},
         {"geometry", required_argument, 0, 'G'}, {"kernel-events", required_argument, 0, 'K'},
-        {"reorder", required_argument, 0, 'R'},  {0, 0, 0, 0}};
+        {"reorder", required_argument, 0, 'R'},  {"cycles-at", required_argument, 0, 'A'},
+        {0, 0, 0, 0}};
     static const int radix[] = {0, 16, 10};     /* 0: auto */
     decode_cli *c = xrealloc(NULL, sizeof *c);  /* one per run */
     *c = (decode_cli){0};
@@ -340,6 +351,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 't': o->ticks_per_cycle = cli_uint("--ticks-per-cycle", optarg, 1, UINT32_MAX); break;
         case 'C': o->columns = optarg; break;
         case 'T': c->tname = optarg; break;
+        case 'A': o->m2s_exec = cli_choice("--cycles-at", optarg, "fetch|execute"); break;
         case 'r': o->radix = radix[cli_choice("--radix", optarg, "auto|hex|dec")]; break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))

@@ -66,12 +66,103 @@ typedef struct {
     /* a result line being parsed */
     item *items;
     uint32_t nitems, itemcap;
+    /* execute stamping: records sorted by cycle in a window of cap (a min-heap) */
+    rft_rec *win;
+    uint64_t *key;              /* per slot: its place in the heap's order (seq) */
+    uint32_t *heap, nheap, cap;
+    uint64_t seq, out_cycle;
+    rft_dec_emit emit;
+    void *ectx;
 } m2s;
 
 static const char *find_lit(const char *s, size_t n, const char *lit);
 static int local_given(const rft_dec *d) { return d->o.local[0] != 0; }
 /* time and placement come from the pipeline trace (not in a pre-scan) */
 static int traced(const rft_dec *d) { return d->o.m2s_next && !d->o.prescan; }
+
+/* ---- execute stamping: the sort window ------------------------------------------------ */
+static int before(const m2s *m, uint32_t a, uint32_t b)
+{
+    uint64_t ca = rft_rec_cycle(&m->win[a]), cb = rft_rec_cycle(&m->win[b]);
+    return ca != cb ? ca < cb : m->key[a] < m->key[b];
+}
+
+/* the earliest held record out; refused when it is before one already written */
+static int pop_min(rft_dec *d, m2s *m)
+{
+    uint32_t top = m->heap[0];
+    const rft_rec *r = &m->win[top];
+    if (rft_rec_cycle(r) < m->out_cycle)
+        return dec_bad(d, "the pipeline trace's execute stages are more than %u records out of "
+                       "fetch order (cycle %llu after %llu): raise --reorder", m->cap,
+                       (unsigned long long)rft_rec_cycle(r), (unsigned long long)m->out_cycle);
+    m->out_cycle = rft_rec_cycle(r);
+    int e = m->emit(m->ectx, r);
+    m->heap[0] = m->heap[--m->nheap];
+    m->heap[m->nheap] = top;    /* the slot is free again */
+    for (uint32_t i = 0;;) {
+        uint32_t l = 2 * i + 1, r2 = l + 1, s = i;
+        if (l < m->nheap && before(m, m->heap[l], m->heap[s]))
+            s = l;
+        if (r2 < m->nheap && before(m, m->heap[r2], m->heap[s]))
+            s = r2;
+        if (s == i)
+            break;
+        uint32_t t = m->heap[i];
+        m->heap[i] = m->heap[s];
+        m->heap[s] = t;
+        i = s;
+    }
+    return e;
+}
+
+static int sorted_emit(void *ctx, const rft_rec *r)
+{
+    rft_dec *d = ctx;
+    m2s *m = d->priv;
+    int e;
+    if (r->kind == RFT_KERNEL) {    /* it names a string of the decoder's: all out first */
+        while (m->nheap)
+            if ((e = pop_min(d, m)))
+                return e;
+        if (r->u.kernel.cycle < m->out_cycle)
+            return dec_bad(d, "kernel at cycle %llu, before its predecessor's records",
+                           (unsigned long long)r->u.kernel.cycle);
+        m->out_cycle = r->u.kernel.cycle;
+        return m->emit(m->ectx, r);
+    }
+    if (m->nheap == m->cap && (e = pop_min(d, m)))
+        return e;
+    uint32_t slot = m->heap[m->nheap], i = m->nheap++;
+    m->win[slot] = *r;
+    m->win[slot].raw = NULL;
+    m->win[slot].len = 0;
+    m->key[slot] = m->seq++;
+    for (; i && before(m, slot, m->heap[(i - 1) / 2]); i = (i - 1) / 2)
+        m->heap[i] = m->heap[(i - 1) / 2];
+    m->heap[i] = slot;
+    return 0;
+}
+
+static int sort_init(rft_dec *d, m2s *m)
+{
+    if (!d->o.m2s_exec || !traced(d) || !d->emit)
+        return 0;
+    m->cap = d->o.reorder ? (uint32_t)d->o.reorder : 4096;
+    m->win = malloc((size_t)m->cap * sizeof *m->win);
+    m->key = malloc((size_t)m->cap * sizeof *m->key);
+    m->heap = malloc((size_t)m->cap * sizeof *m->heap);
+    if (!m->win || !m->key || !m->heap)
+        return RFT_EMEM;
+    for (uint32_t i = 0; i < m->cap; i++)
+        m->heap[i] = i;
+    m->emit = d->emit;
+    m->ectx = d->ctx;
+    d->emit = sorted_emit;
+    d->ctx = d;
+    d->unordered = 1;
+    return 0;
+}
 
 static int init(rft_dec *d)
 {
@@ -95,7 +186,7 @@ static int init(rft_dec *d)
     m->items = malloc(m->itemcap * sizeof *m->items);
     if (!m->pmask || !m->pval || !m->items)
         return RFT_EMEM;
-    return 0;
+    return sort_init(d, m);
 }
 
 static void mfree(rft_dec *d)
@@ -104,6 +195,9 @@ static void mfree(rft_dec *d)
     if (!m)
         return;
     free(m->ended);
+    free(m->win);
+    free(m->key);
+    free(m->heap);
     free(m->run);
     free(m->pmask);
     free(m->pval);
@@ -524,7 +618,7 @@ static int inst_line(rft_dec *d, m2s *m, const char *s, size_t n)
             return dec_bad(d, "instruction %llu is %s in the log but %s in the pipeline trace: "
                            "not the same run", (unsigned long long)d->c[DC_INSTS], m->mnem,
                            m->ti.mnem);
-        if (m->ti.cycle < m->clock)
+        if (m->ti.cycle < m->clock && !d->o.m2s_exec)
             return dec_bad(d, "the pipeline trace goes back in time");
         m->clock = m->ti.cycle;
         m->wid = m->ti.wf;
@@ -878,7 +972,11 @@ static int finish(rft_dec *d)
 {
     m2s *m = d->priv;
     int e = flush_inst(d, m);
-    return e ? e : end_ndrange(d, m);
+    if (!e)
+        e = end_ndrange(d, m);
+    while (!e && m->nheap)
+        e = pop_min(d, m);
+    return e;
 }
 
 static void describe(const rft_dec *d, void (*f)(void *, const char *, const char *), void *ctx)
@@ -887,7 +985,10 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
     char b[256 + RFT_MAX_STR];
     if (d->o.m2s_next) {
         snprintf(b, sizeof b, "simulated: Multi2Sim's pipeline trace %.*s, each instruction at "
-                 "the cycle its wavefront fetched it", 3000, d->o.m2s_trace ? d->o.m2s_trace : "-");
+                 "%s", 3000, d->o.m2s_trace ? d->o.m2s_trace : "-",
+                 d->o.m2s_exec ? "the cycle of its unit's execute stage (simd-e, mem-m, lds-m, "
+                                 "su-e, su-m, bu-e; its fetch where it has none)"
+                               : "the cycle its wavefront fetched it");
         f(ctx, "cycles", b);
         f(ctx, "slice_mapping", "the pipeline trace's: compute unit, wavefront pool as SIMD");
     } else {

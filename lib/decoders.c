@@ -33,6 +33,7 @@ void rft_dec_opts_default(rft_dec_opts *o)
     o->simds = 4;
     o->issue_cycles = 4;
     o->ticks_per_cycle = 1000;
+    o->m2s_exec = 1;            /* --cycles-at execute */
 }
 
 /* ---- detection ----------------------------------------------------------------- */

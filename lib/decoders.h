@@ -66,6 +66,19 @@ void rft_m2s_trace_free(rft_m2s_trace *t);
 int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *out);
 const char *rft_m2s_trace_why(const rft_m2s_trace *t);
 uint64_t rft_m2s_trace_insts(const rft_m2s_trace *t);   /* instructions read so far */
+/* Execute stamping (rft-decode --cycles-at execute): each instruction gets the
+ * cycle of its unit's execute stage (simd-e, mem-m, lds-m, su-e, su-m, bu-e),
+ * or its fetch cycle where the trace prints none before its si.end_inst (or
+ * its end), counted in rft_m2s_trace_fetch_kept.  rft_m2s_trace_line then
+ * returns 0 for every line and holds fetched instructions, at most bound (0:
+ * 65536) at a time (RFT_EFORMAT beyond); rft_m2s_trace_pop gives the oldest
+ * one once its execute stage was read (any, at_end set: the trace ended):
+ * 1 and *out, or 0. */
+void rft_m2s_trace_at_exec(rft_m2s_trace *t, size_t bound);
+int rft_m2s_trace_pop(rft_m2s_trace *t, int at_end, rft_m2s_inst *out);
+uint64_t rft_m2s_trace_fetch_kept(const rft_m2s_trace *t);
+/* the most instructions held at once (fetched, not yet executed) */
+uint64_t rft_m2s_trace_max_wait(const rft_m2s_trace *t);
 
 typedef struct rft_dec_opts {
     rft_geom geom;
@@ -88,6 +101,8 @@ typedef struct rft_dec_opts {
     int (*m2s_next)(void *ctx, rft_m2s_inst *out);
     void *m2s_ctx;
     const char *m2s_trace;      /* its name, for the header */
+    int m2s_exec;               /* its cycles are execute stages (--cycles-at execute): records
+                                   are sorted in a window of `reorder` records (0: 4096) */
     uint64_t reorder;           /* cutracer: records held to stamp a write at its
                                    instruction; 0: 65536 */
 } rft_dec_opts;

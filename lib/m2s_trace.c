@@ -20,17 +20,67 @@
 
 #include "decoders.h"
 
+/* an instruction fetched and waiting for its execute stage (execute stamping) */
+typedef struct pend {
+    rft_m2s_inst in;
+    uint64_t id;
+    int done;
+} pend;
+
 struct rft_m2s_trace {
     uint64_t clk;
     int have_clk;
-    uint64_t insts;
+    int at_exec;
+    uint64_t insts, fetch_kept, max_wait;
+    pend *q;                    /* ring, fetch order */
+    size_t head, n, cap, bound;
     char why[160];
 };
 
 rft_m2s_trace *rft_m2s_trace_new(void) { return calloc(1, sizeof(rft_m2s_trace)); }
-void rft_m2s_trace_free(rft_m2s_trace *t) { free(t); }
+void rft_m2s_trace_free(rft_m2s_trace *t)
+{
+    if (t)
+        free(t->q);
+    free(t);
+}
 const char *rft_m2s_trace_why(const rft_m2s_trace *t) { return t->why; }
 uint64_t rft_m2s_trace_insts(const rft_m2s_trace *t) { return t->insts; }
+void rft_m2s_trace_at_exec(rft_m2s_trace *t, size_t bound)
+{
+    t->at_exec = 1;
+    t->bound = bound ? bound : 65536;
+}
+uint64_t rft_m2s_trace_fetch_kept(const rft_m2s_trace *t) { return t->fetch_kept; }
+uint64_t rft_m2s_trace_max_wait(const rft_m2s_trace *t) { return t->max_wait; }
+
+/* The execute stage of each unit, as 4.2 prints it: vector ALU (simd-e),
+ * vector memory and LDS (their memory stage: mem-m, lds-m), scalar ALU and
+ * scalar memory (su-e, su-m), branch (bu-e). */
+static int exec_stage(const char *s, size_t n)
+{
+    static const char *const stg[] = {" stg=\"simd-e\"", " stg=\"mem-m\"", " stg=\"lds-m\"",
+                                      " stg=\"su-e\"", " stg=\"su-m\"", " stg=\"bu-e\""};
+    for (size_t k = 0; k < sizeof stg / sizeof *stg; k++) {
+        size_t l = strlen(stg[k]);
+        if (n >= l && memcmp(s + n - l, stg[k], l) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int rft_m2s_trace_pop(rft_m2s_trace *t, int at_end, rft_m2s_inst *out)
+{
+    if (t->n == 0 || (!t->q[t->head].done && !at_end))
+        return 0;
+    pend *p = &t->q[t->head];
+    if (!p->done)
+        t->fetch_kept++;
+    *out = p->in;
+    t->head = (t->head + 1) % t->cap;
+    t->n--;
+    return 1;
+}
 
 static int starts(const char *s, size_t n, const char *lit)
 {
@@ -77,8 +127,31 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
         t->have_clk = 1;
         return 0;
     }
+    if (t->at_exec && (starts(s, n, "si.inst ") || starts(s, n, "si.end_inst "))) {
+        int ex = s[3] == 'i' && exec_stage(s, n);
+        if (!ex && s[3] == 'i')
+            return 0;
+        if (field(t, s, n, "id", UINT64_MAX / 10, &v[0]) || field(t, s, n, "cu", 65535, &v[1]))
+            return RFT_EFORMAT;
+        for (size_t k = 0; k < t->n; k++) {
+            pend *p = &t->q[(t->head + k) % t->cap];
+            if (p->id != v[0] || p->in.cu != v[1] || p->done)
+                continue;
+            if (ex)
+                p->in.cycle = t->clk;
+            p->done = 1;        /* si.end_inst without an execute stage: fetch kept */
+            if (!ex)
+                t->fetch_kept++;
+            if (k + 1 > t->max_wait)
+                t->max_wait = k + 1;
+            break;
+        }
+        return 0;
+    }
     if (!starts(s, n, "si.new_inst "))
         return 0;
+    if (t->at_exec && field(t, s, n, "id", UINT64_MAX / 10, &v[4]))
+        return RFT_EFORMAT;
     if (field(t, s, n, "cu", 65535, &v[0]) || field(t, s, n, "ib", 65535, &v[1]) ||
         field(t, s, n, "wg", 0xffffffffu, &v[2]) || field(t, s, n, "wf", 0xffffffffu, &v[3]))
         return RFT_EFORMAT;
@@ -107,5 +180,30 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
     out->wg = (uint32_t)v[2];
     out->wf = (uint32_t)v[3];
     t->insts++;
-    return 1;
+    if (!t->at_exec)
+        return 1;
+    if (t->n == t->bound) {
+        snprintf(t->why, sizeof t->why, "more than %zu instructions fetched and not yet executed "
+                 "(raise --reorder)", t->bound);
+        return RFT_EFORMAT;
+    }
+    if (t->n == t->cap) {   /* grow the ring, keeping fetch order */
+        size_t cap = t->cap ? 2 * t->cap : 256;
+        pend *q = malloc(cap * sizeof *q);
+        if (!q) {
+            snprintf(t->why, sizeof t->why, "out of memory");
+            return RFT_EFORMAT;
+        }
+        for (size_t x = 0; x < t->n; x++)
+            q[x] = t->q[(t->head + x) % t->cap];
+        free(t->q);
+        t->q = q;
+        t->head = 0;
+        t->cap = cap;
+    }
+    pend *p = &t->q[(t->head + t->n++) % t->cap];
+    p->in = *out;
+    p->id = v[4];
+    p->done = 0;
+    return 0;
 }

@@ -49,8 +49,8 @@ counter() {
     assert_output 8
 }
 
-@test "--cycles-from: each instruction at the trace's cycle, on its CU and wavefront pool" {
-    run -0 --separate-stderr bash -c "rft-decode $FWT --cycles-from '$F/fwt-det.trace.zst' '$F/fwt-det.isa.zst' > s.rft"
+@test "--cycles-from --cycles-at fetch: each instruction at its fetch cycle, on its CU and wavefront pool" {
+    run -0 --separate-stderr bash -c "rft-decode $FWT --cycles-at fetch --cycles-from '$F/fwt-det.trace.zst' '$F/fwt-det.isa.zst' > s.rft"
     run -0 pipe "rft-view s.rft | grep -v '^[WR#]'"
     assert_output "K	0	fastWalshTransform
 B	1	0	0	0	5	fastWalshTransform	0

@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# rft-decode --cycles-from TRACE --cycles-at execute (the default): each instruction of a real
+# Multi2Sim 4.2 detailed run (fixtures/m2s42/README) at the cycle of its unit's execute stage
+# in the pipeline trace, records sorted by cycle in a window of --reorder records
+# (rft-decode(1), MULTI2SIM).
+
+load test_helper
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+    F="$FIX/m2s42"
+    zstd -q -dc "$F/fwt-det.trace.zst" > t.txt
+}
+
+FWT="--kernel fastWalshTransform --local-size 256"
+
+# the cycles at which the trace prints an execute stage (si.inst ... stg="simd-e" etc.)
+exec_cycles() {
+    awk '/^c clk=/ { c = substr($2, 5) } /stg="(simd-e|mem-m|lds-m|su-e|su-m|bu-e)"/ { print c }' "$1" | sort -u
+}
+
+@test "execute stamping: every record at an execute stage's cycle, in cycle order, same values" {
+    run -0 --separate-stderr bash -c "rft-decode $FWT --cycles-from t.txt '$F/fwt-det.isa.zst' > s.rft"
+    exec_cycles t.txt > ex.txt
+    # not one W or R record at a cycle where no execute stage ran (false of fetch stamping)
+    run -0 pipe "rft-view s.rft | awk '\$1 == \"W\" || \$1 == \"R\" { print \$2 }' | sort -u | comm -23 - ex.txt | wc -l"
+    assert_output 0
+    run -0 pipe "rft-decode $FWT --cycles-at fetch --cycles-from t.txt '$F/fwt-det.isa.zst' 2>/dev/null | rft-view | awk '\$1 == \"W\" || \$1 == \"R\" { print \$2 }' | sort -u | comm -23 - ex.txt | wc -l"
+    refute_output 0
+    # the stream is in cycle order (rft(5)), though the execute stages are not in fetch order
+    run -0 pipe "rft-view s.rft | awk '\$1 != \"#\" && \$2 < last { print \"back\", NR } \$1 != \"#\" { last = \$2 }'"
+    assert_output ""
+    # the same writes, values and slices as fetch stamping; only the time differs
+    rft-decode $FWT --cycles-at fetch --cycles-from t.txt "$F/fwt-det.isa.zst" 2>/dev/null | rft-view | awk '$1 == "W" { $2 = ""; print }' | sort > fetch.txt
+    rft-view s.rft | awk '$1 == "W" { $2 = ""; print }' | sort > exec.txt
+    run -0 cmp fetch.txt exec.txt
+    # a wavefront begins at its first instruction's execute stage, ends at its s_endpgm's
+    run -0 pipe "rft-view s.rft | grep '^[BE]' | head -3"
+    assert_output "B	12	0	0	0	5	fastWalshTransform	0
+B	13	0	1	4	5	fastWalshTransform	1
+B	17	0	0	1	5	fastWalshTransform	0"
+    run -0 pipe "rft-view s.rft | grep '^E' | tail -1"
+    assert_output "E	1609	0	1	7"
+    run -0 rft-view -H --format tsv s.rft
+    assert_line --partial "the cycle of its unit's execute stage"
+}
+
+@test "the first vector ALU write of wavefront 0 is at its simd-e cycle, not its fetch" {
+    # wavefront 0's first v_ instruction in the trace: its id, fetch and simd-e cycles
+    read -r id f e < <(awk '/^c clk=/ { c = substr($2, 5) }
+        /^si.new_inst / && / cu=0 / && / wf=0 / && /asm="v_/ && !id { id = $2; f = c }
+        id && /^si.inst / && $2 == id && / cu=0 / && /stg="simd-e"/ { print substr(id, 4), f, c; exit }' t.txt)
+    [ "$e" -gt "$f" ]
+    # (W records after its B only: the registers a wavefront starts with are written at its begin,
+    # before its first
+    # instruction)
+    run -0 pipe "rft-decode $FWT --cycles-from t.txt '$F/fwt-det.isa.zst' 2>/dev/null | rft-view | awk '\$1 == \"B\" && \$5 == 0 { b = \$2 } \$1 == \"W\" && \$5 == 0 && \$2 > b && !n++ { print \$2 }'"
+    assert_output "$e"
+    run -0 pipe "rft-decode $FWT --cycles-at fetch --cycles-from t.txt '$F/fwt-det.isa.zst' 2>/dev/null | rft-view | awk '\$1 == \"B\" && \$5 == 0 { b = \$2 } \$1 == \"W\" && \$5 == 0 && \$2 > b && !n++ { print \$2 }'"
+    assert_output "$f"
+}
+
+@test "execute stamping beyond the --reorder window is refused, within it accepted" {
+    run -1 --separate-stderr rft-decode $FWT --reorder 8 --cycles-from t.txt -o out.rft "$F/fwt-det.isa.zst"
+    assert_regex "${stderr_lines[-1]}" "^rft-decode: $F/fwt-det.isa.zst:[0-9]+: the pipeline trace's execute stages are more than 8 records out of fetch order \(cycle [0-9]+ after [0-9]+\): raise --reorder$"
+    [ ! -e out.rft ]
+    run -0 --separate-stderr rft-decode $FWT --reorder 16 --cycles-from t.txt -o out.rft "$F/fwt-det.isa.zst"
+}
+
+@test "an instruction without an execute stage keeps its fetch cycle, counted" {
+    # the vector ALU's execute stages taken out: those instructions keep their fetch cycle
+    grep -v 'stg="simd-e"' t.txt > nosimd.txt
+    run -0 --separate-stderr bash -c "rft-decode $FWT --cycles-from nosimd.txt '$F/fwt-det.isa.zst' > s.rft"
+    n=$(grep -c '^si.new_inst .*asm="v_' t.txt)
+    all=$(grep -c '^si.new_inst ' t.txt)
+    assert_equal "${stderr_lines[-1]}" "rft-decode: nosimd.txt: $n of $all instructions have no execute stage in the trace: stamped at their fetch"
+    # with no execute stage at all, the stream is the fetch-stamped one
+    grep -v '^si.inst ' t.txt > none.txt
+    rft-decode $FWT --cycles-from none.txt "$F/fwt-det.isa.zst" 2>/dev/null | rft-view | grep -v '^#' > a.txt
+    rft-decode $FWT --cycles-at fetch --cycles-from t.txt "$F/fwt-det.isa.zst" 2>/dev/null | rft-view | grep -v '^#' > b.txt
+    run -0 cmp a.txt b.txt
+}
+
+@test "--cycles-at: fetch or execute, anything else a usage error" {
+    run -2 --separate-stderr rft-decode $FWT --cycles-at issue --cycles-from t.txt "$F/fwt-det.isa.zst"
+    assert_regex "$stderr" "--cycles-at"
+}
