@@ -51,7 +51,7 @@ struct rft_dec {
     void *priv;
     rft_dec_emit emit;
     void *ctx;
-    char why[RFT_MAX_STR + 256];    /* a kernel name (RFT_MAX_STR at most) and the rest */
+    char why[RFT_DEC_ERRLEN];       /* a kernel name (RFT_MAX_STR at most) and the rest */
     rft_rec rec;
     uint64_t line;          /* lines seen (1-based number of the current one) */
     uint64_t last_cycle;

@@ -48,7 +48,7 @@ struct rft_decode {
     int deferred;                   /* an error met while records were held */
     int sink_err;
     const char *why;
-    char own[256];
+    char own[RFT_DEC_ERRLEN];      /* a message of our own, maybe quoting a kernel name */
     uint64_t late_meta, skipped;
     double t0;                      /* when decoding a log began (notes) */
     /* text and CSV */
@@ -465,7 +465,7 @@ static int events(rft_decode *d)
 /* A pre-scan first when the window sizes come from the log itself. */
 static int start_log(rft_decode *d)
 {
-    char err[256];
+    char err[RFT_DEC_ERRLEN];
     int e;
     d->t0 = now();
     d->line = log_line;
@@ -525,7 +525,7 @@ static int end_prescan(rft_decode *d)
 
 static int second_reading(rft_decode *d)
 {
-    char err[256];
+    char err[RFT_DEC_ERRLEN];
     if (d->o.verbose)
         warn(d, "%s: pre-scan: %llu lines, %u kernels, windows from the registers named, %.2f s",
              d->o.input, (unsigned long long)d->prescan_lines, d->nk, now() - d->t0);

@@ -118,6 +118,8 @@ typedef int (*rft_dec_emit)(void *ctx, const rft_rec *r);
 typedef struct rft_dec rft_dec;
 
 /* NULL on failure with a message in err (bad options, out of memory). */
+/* Room for rft_dec_new's message: it may quote a kernel name (RFT_MAX_STR). */
+#define RFT_DEC_ERRLEN (RFT_MAX_STR + 256)
 rft_dec *rft_dec_new(int fmt, const rft_dec_opts *o, rft_dec_emit emit, void *ctx, char *err,
                      size_t errlen);
 /* One line without its newline (a trailing CR is ignored); the decoder may
