@@ -690,18 +690,13 @@ static int replay_start(dcp *d, const rft_header *out)
 {
     rft_replay_opts ro;
     rft_replay_opts_default(&ro);
-    ro.pass = ro.emit = 0;
     ro.stall_cycles = d->o.stall_cycles;
     ro.stages = d->o.stages;
-    rft_header h;
-    if (!(d->rp = rft_replay_new(&ro)))
+    int e = rft_replay_rider(&ro, out, &d->rp);
+    if (e == RFT_EMEM && !d->rp)
         return oom(d);
-    int e = rft_stage_start(d->rp, out, &h);
-    rft_header_free(&h);
     return e ? rft_stage_fail(&d->st, e, "%s", rft_stage_error(d->rp)) : 0;
 }
-
-static int nothing(void *ctx, rft_rec *rec) { (void)ctx; (void)rec; return 0; }
 
 /* A stream the replay cannot follow is tabled without it, with a warning. */
 static void replay_drop(dcp *d)
@@ -713,9 +708,8 @@ static void replay_drop(dcp *d)
 
 static int tee(void *ctx, rft_rec *rec)
 {
-    static const rft_sink none = {nothing, NULL};
     dcp *d = ctx;
-    if (d->rp && rft_stage_feed(d->rp, rec, &none))
+    if (d->rp && rft_replay_ride(d->rp, rec))
         replay_drop(d);
     return d->down->put(d->down->ctx, rec);
 }
@@ -835,8 +829,7 @@ static int dcp_finish(rft_stage *st, const rft_sink *out)
         if ((e = put_counters(d, scope, d->slices[i].n, out)))
             return e;
     }
-    static const rft_sink none = {nothing, NULL};
-    if (d->rp && rft_stage_finish(d->rp, &none))
+    if (d->rp && rft_replay_ride_end(d->rp))
         replay_drop(d);
     return put_counters(d, "total", d->total, out);
 }

@@ -183,24 +183,17 @@ static int start(rft_stage *st, const rft_header *in, rft_header *out)
     s->geom = in->geom;
     if (!s->o.replay)
         return 0;
-    rft_replay_opts ro = s->o.replay_opts;
-    ro.pass = ro.emit = 0;
-    rft_header h;
-    if (!(s->rp = rft_replay_new(&ro)))
+    int e = rft_replay_rider(&s->o.replay_opts, in, &s->rp);
+    if (e == RFT_EMEM && !s->rp)
         return rft_stage_fail(st, RFT_EMEM, "out of memory");
-    int e = rft_stage_start(s->rp, in, &h);
-    rft_header_free(&h);
     return e ? rft_stage_fail(st, e, "%s", rft_stage_error(s->rp)) : 0;
 }
-
-static int nothing(void *ctx, rft_rec *rec) { (void)ctx; (void)rec; return 0; }
 
 /* The replay sees every record; a stream it cannot replay (a wavefront
  * that never began) is priced without it, with a warning. */
 static void replay_feed(escan *s, rft_rec *rec)
 {
-    static const rft_sink none = {nothing, NULL};
-    if (s->rp && rft_stage_feed(s->rp, rec, &none)) {
+    if (s->rp && rft_replay_ride(s->rp, rec)) {
         rft_stage_warn(&s->st, "not replayed: %s", rft_stage_error(s->rp));
         rft_stage_free(s->rp);
         s->rp = NULL;
@@ -210,11 +203,10 @@ static void replay_feed(escan *s, rft_rec *rec)
 /* The replay's result: its slices' spans, traced and replayed. */
 static void replay_finish(escan *s)
 {
-    static const rft_sink none = {nothing, NULL};
     rft_escan *r = &s->r;
     if (!s->rp || s->adopted)
         return;
-    if (rft_stage_finish(s->rp, &none)) {
+    if (rft_replay_ride_end(s->rp)) {
         rft_stage_warn(&s->st, "not replayed: %s", rft_stage_error(s->rp));
         return;
     }

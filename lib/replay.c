@@ -791,3 +791,22 @@ const rft_replay_row *rft_replay_get(const rft_stage *s, uint32_t i)
     const replay *r = (const replay *)s;
     return i < r->nrows ? &r->rows[i] : NULL;
 }
+
+/* ---- a replay riding inside another stage ---------------------------------------- */
+static int ride_nothing(void *ctx, rft_rec *rec) { (void)ctx; (void)rec; return 0; }
+static const rft_sink ride_none = {ride_nothing, NULL};
+
+int rft_replay_rider(const rft_replay_opts *o, const rft_header *in, rft_stage **rp)
+{
+    rft_replay_opts ro = *o;
+    ro.pass = ro.emit = 0;
+    if (!(*rp = rft_replay_new(&ro)))
+        return RFT_EMEM;
+    rft_header h;
+    int e = rft_stage_start(*rp, in, &h);
+    rft_header_free(&h);
+    return e;
+}
+
+int rft_replay_ride(rft_stage *s, rft_rec *rec) { return rft_stage_feed(s, rec, &ride_none); }
+int rft_replay_ride_end(rft_stage *s) { return rft_stage_finish(s, &ride_none); }

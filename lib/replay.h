@@ -142,6 +142,15 @@ typedef struct rft_replay_row {
 } rft_replay_row;
 
 rft_stage *rft_replay_new(const rft_replay_opts *o);
+/* A replay riding inside another stage (escan, dcpatch): passes and emits
+ * nothing, started on in.  0 with *rp the rider; RFT_EMEM with *rp NULL; or
+ * the start's error with *rp the replay (rft_stage_error says why; the
+ * caller frees it). */
+int rft_replay_rider(const rft_replay_opts *o, const rft_header *in, rft_stage **rp);
+/* The rider sees rec / the end of the stream: 0, or the replay's error
+ * (rft_stage_error(s) says why; the caller goes on without it). */
+int rft_replay_ride(rft_stage *s, rft_rec *rec);
+int rft_replay_ride_end(rft_stage *s);
 /* After start: 1 if the stream is replayed, 0 if its cycles are estimated
  * (then why says so: the header's issue_model). */
 int rft_replay_timed(const rft_stage *s, const char **why);
