@@ -1485,8 +1485,14 @@ static int runs_opts(rft_duty_opts *o, const rft_header *in, char *why, size_t l
     }
     o->alloc_ring = al && !strstr(al, "wrap=restart");
     if (!o->alloc_scheme) {
-        snprintf(why, len, "runs=steady: the windows were not placed by rft-alloc (alloc=%s)",
-                 al ? al : "none");
+        /* the header's value is quoted whole, or named by its length if the
+         * message cannot hold it (a header value may be RFT_MAX_STR bytes) */
+        if (al && strlen(al) + 80 > len)
+            snprintf(why, len, "runs=steady: the windows were not placed by rft-alloc "
+                               "(alloc: a value of %zu bytes)", strlen(al));
+        else
+            snprintf(why, len, "runs=steady: the windows were not placed by rft-alloc (alloc=%s)",
+                     al ? al : "none");
         return RFT_EFORMAT;
     }
     return 0;
