@@ -3,15 +3,9 @@
 # other two items of "Also" (a trace without a write warned of by rft-vth, an
 # empty trace through alloc | duty | vth named as such) are in vth-idle.bats.
 
-load test_helper
+load heal_helper      # setup (the test's folder) and cell
 
 GEN="$TOP/tests/unit/hostile_gen"
-
-setup() { cd "$BATS_TEST_TMPDIR"; }
-
-# the row of unit $1 in a TSV report on stdin, field $2
-cell() { awk -F '\t' -v u="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                                         $1 == u { print $(c[f]) }'; }
 
 @test "rft-heal: exec mask bits for lanes that do not exist count for nothing" {
     # 12 lanes in blocks of 4 (4 SCs); one wavefront, one write whose mask
