@@ -57,7 +57,9 @@ refused() {
     run -0 "$GEN"
     run -0 "$GEN" --list
     for c in ok cycle-back begin-back write-unbegun read-unbegun end-before-begin \
-             write-after-end begin-twice count-low count-high geom-max slices-many; do
+             write-after-end begin-twice kernel-back read-back end-back bundle-back \
+             bundle-unbegun end-twice write-other-slice count-low count-high geom-max \
+             slices-many mask-beyond-lanes; do
         assert_line --regexp "^$c "
     done
     run -2 "$GEN" no-such-case x.rft
