@@ -989,6 +989,10 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
                  d->o.m2s_exec ? "the cycle of its unit's execute stage (simd-e, mem-m, lds-m, "
                                  "su-e, su-m, bu-e; its fetch where it has none)"
                                : "the cycle its wavefront fetched it");
+        size_t l = strlen(b);
+        if (d->o.m2s_mhz[0] && d->o.m2s_mhz[0] != d->o.m2s_mhz[1])
+            snprintf(b + l, sizeof b - l, ", in cycles of the GPU's %u MHz clock (the trace "
+                     "counts %u MHz)", d->o.m2s_mhz[0], d->o.m2s_mhz[1]);
         f(ctx, "cycles", b);
         f(ctx, "slice_mapping", "the pipeline trace's: compute unit, wavefront pool as SIMD");
     } else {
