@@ -12,7 +12,7 @@
 
 static const char usage[] =
     "rft-replay [-o FILE] [--level N] [--flush] [--summary[=FILE] | -s FILE]\n"
-    "           [--add-latency N [--hold] [--latency-unit alu|vmem|lds|all]] [--deps reg|all] [--issue N] [--stages N] [--no-scheme]\n"
+    "           [--add-latency N [--hold] [--latency-unit alu|vmem|lds|all]] [--deps reg|all|none] [--issue N] [--stages N] [--no-scheme]\n"
     "           [--wakeup-cycles N] [--mov-cycles N] [--stall-cycles N] [--lds-cycles N]\n"
     "           [--degraded-scs N] [--trust-cycles] [--format table|tsv|csv|json] [FILE]\n"
     "Replay each slice's schedule from the trace's cycles: cycles naive, with the scheme, "
@@ -34,7 +34,8 @@ static const char usage[] =
     "writes and instructions without a write count as ALU), vector memory loads, LDS loads, "
     "or all\n"
     "      --deps reg|all     What an instruction waits for: the results of the registers it "
-    "reads (default), or every earlier result of its wavefront\n"
+    "reads (default), every earlier result of its wavefront, or none (Multi2Sim 4.2's Southern "
+    "Islands model, which tracks no register)\n"
     "      --issue N          SIMD cycles per instruction, 1 to 1024 (default lanes / "
     "block_lanes: 4 on GCN and Evergreen)\n"
     "      --stages N         Extra pipeline cycles on every result, 0 to 1000 (default 2 on "
@@ -127,7 +128,7 @@ static void parse(int argc, char **argv, cli_job *j)
             lu = 1;
             break;
         }
-        case 'D': o.deps_all = cli_choice("--deps", optarg, "reg|all"); break;
+        case 'D': o.deps = cli_choice("--deps", optarg, "reg|all|none"); break;
         case 'i': o.issue = (uint32_t)cli_uint("--issue", optarg, 1, 1024); break;
         case 'g': o.stages = (uint32_t)cli_uint("--stages", optarg, 0, 1000); break;
         case 'n': o.scheme = 0; break;
