@@ -118,6 +118,8 @@ void rft_replay_opts_default(rft_replay_opts *o)
     o->stages = RFT_REPLAY_AUTO;
     o->pass = 1;
     o->latency_unit = RFT_REPLAY_U_ALU;
+    o->max_wg = 256;
+    o->wfrule = RFT_HEAL_WF_SEED;
 }
 
 static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
@@ -310,7 +312,7 @@ static void twins(replay *r, wave *w)
     rft_heal_group hg;
     uint32_t nsc = r->geom.block_lanes;
     uint64_t deg = r->o.degraded_scs >= 64 ? ~0ull : (1ull << r->o.degraded_scs) - 1;
-    if (rft_heal_group_rule(n * r->geom.lanes, deg, nsc, r->geom.lanes, 256, RFT_HEAL_WF_SEED,
+    if (rft_heal_group_rule(n * r->geom.lanes, deg, nsc, r->geom.lanes, r->o.max_wg, r->o.wfrule,
                             &hg) == 0 && hg.wf_healthy > hg.wf_naive)
         w->twins = k < hg.wf_healthy - hg.wf_naive ? 1 + (k == 0 && hg.wf_healthy - hg.wf_naive > n
                                                              ? hg.wf_healthy - hg.wf_naive - n : 0)

@@ -124,6 +124,8 @@ typedef struct rft_replay_opts {
                                each work-group's redundant wavefronts (rft_heal_group_rule,
                                heal.h) issue the instructions of as many of its
                                wavefronts once more on the SIMD (0: none) */
+    uint32_t max_wg;        /* SC healing: work-items a work-group holds at most (256) */
+    int wfrule;             /* SC healing: enum rft_heal_wfrule (heal.h; default seed) */
     int trust;              /* replay even a stream whose cycles are estimated */
     int pass;               /* pass the records on (default 1) */
     int emit;               /* counters records at finish (default 0) */
