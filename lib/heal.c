@@ -492,11 +492,6 @@ int rft_heal_feed(rft_heal *h, const rft_rec *r)
     long s = slice_of(h, cu, simd);
     if (s < 0)
         return fail(h, RFT_EMEM, "out of memory");
-    /* an empty bundle (no slot: an instruction that only held the SIMD, as
-     * rft-decode --cycles-from gives a GCN compare of scalars) stresses
-     * nothing and makes no stream a VLIW one (rft(5)) */
-    if (r->kind == RFT_BUNDLE && !(r->u.bundle.slots & 31))
-        return 0;
     uint32_t lanes = sc_counts(h, mask, cnt);
     wave *w = wave_of(h, cu, simd, wf);
     if (w) {
@@ -518,6 +513,10 @@ int rft_heal_feed(rft_heal *h, const rft_rec *r)
     }
     const rft_bundle *b = &r->u.bundle;
     sl->bundles++;
+    if (!(b->slots & 31))
+        return 0;               /* an empty bundle (no slot) stresses nothing (rft(5)), and
+                                 * makes no stream a VLIW one: rft-decode --cycles-from gives
+                                 * one to a GCN compare of scalars, which only held the SIMD */
     h->bundles++;
     h->shapes[(b->slots & 31) | (b->flags & 3) << 5] += lanes;
     for (int p = 0; p < RFT_NSLOTS; p++) {
