@@ -169,27 +169,36 @@ static void hidden(void)
     CHECK(r >= 160 * 8 - 16 && r <= 160 * 8 + 16);
 }
 
+/* One wavefront alone, a dependent chain of n instructions gap cycles
+ * apart, marked (k % 3 == 0 vector ALU, 1 vector memory, 2 LDS) or all
+ * vector ALU; the replayed span. */
+static uint64_t chain(rft_replay_opts o, uint64_t gap, int n, int marked, uint64_t *naive)
+{
+    static const uint8_t mark[3] = {0, RFT_WF_VMEM, RFT_WF_LDS};
+    rft_stage *s = start(&o, NULL, NULL);
+    begin(s, 0, 1);
+    for (int k = 0; k < n; k++)
+        instr_x(s, gap + gap * (uint64_t)k, 1, k % 2, (k + 1) % 2, marked ? mark[k % 3] : 0,
+                RFT_NO_GATE, 0);
+    end(s, gap + gap * (uint64_t)n, 1);
+    const rft_replay_row *w = total(s);
+    *naive = w->naive;
+    uint64_t r = w->replayed;
+    rft_stage_free(s);
+    return r;
+}
+
 /* The unit marks (RFT_WF_VMEM, RFT_WF_LDS): --add-latency delays only the
  * results of latency_unit, and --hold holds the SIMD only for a vector ALU
- * instruction.  One wavefront alone, a dependent chain of n instructions:
- * k % 3 == 0 vector ALU (unmarked), 1 vector memory, 2 LDS. */
+ * instruction.  A marked chain of 30 instructions back to back. */
 static uint64_t chain_units(uint32_t L, unsigned unit, int hold)
 {
-    const int n = 30;
     rft_replay_opts o = opts(L);
     o.latency_unit = unit;
     o.hold = hold;
-    rft_stage *s = start(&o, NULL, NULL);
-    begin(s, 0, 1);
-    static const uint8_t mark[3] = {0, RFT_WF_VMEM, RFT_WF_LDS};
-    for (int k = 0; k < n; k++)
-        instr_x(s, 4 + 4 * (uint64_t)k, 1, k % 2, (k + 1) % 2, mark[k % 3], RFT_NO_GATE, 0);
-    end(s, 4 + 4 * (uint64_t)n, 1);
-    const rft_replay_row *w = total(s);
-    CHECK(w->naive == 4 + 4 * (uint64_t)n);
-    uint64_t extra = w->replayed - w->naive;
-    rft_stage_free(s);
-    return extra;
+    uint64_t naive, r = chain(o, 4, 30, 1, &naive);
+    CHECK(naive == 4 + 4 * 30);
+    return r - naive;
 }
 
 static void units(void)
@@ -258,19 +267,9 @@ static void held_alu_only(void)
  * costs nothing; with --deps reg every instruction pays it. */
 static uint64_t chain_deps(uint32_t L, int deps, uint64_t *naive)
 {
-    const int n = 20;
     rft_replay_opts o = opts(L);
     o.deps = deps;
-    rft_stage *s = start(&o, NULL, NULL);
-    begin(s, 0, 1);
-    for (int k = 0; k < n; k++)
-        instr(s, 8 + 8 * (uint64_t)k, 1, k % 2, (k + 1) % 2);
-    end(s, 8 + 8 * (uint64_t)n, 1);
-    const rft_replay_row *w = total(s);
-    *naive = w->naive;
-    uint64_t r = w->replayed;
-    rft_stage_free(s);
-    return r;
+    return chain(o, 8, 20, 0, naive);
 }
 
 static void deps_none(void)
