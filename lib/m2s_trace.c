@@ -9,7 +9,8 @@
  *    si.map_wg cu=C wg=G wi_first=I wi_count=N wf_first=W wf_count=M
  *    si.new_inst id=U cu=C ib=P wg=G wf=W uop_id=K stg="f" asm="v_add_i32 v1, ..."
  *
- * "c clk=N" starts the lines of cycle N; si.new_inst is printed when the
+ * "c clk=N" starts the lines of cycle N of esim's fastest clock (1000 MHz with
+ * 4.2's defaults; rft_m2s_trace_clock turns it into the GPU's); si.new_inst is printed when the
  * fetch stage runs the instruction in the functional emulator, right after
  * that emulator printed it to the ISA log (--si-debug-isa), so the k-th
  * si.new_inst of the trace is the k-th instruction of the log.  Every other
