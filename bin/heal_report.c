@@ -451,7 +451,8 @@ static void report_cost(const heal_report *r)
     if (r->fmt == FMT_TABLE) {
         printf("note: cycles_naive, cycles_healthy, overhead%%: the first-order estimate above "
                "(its own schedule); the replay's columns heal every CU (empty where healed_cus "
-               "is a number), work-groups of at most 256 work-items, the seed's wavefront rule\n");
+               "is a number), work-groups of at most %u work-items, the %s wavefront rule\n",
+               r->o.max_wg, r->o.wfrule == RFT_HEAL_WF_SEED ? "seed's" : "ceil");
         replay_notes(stdout, &r->rp, "cycles_traced", NULL);
     }
 }

@@ -18,7 +18,7 @@ static const char usage[] =
     "           [--clause-temps N]\n"
     "           [--flush] [--nvgprs N] [--kernel NAME] [--cus N] [--simds N]\n"
     "           [--issue-cycles N] [--local-size X[,Y[,Z]]] [--ticks-per-cycle N]\n"
-    "           [--cycles-from TRACE] [--cycles-at fetch|execute]\n           [--columns MAP] [--radix auto|hex|dec] [FILE]\n"
+    "           [--cycles-from TRACE] [--cycles-at fetch|execute] [--cycles-mhz GPU,TRACE]\n           [--columns MAP] [--radix auto|hex|dec] [FILE]\n"
     "Turn a register-write trace or a GPU simulator log into an rft stream\n"
     "\n"
     "  -o, --output FILE      Write the stream to FILE, under a temporary name "
@@ -56,6 +56,9 @@ static const char usage[] =
     "detailed run: each instruction at its simulated cycle, on its compute unit and SIMD\n"
     "      --cycles-at fetch|execute  m2s --cycles-from: the cycle each instruction is stamped "
     "at, its fetch or its unit's execute stage (default execute)\n"
+    "      --cycles-mhz GPU,TRACE  m2s --cycles-from: the GPU's clock and the trace's (the run's "
+    "fastest, 1000 with 4.2's defaults), in MHz: cycles counted in the GPU's clock (4.2's "
+    "defaults: 925,1000; default: the trace's clock as is)\n"
     "      --kernel-events FILE  cutracer: CUTracer's kernel events file (kernel names, grids, "
     "blocks, registers a thread) of the trace's launches\n"
     "      --clause-temps N   evg: R<N> to R123 are the compiler's clause temporaries, not "
@@ -212,6 +215,7 @@ static void source_open(cli_job *j, rft_header *h)
             die("out of memory");
         if (c->o.dec.m2s_exec)
             rft_m2s_trace_at_exec(c->tp, 0);
+        rft_m2s_trace_clock(c->tp, c->o.dec.m2s_mhz[0], c->o.dec.m2s_mhz[1]);
         c->o.dec.m2s_next = trace_next;
         c->o.dec.m2s_ctx = c;
         c->o.dec.m2s_trace = c->tname;
@@ -283,6 +287,23 @@ static void local_size(const char *s, uint32_t *local)
     }
 }
 
+/* --cycles-mhz GPU,TRACE: the GPU's clock no faster than the trace's */
+static void cycles_mhz(const char *s, uint32_t *mhz)
+{
+    char b[32], *comma;
+    if (strlen(s) >= sizeof b)
+        usage_error("--cycles-mhz: '%s' is longer than %zu characters", s, sizeof b - 1);
+    snprintf(b, sizeof b, "%s", s);
+    if (!(comma = strchr(b, ',')))
+        usage_error("--cycles-mhz: '%s' is not GPU,TRACE", s);
+    *comma = 0;
+    mhz[0] = (uint32_t)cli_uint("--cycles-mhz", b, 1, 1000000);
+    mhz[1] = (uint32_t)cli_uint("--cycles-mhz", comma + 1, 1, 1000000);
+    if (mhz[0] > mhz[1])
+        usage_error("--cycles-mhz: the GPU's clock %u MHz is faster than the trace's %u MHz (the "
+                    "trace counts the run's fastest clock)", mhz[0], mhz[1]);
+}
+
 static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
@@ -298,7 +319,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"cycles-from", required_argument, 0, 'T'},
         {"geometry", required_argument, 0, 'G'}, {"kernel-events", required_argument, 0, 'K'},
         {"reorder", required_argument, 0, 'R'},  {"cycles-at", required_argument, 0, 'A'},
-        {"clause-temps", required_argument, 0, 'Q'},
+        {"clause-temps", required_argument, 0, 'Q'}, {"cycles-mhz", required_argument, 0, 'M'},
         {0, 0, 0, 0}};
     static const int radix[] = {0, 16, 10};     /* 0: auto */
     decode_cli *c = xrealloc(NULL, sizeof *c);  /* one per run */
@@ -356,6 +377,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 't': o->ticks_per_cycle = cli_uint("--ticks-per-cycle", optarg, 1, UINT32_MAX); break;
         case 'C': o->columns = optarg; break;
         case 'T': c->tname = optarg; break;
+        case 'M': cycles_mhz(optarg, o->m2s_mhz); break;
         case 'A': o->m2s_exec = cli_choice("--cycles-at", optarg, "fetch|execute"); break;
         case 'r': o->radix = radix[cli_choice("--radix", optarg, "auto|hex|dec")]; break;
         default:

@@ -265,6 +265,8 @@ static rft_heal *read_trace(heal_report *r)
         rft_replay_opts_default(&o);
         o.pass = o.emit = 0;
         o.degraded_scs = (uint32_t)d;
+        o.max_wg = r->o.max_wg;
+        o.wfrule = r->o.wfrule;
         rc[d] = (heal_rp){r, (uint32_t)d};
         j[d] = (cli_job){.input = r->input, .prog = prog, .st = rft_replay_new(&o),
                          .report = take_replay, .ctx = &rc[d], .free_ctx = cli_ctx_borrowed};

@@ -12,9 +12,9 @@
 
 static const char usage[] =
     "rft-replay [-o FILE] [--level N] [--flush] [--summary[=FILE] | -s FILE]\n"
-    "           [--add-latency N [--hold] [--latency-unit alu|vmem|lds|all]] [--deps reg|all] [--issue N] [--stages N] [--no-scheme]\n"
+    "           [--add-latency N [--hold] [--latency-unit alu|vmem|lds|all]] [--deps reg|all|none] [--issue N] [--stages N] [--no-scheme]\n"
     "           [--wakeup-cycles N] [--mov-cycles N] [--stall-cycles N] [--lds-cycles N]\n"
-    "           [--degraded-scs N] [--trust-cycles] [--format table|tsv|csv|json] [FILE]\n"
+    "           [--degraded-scs N [--max-wg N] [--wavefront-rule seed|ceil]] [--trust-cycles] [--format table|tsv|csv|json] [FILE]\n"
     "Replay each slice's schedule from the trace's cycles: cycles naive, with the scheme, "
     "and the upper bound\n"
     "\n"
@@ -34,7 +34,8 @@ static const char usage[] =
     "writes and instructions without a write count as ALU), vector memory loads, LDS loads, "
     "or all\n"
     "      --deps reg|all     What an instruction waits for: the results of the registers it "
-    "reads (default), or every earlier result of its wavefront\n"
+    "reads (default), every earlier result of its wavefront, or none (Multi2Sim 4.2's Southern "
+    "Islands model, which tracks no register)\n"
     "      --issue N          SIMD cycles per instruction, 1 to 1024 (default lanes / "
     "block_lanes: 4 on GCN and Evergreen)\n"
     "      --stages N         Extra pipeline cycles on every result, 0 to 1000 (default 2 on "
@@ -47,6 +48,10 @@ static const char usage[] =
     "      --lds-cycles N     Extra LDS load of a spilled register (default 4)\n"
     "      --degraded-scs N   SC healing: N stream cores of every slice rest, 1 to block_lanes "
     "- 1; the redundant wavefronts of each work-group issue their instructions too\n"
+    "      --max-wg N         SC healing: work-items a work-group holds at most (default 256), "
+    "as rft-heal's\n"
+    "      --wavefront-rule seed|ceil  SC healing: wavefronts of a healthy group, as rft-heal's "
+    "(default seed)\n"
     "      --trust-cycles     Replay even a stream whose header says its cycles are estimated "
     "(issue_model)\n"
     "  -f, --format table|tsv|csv|json  Format of the table (default table)\n";
@@ -107,11 +112,13 @@ static void parse(int argc, char **argv, cli_job *j)
         {"lds-cycles", required_argument, 0, 'd'},
         {"trust-cycles", no_argument, 0, 'T'},
         {"degraded-scs", required_argument, 0, 'C'},
+        {"max-wg", required_argument, 0, 'W'},
+        {"wavefront-rule", required_argument, 0, 'R'},
         {"format", required_argument, 0, 'f'},
         {0, 0, 0, 0}};
     replay_cli *c = xrealloc(NULL, sizeof *c);     /* one per stage of a pipeline */
     rft_replay_opts o;
-    int ch, lu = 0;
+    int ch, lu = 0, mw = 0;
     rft_replay_opts_default(&o);
     *c = (replay_cli){.fmt = FMT_TABLE};
     while ((ch = cli_getopt(argc, argv, "o:s:f:", opts)) != -1) {
@@ -127,7 +134,7 @@ static void parse(int argc, char **argv, cli_job *j)
             lu = 1;
             break;
         }
-        case 'D': o.deps_all = cli_choice("--deps", optarg, "reg|all"); break;
+        case 'D': o.deps = cli_choice("--deps", optarg, "reg|all|none"); break;
         case 'i': o.issue = (uint32_t)cli_uint("--issue", optarg, 1, 1024); break;
         case 'g': o.stages = (uint32_t)cli_uint("--stages", optarg, 0, 1000); break;
         case 'n': o.scheme = 0; break;
@@ -137,6 +144,8 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'd': o.lds_cycles = (uint32_t)cli_uint("--lds-cycles", optarg, 0, 1000000); break;
         case 'T': o.trust = 1; break;
         case 'C': o.degraded_scs = (uint32_t)cli_uint("--degraded-scs", optarg, 1, 63); break;
+        case 'W': o.max_wg = (uint32_t)cli_uint("--max-wg", optarg, 1, 1u << 20); mw = 1; break;
+        case 'R': o.wfrule = cli_choice("--wavefront-rule", optarg, "seed|ceil"); mw = 1; break;
         case 'f': c->fmt = cli_format(optarg); break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))
@@ -148,6 +157,8 @@ static void parse(int argc, char **argv, cli_job *j)
         usage_error("--hold needs --add-latency");
     if (lu && !o.add_latency)
         usage_error("--latency-unit needs --add-latency");
+    if (mw && !o.degraded_scs)
+        usage_error("--max-wg and --wavefront-rule need --degraded-scs");
     j->stream = j->output != NULL;
     int to_stdout = j->stream && strcmp(j->output, "-") == 0;
     if (!c->summary && !to_stdout)

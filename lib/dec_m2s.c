@@ -50,6 +50,7 @@ typedef struct {
     uint64_t inst_cycle;
     char mnem[48];
     int vector, endpgm, barrier, to_sgpr, had_t;
+    uint8_t smask[RFT_MAX_LANES / 8];   /* lanes of its scalar results ("tN: vcc<=", N the lane) */
     uint8_t unit;               /* its results' unit: RFT_WF_VMEM, RFT_WF_LDS, 0 vector ALU */
     uint16_t src[MAXOPS];
     int nsrc;
@@ -73,6 +74,7 @@ typedef struct {
     uint64_t seq, out_cycle;
     rft_dec_emit emit;
     void *ectx;
+    uint64_t issue_only;        /* vector ALU instructions given an empty bundle */
 } m2s;
 
 static const char *find_lit(const char *s, size_t n, const char *lit);
@@ -342,6 +344,7 @@ static void reset_inst(m2s *m)
     m->nsrc = 0;
     m->wid = -1;
     m->had_t = 0;
+    memset(m->smask, 0, sizeof m->smask);
 }
 
 static int begin_wave(rft_dec *d, m2s *m, uint32_t wid, uint64_t cycle, dec_wave **out)
@@ -415,6 +418,15 @@ static int flush_inst(rft_dec *d, m2s *m)
         for (int i = 0; i < m->nsrc; i++)
             if ((e = dec_read(d, w, cycle, m->src[i], RFT_NO_PHYS)))
                 return e;
+    /* with the pipeline trace: a vector ALU instruction that reads and
+     * writes no vector register (v_cmp of scalars to vcc, one with no lane
+     * active) still held its SIMD: an empty bundle at its cycle (rft(5),
+     * TIMING), under the lanes of its scalar results */
+    if (traced(d) && m->vector && !m->unit && !m->np && !(m->had_t && m->nsrc)) {
+        m->issue_only++;
+        if ((e = dec_bundle(d, w, cycle, 0, 0, m->smask)))
+            return e;
+    }
     uint32_t lanes = d->o.geom.lanes;
     for (int i = 0; i < m->np; i++)
         if ((e = dec_write_unit(d, w, cycle, m->preg[i], RFT_NO_PHYS,
@@ -747,6 +759,8 @@ static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lw
         if (dst < n && (s[dst] == 'S' || pre_n(s + dst, n - dst, "vcc") ||
                         pre_n(s + dst, n - dst, "exec"))) {
             (*nt)++;                        /* it ran, on a wavefront it does not name */
+            if (tid < d->o.geom.lanes)
+                m->smask[tid >> 3] |= (uint8_t)(1u << (tid & 7));
             i = dst;
             continue;
         }
@@ -989,6 +1003,10 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
                  d->o.m2s_exec ? "the cycle of its unit's execute stage (simd-e, mem-m, lds-m, "
                                  "su-e, su-m, bu-e; its fetch where it has none)"
                                : "the cycle its wavefront fetched it");
+        size_t l = strlen(b);
+        if (d->o.m2s_mhz[0] && d->o.m2s_mhz[0] != d->o.m2s_mhz[1])
+            snprintf(b + l, sizeof b - l, ", in cycles of the GPU's %u MHz clock (the trace "
+                     "counts %u MHz)", d->o.m2s_mhz[0], d->o.m2s_mhz[1]);
         f(ctx, "cycles", b);
         f(ctx, "slice_mapping", "the pipeline trace's: compute unit, wavefront pool as SIMD");
     } else {
@@ -1006,4 +1024,11 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
     f(ctx, "local_size", b);
 }
 
-const struct dec_ops dec_m2s_ops = {init, line, finish, describe, mfree, 1, NULL, 0, NULL};
+static void counters(const rft_dec *d, rft_counters *c)
+{
+    const m2s *m = d->priv;
+    if (traced(d))
+        rft_counters_add(c, "issue_only_instructions", m->issue_only);
+}
+
+const struct dec_ops dec_m2s_ops = {init, line, finish, describe, mfree, 1, counters, 0, NULL};

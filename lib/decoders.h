@@ -77,6 +77,12 @@ uint64_t rft_m2s_trace_insts(const rft_m2s_trace *t);   /* instructions read so 
 void rft_m2s_trace_at_exec(rft_m2s_trace *t, size_t bound);
 int rft_m2s_trace_pop(rft_m2s_trace *t, int at_end, rft_m2s_inst *out);
 uint64_t rft_m2s_trace_fetch_kept(const rft_m2s_trace *t);
+/* The trace's clock ("c clk=N") is esim's fastest clock domain, trace_mhz
+ * (1000 in 4.2: the x86 model's default), not the GPU's (gpu_mhz: [Device]
+ * Frequency, 925 in 4.2): with both given and different, instructions get
+ * the GPU's cycle of each trace cycle (esim's truncated picosecond cycle
+ * times); call before the first line.  Without: the trace's clock as is. */
+void rft_m2s_trace_clock(rft_m2s_trace *t, uint32_t gpu_mhz, uint32_t trace_mhz);
 /* the most instructions held at once (fetched, not yet executed) */
 uint64_t rft_m2s_trace_max_wait(const rft_m2s_trace *t);
 
@@ -101,6 +107,7 @@ typedef struct rft_dec_opts {
     int (*m2s_next)(void *ctx, rft_m2s_inst *out);
     void *m2s_ctx;
     const char *m2s_trace;      /* its name, for the header */
+    uint32_t m2s_mhz[2];        /* --cycles-mhz GPU,TRACE (0,0: the trace's clock), for the header */
     int m2s_exec;               /* its cycles are execute stages (--cycles-at execute): records
                                    are sorted in a window of `reorder` records (0: 4096) */
     uint64_t reorder;           /* cutracer: records held to stamp a write at its

@@ -513,9 +513,11 @@ int rft_heal_feed(rft_heal *h, const rft_rec *r)
     }
     const rft_bundle *b = &r->u.bundle;
     sl->bundles++;
-    h->bundles++;
     if (!(b->slots & 31))
-        return 0;               /* an empty bundle (no slot) stresses nothing (rft(5)) */
+        return 0;               /* an empty bundle (no slot) stresses nothing (rft(5)), and
+                                 * makes no stream a VLIW one: rft-decode --cycles-from gives
+                                 * one to a GCN compare of scalars, which only held the SIMD */
+    h->bundles++;
     h->shapes[(b->slots & 31) | (b->flags & 3) << 5] += lanes;
     for (int p = 0; p < RFT_NSLOTS; p++) {
         if (!(b->slots >> p & 1))

@@ -9,7 +9,8 @@
  *    si.map_wg cu=C wg=G wi_first=I wi_count=N wf_first=W wf_count=M
  *    si.new_inst id=U cu=C ib=P wg=G wf=W uop_id=K stg="f" asm="v_add_i32 v1, ..."
  *
- * "c clk=N" starts the lines of cycle N; si.new_inst is printed when the
+ * "c clk=N" starts the lines of cycle N of esim's fastest clock (1000 MHz with
+ * 4.2's defaults; rft_m2s_trace_clock turns it into the GPU's); si.new_inst is printed when the
  * fetch stage runs the instruction in the functional emulator, right after
  * that emulator printed it to the ISA log (--si-debug-isa), so the k-th
  * si.new_inst of the trace is the k-th instruction of the log.  Every other
@@ -28,8 +29,9 @@ typedef struct pend {
 } pend;
 
 struct rft_m2s_trace {
-    uint64_t clk;
+    uint64_t clk, raw;          /* the cycle (the GPU's clock), the trace's clock */
     int have_clk;
+    uint64_t gpu_ps, trace_ps;  /* cycle times (0: the trace's clock is the GPU's) */
     int at_exec;
     uint64_t insts, fetch_kept, max_wait;
     pend *q;                    /* ring, fetch order */
@@ -51,6 +53,24 @@ void rft_m2s_trace_at_exec(rft_m2s_trace *t, size_t bound)
     t->at_exec = 1;
     t->bound = bound ? bound : 65536;
 }
+void rft_m2s_trace_clock(rft_m2s_trace *t, uint32_t gpu_mhz, uint32_t trace_mhz)
+{
+    /* esim's cycle times: 10^6 / MHz picoseconds, truncated */
+    t->gpu_ps = gpu_mhz && trace_mhz && gpu_mhz != trace_mhz ? 1000000u / gpu_mhz : 0;
+    t->trace_ps = t->gpu_ps ? 1000000u / trace_mhz : 0;
+}
+
+/* Cycle c of the trace's clock as a cycle of the GPU's: esim prints
+ * time / trace_ps + 1, and the GPU's domain ticks at the multiples of
+ * gpu_ps, one at most per trace cycle when gpu_ps >= trace_ps. */
+static uint64_t gpu_cycle(const rft_m2s_trace *t, uint64_t c)
+{
+    if (!t->gpu_ps || c == 0)
+        return c;
+    uint64_t ps = (c - 1) * t->trace_ps;
+    return (ps + t->gpu_ps - 1) / t->gpu_ps + 1;
+}
+
 uint64_t rft_m2s_trace_fetch_kept(const rft_m2s_trace *t) { return t->fetch_kept; }
 uint64_t rft_m2s_trace_max_wait(const rft_m2s_trace *t) { return t->max_wait; }
 
@@ -118,12 +138,13 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
         size_t j = 6;
         while (j < n && s[j] >= '0' && s[j] <= '9' && j < 25)
             c = c * 10 + (uint64_t)(s[j++] - '0');
-        if (j == 6 || j != n || (t->have_clk && c < t->clk)) {
+        if (j == 6 || j != n || (t->have_clk && c < t->raw)) {
             snprintf(t->why, sizeof t->why, "'%.*s' is not a cycle after %llu",
-                     (int)(n > 40 ? 40 : n), s, (unsigned long long)t->clk);
+                     (int)(n > 40 ? 40 : n), s, (unsigned long long)t->raw);
             return RFT_EFORMAT;
         }
-        t->clk = c;
+        t->raw = c;
+        t->clk = gpu_cycle(t, c);
         t->have_clk = 1;
         return 0;
     }

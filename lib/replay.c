@@ -60,6 +60,11 @@ typedef struct slice {
     uint64_t q_key;             /* q's wavefront (its key) and index */
     uint32_t q_wave;
     uint64_t bq_start, bq_extra; /* q's replayed issue, its cycles beyond issue */
+    /* its last traced vector ALU instruction: traced cycle, replayed issue,
+     * the latency it held the SIMD (--hold) beyond issue: the slice's next
+     * vector ALU instruction waits for it, other units' instructions do not */
+    int has_a;
+    uint64_t ta, ba_start, ba_hold;
     uint64_t end_late;          /* lateness of the latest wavefront that ended here */
     stats st;
 } slice;
@@ -113,6 +118,8 @@ void rft_replay_opts_default(rft_replay_opts *o)
     o->stages = RFT_REPLAY_AUTO;
     o->pass = 1;
     o->latency_unit = RFT_REPLAY_U_ALU;
+    o->max_wg = 256;
+    o->wfrule = RFT_HEAL_WF_SEED;
 }
 
 static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
@@ -193,8 +200,10 @@ static void written(wave *w, int64_t late)
 static int64_t lateness(const replay *r, const wave *w, int64_t src)
 {
     int64_t late = (int64_t)(w->r_last - w->t_last);
-    if (r->o.deps_all)
+    if (r->o.deps == RFT_REPLAY_DEPS_ALL)
         return late + (int64_t)w->a_last;
+    if (r->o.deps == RFT_REPLAY_DEPS_NONE)
+        return late;
     return src > late ? src : late;
 }
 
@@ -212,6 +221,15 @@ static int instruction(replay *r, wave *w, uint64_t t)
             r->w[s->q_wave].t_free = t;
     }
     uint64_t avail = s->has_q ? s->bq_start + held + s->bq_extra : 0;
+    /* add_latency: on the units chosen; held only by a vector ALU instruction */
+    unsigned unit = w->g_unit & RFT_WF_VMEM  ? RFT_REPLAY_U_VMEM
+                    : w->g_unit & RFT_WF_LDS ? RFT_REPLAY_U_LDS
+                                             : RFT_REPLAY_U_ALU;
+    if (unit == RFT_REPLAY_U_ALU && s->has_a) {
+        uint64_t va = s->ba_start + (t - s->ta < issue ? t - s->ta : issue) + s->ba_hold;
+        if (va > avail)
+            avail = va;
+    }
     /* the trace: from when the wavefront waited on other wavefronts' run of
      * instructions (never before its own last one left the SIMD) */
     int b2b = s->has_q && t - s->tq <= issue;
@@ -222,17 +240,13 @@ static int instruction(replay *r, wave *w, uint64_t t)
         ready_t = w->t_free;
     if (ready_t < w->t_last)
         ready_t = w->t_last;
-    /* add_latency: on the units chosen; held only by a vector ALU instruction */
-    unsigned unit = w->g_unit & RFT_WF_VMEM  ? RFT_REPLAY_U_VMEM
-                    : w->g_unit & RFT_WF_LDS ? RFT_REPLAY_U_LDS
-                                             : RFT_REPLAY_U_ALU;
     uint64_t lat = r->o.latency_unit & unit ? r->o.add_latency : 0;
     uint64_t held_lat = r->o.hold && unit == RFT_REPLAY_U_ALU ? lat : 0;
     uint64_t a = lat + r->stages + (uint64_t)w->g_wake * r->o.wakeup_cycles;
-    uint64_t extra = (uint64_t)w->g_misp * r->o.stall_cycles + held_lat + (uint64_t)w->twins * issue;
+    uint64_t extra = (uint64_t)w->g_misp * r->o.stall_cycles + (uint64_t)w->twins * issue;
     uint64_t lds = (uint64_t)w->g_lds * r->o.lds_cycles, mov = (uint64_t)w->g_mov * r->o.mov_cycles;
     /* the upper bound: every cycle in full, the held latency once */
-    uint64_t added = a + extra - held_lat + lds + mov;
+    uint64_t added = a + extra + lds + mov;
     uint64_t rr = t;
     if (r->timed) {
         int64_t rd = (int64_t)ready_t + lateness(r, w, w->g_src);
@@ -247,6 +261,12 @@ static int instruction(replay *r, wave *w, uint64_t t)
     s->tq = t;
     s->bq_start = rr;
     s->bq_extra = extra;
+    if (unit == RFT_REPLAY_U_ALU) {
+        s->has_a = 1;
+        s->ta = t;
+        s->ba_start = rr;
+        s->ba_hold = held_lat;
+    }
     s->q_key = w->key;
     s->q_wave = (uint32_t)(w - r->w);
     w->t_free = t + issue;
@@ -292,7 +312,7 @@ static void twins(replay *r, wave *w)
     rft_heal_group hg;
     uint32_t nsc = r->geom.block_lanes;
     uint64_t deg = r->o.degraded_scs >= 64 ? ~0ull : (1ull << r->o.degraded_scs) - 1;
-    if (rft_heal_group_rule(n * r->geom.lanes, deg, nsc, r->geom.lanes, 256, RFT_HEAL_WF_SEED,
+    if (rft_heal_group_rule(n * r->geom.lanes, deg, nsc, r->geom.lanes, r->o.max_wg, r->o.wfrule,
                             &hg) == 0 && hg.wf_healthy > hg.wf_naive)
         w->twins = k < hg.wf_healthy - hg.wf_naive ? 1 + (k == 0 && hg.wf_healthy - hg.wf_naive > n
                                                              ? hg.wf_healthy - hg.wf_naive - n : 0)

@@ -101,6 +101,12 @@ extern "C" {
 #define RFT_REPLAY_U_LDS 0x4u
 #define RFT_REPLAY_U_ALL 0x7u
 
+/* deps: the results of the registers an instruction reads (the default),
+ * every earlier result of its wavefront (a pipeline without forwarding), or
+ * none (Multi2Sim 4.2's Southern Islands model tracks no register: a
+ * wavefront fetches its next instruction once the last one executes) */
+enum { RFT_REPLAY_DEPS_REG, RFT_REPLAY_DEPS_ALL, RFT_REPLAY_DEPS_NONE };
+
 typedef struct rft_replay_opts {
     uint32_t issue;         /* SIMD cycles per instruction; 0: lanes / block_lanes */
     uint32_t add_latency;   /* every vector instruction's result of latency_unit this much later */
@@ -113,12 +119,13 @@ typedef struct rft_replay_opts {
     uint32_t stall_cycles;  /* 4: pipeline stall of a misprediction */
     uint32_t lds_cycles;    /* 4: an extra LDS load of a spilled register */
     uint32_t stages;        /* extra pipeline cycles per result; RFT_REPLAY_AUTO */
-    int deps_all;           /* 1: an instruction waits for every earlier result of its
-                               wavefront; 0 (default): for the registers it reads */
+    int deps;               /* what an instruction waits for: RFT_REPLAY_DEPS_* */
     uint32_t degraded_scs;  /* SC healing (seed 003 5.3): SCs 0..N-1 of every slice rest;
                                each work-group's redundant wavefronts (rft_heal_group_rule,
                                heal.h) issue the instructions of as many of its
                                wavefronts once more on the SIMD (0: none) */
+    uint32_t max_wg;        /* SC healing: work-items a work-group holds at most (256) */
+    int wfrule;             /* SC healing: enum rft_heal_wfrule (heal.h; default seed) */
     int trust;              /* replay even a stream whose cycles are estimated */
     int pass;               /* pass the records on (default 1) */
     int emit;               /* counters records at finish (default 0) */

@@ -2,7 +2,8 @@
  * traced span; one wavefront alone pays the whole latency; a latency
  * shorter than the other wavefronts' ready work costs nothing; the replay
  * is monotone in the latency added and never above the upper bound; the
- * scheme's events (wake-up, misprediction stall, --hold); a stream whose
+ * scheme's events (wake-up, misprediction stall, --hold, held for the
+ * next vector ALU instruction only); --deps none; a stream whose
  * cycles are estimated is not replayed. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,27 +169,36 @@ static void hidden(void)
     CHECK(r >= 160 * 8 - 16 && r <= 160 * 8 + 16);
 }
 
+/* One wavefront alone, a dependent chain of n instructions gap cycles
+ * apart, marked (k % 3 == 0 vector ALU, 1 vector memory, 2 LDS) or all
+ * vector ALU; the replayed span. */
+static uint64_t chain(rft_replay_opts o, uint64_t gap, int n, int marked, uint64_t *naive)
+{
+    static const uint8_t mark[3] = {0, RFT_WF_VMEM, RFT_WF_LDS};
+    rft_stage *s = start(&o, NULL, NULL);
+    begin(s, 0, 1);
+    for (int k = 0; k < n; k++)
+        instr_x(s, gap + gap * (uint64_t)k, 1, k % 2, (k + 1) % 2, marked ? mark[k % 3] : 0,
+                RFT_NO_GATE, 0);
+    end(s, gap + gap * (uint64_t)n, 1);
+    const rft_replay_row *w = total(s);
+    *naive = w->naive;
+    uint64_t r = w->replayed;
+    rft_stage_free(s);
+    return r;
+}
+
 /* The unit marks (RFT_WF_VMEM, RFT_WF_LDS): --add-latency delays only the
  * results of latency_unit, and --hold holds the SIMD only for a vector ALU
- * instruction.  One wavefront alone, a dependent chain of n instructions:
- * k % 3 == 0 vector ALU (unmarked), 1 vector memory, 2 LDS. */
+ * instruction.  A marked chain of 30 instructions back to back. */
 static uint64_t chain_units(uint32_t L, unsigned unit, int hold)
 {
-    const int n = 30;
     rft_replay_opts o = opts(L);
     o.latency_unit = unit;
     o.hold = hold;
-    rft_stage *s = start(&o, NULL, NULL);
-    begin(s, 0, 1);
-    static const uint8_t mark[3] = {0, RFT_WF_VMEM, RFT_WF_LDS};
-    for (int k = 0; k < n; k++)
-        instr_x(s, 4 + 4 * (uint64_t)k, 1, k % 2, (k + 1) % 2, mark[k % 3], RFT_NO_GATE, 0);
-    end(s, 4 + 4 * (uint64_t)n, 1);
-    const rft_replay_row *w = total(s);
-    CHECK(w->naive == 4 + 4 * (uint64_t)n);
-    uint64_t extra = w->replayed - w->naive;
-    rft_stage_free(s);
-    return extra;
+    uint64_t naive, r = chain(o, 4, 30, 1, &naive);
+    CHECK(naive == 4 + 4 * 30);
+    return r - naive;
 }
 
 static void units(void)
@@ -212,6 +222,66 @@ static void units(void)
      * hold the SIMD for a load: only the last result shows */
     for (uint32_t L = 0; L <= 12; L += 4)
         CHECK(round_robin_vmem(L, RFT_REPLAY_U_VMEM, &naive) == naive + L);
+}
+
+/* --hold holds the SIMD for the slice's next vector ALU instruction only:
+ * wavefront 0 issues vector ALU instructions at 8k, wavefront 1 independent
+ * instructions at 8k + 4, LDS loads (mark RFT_WF_LDS) or vector ALU ones
+ * (unmarked).  Held L <= 4 cycles: the ALU instructions 8 apart still fit
+ * (4 + L), and an LDS load right after one does not wait for its held
+ * cycles; an ALU one does. */
+static uint64_t held_next(uint32_t L, uint8_t mark, uint64_t *naive)
+{
+    rft_replay_opts o = opts(L);
+    o.hold = 1;
+    rft_stage *s = start(&o, NULL, NULL);
+    begin(s, 0, 0);
+    begin(s, 0, 1);
+    const int n = 40;
+    for (int k = 0; k < n; k++) {
+        instr_x(s, 8 * (uint64_t)k + 8, 0, -1, 1, 0, RFT_NO_GATE, 0);
+        instr_x(s, 8 * (uint64_t)k + 12, 1, -1, 2, mark, RFT_NO_GATE, 0);
+    }
+    end(s, 8 * (uint64_t)n + 8, 0);
+    end(s, 8 * (uint64_t)n + 12, 1);
+    const rft_replay_row *t = total(s);
+    *naive = t->naive;
+    CHECK(t->replayed <= t->upper);
+    uint64_t r = t->replayed;
+    rft_stage_free(s);
+    return r;
+}
+
+static void held_alu_only(void)
+{
+    uint64_t naive;
+    for (uint32_t L = 0; L <= 4; L++)
+        CHECK(held_next(L, RFT_WF_LDS, &naive) == naive);
+    CHECK(held_next(0, 0, &naive) == naive);
+    for (uint32_t L = 1; L <= 4; L++)       /* each of the 80 waits L more than the last */
+        CHECK(held_next(L, 0, &naive) >= naive + 70 * (uint64_t)L);
+}
+
+/* --deps none: no instruction waits for a result (Multi2Sim 4.2's model):
+ * one wavefront alone, a dependent chain 8 cycles apart, latency L not held
+ * costs nothing; with --deps reg every instruction pays it. */
+static uint64_t chain_deps(uint32_t L, int deps, uint64_t *naive)
+{
+    rft_replay_opts o = opts(L);
+    o.deps = deps;
+    return chain(o, 8, 20, 0, naive);
+}
+
+static void deps_none(void)
+{
+    rft_replay_opts d;
+    rft_replay_opts_default(&d);
+    CHECK(d.deps == RFT_REPLAY_DEPS_REG);
+    uint64_t naive;
+    for (uint32_t L = 0; L <= 12; L += 4) {
+        CHECK(chain_deps(L, RFT_REPLAY_DEPS_NONE, &naive) == naive);
+        CHECK(chain_deps(L, RFT_REPLAY_DEPS_REG, &naive) == naive + 20 * (uint64_t)L);
+    }
 }
 
 /* A pseudo-random trace of 6 wavefronts on 2 slices; replayed with L added. */
@@ -353,6 +423,8 @@ int main(void)
     alone();
     hidden();
     units();
+    held_alu_only();
+    deps_none();
     monotone();
     events();
     estimated();

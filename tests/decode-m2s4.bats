@@ -1,0 +1,70 @@
+#!/usr/bin/env bats
+# rft-decode --cycles-from on Multi2Sim 4.2 pipeline traces (issue 25): --cycles-mhz counts
+# cycles in the GPU's clock, not esim's fastest one that the trace prints; a vector ALU
+# instruction that reads and writes no vector register gives an empty bundle, so that
+# rft-replay sees it hold the SIMD (rft-decode(1), rft(5) TIMING).
+
+load test_helper
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+    F="$FIX/m2s42"
+}
+
+V="--kernel k --local-size 64 --cycles-from"
+FWT="--kernel fastWalshTransform --local-size 256"
+
+@test "--cycles-mhz 925,1000: the trace's cycles of a 1000 MHz clock as cycles of the 925 MHz GPU" {
+    run -0 pipe "rft-decode $V '$F/vcmp.trace' '$F/vcmp.isa' 2>/dev/null | rft-view | awk '\$1 ~ /^[BWAE]\$/ { print \$1, \$2 }' | uniq"
+    assert_output $'B 12\nW 12\nA 26\nE 38'
+    run -0 pipe "rft-decode $V '$F/vcmp.trace' --cycles-mhz 925,1000 '$F/vcmp.isa' 2>/dev/null | rft-view | awk '\$1 ~ /^[BWAE]\$/ { print \$1, \$2 }' | uniq"
+    assert_output $'B 12\nW 12\nA 25\nE 36'
+    run -0 pipe "rft-decode $V '$F/vcmp.trace' --cycles-mhz 925,1000 '$F/vcmp.isa' 2>/dev/null | rft-view --header | grep '^cycles'"
+    assert_output --partial "in cycles of the GPU's 925 MHz clock (the trace counts 1000 MHz)"
+    # equal clocks: the trace's cycles as they are
+    run -0 pipe "rft-decode $V '$F/vcmp.trace' --cycles-mhz 1000,1000 '$F/vcmp.isa' 2>/dev/null | rft-view | awk '\$1 == \"A\" { print \$2 }'"
+    assert_output 26
+}
+
+@test "--cycles-mhz on a real trace: every record at the GPU cycle of its trace cycle" {
+    rft-decode $FWT --cycles-from <(zstd -dc "$F/fwt-det.trace.zst") "$F/fwt-det.isa.zst" 2>/dev/null |
+        rft-view | awk '$1 ~ /^[BWRAE]$/ { c = $2 - 1; print int((c * 1000 + 1080) / 1081) + 1 }' | sort -n > want.txt
+    rft-decode $FWT --cycles-mhz 925,1000 --cycles-from <(zstd -dc "$F/fwt-det.trace.zst") "$F/fwt-det.isa.zst" 2>/dev/null |
+        rft-view | awk '$1 ~ /^[BWRAE]$/ { print $2 }' | sort -n > got.txt
+    [ -s want.txt ]
+    run -0 cmp want.txt got.txt
+    # the cycles changed
+    run -1 cmp -s <(rft-decode $FWT --cycles-from <(zstd -dc "$F/fwt-det.trace.zst") "$F/fwt-det.isa.zst" 2>/dev/null | rft-view | awk '$1 == "W" { print $2 }' | sort -n) got.txt
+}
+
+@test "--cycles-mhz: GPU,TRACE in MHz, the GPU no faster than the trace" {
+    run -2 --separate-stderr rft-decode $V "$F/vcmp.trace" --cycles-mhz 1000,925 "$F/vcmp.isa"
+    assert_equal "$stderr" "rft-decode: --cycles-mhz: the GPU's clock 1000 MHz is faster than the trace's 925 MHz (the trace counts the run's fastest clock) (see rft-decode --help)"
+    run -2 --separate-stderr rft-decode $V "$F/vcmp.trace" --cycles-mhz 925 "$F/vcmp.isa"
+    assert_equal "$stderr" "rft-decode: --cycles-mhz: '925' is not GPU,TRACE (see rft-decode --help)"
+    run -2 --separate-stderr rft-decode $V "$F/vcmp.trace" --cycles-mhz 0,1000 "$F/vcmp.isa"
+}
+
+@test "a vector ALU instruction with no vector register read or written: an empty bundle at its cycle" {
+    rft-decode $V "$F/vcmp.trace" -o s.rft "$F/vcmp.isa" 2>/dev/null
+    # v_cmp_eq_i32 vcc, s8, 0 at its simd-e cycle, no slot, the lanes of its scalar results
+    run -0 pipe "rft-view s.rft | awk '\$1 == \"A\"'"
+    assert_output $'A\t26\t0\t0\t0\t-\t000000000000000f'
+    run -0 pipe "rft-view s.rft | tail -1 | tr '\t' '\n' | grep '^issue_only_instructions='"
+    assert_output issue_only_instructions=1
+    # the replay counts it as an instruction (v_mov_b32 shares the begin's cycle: a preset)
+    run -0 pipe "rft-replay -f tsv s.rft | awk '\$1 == \"total\" { print \$7 }'"
+    assert_output 1
+    # without the pipeline trace (cycles estimated) no bundle is made
+    run -0 pipe "rft-decode --kernel k --local-size 64 '$F/vcmp.isa' 2>/dev/null | rft-view | grep -c '^A' || true"
+    assert_output 0
+}
+
+@test "an empty bundle does not make a GCN stream a VLIW one for rft-heal" {
+    rft-decode $V "$F/vcmp.trace" -o s.rft "$F/vcmp.isa" 2>/dev/null
+    # SC healing profiles the writes, not the bundles
+    run -0 pipe "rft-heal --scheme sc s.rft 2>/dev/null | head -1"
+    assert_output --partial "busy from write records"
+    run -1 --separate-stderr rft-heal --scheme pe s.rft
+    assert_equal "$stderr" "rft-heal: s.rft: no bundle records: PE healing needs VLIW bundles (rft-decode --input-format evg, or a VLIW model of rft-synth), or --profile"
+}
