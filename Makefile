@@ -114,7 +114,7 @@ bin/rft: bin/run.o $(RUN_STAGES:%=bin/rft-%.run.o) $(RUN_HELPERS)
 bin/rft-faultmap: bin/fmprint.o
 bin/rft-dcpatch: bin/dcpreport.o bin/replaycols.o
 bin/rft-replay: bin/replaycols.o
-bin/rft-collect: bin/crosstab.o
+bin/rft-collect: bin/crosstab.o bin/notes.o
 bin/rft-plot: bin/figure.o
 bin/rft-energy: bin/pricing.o
 bin/rft-vth: bin/vth_report.o

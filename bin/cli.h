@@ -230,6 +230,14 @@ void table_num(cli_table *t, const char *s);
 void table_none(cli_table *t);
 void table_end_row(cli_table *t);
 void table_free(cli_table *t);
+/* A note on what the table assumed (issue 22; each text once), given before
+ * its first cell: "# " lines before the header in TSV and CSV (as samtools
+ * stats), a first object {"notes": [...]} in JSON lines, lines under the
+ * table for people after a blank line. */
+void table_note(cli_table *t, const char *text);
+void table_notef(cli_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Notes as a table says them in format fmt (table_note), to o. */
+void cli_notes_print(FILE *o, enum cli_fmt fmt, const char *const *note, size_t n);
 
 /* The NBTI constants: those in p, or all from the parameter file path (if
  * not NULL), with the --set pairs of set on top; dies with the message (a

@@ -61,19 +61,7 @@ static void runs_note(crosstab *x, size_t t)
         free(line);
         line = xstrdup("unknown");
     }
-    char *note;
-    if (strcmp(line, "steady") == 0)
-        note = xstrdup("runs: steady (the steady state of a kernel run again and again: "
-                       "rft-alloc --runs steady)");
-    else if (strcmp(line, "once") == 0 || strcmp(line, "1") == 0)
-        note = xstrdup("runs: once (the kernel run once)");
-    else
-        note = xasprintf("runs: %s (the kernel run %s times in a row: rft-repeat)%s", line, line,
-                         runs_asked && strcmp(runs_asked, "steady") == 0 &&
-                                 strcmp(line, "unknown")
-                             ? "; the steady state was asked for and refused (RAR's rotation "
-                               "is not one permutation of a slice per run)"
-                             : "");
+    char *note = notes_runs_text(line, runs_asked);
     crosstab_note(x, t, note);
     free(note);
     free(line);
