@@ -116,7 +116,7 @@ static const char *word_value(const char *s, const char *name, char *b, size_t n
     return NULL;
 }
 
-void notes_header(notes *n, size_t i, const rft_header *h)
+int notes_header(notes *n, size_t i, const rft_header *h)
 {
     const char *runs = rft_header_get(h, "runs"), *rep = rft_header_get(h, "repeat");
     char copies[32], scheme[32];
@@ -139,13 +139,15 @@ void notes_header(notes *n, size_t i, const rft_header *h)
         notes_addf(n, i, "differs from the seed: a register file of %s lanes x %s entries, not "
                    "the seeds' GCN SIMD (%d x %d): windows, rotation and energy scale with it",
                    l, e, NOTES_SEED_LANES, NOTES_SEED_ENTRIES);
+    return runs && strcmp(runs, "steady") == 0;
 }
 
-void notes_window(notes *n, size_t i, const char *span, uint64_t first, uint64_t last)
+void notes_window(notes *n, size_t i, const char *span, uint64_t first, uint64_t last,
+                  int steady)
 {
     notes_addf(n, i, "window: %s %llu..%llu (the span the duty cycles are over)", span,
                (unsigned long long)first, (unsigned long long)last);
-    if (last - first < NOTES_SHORT_CYCLES)
+    if (!steady && last - first < NOTES_SHORT_CYCLES)
         notes_addf(n, i, "differs from the seed: a short run: a window of %llu cycles (under "
                    "%d): few window reassignments, the duty cycles of the first ones",
                    (unsigned long long)(last - first), NOTES_SHORT_CYCLES);

@@ -51,11 +51,14 @@ void notes_put(const notes *n, cli_table *t, const unsigned char *skip);
  * number is the fallback of a refused steady state), or NULL. */
 char *notes_runs_text(const char *runs, const char *asked);
 /* What a stream's header says: its runs (runs=, repeat=copies=N), a
- * register file other than the seeds', a rotating scheme run once. */
-void notes_header(notes *n, size_t i, const rft_header *h);
+ * register file other than the seeds', a rotating scheme run once.
+ * Returns 1 when the runs are the steady state. */
+int notes_header(notes *n, size_t i, const rft_header *h);
 /* The window the figures of input i span (the duty maps' span name and
- * cycles), and the short-run rule. */
-void notes_window(notes *n, size_t i, const char *span, uint64_t first, uint64_t last);
+ * cycles), and the short-run rule unless steady (a steady-state map is of
+ * a kernel run without end, whatever its window). */
+void notes_window(notes *n, size_t i, const char *span, uint64_t first, uint64_t last,
+                  int steady);
 /* Which run-time estimate each slowdown column among names[0..k) is. */
 void notes_estimates(cli_table *t, const char *const *names, size_t k);
 
