@@ -14,8 +14,6 @@ void vth_map_header(vth_report *r, size_t i, const rft_header *h)
     const char *al = rft_header_get(h, "alloc");
     if (al && strncmp(al, "scheme=", 7) == 0)
         r->scheme[i] = xasprintf("%.*s", (int)strcspn(al + 7, " "), al + 7);
-    if (r->cells && i == 0)     /* --by cells: before its first row */
-        notes_put(&r->nt, r->cells, NULL);
 }
 
 /* The notes of the maps' figures (after they are read): the window each
