@@ -112,13 +112,13 @@ bin/%.run.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -DCLI_NO_MAIN -Ilib -c -o $@ $<
 bin/rft: bin/run.o $(RUN_STAGES:%=bin/rft-%.run.o) $(RUN_HELPERS)
 bin/rft-faultmap: bin/fmprint.o
-bin/rft-dcpatch: bin/dcpreport.o bin/replaycols.o
-bin/rft-replay: bin/replaycols.o
+bin/rft-dcpatch: bin/dcpreport.o bin/replaycols.o bin/notes.o
+bin/rft-replay: bin/replaycols.o bin/notes.o
 bin/rft-collect: bin/crosstab.o bin/notes.o
 bin/rft-plot: bin/figure.o
 bin/rft-energy: bin/pricing.o bin/notes.o
 bin/rft-vth: bin/vth_report.o bin/notes.o
-bin/rft-heal: bin/heal_report.o bin/replaycols.o
+bin/rft-heal: bin/heal_report.o bin/replaycols.o bin/notes.o
 bin/%: bin/%.c bin/cli.o bin/pipeline.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
 bin/%: bin/sh/%.sh

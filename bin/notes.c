@@ -147,10 +147,16 @@ void notes_window(notes *n, size_t i, const char *span, uint64_t first, uint64_t
 {
     notes_addf(n, i, "window: %s %llu..%llu (the span the duty cycles are over)", span,
                (unsigned long long)first, (unsigned long long)last);
-    if (!steady && last - first < NOTES_SHORT_CYCLES)
+    notes_short(n, i, last - first, steady);
+}
+
+void notes_short(notes *n, size_t i, uint64_t cycles, int steady)
+{
+    if (!steady && cycles < NOTES_SHORT_CYCLES)
         notes_addf(n, i, "differs from the seed: a short run: a window of %llu cycles (under "
-                   "%d): few window reassignments, the duty cycles of the first ones",
-                   (unsigned long long)(last - first), NOTES_SHORT_CYCLES);
+                   "%d): the seeds' figures are of kernels run for millions of cycles, "
+                   "again and again over the lifetime",
+                   (unsigned long long)cycles, NOTES_SHORT_CYCLES);
 }
 
 /* Which run-time estimate each slowdown column is. */

@@ -59,6 +59,8 @@ int notes_header(notes *n, size_t i, const rft_header *h);
  * a kernel run without end, whatever its window). */
 void notes_window(notes *n, size_t i, const char *span, uint64_t first, uint64_t last,
                   int steady);
+/* The short-run rule alone: a window of cycles, not the steady state. */
+void notes_short(notes *n, size_t i, uint64_t cycles, int steady);
 /* Which run-time estimate each slowdown column among names[0..k) is. */
 void notes_estimates(cli_table *t, const char *const *names, size_t k);
 
