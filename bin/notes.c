@@ -133,12 +133,10 @@ int notes_header(notes *n, size_t i, const rft_header *h)
         notes_addf(n, i, "differs from the seed: run once: %s rotates only across window "
                    "reassignments, few in one run; the seeds' lifetimes are of a kernel run "
                    "again and again (rft-alloc --runs steady)", scheme);
-    const char *l = rft_header_get(h, "lanes"), *e = rft_header_get(h, "entries");
-    if (l && e && (strtoul(l, NULL, 10) != NOTES_SEED_LANES ||
-                   strtoul(e, NULL, 10) != NOTES_SEED_ENTRIES))
-        notes_addf(n, i, "differs from the seed: a register file of %s lanes x %s entries, not "
+    if (h->geom.lanes != NOTES_SEED_LANES || h->geom.entries != NOTES_SEED_ENTRIES)
+        notes_addf(n, i, "differs from the seed: a register file of %u lanes x %u entries, not "
                    "the seeds' GCN SIMD (%d x %d): windows, rotation and energy scale with it",
-                   l, e, NOTES_SEED_LANES, NOTES_SEED_ENTRIES);
+                   h->geom.lanes, h->geom.entries, NOTES_SEED_LANES, NOTES_SEED_ENTRIES);
     return runs && strcmp(runs, "steady") == 0;
 }
 

@@ -32,11 +32,13 @@ static void map_notes(vth_report *r)
                        "slice: first-fit (%s) allocates %.1f %% of the entries (%.0f %% or "
                        "more): RAR and ARGO have no free entries to rotate into, their windows "
                        "cover the whole slice", r->label[i], 100 * used, 100 * NOTES_FULL_SHARE);
+        /* the slice's entries off: the averaged ones' share, the others all the time */
         double off = s->avg_cells > 0 ? s->soff / s->avg_cells : 0;
+        off = (off * s->avg_n + ((double)s->records - s->avg_n)) / (double)s->records;
         if (off >= NOTES_IDLE_SHARE)
-            notes_addf(&r->nt, (size_t)i, "differs from the seed: idle slots: the cells are "
-                       "off (unallocated) %.1f %% of the window (%.0f %% or more): a kernel "
-                       "that leaves the register file idle, its stress diluted", 100 * off,
+            notes_addf(&r->nt, (size_t)i, "differs from the seed: idle slots: the slices' "
+                       "entries are off (unallocated) %.1f %% of the window (%.0f %% or more): "
+                       "a kernel that leaves the register file idle, its stress diluted", 100 * off,
                        100 * NOTES_IDLE_SHARE);
     }
 }
