@@ -14,6 +14,7 @@ void vth_map_header(vth_report *r, size_t i, const rft_header *h)
     const char *al = rft_header_get(h, "alloc");
     if (al && strncmp(al, "scheme=", 7) == 0)
         r->scheme[i] = xasprintf("%.*s", (int)strcspn(al + 7, " "), al + 7);
+    r->gated[i] = rft_header_get(h, "gate") || (r->scheme[i] && strcmp(r->scheme[i], "argo") == 0);
 }
 
 /* The notes of the maps' figures (after they are read): the window each
@@ -35,7 +36,7 @@ static void map_notes(vth_report *r)
         /* the slice's entries off: the averaged ones' share, the others all the time */
         double off = s->avg_cells > 0 ? s->soff / s->avg_cells : 0;
         off = (off * s->avg_n + ((double)s->records - s->avg_n)) / (double)s->records;
-        if (off >= NOTES_IDLE_SHARE)
+        if (off >= NOTES_IDLE_SHARE && !r->gated[i])     /* a scheme's gating is no idleness */
             notes_addf(&r->nt, (size_t)i, "differs from the seed: idle slots: the slices' "
                        "entries are off (unallocated) %.1f %% of the window (%.0f %% or more): "
                        "a kernel that leaves the register file idle, its stress diluted", 100 * off,
