@@ -3,6 +3,7 @@
 #ifndef RFT_CLI_H
 #define RFT_CLI_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdnoreturn.h>
@@ -73,6 +74,8 @@ void *xrealloc(void *p, size_t n);
 /* The formatted text in a new allocation (free it), whatever its length;
  * dies "out of memory". */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same of a va_list (not consumed: copied). */
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Parse an unsigned decimal (or 0x hex) number in [lo, hi] for option opt;
  * a usage error otherwise. */

@@ -42,11 +42,7 @@ void notes_addf(notes *n, size_t i, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int len = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = xrealloc(NULL, (size_t)(len < 0 ? 0 : len) + 1);
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)(len < 0 ? 0 : len) + 1, fmt, ap);
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
     notes_add(n, i, s);
     free(s);
