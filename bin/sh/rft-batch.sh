@@ -247,7 +247,8 @@ shard_rules() {
 
 # The duty maps in SHARDS shards of a trace's slices, added up by rft-merge(1)
 # (the same maps, byte for byte): shard K (folder sK) holds the slices whose
-# index CU*4+SIMD is K modulo SHARDS.  The whole stream stays for the shards.
+# index CU*4+SIMD is K modulo SHARDS, with the trace's header key repeat (the
+# tables' runs note).  The whole stream stays for the shards.
 EOF
     k=0 ids=""
     while [ $k -lt "$shards" ]; do ids="$ids $k"; k=$((k + 1)); done
@@ -256,7 +257,7 @@ EOF
     cat <<'EOF'
 MAPS = base.rft rc.rft rar.rft rcrar.rft wc.rft argo.rft
 .SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft $(TRACE_DIR)/$(t)/runs.rft)
-SHARD = rft-view $< $(LOG) | awk -F '\t' -v k=$(1) -v n=$(SHARDS) '$$1 ~ /^[BWRE]$$/ && ($$3 * 4 + $$4) % n == k' | rft-decode $$(rft-view -H $< | awk '$$1 ~ /^(lanes|entries|block_lanes)$$/ { sub("_", "-", $$1); printf "--%s %s ", $$1, $$2 }') -o $@ $(LOG)
+SHARD = { rft-view -H $< | awk '$$1 == "repeat" { sub(/^repeat +/, ""); print "\# repeat=" $$0 }'; rft-view $< $(LOG) | awk -F '\t' -v k=$(1) -v n=$(SHARDS) '$$1 ~ /^[BWRE]$$/ && ($$3 * 4 + $$4) % n == k'; } | rft-decode $$(rft-view -H $< | awk '$$1 ~ /^(lanes|entries|block_lanes)$$/ { sub("_", "-", $$1); printf "--%s %s ", $$1, $$2 }') -o $@ $(LOG)
 EOF
     for k in $ids; do
         printf '%%/s%s/runs.rft: %%/runs.rft\n\tmkdir -p $(@D) && $(call SHARD,%s)\n' "$k" "$k"
