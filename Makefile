@@ -107,18 +107,18 @@ bin/rft-classify: bin/clsreport.o
 # rft run (bin/run.c) links every stage program, built without its main(),
 # and the helpers of those programs
 RUN_STAGES := $(shell sed -n 's/^ *X(\([a-z]*\)).*/\1/p' bin/run.c)
-RUN_HELPERS = bin/fmsource.o bin/occreport.o bin/clsreport.o bin/fmprint.o bin/dcpreport.o bin/pricing.o bin/replaycols.o
+RUN_HELPERS = bin/fmsource.o bin/occreport.o bin/clsreport.o bin/fmprint.o bin/dcpreport.o bin/pricing.o bin/replaycols.o bin/notes.o
 bin/%.run.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -DCLI_NO_MAIN -Ilib -c -o $@ $<
 bin/rft: bin/run.o $(RUN_STAGES:%=bin/rft-%.run.o) $(RUN_HELPERS)
 bin/rft-faultmap: bin/fmprint.o
-bin/rft-dcpatch: bin/dcpreport.o bin/replaycols.o
-bin/rft-replay: bin/replaycols.o
-bin/rft-collect: bin/crosstab.o
+bin/rft-dcpatch: bin/dcpreport.o bin/replaycols.o bin/notes.o
+bin/rft-replay: bin/replaycols.o bin/notes.o
+bin/rft-collect: bin/crosstab.o bin/notes.o
 bin/rft-plot: bin/figure.o
-bin/rft-energy: bin/pricing.o
-bin/rft-vth: bin/vth_report.o
-bin/rft-heal: bin/heal_report.o bin/replaycols.o
+bin/rft-energy: bin/pricing.o bin/notes.o
+bin/rft-vth: bin/vth_report.o bin/notes.o
+bin/rft-heal: bin/heal_report.o bin/replaycols.o bin/notes.o
 bin/%: bin/%.c bin/cli.o bin/pipeline.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
 bin/%: bin/sh/%.sh

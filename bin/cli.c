@@ -88,17 +88,24 @@ void *xrealloc(void *p, size_t n)
     return p;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    if (n < 0)
+        die("%s", strerror(errno));
+    char *s = xrealloc(NULL, (size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        die("%s", strerror(errno));
-    char *s = xrealloc(NULL, (size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
     return s;
 }
@@ -786,6 +793,10 @@ struct cli_table {
     char **cells;
     unsigned char *numeric;
     size_t ncells, cap;
+    /* what the table assumed (table_note), said when the header is */
+    char **note;
+    size_t nnotes;
+    int started;                /* the header (and the notes before it) printed */
 };
 
 cli_table *table_new(enum cli_fmt f, FILE *out, int ncols, const char *const *names)
@@ -797,12 +808,67 @@ cli_table *table_new(enum cli_fmt f, FILE *out, int ncols, const char *const *na
     t->out = out;
     t->ncols = ncols;
     t->names = names;
-    if (f == FMT_TSV || f == FMT_CSV) {
-        for (int i = 0; i < ncols; i++)
-            fprintf(out, "%s%s", i ? (f == FMT_CSV ? "," : "\t") : "", names[i]);
-        fputc('\n', out);
-    }
     return t;
+}
+
+void table_note(cli_table *t, const char *text)
+{
+    if (t->started)
+        die("internal error: a note on a table already begun");
+    for (size_t i = 0; i < t->nnotes; i++)
+        if (strcmp(t->note[i], text) == 0)
+            return;
+    t->note = xrealloc(t->note, (t->nnotes + 1) * sizeof *t->note);
+    t->note[t->nnotes++] = xstrdup(text);
+}
+
+void table_notef(cli_table *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = xvasprintf(fmt, ap);
+    va_end(ap);
+    table_note(t, s);
+    free(s);
+}
+
+void cli_notes_print(FILE *o, enum cli_fmt fmt, const char *const *note, size_t n)
+{
+    if (!n)
+        return;
+    switch (fmt) {
+    case FMT_JSON:
+        fputs("{\"notes\": [", o);
+        for (size_t i = 0; i < n; i++) {
+            fputs(i ? ", " : "", o);
+            cli_json_str(o, note[i]);
+        }
+        fputs("]}\n", o);
+        break;
+    case FMT_TABLE:
+        fputc('\n', o);
+        /* fall through */
+    default:
+        for (size_t i = 0; i < n; i++)
+            fprintf(o, "%s%s\n", fmt == FMT_TABLE ? "" : "# ", note[i]);
+    }
+}
+
+/* TSV, CSV, JSON: the notes, then the header (TSV, CSV), before the first
+ * row or at the end of a table without rows. */
+static void start(cli_table *t)
+{
+    if (t->started)
+        return;
+    t->started = 1;
+    if (t->fmt == FMT_TABLE)
+        return;
+    cli_notes_print(t->out, t->fmt, (const char *const *)t->note, t->nnotes);
+    if (t->fmt == FMT_TSV || t->fmt == FMT_CSV) {
+        for (int i = 0; i < t->ncols; i++)
+            fprintf(t->out, "%s%s", i ? (t->fmt == FMT_CSV ? "," : "\t") : "", t->names[i]);
+        fputc('\n', t->out);
+    }
 }
 
 static void put_csv(FILE *out, const char *s)
@@ -832,6 +898,7 @@ void cli_json_str(FILE *out, const char *s)
 
 static void cell(cli_table *t, const char *s, int numeric)
 {
+    start(t);
     switch (t->fmt) {
     case FMT_TABLE:
         if (t->ncells == t->cap) {
@@ -972,6 +1039,7 @@ void table_free(cli_table *t)
 {
     if (!t)
         return;
+    start(t);
     if (t->fmt == FMT_TABLE) {
         size_t *w = calloc((size_t)t->ncols, sizeof *w);
         if (!w)
@@ -1001,7 +1069,11 @@ void table_free(cli_table *t)
         free(w);
         free(t->cells);
         free(t->numeric);
+        cli_notes_print(t->out, t->fmt, (const char *const *)t->note, t->nnotes);
     }
+    for (size_t i = 0; i < t->nnotes; i++)
+        free(t->note[i]);
+    free(t->note);
     free(t);
 }
 

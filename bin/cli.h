@@ -3,6 +3,7 @@
 #ifndef RFT_CLI_H
 #define RFT_CLI_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdnoreturn.h>
@@ -73,6 +74,8 @@ void *xrealloc(void *p, size_t n);
 /* The formatted text in a new allocation (free it), whatever its length;
  * dies "out of memory". */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same of a va_list (not consumed: copied). */
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Parse an unsigned decimal (or 0x hex) number in [lo, hi] for option opt;
  * a usage error otherwise. */
@@ -230,6 +233,14 @@ void table_num(cli_table *t, const char *s);
 void table_none(cli_table *t);
 void table_end_row(cli_table *t);
 void table_free(cli_table *t);
+/* A note on what the table assumed (issue 22; each text once), given before
+ * its first cell: "# " lines before the header in TSV and CSV (as samtools
+ * stats), a first object {"notes": [...]} in JSON lines, lines under the
+ * table for people after a blank line. */
+void table_note(cli_table *t, const char *text);
+void table_notef(cli_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Notes as a table says them in format fmt (table_note), to o. */
+void cli_notes_print(FILE *o, enum cli_fmt fmt, const char *const *note, size_t n);
 
 /* The NBTI constants: those in p, or all from the parameter file path (if
  * not NULL), with the --set pairs of set on top; dies with the message (a

@@ -10,6 +10,7 @@ void crosstab_init(crosstab *x)
 {
     if (rft_map_init(&x->at, 1024))
         die("out of memory");
+    notes_init(&x->nt, x->ntraces, (const char *const *)x->label, "traces");
 }
 
 static void free_list(char **list, size_t n)
@@ -31,27 +32,10 @@ void crosstab_free(crosstab *x)
     rft_map_free(&x->at);
     free_list(x->owned, x->nowned);
     free(x->owner);
-    free_list(x->note, x->nnotes);
-    for (size_t i = 0; i < x->nnotes; i++)
-        free(x->note_on[i]);
-    free(x->note_on);
+    notes_free(&x->nt);
 }
 
-void crosstab_note(crosstab *x, size_t t, const char *text)
-{
-    size_t i = 0;
-    while (i < x->nnotes && strcmp(x->note[i], text))
-        i++;
-    if (i == x->nnotes) {
-        x->note = xrealloc(x->note, (i + 1) * sizeof *x->note);
-        x->note_on = xrealloc(x->note_on, (i + 1) * sizeof *x->note_on);
-        x->note[i] = xstrdup(text);
-        x->note_on[i] = xrealloc(NULL, x->ntraces + 1);
-        memset(x->note_on[i], 0, x->ntraces + 1);
-        x->nnotes++;
-    }
-    x->note_on[i][t < x->ntraces ? t : x->ntraces] = 1;
-}
+void crosstab_note(crosstab *x, size_t t, const char *text) { notes_add(&x->nt, t, text); }
 
 /* Index of s in *list (of *n), appended when absent. */
 static size_t intern(char ***list, size_t *n, const char *s)
@@ -310,76 +294,12 @@ static size_t find_col(const crosstab *x, const char *name)
     usage_error("--pivot: '%s' is not a column of the results in %s", name, x->dir);
 }
 
-/* Which run-time estimate each slowdown column among names is. */
-static const char *const estimates[][2] = {
-    {"slowdown%", "estimate: slowdown% is the upper bound of the added run time: every wake-up "
-                  "and injected MOV delays its slice by its full latency (rft-energy(1))"},
-    {"replayed_slowdown%", "estimate: replayed_slowdown% is the replayed run time: each slice's "
-                           "schedule from the trace's cycles, other wavefronts hiding latency "
-                           "(rft-replay(1))"},
-};
-
-/* One note as printed: the text, then the traces it holds for unless it
- * holds for the table or every trace in it; NULL when for none in it. */
-static char *note_text(const crosstab *x, size_t i)
-{
-    const unsigned char *on = x->note_on[i];
-    size_t in = 0, all = 0, len = strlen(x->note[i]) + 16;
-    for (size_t t = 0; t < x->ntraces; t++)
-        if (!x->skip[t]) {
-            all++;
-            in += on[t];
-            len += on[t] ? strlen(x->label[t]) + 2 : 0;
-        }
-    if (!on[x->ntraces] && !in)
-        return NULL;
-    if (on[x->ntraces] || in == all)
-        return xstrdup(x->note[i]);
-    char *s = xrealloc(NULL, len);
-    char *p = s + sprintf(s, "%s [traces: ", x->note[i]);
-    for (size_t t = 0, n = 0; t < x->ntraces; t++)
-        if (!x->skip[t] && on[t])
-            p += sprintf(p, "%s%s", n++ ? ", " : "", x->label[t]);
-    strcpy(p, "]");
-    return s;
-}
-
 /* The notes of a table of columns names (n): those given, then the
- * estimates; before the header (TSV, CSV, JSON) or after the table. */
-static void print_notes(const crosstab *x, FILE *o, enum cli_fmt fmt, const char *const *names,
-                        size_t n, int after)
+ * estimates (cli.h table_note says them in each format). */
+static void put_notes(const crosstab *x, cli_table *tb, const char *const *names, size_t n)
 {
-    if (after != (fmt == FMT_TABLE))
-        return;
-    size_t total = 0;
-    const char **list = xrealloc(NULL, (x->nnotes + 8) * sizeof *list);
-    char **own = xrealloc(NULL, (x->nnotes + 1) * sizeof *own);
-    for (size_t i = 0; i < x->nnotes; i++)
-        if ((own[i] = note_text(x, i)))
-            list[total++] = own[i];
-    for (size_t e = 0; e < sizeof estimates / sizeof *estimates; e++)
-        for (size_t c = 0; c < n; c++)
-            if (strcmp(names[c], estimates[e][0]) == 0) {
-                list[total++] = estimates[e][1];
-                break;
-            }
-    if (fmt == FMT_JSON && total) {
-        fputs("{\"notes\": [", o);
-        for (size_t i = 0; i < total; i++) {
-            fputs(i ? ", " : "", o);
-            cli_json_str(o, list[i]);
-        }
-        fputs("]}\n", o);
-    } else if (fmt != FMT_JSON) {
-        if (fmt == FMT_TABLE && total)
-            fputc('\n', o);
-        for (size_t i = 0; i < total; i++)
-            fprintf(o, "%s%s\n", fmt == FMT_TABLE ? "" : "# ", list[i]);
-    }
-    for (size_t i = 0; i < x->nnotes; i++)
-        free(own[i]);
-    free(own);
-    free(list);
+    notes_put(&x->nt, tb, x->skip);
+    notes_estimates(tb, names, n);
 }
 
 /* a row per trace, a column per key */
@@ -397,8 +317,8 @@ static void print_pivot(const crosstab *x, FILE *o, enum cli_fmt fmt, const char
     names[0] = "trace";
     for (size_t i = 0; i < n; i++)
         names[i + 1] = x->key[keys[i]];
-    print_notes(x, o, fmt, &pivot, 1, 0);
     cli_table *tb = table_new(fmt, o, (int)n + 1, names);
+    put_notes(x, tb, &pivot, 1);
     for (size_t t = 0; t <= x->ntraces; t++) {
         if (t < x->ntraces && x->skip[t])
             continue;
@@ -408,7 +328,6 @@ static void print_pivot(const crosstab *x, FILE *o, enum cli_fmt fmt, const char
         table_end_row(tb);
     }
     table_free(tb);
-    print_notes(x, o, fmt, &pivot, 1, 1);
     free(names);
     free(keys);
 }
@@ -428,8 +347,8 @@ void crosstab_print(const crosstab *x, FILE *o, enum cli_fmt fmt, const char *co
     names[1] = x->keyname;
     for (size_t i = 0; i < nsel; i++)
         names[i + lead] = x->col[sel[i]];
-    print_notes(x, o, fmt, names, nsel + lead, 0);
     cli_table *tb = table_new(fmt, o, (int)nsel + lead, names);
+    put_notes(x, tb, names, nsel + lead);
     for (size_t t = 0; t <= x->ntraces; t++) {      /* t == ntraces: the means */
         if (t < x->ntraces && x->skip[t])
             continue;
@@ -449,7 +368,6 @@ void crosstab_print(const crosstab *x, FILE *o, enum cli_fmt fmt, const char *co
         }
     }
     table_free(tb);
-    print_notes(x, o, fmt, names, nsel + lead, 1);
     free(names);
     free(sel);
 }

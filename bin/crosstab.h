@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "cli.h"
+#include "notes.h"
 
 typedef struct crosstab {
     /* set by the caller */
@@ -28,9 +29,7 @@ typedef struct crosstab {
     char **owned;               /* column names and the result that took each first */
     size_t *owner, nowned;
     /* the notes: what the figures assumed, each with the traces it holds for */
-    char **note;
-    unsigned char **note_on;    /* per note, per trace: it holds for the trace */
-    size_t nnotes;
+    notes nt;
 } crosstab;
 
 /* Ready to join (the caller's fields set); dies if out of memory. */

@@ -55,6 +55,7 @@ static void events(const dcp_report *r, const rft_stage *st, FILE *out)
 {
     static const char *const cols[] = {"scope", "name", "value"};
     cli_table *t = table_new(r->fmt, out, 3, cols);
+    notes_put(&r->nt, t, NULL);
     uint32_t nk = rft_dcpatch_nkernels(st), ns = rft_dcpatch_nslices(st);
     char *scope = NULL;
     for (uint32_t i = 0; i <= nk + ns; i++) {
@@ -110,6 +111,9 @@ void dcp_report_print(const dcp_report *r, const rft_stage *st, FILE *out)
     if (r->by_slice)
         names[0] = "slice";
     cli_table *t = table_new(r->fmt, out, ncol, names);
+    if (is_perf)
+        replay_notes(t, &in, "cycles_naive", NULL);
+    notes_put(&r->nt, t, NULL);
     void (*row)(const dcp_report *, cli_table *, const char *, const uint64_t *) =
         is_perf ? perf_row : occ_row;
     uint32_t nrows = r->by_slice ? rft_dcpatch_nslices(st) : rft_dcpatch_nkernels(st);
@@ -137,6 +141,4 @@ void dcp_report_print(const dcp_report *r, const rft_stage *st, FILE *out)
         table_end_row(t);
     }
     table_free(t);
-    if (is_perf && r->fmt == FMT_TABLE)
-        replay_notes(out, &in, "cycles_naive", NULL);
 }

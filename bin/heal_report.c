@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static const char *const pe_label[RFT_NSLOTS] = {"PE_X", "PE_Y", "PE_Z", "PE_W", "PE_T"};
 
@@ -13,6 +14,60 @@ static void title(const heal_report *r, const char *s)
 }
 
 static double horizon_s(const heal_report *r) { return r->hours * 3600; }
+
+/* What every table assumed (issue 22): onto t, or with t NULL under the
+ * summary for people (its tables' notes said once). */
+static void heal_notes(const heal_report *r, cli_table *t)
+{
+    notes n;
+    notes_init(&n, 1, &r->input, "inputs");
+    for (size_t k = 0; k < r->nt.n; k++)
+        notes_add(&n, 0, r->nt.text[k]);
+    notes_addf(&n, 1, "parameters: %s", r->params ? r->params
+                                                  : "built in (seed 003's 65 nm constants)");
+    notes_addf(&n, 1, "lifetime: %g hours (--hours): the dVth columns are at its end", r->hours);
+    notes_addf(&n, 1, "temperature: %g K (the parameters' temperature)", r->p.temperature);
+    const rft_heal *h = r->h;
+    if (h) {
+        uint64_t span = rft_heal_span(h), busy = 0;
+        notes_addf(&n, 1, "window: %llu cycles from cycle %llu (the span the busy shares are "
+                   "over)", (unsigned long long)span, (unsigned long long)rft_heal_first(h));
+        notes_short(&n, 1, span, 0);
+        if (rft_heal_source(h) != RFT_HEAL_BUNDLES)
+            notes_add(&n, 1, "differs from the seed: not an Evergreen VLIW trace: the units are "
+                      "busy from write records, there are no bundles (seed 003's figures are "
+                      "of Evergreen's five-slot bundles)");
+        size_t units = rft_heal_nslices(h) * rft_heal_nsc(h);
+        for (size_t i = 0; i < rft_heal_nslices(h); i++)
+            for (uint32_t j = 0; j < rft_heal_nsc(h); j++)
+                busy += rft_heal_slice_at(h, i)->sc_busy[j];
+        double idle = units && span ? 1 - (double)busy / ((double)span * (double)units) : 0;
+        if (idle >= NOTES_IDLE_SHARE)
+            notes_addf(&n, 1, "differs from the seed: idle slots: the SCs are idle %.1f %% of "
+                       "the window (%.0f %% or more): a kernel with idle slots ages every unit "
+                       "less, and resting a unit saves less", 100 * idle, 100 * NOTES_IDLE_SHARE);
+    }
+    if (t) {
+        notes_put(&n, t, NULL);
+    } else {
+        const char **list = xrealloc(NULL, n.n * sizeof *list);
+        for (size_t k = 0; k < n.n; k++)
+            list[k] = n.text[k];
+        cli_notes_print(stdout, FMT_TABLE, list, n.n);
+        free(list);
+    }
+    notes_free(&n);
+}
+
+/* A table of the report: its notes, but under the summary for people (said
+ * once, at its end). */
+static cli_table *heal_table(const heal_report *r, int ncols, const char *const *names)
+{
+    cli_table *t = table_new(r->fmt, stdout, ncols, names);
+    if (r->report != HEAL_SUMMARY)
+        heal_notes(r, t);
+    return t;
+}
 
 static int sweep_of(const heal_report *r) { return r->h ? rft_heal_sweep(r->h) : r->o.sweep; }
 
@@ -91,7 +146,7 @@ static void report_profile(const heal_report *r)
     static const char *const count_cols[] = {"unit", "instr", "busy_cycles", "busy_min_cycles",
                                              "busy_max_cycles", "units", "window_cycles"};
     const rft_heal *h = r->h;
-    cli_table *t = table_new(r->fmt, stdout, r->counts ? 7 : 5, r->counts ? count_cols : cols);
+    cli_table *t = heal_table(r, r->counts ? 7 : 5, r->counts ? count_cols : cols);
     uint32_t nsc = h ? rft_heal_nsc(h) : 0;
     size_t nsl = h ? rft_heal_nslices(h) : 0;
     uint64_t instr[RFT_NSLOTS] = {0}, all = 0;
@@ -152,7 +207,7 @@ static void report_slices(const heal_report *r)
                                              "PE_W_cycles", "PE_T_cycles", "units",
                                              "window_cycles"};
     const rft_heal *h = r->h;
-    cli_table *t = table_new(r->fmt, stdout, r->counts ? 13 : 11, r->counts ? count_cols : cols);
+    cli_table *t = heal_table(r, r->counts ? 13 : 11, r->counts ? count_cols : cols);
     uint32_t nsc = rft_heal_nsc(h);
     for (size_t i = 0; i < rft_heal_nslices(h); i++) {
         const rft_heal_slice *s = rft_heal_slice_at(h, i);
@@ -200,8 +255,7 @@ static void units_open(const heal_report *r, units *u, int series)
     static const char *const series_cols[] = {"hours", "unit", "dvth_naive_mV", "dvth_healed_mV"};
     u->r = r;
     u->step = r->step > 0 ? r->step : r->hours / 36;
-    u->t = series ? table_new(r->fmt, stdout, 4, series_cols)
-                  : table_new(r->fmt, stdout, 10, unit_cols);
+    u->t = series ? heal_table(r, 4, series_cols) : heal_table(r, 10, unit_cols);
 }
 
 static void series_row(units *u, double t, const char *unit, double naive, double healed)
@@ -393,7 +447,7 @@ static void report_groups(const heal_report *r)
         printf("# a work-group of %u work-items, %u SCs per slice, wavefronts of %u, at most %u "
                "work-items a group, rule %s\n", wi, nsc, lanes, r->o.max_wg,
                r->o.wfrule == RFT_HEAL_WF_SEED ? "seed" : "ceil");
-    cli_table *t = table_new(r->fmt, stdout, 9, cols);
+    cli_table *t = heal_table(r, 9, cols);
     for (int d = 1; d <= sweep_of(r); d++) {
         rft_heal_group hg;
         if (rft_heal_group_rule(wi, (1ull << d) - 1, nsc, lanes, r->o.max_wg, r->o.wfrule, &hg))
@@ -442,19 +496,17 @@ static void report_cost(const heal_report *r)
     if (r->fmt == FMT_TABLE)
         printf("# run time replayed per slice (at most %u wavefronts, register windows), "
                "naive kernel by the same model\n", r->o.max_wf);
-    cli_table *t = table_new(r->fmt, stdout, 5 + REPLAY_NCOLS, cols);
+    cli_table *t = heal_table(r, 5 + REPLAY_NCOLS, cols);
+    table_notef(t, "note: cycles_naive, cycles_healthy, overhead%%: the first-order estimate "
+                "above (its own schedule); the replay's columns heal every CU (empty where "
+                "healed_cus is a number), work-groups of at most %u work-items, the %s "
+                "wavefront rule", r->o.max_wg, r->o.wfrule == RFT_HEAL_WF_SEED ? "seed's" : "ceil");
+    replay_notes(t, &r->rp, "cycles_traced", NULL);
     for (int d = 1; d <= sweep_of(r); d++)
         cost_row(r, t, d, 0, base);
     for (uint32_t k = 1; k <= rft_heal_ncus(r->h) && k <= 10; k++)  /* seed 003 Fig. 10: 1 to 10 */
         cost_row(r, t, 1, k, base);
     table_free(t);
-    if (r->fmt == FMT_TABLE) {
-        printf("note: cycles_naive, cycles_healthy, overhead%%: the first-order estimate above "
-               "(its own schedule); the replay's columns heal every CU (empty where healed_cus "
-               "is a number), work-groups of at most %u work-items, the %s wavefront rule\n",
-               r->o.max_wg, r->o.wfrule == RFT_HEAL_WF_SEED ? "seed's" : "ceil");
-        replay_notes(stdout, &r->rp, "cycles_traced", NULL);
-    }
 }
 
 void heal_report_print(const heal_report *r)
@@ -482,5 +534,6 @@ void heal_report_print(const heal_report *r)
             title(r, "run time of the healthy kernel, first-order estimate (rft-heal(1))");
             report_cost(r);
         }
+        heal_notes(r, NULL);
     }
 }

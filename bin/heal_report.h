@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "heal.h"
 #include "replaycols.h"
+#include "notes.h"
 
 enum { HEAL_SUMMARY, HEAL_PROFILE, HEAL_SLICES, HEAL_UNITS, HEAL_GROUPS, HEAL_COST, HEAL_SERIES };
 
@@ -33,6 +34,9 @@ typedef struct heal_report {
     rft_replay_row rp_total[RFT_HEAL_MAX_D];
     replay_info rp;
     const char *input;
+    const char *params;         /* --params as given, NULL: seed 003's constants */
+    rft_heal *taken;            /* the profile as the stage hands it over */
+    notes nt;                   /* what the trace's header says */
 } heal_report;
 
 void heal_report_print(const heal_report *r);

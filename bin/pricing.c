@@ -113,6 +113,7 @@ static int intake_start(rft_stage *st, const rft_header *h, rft_header *out)
     if (!k->p->params_path)
         pricing_load(k->p, h);
     in->geom = h->geom;
+    notes_header(&k->p->nt, (size_t)(in - k->p->in), h);
     in->gate = header_value(h, "gate", 0);
     in->alloc = header_value(h, "alloc", 0);
     in->clock = header_value(h, "clock_mhz", 0);
@@ -191,6 +192,12 @@ static void check_input(pricing *p, const price_input *in)
 void pricing_read(pricing *p, int i)
 {
     price_input *in = &p->in[i];
+    if (!p->labels) {
+        p->labels = xrealloc(NULL, (size_t)p->n * sizeof *p->labels);
+        for (int m = 0; m < p->n; m++)
+            p->labels[m] = p->in[m].label ? p->in[m].label : p->in[m].path;
+        notes_init(&p->nt, (size_t)p->n, p->labels, "inputs");
+    }
     intake *k = xrealloc(NULL, sizeof *k);
     memset(k, 0, sizeof *k);
     k->st.ops = &intake_ops;
@@ -452,40 +459,41 @@ static void gating_rows(pricing *p, cli_table *t)
     }
 }
 
-static void notes(const pricing *p)
+/* What the table assumed (cli.h table_note): in every format. */
+static void pricing_notes(const pricing *p, cli_table *t)
 {
-    printf("\nparameters: %s\n", p->params_path);
+    table_notef(t, "parameters: %s", p->params_path);
     int uv = p->e.model == RFT_EM_UNDERVOLT;
-    printf("categories: %s%s (seed %s)\n", p->absolute ? "nJ" : "% of the total of ",
+    table_notef(t, "categories: %s%s (seed %s)", p->absolute ? "nJ" : "% of the total of ",
            p->absolute ? "" : uv ? "conv" : "the baseline",
            uv ? "001 Fig. 8" : "002 Fig. 21; the baseline keeps every cell on, 6.6");
-    printf("note: added_cycles and slowdown%% are an upper bound: every %s delays its slice "
-           "by its full latency; latency hiding by other wavefronts is ignored\n",
+    table_notef(t, "note: added_cycles and slowdown%% are an upper bound: every %s delays its slice "
+           "by its full latency; latency hiding by other wavefronts is ignored",
            uv ? "misprediction stall, injected MOV and extra LDS load" : "wake-up and injected MOV");
-    printf("note: replayed_cycles and replayed_slowdown%% are the replay (rft-replay(1)): each "
-           "slice's schedule from the trace's cycles, other wavefronts hiding latency%s\n",
+    table_notef(t, "note: replayed_cycles and replayed_slowdown%% are the replay (rft-replay(1)): each "
+           "slice's schedule from the trace's cycles, other wavefronts hiding latency%s",
            uv ? ", with the two extra pipeline stages of DC-Patch (seed 001 IV-E)" : "");
     const char *over = p->leak == RFT_LEAK_TRACE ? "the trace's cycles"
                      : p->leak == RFT_LEAK_UPPER || p->slowdown ? "the trace's cycles and the upper bound's"
                      : "the trace's cycles and the replayed ones where a stream was replayed";
-    printf("note: leakage priced over %s (--leak-over)\n", over);
+    table_notef(t, "note: leakage priced over %s (--leak-over)", over);
     for (int i = 0; i < p->n; i++)
         if (p->in[i].scan.replay != RFT_ESCAN_REPLAYED)
-            printf("note: %s: not replayed (%s): the upper bound alone\n", p->in[i].path,
+            table_notef(t, "note: %s: not replayed (%s): the upper bound alone", p->in[i].path,
                    p->in[i].scan.replay == RFT_ESCAN_ESTIMATED
                        ? "its cycles are estimated: header key issue_model"
                        : "no replay in its scan, or the replay could not run on it");
     if (!uv)
-        printf("note: slowdown_leak is what the slice and its logic leak over those cycles "
-               "(perf.added_static of them): %s\n", p->slowdown
+        table_notef(t, "note: slowdown_leak is what the slice and its logic leak over those cycles "
+               "(perf.added_static of them): %s", p->slowdown
                ? "counted in leak_slice, leak_logic, the total and the savings (--with-slowdown)"
                : "not in the other columns, which price the trace's cycles (--with-slowdown "
                  "counts it in)");
     for (int i = 0; i < p->e.nnotes; i++)
-        printf("note: %s\n", p->e.note[i]);
+        table_notef(t, "note: %s", p->e.note[i]);
     if (p->clock_assumed)
-        printf("note: the streams do not state their clock (header key clock_mhz): %g MHz "
-               "assumed\n", p->e.clock_mhz);
+        table_notef(t, "note: the streams do not state their clock (header key clock_mhz): %g MHz "
+               "assumed", p->e.clock_mhz);
 }
 
 void pricing_table(pricing *p)
@@ -499,13 +507,13 @@ void pricing_table(pricing *p)
         if (p->e.alloc_given || i < 13 || i >= 16)
             cols[n++] = gt_cols[i];
     t = table_new(p->fmt, stdout, uv ? 16 : n, uv ? uv_cols : cols);
+    pricing_notes(p, t);
+    notes_put(&p->nt, t, NULL);
     if (uv)
         undervolt_rows(p, t);
     else
         gating_rows(p, t);
     table_free(t);
-    if (p->fmt == FMT_TABLE)
-        notes(p);
 }
 
 /* ---- --show-params --------------------------------------------------------------------- */
@@ -564,4 +572,6 @@ void pricing_free(pricing *p)
     free(p->in);
     free(p->params_path);
     rft_params_free(&p->ps);
+    notes_free(&p->nt);
+    free(p->labels);
 }

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "energy.h"
 #include "escan.h"
+#include "notes.h"
 
 typedef struct price_input {
     const char *path, *label;   /* label given as LABEL=FILE, or NULL */
@@ -33,6 +34,8 @@ typedef struct pricing {
     int leak;                   /* --leak-over: RFT_LEAK_* */
     enum cli_fmt fmt;
     const char *self;           /* the program's directory, or "" */
+    notes nt;                   /* what the inputs' headers say (runs, register file) */
+    const char **labels;        /* per input, for the notes */
 } pricing;
 
 /* Load the parameters: p->params, else the file the first input's header h

@@ -55,18 +55,20 @@ replay_info replay_info_of(const rft_stage *rp)
     return in;
 }
 
-void replay_notes(FILE *out, const replay_info *in, const char *traced, const char *hint)
+void replay_notes(cli_table *t, const replay_info *in, const char *traced, const char *hint)
 {
     if (!in->ok) {
-        fprintf(out, "note: not replayed (the warning above says why): the replay's columns are "
-                "empty\n");
+        table_note(t, "note: not replayed (the warning above says why): the replay's columns "
+                   "are empty");
         return;
     }
     if (!in->timed)
-        fprintf(out, "note: not replayed: the trace's cycles are estimated (issue_model: %s); "
-                "cycles_upper is the upper bound alone%s\n", in->why, hint ? hint : "");
-    fprintf(out, "note: %s: the traced span; cycles_replayed: the replay (rft-replay(1)), %u "
-            "extra pipeline cycles per result; cycles_upper: the upper bound, every added cycle "
-            "delays its slice in full (kernel and total rows: the latest slice's end plus the "
-            "cycles added to it)\n", traced, in->stages);
+        table_notef(t, "note: not replayed: the trace's cycles are estimated (issue_model: %s); "
+                    "cycles_upper is the upper bound alone%s", in->why, hint ? hint : "");
+    table_notef(t, "note: %s: the traced span; cycles_replayed: the replay (rft-replay(1)), %u "
+                "extra pipeline cycles per result; cycles_upper: the upper bound, every added "
+                "cycle delays its slice in full (kernel and total rows: the latest slice's end "
+                "plus the cycles added to it)", traced, in->stages);
+    table_note(t, "estimate: slowdown% is the replayed run time; upper_slowdown% the upper "
+               "bound");
 }

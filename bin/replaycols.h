@@ -28,9 +28,10 @@ typedef struct replay_info {
     uint32_t stages;        /* rft_replay_stages */
 } replay_info;
 replay_info replay_info_of(const rft_stage *rp);     /* rp NULL: not ok */
-/* The note lines under a table (format table): which estimate each column
- * is (traced: the name of the traced span's column), and why a stream was
- * not replayed; hint follows the estimated-cycles note (NULL: none). */
-void replay_notes(FILE *out, const replay_info *in, const char *traced, const char *hint);
+/* The notes of table t (cli.h table_note, every format): which estimate
+ * each column is (traced: the name of the traced span's column), and why a
+ * stream was not replayed; hint follows the estimated-cycles note (NULL:
+ * none). */
+void replay_notes(cli_table *t, const replay_info *in, const char *traced, const char *hint);
 
 #endif

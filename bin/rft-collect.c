@@ -61,19 +61,7 @@ static void runs_note(crosstab *x, size_t t)
         free(line);
         line = xstrdup("unknown");
     }
-    char *note;
-    if (strcmp(line, "steady") == 0)
-        note = xstrdup("runs: steady (the steady state of a kernel run again and again: "
-                       "rft-alloc --runs steady)");
-    else if (strcmp(line, "once") == 0 || strcmp(line, "1") == 0)
-        note = xstrdup("runs: once (the kernel run once)");
-    else
-        note = xasprintf("runs: %s (the kernel run %s times in a row: rft-repeat)%s", line, line,
-                         runs_asked && strcmp(runs_asked, "steady") == 0 &&
-                                 strcmp(line, "unknown")
-                             ? "; the steady state was asked for and refused (RAR's rotation "
-                               "is not one permutation of a slice per run)"
-                             : "");
+    char *note = notes_runs_text(line, runs_asked);
     crosstab_note(x, t, note);
     free(note);
     free(line);
@@ -113,6 +101,25 @@ static void read_notes(crosstab *x, size_t t)
     }
 }
 
+/* The notes of result r's table of trace t (its '# ' lines, as the
+ * programs write them in TSV): each named by its table (vth.tsv: "vth:
+ * ..."), but the runs, which are the trace's (and which the runs file says
+ * instead when the batch has one). */
+static void result_notes(crosstab *x, size_t t, size_t r, const cli_tsv *tab)
+{
+    for (size_t i = 0; i < tab->nnotes; i++) {
+        const char *n = tab->note[i];
+        if (!*n || (runs_file && strncmp(n, "runs: ", 6) == 0))
+            continue;
+        char *note = strncmp(n, "runs: ", 6) == 0
+                         ? xstrdup(n)
+                         : xasprintf("%.*s: %s", (int)strcspn(x->results[r], "."),
+                                     x->results[r], n);
+        crosstab_note(x, t, note);
+        free(note);
+    }
+}
+
 /* Result r of trace t into the table. */
 static void read_result(crosstab *x, size_t t, size_t r)
 {
@@ -120,6 +127,7 @@ static void read_result(crosstab *x, size_t t, size_t r)
     cli_tsv tab;
     cli_tsv_read(path, path, &tab);
     crosstab_add(x, t, r, &tab);
+    result_notes(x, t, r, &tab);
     cli_tsv_free(&tab);
     free(path);
 }
@@ -286,12 +294,12 @@ int main(int argc, char **argv)
 
     mark_done(&x, partial);
     crosstab_init(&x);
+    for (size_t t = 0; t < x.ntraces; t++)     /* the runs first, then the tables' notes */
+        if (!x.skip[t])
+            read_notes(&x, t);
     for (size_t t = 0; t < x.ntraces; t++)
         for (size_t r = 0; r < x.nresults && !x.skip[t]; r++)
             read_result(&x, t, r);
-    for (size_t t = 0; t < x.ntraces; t++)
-        if (!x.skip[t])
-            read_notes(&x, t);
     FILE *o = cli_output_open(output);
     crosstab_print(&x, o, fmt, columns, only_key, pivot);
     crosstab_free(&x);

@@ -57,10 +57,20 @@ static void report(cli_job *j)
     dcpatch_cli *c = j->ctx;
     if (c->summary_out) {
         dcp_report_print(&c->shape, j->st, c->summary_out);
+        notes_free(&c->shape.nt);
         side_close(c->summary_out, c->summary);
     }
     if (c->log)
         side_close(c->log, c->log_path);
+}
+
+/* The input's header: the summary's notes (runs, register file). */
+static void header_notes(cli_job *j, const rft_header *in)
+{
+    dcpatch_cli *c = j->ctx;
+    c->shape.label = j->input;
+    notes_init(&c->shape.nt, 1, &c->shape.label, "inputs");
+    notes_header(&c->shape.nt, 0, in);
 }
 
 static int yes_no(const char *opt, const char *v)
@@ -151,6 +161,7 @@ static void parse(int argc, char **argv, cli_job *j)
     }
     j->st = rft_dcpatch_new(&o);
     j->report = report;
+    j->check = header_notes;
     j->ctx = c;
 }
 

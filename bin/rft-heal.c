@@ -119,7 +119,7 @@ static void parse(int argc, char **argv, heal_report *r)
             r->report = cli_choice("--report", optarg,
                                    "summary|profile|slices|units|groups|cost|series");
             break;
-        case 'p': params = optarg; break;
+        case 'p': params = r->params = optarg; break;
         case 's':
             if (rft_params_set_arg(&set, optarg, CLI_SET_ORIGIN, why, sizeof why))
                 usage_error("%s", why);
@@ -222,7 +222,19 @@ static void degraded_parse(rft_heal *h, const char *degraded, const char *input)
 }
 
 /* ctx: where the profile goes, taken from the stage before the driver frees it */
-static void take_profile(cli_job *j) { *(rft_heal **)j->ctx = rft_heal_stage_take(j->st); }
+/* ctx: the report; the profile into r->taken */
+static void take_profile(cli_job *j)
+{
+    heal_report *r = j->ctx;
+    r->taken = rft_heal_stage_take(j->st);
+}
+
+/* The trace's header: the tables' notes (runs, register file, its arch). */
+static void header_notes(cli_job *j, const rft_header *in)
+{
+    heal_report *r = j->ctx;
+    notes_header(&r->nt, 0, in);
+}
 
 /* ctx: the report; the total row of the replay of j->ctx's degraded SCs */
 typedef struct {
@@ -253,7 +265,7 @@ static rft_heal *read_trace(heal_report *r)
     heal_rp rc[RFT_HEAL_MAX_D];
     j[0] = (cli_job){.input = r->input, .prog = prog, .read_flags = RFT_IN_AHEAD,
                      .st = rft_heal_stage_new(&r->o), .report = take_profile,
-                     .ctx = &h, .free_ctx = cli_ctx_borrowed};
+                     .check = header_notes, .ctx = r, .free_ctx = cli_ctx_borrowed};
     if (!j[0].st)
         die("out of memory");
     for (int d = 0; d < n; d++) {
@@ -274,6 +286,7 @@ static rft_heal *read_trace(heal_report *r)
             die("out of memory");
     }
     cli_pipelines_run(pipe, len, n, NULL);
+    h = r->taken;
     if (!rft_heal_span(h))
         die("%s: no records with a cycle: nothing to profile", r->input);
     if (r->scheme == 0 && !rft_heal_bundles(h))
@@ -343,6 +356,7 @@ int main(int argc, char **argv)
     rft_heal_opts_default(&r.o);
     r.o.sweep_fit = 1;
     parse(argc, argv, &r);
+    notes_init(&r.nt, 1, &r.input, "inputs");
     r.rp_want = r.scheme == 1 && (r.report == HEAL_COST || r.report == HEAL_SUMMARY);
     cli_stdout_to(r.output);
     rft_heal *h = NULL;
@@ -353,6 +367,7 @@ int main(int argc, char **argv)
     }
     r.h = h;
     heal_report_print(&r);
+    notes_free(&r.nt);
     rft_heal_free(h);
     free((char *)r.rp.why);
     return cli_close_stdout();

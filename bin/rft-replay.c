@@ -8,6 +8,7 @@
 
 #include "pipeline.h"
 #include "replay.h"
+#include "notes.h"
 #include "replaycols.h"
 
 static const char usage[] =
@@ -60,7 +61,18 @@ typedef struct {
     const char *summary;
     enum cli_fmt fmt;
     FILE *out;
+    notes nt;                   /* what the input's header says */
+    const char *label;
 } replay_cli;
+
+/* The input's header: its notes (runs, register file). */
+static void header_notes(cli_job *j, const rft_header *in)
+{
+    replay_cli *c = j->ctx;
+    c->label = j->input;
+    notes_init(&c->nt, 1, &c->label, "inputs");
+    notes_header(&c->nt, 0, in);
+}
 
 static void report(cli_job *j)
 {
@@ -70,6 +82,9 @@ static void report(cli_job *j)
     static const char *const cols[] = {"scope", REPLAY_COLS, "instructions", "added_cycles"};
     replay_info in = replay_info_of(j->st);
     cli_table *t = table_new(c->fmt, c->out, 3 + REPLAY_NCOLS, cols);
+    replay_notes(t, &in, "cycles_naive", " (--trust-cycles replays them)");
+    notes_put(&c->nt, t, NULL);
+    notes_free(&c->nt);
     for (uint32_t i = 0, n = rft_replay_nrows(j->st); i < n; i++) {
         const rft_replay_row *w = rft_replay_get(j->st, i);
         if (w->scope == RFT_RP_SLICE) {
@@ -89,8 +104,6 @@ static void report(cli_job *j)
         table_end_row(t);
     }
     table_free(t);
-    if (c->fmt == FMT_TABLE)
-        replay_notes(c->out, &in, "cycles_naive", " (--trust-cycles replays them)");
     side_close(c->out, c->summary);
 }
 
@@ -172,6 +185,7 @@ static void parse(int argc, char **argv, cli_job *j)
     if (!(j->st = rft_replay_new(&o)))
         die("out of memory");
     j->report = report;
+    j->check = header_notes;
     j->ctx = c;
 }
 

@@ -119,19 +119,28 @@ static void operand(const char *a, const char **label, char **own, const char **
         usage_error("'%s': no file after the label", a);
 }
 
-/* The input's header: whether rft-duty(1) wrote the stream (its duty.span key). */
+typedef struct {
+    int duty_ran;
+    vth_report *r;
+    size_t i;
+} map_read;
+
+/* The input's header: whether rft-duty(1) wrote the stream (its duty.span
+ * key), and what it says for the notes. */
 static void from_duty(cli_job *j, const rft_header *in)
 {
-    *(int *)j->ctx = rft_header_get(in, "duty.span") != NULL;
+    map_read *m = j->ctx;
+    m->duty_ran = rft_header_get(in, "duty.span") != NULL;
+    vth_map_header(m->r, m->i, in);
 }
 
 /* Map i of c, read from path through the stage driver. */
-static void read_map(rft_duty_cmp *c, size_t i, const char *path)
+static void read_map(vth_report *r, rft_duty_cmp *c, size_t i, const char *path)
 {
-    int duty_ran = 0;
+    map_read mr = {.r = r, .i = i};
     cli_job j = {.input = path, .prog = prog, .st = rft_duty_cmp_stage(c, i),
                  .read_flags = RFT_IN_AHEAD,      /* decompression beside the accounting */
-                 .check = from_duty, .ctx = &duty_ran, .free_ctx = cli_ctx_borrowed};
+                 .check = from_duty, .ctx = &mr, .free_ctx = cli_ctx_borrowed};
     if (!j.st)
         die("out of memory");
     cli_jobs_run(&j, 1);
@@ -139,7 +148,7 @@ static void read_map(rft_duty_cmp *c, size_t i, const char *path)
     if (m->trace)
         die("%s: record %llu: a trace, not a duty map: run rft-duty(1) first", path,
             (unsigned long long)m->trace);
-    if (!m->nduty && duty_ran)
+    if (!m->nduty && mr.duty_ran)
         die("%s: an empty duty map: rft-duty(1) saw no slice (a trace without begin, write or "
             "end records)", path);
     if (!m->nduty)
@@ -179,15 +188,24 @@ int main(int argc, char **argv)
     if (!c)
         die("out of memory");
     r.cmp = c;
+    notes_init(&r.nt, (size_t)r.nmaps, r.label, "maps");
+    r.scheme = xrealloc(NULL, (size_t)r.nmaps * sizeof *r.scheme);
+    memset(r.scheme, 0, (size_t)r.nmaps * sizeof *r.scheme);
+    r.steady = memset(xrealloc(NULL, (size_t)r.nmaps), 0, (size_t)r.nmaps);
+    r.gated = memset(xrealloc(NULL, (size_t)r.nmaps), 0, (size_t)r.nmaps);
     if (r.by == VTH_BY_CELLS)
         vth_cells_open(&r);
     for (int i = 0; i < r.nmaps; i++)
-        read_map(c, (size_t)i, path[i]);
+        read_map(&r, c, (size_t)i, path[i]);
     rft_duty_cmp_finish(c);
     vth_print(&r);
     rft_duty_cmp_free(c);
+    notes_free(&r.nt);
     for (int i = 0; i < r.nmaps; i++)
-        free(own[i]);
+        free(own[i]), free(r.scheme[i]);
+    free(r.scheme);
+    free(r.steady);
+    free(r.gated);
     free(own);
     free(path);
     free(r.label);

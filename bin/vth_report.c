@@ -7,6 +7,59 @@
 
 static void *zalloc(size_t n, size_t size) { return memset(xrealloc(NULL, n * size), 0, n * size); }
 
+/* ---- the notes: what a table assumed (issue 22) ---------------------------------------- */
+void vth_map_header(vth_report *r, size_t i, const rft_header *h)
+{
+    r->steady[i] = (unsigned char)notes_header(&r->nt, i, h);
+    const char *al = rft_header_get(h, "alloc");
+    if (al && strncmp(al, "scheme=", 7) == 0)
+        r->scheme[i] = xasprintf("%.*s", (int)strcspn(al + 7, " "), al + 7);
+    r->gated[i] = rft_header_get(h, "gate") || (r->scheme[i] && strcmp(r->scheme[i], "argo") == 0);
+}
+
+/* The notes of the maps' figures (after they are read): the window each
+ * spans, register demand filling the slice, idle cells. */
+static void map_notes(vth_report *r)
+{
+    for (int i = 0; i < r->nmaps; i++) {
+        const rft_duty_stats *s = &rft_duty_cmp_map(r->cmp, (size_t)i)->all;
+        if (!s->records)
+            continue;
+        notes_window(&r->nt, (size_t)i, rft_span_name(s->span), s->first, s->last,
+                     r->steady[i]);
+        double used = (double)s->used / (double)s->records;
+        if (r->scheme[i] && strcmp(r->scheme[i], "first-fit") == 0 && used >= NOTES_FULL_SHARE)
+            notes_addf(&r->nt, r->nmaps, "differs from the seed: register demand fills the "
+                       "slice: first-fit (%s) allocates %.1f %% of the entries (%.0f %% or "
+                       "more): RAR and ARGO have no free entries to rotate into, their windows "
+                       "cover the whole slice", r->label[i], 100 * used, 100 * NOTES_FULL_SHARE);
+        /* the slice's entries off: the averaged ones' share, the others all the time */
+        double off = s->avg_cells > 0 ? s->soff / s->avg_cells : 0;
+        off = (off * s->avg_n + ((double)s->records - s->avg_n)) / (double)s->records;
+        if (off >= NOTES_IDLE_SHARE && !r->gated[i])     /* a scheme's gating is no idleness */
+            notes_addf(&r->nt, (size_t)i, "differs from the seed: idle slots: the slices' "
+                       "entries are off (unallocated) %.1f %% of the window (%.0f %% or more): "
+                       "a kernel that leaves the register file idle, its stress diluted", 100 * off,
+                       100 * NOTES_IDLE_SHARE);
+    }
+}
+
+/* The notes onto table t: the NBTI model's with dvth (parameters,
+ * lifetime, temperature), then the maps'. */
+static void put_notes(const vth_report *r, cli_table *t, int dvth)
+{
+    if (dvth) {
+        table_notef(t, "parameters: %s%s%s",
+                    r->params ? r->params : "built in (the values of params/nbti.conf)",
+                    r->sets ? ", --set " : "", r->sets ? r->sets : "");
+        if (r->by != VTH_BY_YEAR)
+            table_notef(t, "lifetime: %g years (--years): the dVth, delay and SNM loss rows "
+                        "are at its end", r->years);
+        table_notef(t, "temperature: %g K (the parameters' temperature)", r->p.temperature);
+    }
+    notes_put(&r->nt, t, NULL);
+}
+
 /* ---- --by cells: a row per run of equal cells of an entry ------------------------------ */
 void vth_cells_open(vth_report *r)
 {
@@ -228,6 +281,7 @@ static void sumtab_open(const vth_report *r, sumtab *s, const char *first)
     s->all[1] = "metric";
     memcpy(s->all + 2, s->cols, (size_t)s->n * sizeof *s->all);
     s->t = table_new(r->fmt, stdout, s->n + 2, s->all);
+    put_notes(r, s->t, 1);
     s->st = zalloc((size_t)r->nmaps, sizeof *s->st);
 }
 
@@ -313,6 +367,7 @@ static void bytab_open(const vth_report *r, bytab *b, const char *first, const c
 {
     b->cols = columns(r, first, per, nper, 0, &b->n);
     b->t = table_new(r->fmt, stdout, b->n, b->cols);
+    put_notes(r, b->t, r->by == VTH_BY_YEAR);
 }
 
 static void bytab_close(bytab *b)
@@ -420,29 +475,17 @@ static void by_reg(const vth_report *r)
     bytab_close(&b);
 }
 
-/* After a table of NBTI figures, for people: what they rest on (as
- * rft-energy(1) names its parameters). */
-static void notes(const vth_report *r)
-{
-    if (r->fmt != FMT_TABLE)
-        return;
-    printf("\nparameters: %s%s%s\n", r->params ? r->params : "built in (the values of params/nbti.conf)",
-           r->sets ? ", --set " : "", r->sets ? r->sets : "");
-    if (r->by != VTH_BY_YEAR)
-        printf("lifetime: %g years (--years): the dVth, delay and SNM loss rows are at its end\n",
-               r->years);
-    printf("temperature: %g K (the parameters' temperature)\n", r->p.temperature);
-}
-
 void vth_print(vth_report *r)
 {
+    if (r->by != VTH_BY_CELLS)
+        map_notes(r);
     switch (r->by) {
     case VTH_BY_CELLS: table_free(r->cells); break;
     case VTH_BY_BIT: by_bit(r); break;
     case VTH_BY_REG: by_reg(r); break;
-    case VTH_BY_YEAR: by_year(r), notes(r); break;
-    case VTH_BY_FAULT: fault_summary(r), notes(r); break;
-    default: summary(r), notes(r);
+    case VTH_BY_YEAR: by_year(r); break;
+    case VTH_BY_FAULT: fault_summary(r); break;
+    default: summary(r);
     }
 }
 

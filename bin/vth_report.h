@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "duty.h"
 #include "nbti.h"
+#include "notes.h"
 
 enum { VTH_BY_SUMMARY, VTH_BY_BIT, VTH_BY_REG, VTH_BY_CELLS, VTH_BY_YEAR, VTH_BY_FAULT };
 
@@ -23,7 +24,14 @@ typedef struct vth_report {
     int nmaps;
     const rft_duty_cmp *cmp;
     cli_table *cells;           /* --by cells: rows as the records come */
+    notes nt;                   /* what each map's header says (vth_map_header) */
+    char **scheme;              /* per map: its allocator (header alloc=scheme=), or NULL */
+    unsigned char *steady;      /* per map: the steady state (header runs=steady) */
+    unsigned char *gated;       /* per map: cells switched off by a scheme (gate=, ARGO) */
 } vth_report;
+
+/* Map i's header: its notes (runs, register file) and allocator. */
+void vth_map_header(vth_report *r, size_t i, const rft_header *h);
 
 /* --by cells: the table, and the rows of one record of map i (rft_duty_cmp's each). */
 void vth_cells_open(vth_report *r);

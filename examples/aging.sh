@@ -150,7 +150,7 @@ if [ -n "$plots" ]; then
     name="$(basename "$trace")$runs"
     vth --format tsv > "$tmp/vth.tsv"
     vth --by reg --format tsv > "$tmp/vth-reg.tsv"
-    awk -F '\t' 'NR == 1 || ($1 == "all" && $2 ~ /^(avg_0|avg_1|avg_off|longest_0|longest_1)%$/)' \
+    awk -F '\t' '/^#/ { print; next } !h++ || ($1 == "all" && $2 ~ /^(avg_0|avg_1|avg_off|longest_0|longest_1)%$/)' \
         "$tmp/vth.tsv" |
         rft-plot -x metric -y base,rc,rar,rcrar,wc,argo --kind bar --ymin 0 --ymax 100 \
             --ylabel "% of the window" --title "$name: duty cycles (seed 002 Figs. 12, 13, 16)" \

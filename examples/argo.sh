@@ -118,14 +118,17 @@ for p in 45nm 65nm; do
     awk -F '\t' -v p="$p" '$1 == "all" && $2 ~ /^(longest_0%|longest_1%|dvth_rd%|snm_loss_rd%|snm_life_rd_years)$/ {
         printf "%-5s %-18s %9s %9s %9s\n", p, $2, $3, $4, $5 != "" ? $5 : $6 }' "$tmp/vth-$p.tsv"
 done
+# what the figures assumed: the tables' notes (rft(1), "NOTES ON EVERY TABLE")
+sed -n 's/^# /note: /p' "$tmp/vth-45nm.tsv" "$tmp/vth-65nm.tsv" | awk '!seen[$0]++'
 
 echo
 echo "== $name: leakage (seed 004 Fig. 11) against the allocators' power (5.4), per compute unit"
 stage rft-energy --format tsv base="$out/base.rft" argo="$out/argo.rft" > "$tmp/energy.tsv"
 join
-awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
     { printf "%-10s %13s %9s %14s %13s\n", $1, $c["leak_saving%"], $c["alloc_mW"],
           $c["leak_saved_mW"], $c["net_saved_mW"] }' "$tmp/energy.tsv"
+sed -n 's/^# /note: /p' "$tmp/energy.tsv"
 
 if [ -n "$plots" ]; then
     mkdir -p "$plots"
@@ -143,7 +146,7 @@ if [ -n "$plots" ]; then
         rft-plot -x year -y base_snm_loss_rd%,argo_snm_loss_rd% --ymin 0 \
             --ylabel "read SNM lost (%; the cell fails at 20)" --xlabel "years" \
             --title "$name: SNM degradation, 45 nm (seed 004 Fig. 9)" -o "$plots/fig9.svg"
-    awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; printf "quantity\tmW\n" }
+    awk -F '\t' '/^#/ { print; next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; printf "quantity\tmW\n" }
         $1 == "argo" { printf "leakage saved\t%s\nARGO allocator overhead\t%s\nnet saving\t%s\n",
                        $c["leak_saved_mW"], $c["alloc_mW"] - base_mw, $c["net_saved_mW"] }
         $1 == "base" || $1 == "baseline" { base_mw = $c["alloc_mW"] }' "$tmp/energy.tsv" |

@@ -49,7 +49,7 @@ heal() { rft-heal --hours "$hours" --variation "$var" "$@" "$src"; }
 
 # PE healing when the trace has bundles (counted per slice by rft-heal)
 bundles=$(rft-heal --scheme sc --report slices --format tsv "$src" |
-    awk -F '\t' 'NR > 1 { n += $2 } END { print n + 0 }')
+    awk -F '\t' '/^#/ { next } h++ { n += $2 } END { print n + 0 }')
 if [ "${bundles:-0}" -gt 0 ]; then
     echo "== $name: PE healing (seed 003 section 5.2, Figs. 4 and 7)"
     heal --scheme pe
@@ -63,15 +63,16 @@ heal --scheme sc
 if [ -n "$plots" ]; then
     mkdir -p "$plots"
     if [ "${bundles:-0}" -gt 0 ]; then
-        heal --scheme pe --report profile --format tsv | awk -F '\t' 'NR == 1 || $1 ~ /^PE_/' |
+        heal --scheme pe --report profile --format tsv | awk -F '\t' '/^#/ { print; next } !h++ || $1 ~ /^PE_/' |
             rft-plot -x unit -y 'instr_share%' --kind bar --ymin 0 --ymax 100 \
                 --ylabel "% of ALU instructions" --title "$name: instructions per PE (seed 003 Fig. 4)" \
                 -o "$plots/fig4.svg"
         # the long series (hours, unit, naive, healed) as a column per PE, naive, and
         # one for the healed PEs (the most aged of them: healing keeps them together)
         heal --scheme pe --report series --format tsv |
-            awk -F '\t' 'NR > 1 && !($1 in seen) { seen[$1]; hrs[++n] = $1 }
-                NR > 1 { v[$1, $2] = $3; if (!($1 in h) || $4 > h[$1]) h[$1] = $4
+            awk -F '\t' '/^#/ { print; next } !hd++ { next }
+                !($1 in seen) { seen[$1]; hrs[++n] = $1 }
+                { v[$1, $2] = $3; if (!($1 in h) || $4 > h[$1]) h[$1] = $4
                          if (!($2 in u)) { u[$2]; us[++m] = $2 } }
                 END { printf "hours"
                       for (j = 1; j <= m; j++) printf "\t%s naive", us[j]
@@ -84,7 +85,7 @@ if [ -n "$plots" ]; then
             --title "$name: dVth of the PEs, naive and healed (seed 003 Fig. 7)" \
             -o "$plots/fig7.svg" "$tmp/series.tsv"
     fi
-    heal --scheme sc --report cost --format tsv | awk -F '\t' 'NR == 1 || $2 == "all"' |
+    heal --scheme sc --report cost --format tsv | awk -F '\t' '/^#/ { print; next } !h++ || $2 == "all"' |
         rft-plot -x degraded_scs -y 'overhead%' --kind bar --ymin 0 \
             --ylabel "run-time overhead (%)" --xlabel "degraded SCs per CU" \
             --title "$name: cost of SC healing, first-order estimate (seed 003 Figs. 9, 16)" \

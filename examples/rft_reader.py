@@ -27,6 +27,7 @@ It checks the magic, the format version, the header, every record length and
 the end record's count, as librft does.  Exit status: 0 ok, 1 bad data, 2 usage.
 """
 import collections
+import re
 import shutil
 import signal
 import struct
@@ -727,6 +728,9 @@ def _aligned(rows):
     return [h[2] for h in head], out
 
 
+_NOTE_LINE = re.compile(r"^[A-Za-z][\w%.'+-]*( [\w%.'+-]+)*: [^\t]*$")
+
+
 def read_tables(path):
     """Every table of a file of rftrace tables (rft-collect, rft-vth, rft-heal,
     ...: TSV, CSV, JSON lines, or aligned for people, several one after the
@@ -758,6 +762,15 @@ def read_tables(path):
     if not parts:
         raise Bad("no table (only notes or nothing)")
     parts[-1][0].extend(notes)          # notes after the last table are its own
+    # a table's notes for people: lines "what: ..." after it and a blank line
+    # (rftrace's tables, rft(1) "NOTES ON EVERY TABLE") go with it
+    kept = []
+    for notes, rows in parts:
+        if kept and all(_NOTE_LINE.match(r) for r in rows):
+            kept[-1][0].extend(notes + ["# " + r for r in rows])
+        else:
+            kept.append((notes, rows))
+    parts = kept
     tables = []
     for notes, rows in parts:
         if rows[0].lstrip().startswith("{"):

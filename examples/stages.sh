@@ -81,7 +81,11 @@ tsv_json() {
             }
             return "\"" o "\"" }
         BEGIN { for (i = 1; i < 32; i++) ctl[sprintf("%c", i)] = i }
-        NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; n = NF; next }
+        # the notes ("# " lines before the header): a first object, as the programs write it
+        /^# / { nt = nt (nt == "" ? "" : ", ") esc(substr($0, 3)); next }
+        !hd++ { for (i = 1; i <= NF; i++) h[i] = $i; n = NF
+                if (nt != "") print "{\"table\": " esc(t) ", \"notes\": [" nt "]}"
+                next }
         { l = "{\"table\": " esc(t)
           for (i = 1; i <= n; i++) {
               v = $i == "" ? "null" : $i ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ ? $i : esc($i)

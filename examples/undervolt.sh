@@ -88,8 +88,9 @@ done
 
 # the total row of each scenario, as TSV
 writes() {
+    grep '^#' "$tmp/common.tsv"     # its notes (rft(1), "NOTES ON EVERY TABLE")
     printf 'scenario\t'
-    head -n 1 "$tmp/common.tsv" | cut -f2-
+    grep -v '^#' "$tmp/common.tsv" | head -n 1 | cut -f2-
     for s in $scenarios; do
         printf '%s\t' "$s"
         awk -F '\t' '$1 == "total"' "$tmp/$s.tsv" | cut -f2-
@@ -105,12 +106,14 @@ energy_fits "$src" "rft-energy $pf $energy_args" || priced=""
 case $format in
 table)
     echo "== $(basename "$trace"): DC-Patch writes (seed 001 Fig. 5, 6; V-A2), fault map seed $seed"
-    writes | awk -F '\t' '   # align the columns
-        { for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
+    writes | awk -F '\t' '   # align the columns; the notes under them
+        /^# / { nt = nt "\n" substr($0, 3); next }
+        { nr++; for (i = 1; i <= NF; i++) { c[nr, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
           if (NF > n) n = NF }
-        END { for (r = 1; r <= NR; r++) { l = ""
+        END { for (r = 1; r <= nr; r++) { l = ""
                 for (i = 1; i < n; i++) l = l sprintf("%-" w[i] "s  ", c[r, i])
-                print l c[r, n] } }'
+                print l c[r, n] }
+              if (nt != "") print nt }'
     # the same row three times is no mistake: say why
     if [ "$(for s in $scenarios; do awk -F '\t' '$1 == "total"' "$tmp/$s.tsv" | cut -f2-; done |
             sort -u | wc -l)" = 1 ]; then

@@ -18,7 +18,7 @@ setup() {
 
 # the value of column COL in the row of KEY (first column) of TSV FILE
 cell() {
-    awk -F '\t' -v k="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) n[$i] = i; next }
+    awk -F '\t' -v k="$2" -v c="$3" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) n[$i] = i; next }
         $1 == k { print $(n[c]) }' "$1"
 }
 
@@ -248,7 +248,7 @@ EOF
     assert_output "$(printf 'first\nb')"
     rft-alloc --scheme rar "$TR"/a.rft | rft-duty | rft-vth --format tsv > first.tsv
     cmp first.tsv out/traces/first/result.tsv
-    run -0 rft-collect --format tsv --columns longest_0%,avg_0% out
+    run -0 pipe "rft-collect --format tsv --columns longest_0%,avg_0% out | grep -v '^#'"
     assert_line --index 1 "$(printf 'first\tmap\t%s\t%s' "$(awk -F '\t' '$1 == "all" && $2 == "longest_0%" { print $3 }' first.tsv)" \
         "$(awk -F '\t' '$1 == "all" && $2 == "avg_0%" { print $3 }' first.tsv)")"
     assert_line --index 3 --regexp '^mean	map	'
@@ -264,13 +264,13 @@ EOF
     rft-faultmap --scenario dispersed --seed 1 "$TR"/a.rft | rft-dcpatch --summary=dis.tsv --format tsv -o dis.rft
     run -0 awk -F '\t' '$1 == "dispersed"' uv/traces/a/writes.tsv
     assert_output "dispersed	$(awk -F '\t' '$1 == "total"' dis.tsv | cut -f2-)"
-    run -0 rft-collect --format tsv --key dispersed --columns vs_smooth%,lds% uv
+    run -0 pipe "rft-collect --format tsv --key dispersed --columns vs_smooth%,lds% uv | grep -v '^#'"
     assert_output "$(printf 'trace\tvs_smooth%%\tlds%%\na\t%s\t%s\nmean\t%s\t%s' \
         "$(cell uv/traces/a/energy.tsv dispersed vs_smooth%)" "$(cell dis.tsv total lds%)" \
         "$(cell uv/traces/a/energy.tsv dispersed vs_smooth%)" "$(cell dis.tsv total lds%)")"
     rft-batch --study healing -o heal "$TR"/a.rft
     rft-heal --scheme sc --report units --format tsv "$TR"/a.rft > units.tsv
-    run -0 rft-collect --format tsv --key 1 --columns dvth_naive_mV,dvth_reduction%,overhead% heal
+    run -0 pipe "rft-collect --format tsv --key 1 --columns dvth_naive_mV,dvth_reduction%,overhead% heal | grep -v '^#'"
     assert_line --index 1 "a	$(awk -F '\t' '$2 == "degraded" { print $6 "\t" $10 }' units.tsv)	0.00"
     [ -s heal/figures/fig9-overhead.svg ] && [ -s uv/figures/fig8-energy.svg ]
 }

@@ -254,6 +254,7 @@ for l in sys.stdin:
     # X is in 3 bundles of 6 instructions, busy 16 + 4 + 16 = 36 SC-cycles (36 / 1600 =
     # 2.25 %), 3 on SCs 0-3, 2 on the others; SCs 0-3 run 3 bundles, SCs 4-15 run 2.
     run -0 rft-heal --report profile --counts --format tsv e.rft
+    no_notes
     assert_line --index 0 $'unit\tinstr\tbusy_cycles\tbusy_min_cycles\tbusy_max_cycles\tunits\twindow_cycles'
     assert_line --index 1 $'PE_X\t3\t36\t2\t3\t16\t100'
     assert_line --index 2 $'PE_Y\t1\t4\t0\t1\t16\t100'
@@ -266,8 +267,8 @@ for l in sys.stdin:
     (( ${#lines[@]} == 23 ))
     # several slices: the counts give the shares back
     rft-synth --arch evergreen --kernels reduction,sobel --bundles 2000 --cus 3 > s.rft
-    rft-heal --report profile --format tsv s.rft > pct.tsv
-    rft-heal --report profile --counts --format tsv s.rft > cnt.tsv
+    rft-heal --report profile --format tsv s.rft | grep -v '^#' > pct.tsv
+    rft-heal --report profile --counts --format tsv s.rft | grep -v '^#' > cnt.tsv
     paste pct.tsv cnt.tsv | awk -F '\t' 'NR == 1 { next }
         $1 ~ /^PE/ { all += $7 } { instr[NR] = $7; share[NR] = $2; units = $11 }
         sprintf("%.2f", 100 * $8 / ($11 * $12)) != $3 || sprintf("%.2f", 100 * $9 / $12) != $4 ||
@@ -288,21 +289,25 @@ for l in sys.stdin:
     # By hand (tests/fixtures/heal/evg1.txt, as above): SCs 0-3 busy 3 cycles, SCs 4-15
     # 2, 36 in all; X busy 16 + 4 + 16, Y 4, Z 16, W none, T 16 SC-cycles; 16 SCs, 100 cycles
     run -0 rft-heal --report slices --counts --format tsv e.rft
+    no_notes
     assert_equal "$output" "$cols"$'\n0:0\t3\t0\t2\t36\t3\t36\t4\t16\t0\t16\t16\t100'
     # the shares they make: 2 / 100, 36 / (16 x 100), 3 / 100, ...
     run -0 rft-heal --report slices --format tsv e.rft
+    no_notes
     assert_line --index 1 $'0:0\t3\t0\t2.00\t2.25\t3.00\t2.25\t0.25\t1.00\t0.00\t1.00'
     # tests/fixtures/heal/gcn2.txt, busy from writes: 8 wavefronts of 64 lanes, each lane
     # one cycle, so 8 x 4 = 32 cycles on every SC, 512 in all, over cycles 0-200
     rft-decode "$FIX/heal/gcn2.txt" -o g.rft
     run -0 rft-heal --scheme sc --report slices --counts --format json g.rft
+    no_notes
     assert_output '{"slice": "0:0", "bundles": 0, "writes": 8, "sc_busy_min_cycles": 32, "sc_busy_cycles": 512, "sc_busy_max_cycles": 32, "PE_X_cycles": 0, "PE_Y_cycles": 0, "PE_Z_cycles": 0, "PE_W_cycles": 0, "PE_T_cycles": 0, "units": 16, "window_cycles": 201}'
     run -0 rft-heal --scheme sc --report slices --format tsv g.rft
+    no_notes
     assert_line --index 1 $'0:0\t0\t8\t15.92\t15.92\t15.92\t0.00\t0.00\t0.00\t0.00\t0.00'
     # several slices: the counts give back every share to two decimals
     rft-synth --arch evergreen --kernels reduction,sobel --bundles 2000 --cus 3 > s.rft
-    rft-heal --report slices --format tsv s.rft > pct.tsv
-    rft-heal --report slices --counts --format tsv s.rft > cnt.tsv
+    rft-heal --report slices --format tsv s.rft | grep -v '^#' > pct.tsv
+    rft-heal --report slices --counts --format tsv s.rft | grep -v '^#' > cnt.tsv
     head -1 cnt.tsv | grep -qx "$cols"
     paste pct.tsv cnt.tsv | awk -F '\t' 'NR == 1 { next }
         { rows++; w = $24; all = $23 * w
@@ -333,9 +338,9 @@ for l in sys.stdin:
     assert_line --regexp '^common +24 +12 +0 +6 +6 '
     assert_line --regexp '^dispersed +24 +10 +0 +5 +9 '
     # after the trace it is the script's too, not rft-energy's
-    run -0 pipe "'$uv' -S 5 spill.rft --format tsv --counts --set geometry.entries=8 | sed -n 2p | cut -f 1-6"
+    run -0 pipe "'$uv' -S 5 spill.rft --format tsv --counts --set geometry.entries=8 | grep -v '^#' | sed -n 2p | cut -f 1-6"
     assert_output $'common\t24\t12\t0\t6\t6'
-    run -0 pipe "'$uv' -S 5 spill.rft --counts --format json --set geometry.entries=8 | sed -n 3p"
+    run -0 pipe "'$uv' -S 5 spill.rft --counts --format json --set geometry.entries=8 | grep -v '\"notes\": ' | sed -n 3p"
     assert_output --partial '{"table": "writes", "scenario": "dispersed", "writes": 24, "normal": 10, "patch_faulty": 0, "patch_reliable": 5, "lds": 9, '
     run -0 "$uv" --help
     assert_output --partial ' [--counts] '

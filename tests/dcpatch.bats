@@ -105,6 +105,7 @@ field() { awk -F'\t' -v n="$2" -v c="$3" '$1 == n { print $c }' "$1"; }
 
 @test "--stall-cycles prices a misprediction" {
     run rft-dcpatch --map "$D/map8.csv" --stall-cycles 7 --summary --counts --format csv "$T/misp.rft"
+    no_notes
     assert_success
     # the stall in the replay too: the same figures as rft-replay --stall-cycles 7 of the stream
     assert_line --index 2 "total,8,1,3,4,0,2,2,2,0,0,0.0,14,10,34,240.00,50,400.00"
@@ -142,15 +143,18 @@ field() { awk -F'\t' -v n="$2" -v c="$3" '$1 == n { print $c }' "$1"; }
 
 @test "rows per kernel and per slice" {
     run rft-dcpatch --map "$D/map8.csv" --summary --counts --format tsv "$T/two.rft"
+    no_notes
     assert_success
     assert_line --index 1 "$(printf 'alpha\t3\t0\t1\t2\t0\t0\t0\t1\t0\t0\t0.0\t0\t6\t8\t33.33\t12\t100.00')"
     assert_line --index 2 "$(printf 'beta\t2\t0\t1\t1\t0\t0\t0\t0\t0\t0\t0.0\t0\t3\t5\t66.67\t7\t133.33')"
     assert_line --index 3 --regexp '^total'
     run rft-dcpatch --map "$D/map8.csv" --summary --by slice --report occupancy --format csv "$T/two.rft"
+    no_notes
     assert_success
     assert_line --index 0 "slice,conv_rel_comp%,conv_rel_unc%,conv_flt_comp%,conv_flt_unc%,conv_unwritten%,conv_unalloc%,dcp_rel_unc%,dcp_rel_comp%,dcp_flt_comp%,dcp_unused%"
     assert_line --index 1 "0:0,5.00,3.75,0.00,0.00,36.25,55.00,3.75,0.00,5.00,91.25"
     run rft-dcpatch --map "$D/map8.csv" --summary --format json "$T/two.rft"
+    no_notes
     assert_line --index 2 --partial '{"kernel": "total", "writes": 5, "normal%": 0.00, "patch_faulty%": 40.00'
 }
 

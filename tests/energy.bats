@@ -59,6 +59,7 @@ dcpatch() {
 @test "seed 002: baseline, WC, ARGO and RC+RAR by hand, in nJ" {
     schemes
     run rft-energy --leak-over trace --absolute -f tsv ff.rft wc.rft argo.rft rcrar.rft
+    no_notes
     assert_success
     assert_output - <<'EOF'
 scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW	slowdown_leak	replayed_cycles	replayed_slowdown%
@@ -68,6 +69,7 @@ argo	0.70	0.533	0.000	10.588	0.000	0.932	12.053	12.053	86.06	99.30	0	0.000	0.920
 rc+rar	0.55	0.415	24.590	8.813	0.225	0.233	34.276	34.276	60.35	99.45	10	1.000	0.560	75.445	75.445	0.250	10	1.000
 EOF
     run rft-energy --with-slowdown --absolute -f tsv ff.rft wc.rft argo.rft rcrar.rft
+    no_notes
     assert_success
     assert_output - <<'EOF'
 scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW	slowdown_leak	replayed_cycles	replayed_slowdown%
@@ -83,6 +85,7 @@ EOF
     # e.g. wc: 461.39 / 86448.32 = 0.53 %, 31723.99 / 86448.32 = 36.70 %,
     # slowdown_leak 235.31 / 86448.32 = 0.27 %
     run rft-energy --leak-over trace -f tsv wc.rft argo.rft rcrar.rft
+    no_notes
     assert_success
     assert_output - <<'EOF'
 scheme	powered%	leak_slice	leak_logic	dyn_slice	dyn_logic	wakeup	total	energy_nJ	saving%	leak_saving%	added_cycles	slowdown%	alloc_mW	leak_saved_mW	net_saved_mW	slowdown_leak	replayed_cycles	replayed_slowdown%
@@ -99,16 +102,19 @@ EOF
     # leak_slice 75.86 x f x 1000 = 461.39, leak_logic 23.07 x 1000 = 23070,
     # no slowdown_leak
     run rft-energy --set perf.added_static=0 --with-slowdown --absolute -f tsv wc.rft
+    no_notes
     assert_success
     assert_line --index 2 "wc	0.61	0.461	23.070	7.941	0.018	0.233	31.724	31.724	63.30	99.39	10	1.000	0.560	75.399	75.399	0.000	10	1.000"
     # a switched-off cell keeping 10 % of its leakage: argo's share
     # f + 0.1 (1 - f) = 0.1063281, x 75860 = 8066.05
     run rft-energy --set slice.off_leak=0.1 --absolute -f tsv argo.rft
+    no_notes
     assert_success
     assert_line --index 2 "argo	0.70	8.066	0.000	10.588	0.000	0.932	19.586	19.586	77.34	89.37	0	0.000	0.920	67.794	67.434	0.000	0	0.000"
     # argo gated in banks of 4 entries: the window at 2-3 wakes entries 0-3
     # (bank 0) again: P = 2048 x 4 x (600 + 300), 8 wake-ups
     run rft-energy --set gating.bank_entries=4 --absolute -f tsv argo.rft
+    no_notes
     assert_success
     assert_line --index 2 "argo	1.41	1.067	0.000	10.588	0.000	1.863	13.518	13.518	84.36	98.59	0	0.000	0.920	74.793	74.433	0.000	0	0.000"
 }
@@ -116,6 +122,7 @@ EOF
 @test "seed 002: labels name rows; a stream that is not the scheme asked for" {
     schemes
     run rft-energy -f tsv base=ff.rft WC=wc.rft rc+rar=rcrar.rft
+    no_notes
     assert_success
     assert_equal "$(cut -f1 <<<"$output" | tr '\n' ' ')" "scheme base WC rc+rar "
     run -1 rft-energy wc=rcrar.rft
@@ -145,6 +152,7 @@ EOF
     run pipe "rft-view dcp.rft | grep 'counters.*scope=total' | tr '\t' '\n' | grep -E '^(reads|writes|block_.*|com_unit_blocks|dec_unit_blocks|pt_.*|psu_searches|lds_loads|lds_stores|stall_cycles|mov_injected|slice_cycles)=' | tr '\n' ' '"
     assert_output "writes=10 mov_injected=1 reads=3 block_reads_compressed=1 block_reads_uncompressed=4 block_reads_mov=1 block_writes_compressed=3 block_writes_uncompressed=24 block_writes_mispredicted=1 block_writes_mov=4 com_unit_blocks=36 dec_unit_blocks=8 pt_reads=14 pt_writes=18 psu_searches=18 lds_loads=1 lds_stores=1 stall_cycles=4 slice_cycles=1000 "
     run rft-energy --leak-over upper --set geometry.entries=8 --scenario common --absolute -f tsv dcp.rft
+    no_notes
     assert_success
     assert_output - <<'EOF'
 scheme	vdd_mV	static	read	write	comdec	patching	lds	total	energy_nJ	vs_conv%	vs_smooth%	added_cycles	slowdown%	replayed_cycles	replayed_slowdown%
@@ -157,6 +165,7 @@ EOF
 @test "seed 001: the split of Fig. 8, labels, derived values and notes" {
     dcpatch
     run rft-energy --leak-over upper --set geometry.entries=8 --scenario dispersed -f csv disp=dcp.rft
+    no_notes
     assert_success
     # dispersed (371 mV): 27.73 x 1012 = 28062.76; 68.25 x 6 = 409.50;
     # 78.33 x 32 = 2506.56; the rest as common: total 70439.92 = 95.66 %
@@ -174,6 +183,7 @@ EOF
     rft-decode "$E/dcp.txt" | rft-faultmap --scenario clustered --seed 3 | rft-dcpatch -o c.rft
     # the header of a dcpatch stream chooses params/seed001-28nm.conf
     run rft-energy -f tsv c.rft
+    no_notes
     assert_success
     assert_line --index 3 --regexp "^dcpatch-clustered	497	"
     dcpatch
@@ -196,7 +206,7 @@ EOF
 
 @test "JSON lines and standard input" {
     schemes
-    run pipe "rft-energy --leak-over trace -f json - < wc.rft | python3 -c 'import json,sys; [print(json.loads(l)[\"scheme\"], json.loads(l)[\"saving%\"]) for l in sys.stdin]'"
+    run pipe "rft-energy --leak-over trace -f json - < wc.rft | python3 -c 'import json,sys; [print(r[\"scheme\"], r[\"saving%\"]) for r in map(json.loads, sys.stdin) if \"notes\" not in r]'"
     assert_success
     assert_output - <<'EOF'
 baseline 0.0
@@ -237,6 +247,7 @@ EOF
     assert_success
     # 800 MHz: 1.25 ns per cycle, the baseline leaks 75.86 x 1250 = 94825 pJ
     run rft-energy --set clock_mhz=800 --absolute -f tsv clk.rft
+    no_notes
     assert_line --index 1 "baseline	100.00	94.825	0.000	10.588	0.000	0.000	105.413	105.413	0.00	0.00	0	0.000	0.560	0.000	0.000	0.000	0	0.000"
     # another trace
     head -n 12 "$E/gate.txt" | rft-decode | rft-alloc -o short.rft
@@ -323,6 +334,7 @@ bank_entries=4
 alloc_wakeups=8
 EOF2
     run rft-energy --set gating.bank_entries=4 --absolute -f tsv argo4.scan
+    no_notes
     assert_success
     assert_line --index 2 "argo	1.41	1.067	0.000	10.588	0.000	1.863	13.518	13.518	84.36	98.59	0	0.000	0.920	74.793	74.433	0.000	0	0.000"
     run -1 rft-energy argo4.scan

@@ -9,7 +9,7 @@ need_gnuplot() {
 
 # titles STEM: the series' titles in STEM.gp's plot command, one a line
 titles() {
-    sed -n "/^\(plot\)\{0,1\} \{1,5\}data skip 1 using /s/.* title '\(.*\)'\(, \\\\\)\{0,1\}\$/\1/p" "$1.gp" |
+    sed -n "/^\(plot\)\{0,1\} \{1,5\}data skip [0-9]\{1,\} using /s/.* title '\(.*\)'\(, \\\\\)\{0,1\}\$/\1/p" "$1.gp" |
         sed "s/''/'/g"
 }
 

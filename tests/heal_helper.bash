@@ -15,5 +15,5 @@ setup() {
 }
 
 # the row of unit $1 in a TSV report on stdin, field $2
-cell() { awk -F '\t' -v u="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+cell() { awk -F '\t' -v u="$1" -v f="$2" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                                          $1 == u { print $(c[f]) }'; }

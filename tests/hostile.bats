@@ -88,6 +88,7 @@ decode_refuses() {
     local label
     label=$(printf 'w%.0s' {1..100})
     run rft-energy -f tsv ff.rft "$label=wc.rft"
+    no_notes
     assert_success
     assert_line --index 2 --regexp "^$label	"
 }

@@ -195,7 +195,7 @@ EOF
     [ "$(head -c 8 fig12.png | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]
     # each map alone (side by side, rft-vth averages the entries either uses)
     for m in base rc; do
-        rft-vth --by bit --format tsv "$D/$m.rft" | awk -F '\t' -v m=$m 'NR > 1 { print m "\t" $1 "\t" $2 "\t" $3 "\t" $4 }'
+        rft-vth --by bit --format tsv "$D/$m.rft" | awk -F '\t' -v m=$m '!/^#/ && h++ { print m "\t" $1 "\t" $2 "\t" $3 "\t" $4 }'
     done > vth.tsv
     [ "$(wc -l < vth.tsv)" = 1024 ]
     run -0 diff vth.tsv <(tail -n +2 fig12.tsv)

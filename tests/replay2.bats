@@ -12,7 +12,7 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
 # "scope naive replayed slowdown upper upper_slowdown" of a TSV table on
 # stdin: $1 the first of the five replay columns, $2 a prefix for the scope
 rows() {
-    awk -F'\t' -v c="$1" -v p="$2" 'NR > 1 { print p $1, $c, $(c+1), $(c+2), $(c+3), $(c+4) }'
+    awk -F'\t' -v c="$1" -v p="$2" '!/^#/ && h++ { print p $1, $c, $(c+1), $(c+2), $(c+3), $(c+4) }'
 }
 export -f rows
 
@@ -23,9 +23,9 @@ export -f rows
         for opts in "" "--stages 3 --stall-cycles 7"; do
             rft-dcpatch --scenario $sc $opts -o p.rft s.rft
             # rft-replay takes --stages and --stall-cycles too (the stream says dcpatch)
-            rft-replay -f tsv ${opts} p.rft | awk -F'\t' 'NR > 1 { print $1, $2, $3, $4, $5, $6 }' > replay
+            rft-replay -f tsv ${opts} p.rft | awk -F'\t' '!/^#/ && h++ { print $1, $2, $3, $4, $5, $6 }' > replay
             for by in kernel slice; do
-                rft-dcpatch --scenario $sc $opts --by $by --summary -f tsv s.rft > table
+                rft-dcpatch --scenario $sc $opts --by $by --summary -f tsv s.rft | grep -v "^#" > table
                 run -0 head -1 table
                 assert_output --partial $'stall_cycles\tcycles_naive\tcycles_replayed\tslowdown%\tcycles_upper\tupper_slowdown%'
                 if [[ $by == kernel ]]; then
@@ -64,6 +64,7 @@ export -f rows
     assert_output --partial "note: not replayed: the trace's cycles are estimated (issue_model: "
     assert_output --partial "cycles_upper is the upper bound alone"
     run -0 rft-dcpatch --scenario common --summary -f tsv m.rft
+    no_notes
     refute_output --partial note
     run -0 awk -F'\t' '$1 == "total" { print ($14 > 0 && $15 == "" && $16 == "" && $17 >= $14 && $18 != "") }' <<<"$output"
     assert_output 1
@@ -73,7 +74,7 @@ export -f rows
     local s d
     for s in 2 5; do
         rft-synth --quiet --writes 20000 --seed $s -o s$s.rft
-        rft-heal --scheme sc --report cost --sweep 4 -f tsv s$s.rft > table
+        rft-heal --scheme sc --report cost --sweep 4 -f tsv s$s.rft | grep -v "^#" > table
         run -0 head -1 table
         assert_output $'degraded_scs\thealed_cus\tcycles_naive\tcycles_healthy\toverhead%\tcycles_traced\tcycles_replayed\tslowdown%\tcycles_upper\tupper_slowdown%'
         for d in 1 2 3 4; do
@@ -85,7 +86,7 @@ export -f rows
             assert_output 1
         done
         # the rows of 1..10 healed CUs: the replay heals every CU, no figure there
-        run -0 awk -F'\t' '$2 != "all" && NR > 1 && $7 != "" { print }' table
+        run -0 awk -F'\t' '$2 != "all" && !/^#/ && h++ && $7 != "" { print }' table
         assert_output ""
     done
     # redundant wavefronts cost something, hidden in part
@@ -101,6 +102,7 @@ export -f rows
     run -0 rft-heal --scheme sc s.rft
     assert_output --partial "note: cycles_traced: the traced span"
     run -0 rft-heal --scheme sc --report cost --sweep 2 -f csv s.rft
+    no_notes
     refute_output --partial note
     rft-decode --lanes 8 --block-lanes 4 --local-size 4,2 --cus 2 --simds 2 --kernel demo \
         "$FIX/formats/m2s-basic.txt" -o m.rft 2>/dev/null

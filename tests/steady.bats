@@ -131,7 +131,7 @@ steady_vs_repeat() {
     assert_line --index 0 --regexp '^== v.rft \(run 2 times\): '
     run -2 sh "$TOP/examples/aging.sh" -r often v.rft
     run -0 sh "$TOP/examples/aging.sh" -r once v.rft --format json
-    assert_line --index 0 --partial '{"table": "vth", "runs": "run once", "scope": "all", '
+    assert_line --index 1 --partial '{"table": "vth", "runs": "run once", "scope": "all", '
     # the maps aging.sh keeps are rft-alloc --runs steady's
     sh "$TOP/examples/aging.sh" -k keep v.rft > /dev/null
     rft-alloc --scheme rar --runs steady v.rft | rft-duty > rar.duty

@@ -41,3 +41,12 @@ make_suite() {
     rft-synth --writes 3000 --seed 2 | rft-view > "$1/b.tsv"
     rft-synth --writes 3000 --seed 3 | rft-view | zstd -q > "$1/c.tsv.zst"
 }
+
+# After `run`: the table's notes left out of $output and $lines (the '# '
+# lines before a TSV or CSV header, a first JSON object {"notes": [...]}:
+# rft(1) "NOTES ON EVERY TABLE"; tests/notes2.bats checks them).
+no_notes() {
+    output=$(grep -v -e '^# ' -e '^{"notes": ' <<<"$output" || true)
+    lines=()
+    [ -z "$output" ] || IFS=$'\n' read -d '' -r -a lines <<<"$output" || true
+}

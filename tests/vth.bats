@@ -74,6 +74,7 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
     printf 'B\t100\t0\t0\t1\t2\tk\t0\nW\t100\t0\t0\t1\t0\t1\t00000000\tphys=0\nW\t100\t0\t0\t1\t1\t1\tffffffff\tphys=1\nW\t150\t0\t0\t1\t0\t1\t00000000\tphys=0\ton=0\nE\t200\t0\t0\t1\n' |
         small 2 | rft-duty > rc.duty
     run -0 rft-vth --format tsv base=base.duty rc=rc.duty
+    no_notes
     assert_line --index 0 "$(printf 'scope\tmetric\tbase\trc\trc_red%%\trc_increase%%')"
     assert_line "$(printf 'all\tlongest_0%%\t100.00\t50.00\t50.00\t')"
     assert_line "$(printf 'all\tlongest_0_cell_off%%\t0.00\t50.00\t\t')"
@@ -95,14 +96,17 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
     run -0 rft-vth --slice 1:0 --format tsv s.duty
     assert_line "$(printf '1:0\tcycles\t100')"
     run -0 rft-vth --by bit --format tsv s.duty
+    no_notes
     assert_equal "${#lines[@]}" 33
     assert_line --index 0 "$(printf 'bit\ts.duty_0%%\ts.duty_1%%\ts.duty_off%%\ts.duty_window')"
     assert_line --index 1 "$(printf '0\t25.00\t75.00\t0.00\tslice 100..600')"
     assert_line --index 2 "$(printf '1\t100.00\t0.00\t0.00\tslice 100..600')"
     run -0 rft-vth --by reg --format tsv s.duty
+    no_notes
     assert_equal "${#lines[@]}" 2
     assert_line --index 1 "$(printf '0\t100.00\t0.00\t0.00\t100.00\t0.00\t0.00\tslice 100..600')"
     run -0 rft-vth --by reg --include-unused --format tsv s.duty
+    no_notes
     assert_line --index 2 "$(printf '1\t0.00\t0.00\t100.00\t0.00\t0.00\t100.00\tslice 100..600')"
     run -0 rft-vth --format json s.duty
     assert_line '{"scope": "all", "metric": "cycles", "s.duty": 300}'
@@ -168,6 +172,7 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
     assert_line --index 0 "== s.rft (run 10 times: no steady state of RAR's rotation with windows of several sizes at a position): seed 002 section 6 (red% = reduction against the baseline, increase% = increase of a lifetime)"
     # --format tsv: the tables alone, the vth table first
     run -0 "$TOP/examples/aging.sh" s.rft --format tsv
+    no_notes
     assert_line --index 0 "$(printf 'scope\tmetric\tbase%s' "$(printf '\t%s\t%s_red%%\t%s_increase%%' rc rc rc rar rar rar rcrar rcrar rcrar wc wc wc argo argo argo)")"
     assert_line --regexp '^all	longest_0%	[0-9.]+	'
     for m in base rc rar rcrar wc argo; do rft-view -H "maps/$m.rft" > /dev/null; done
@@ -186,9 +191,9 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { $1 = $2 = ""; print s
         [ -s "figs/$f.gp" ]
     done
     # six schemes: a series each (a column of the data beside the x column)
-    run -0 pipe "head -1 figs/duty.data.tsv | tr '\t' '\n'"
+    run -0 pipe "grep -v '^#' figs/duty.data.tsv | head -1 | tr '\t' '\n'"
     assert_output "$(printf '%s\n' metric base rc rar rcrar wc argo)"
-    [ "$(head -1 figs/longest0-by-reg.data.tsv | tr '\t' '\n' | grep -c '_longest_0%$')" -eq 6 ]
+    [ "$(grep -v '^#' figs/longest0-by-reg.data.tsv | head -1 | tr '\t' '\n' | grep -c '_longest_0%$')" -eq 6 ]
 }
 
 @test "examples/aging.sh -r N: the kernel run N times, the maps cover every run" {

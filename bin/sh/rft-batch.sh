@@ -191,17 +191,12 @@ EOF
         fi
         cat <<'EOF'
 
-# the notes of each table for people (parameters, lifetime, temperature,
-# what the columns assume) go to %/vth.notes and %/energy.notes, with the
-# window the duty cycles span, for the cross-trace table (rft-collect(1))
-VTH_MAPS = base=$*/base.rft rc=$*/rc.rft rar=$*/rar.rft rcrar=$*/rcrar.rft wc=$*/wc.rft argo=$*/argo.rft
-ENERGY_SCANS = base=$*/base.scan rc=$*/rc.scan rar=$*/rar.scan rcrar=$*/rcrar.scan wc=$*/wc.scan argo=$*/argo.scan
+# each table's notes (parameters, lifetime, temperature, runs, window, what
+# the columns assume) are its '# ' lines, which rft-collect(1) gathers
 %/vth.tsv: %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
-	rft-vth --format tsv $(VTH_MAPS) >$@.part $(LOG)
-	{ awk -F '\t' '$$1 == "all" && $$2 == "window" { print "window: " $$3 " (the span the duty cycles are over)" }' $@.part; rft-vth $(VTH_MAPS) | sed '1,/^$$/d'; } >$*/vth.notes $(LOG) && mv $@.part $@
+	rft-vth --format tsv base=$*/base.rft rc=$*/rc.rft rar=$*/rar.rft rcrar=$*/rcrar.rft wc=$*/wc.rft argo=$*/argo.rft $(SAVE)
 %/energy.tsv: %/base.scan %/rc.scan %/rar.scan %/rcrar.scan %/wc.scan %/argo.scan
-	rft-energy --format tsv $(ENERGY_SCANS) >$@.part $(LOG)
-	rft-energy $(ENERGY_SCANS) | sed '1,/^$$/d' >$*/energy.notes $(LOG) && mv $@.part $@
+	rft-energy --format tsv base=$*/base.scan rc=$*/rc.scan rar=$*/rar.scan rcrar=$*/rcrar.scan wc=$*/wc.scan argo=$*/argo.scan $(SAVE)
 EOF
         [ "${shards:-1}" = 1 ] || shard_rules
         ;;
@@ -221,7 +216,7 @@ SEED = 1
 
 # the total row of each scenario (seed 001 Fig. 5, 6; V-A2)
 %/writes.tsv: %/common.tsv %/clustered.tsv %/dispersed.tsv
-	{ printf 'scenario\t'; head -n 1 $*/common.tsv | cut -f2-; for s in common clustered dispersed; do printf '%s\t' $$s; awk -F '\t' '$$1 == "total"' $*/$$s.tsv | cut -f2-; done; } $(SAVE)
+	{ grep '^#' $*/common.tsv; printf 'scenario\t'; grep -v '^#' $*/common.tsv | head -n 1 | cut -f2-; for s in common clustered dispersed; do printf '%s\t' $$s; awk -F '\t' '$$1 == "total"' $*/$$s.tsv | cut -f2-; done; } $(SAVE)
 %/energy.tsv: %/common.tsv %/clustered.tsv %/dispersed.tsv
 	rft-energy --format tsv common=$*/common.rft clustered=$*/clustered.rft dispersed=$*/dispersed.rft $(SAVE)
 EOF
@@ -232,9 +227,9 @@ EOF
 # dVth of the one degraded SC after 360 hours, naive and healthy kernel
 # (Fig. 8), as the row of 1 degraded SC.
 %/cost.tsv: %/trace.rft
-	rft-heal --scheme sc --report cost --sweep 8 --format tsv $< $(LOG) | awk -F '\t' 'NR == 1 || $$2 == "all"' | cut -f1,3- $(SAVE)
+	rft-heal --scheme sc --report cost --sweep 8 --format tsv $< $(LOG) | awk -F '\t' '/^#/ { print; next } !h++ || $$2 == "all"' | cut -f1,3- $(SAVE)
 %/units.tsv: %/trace.rft
-	rft-heal --scheme sc --report units --format tsv $< $(LOG) | awk -F '\t' -v OFS='\t' 'NR == 1 { $$1 = "degraded_scs" } $$2 == "degraded" { $$1 = 1 } NR == 1 || $$2 == "degraded"' | cut -f1,3- $(SAVE)
+	rft-heal --scheme sc --report units --format tsv $< $(LOG) | awk -F '\t' -v OFS='\t' '/^#/ { print; next } !h++ { $$1 = "degraded_scs"; print; next } $$2 == "degraded" { $$1 = 1; print }' | cut -f1,3- $(SAVE)
 EOF
         ;;
     pipeline)
@@ -252,7 +247,8 @@ shard_rules() {
 
 # The duty maps in SHARDS shards of a trace's slices, added up by rft-merge(1)
 # (the same maps, byte for byte): shard K (folder sK) holds the slices whose
-# index CU*4+SIMD is K modulo SHARDS.  The whole stream stays for the shards.
+# index CU*4+SIMD is K modulo SHARDS, with the trace's header key repeat (the
+# tables' runs note).  The whole stream stays for the shards.
 EOF
     k=0 ids=""
     while [ $k -lt "$shards" ]; do ids="$ids $k"; k=$((k + 1)); done
@@ -261,7 +257,7 @@ EOF
     cat <<'EOF'
 MAPS = base.rft rc.rft rar.rft rcrar.rft wc.rft argo.rft
 .SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft $(TRACE_DIR)/$(t)/runs.rft)
-SHARD = rft-view $< $(LOG) | awk -F '\t' -v k=$(1) -v n=$(SHARDS) '$$1 ~ /^[BWRE]$$/ && ($$3 * 4 + $$4) % n == k' | rft-decode $$(rft-view -H $< | awk '$$1 ~ /^(lanes|entries|block_lanes)$$/ { sub("_", "-", $$1); printf "--%s %s ", $$1, $$2 }') -o $@ $(LOG)
+SHARD = { rft-view -H $< | awk '$$1 == "repeat" { sub(/^repeat +/, ""); print "\# repeat=" $$0 }'; rft-view $< $(LOG) | awk -F '\t' -v k=$(1) -v n=$(SHARDS) '$$1 ~ /^[BWRE]$$/ && ($$3 * 4 + $$4) % n == k'; } | rft-decode $$(rft-view -H $< | awk '$$1 ~ /^(lanes|entries|block_lanes)$$/ { sub("_", "-", $$1); printf "--%s %s ", $$1, $$2 }') -o $@ $(LOG)
 EOF
     for k in $ids; do
         printf '%%/s%s/runs.rft: %%/runs.rft\n\tmkdir -p $(@D) && $(call SHARD,%s)\n' "$k" "$k"
@@ -1015,7 +1011,6 @@ trace_dir
     # what the figures assumed: each trace's runs and its tables' notes
     if [ "$study" = aging ]; then
         echo "runs runs $(sed -n 's/^REPEAT = //p' "$out/Makefile")"
-        echo "notes vth.notes energy.notes"
     fi
 } >"$tmp/collect.conf"
 mv "$tmp/collect.conf" "$out/collect.conf"
