@@ -15,6 +15,7 @@ GEN="$TOP/tests/unit/hostile_gen"
     assert_line --regexp $'^W\t2\t0\t0\t0\t1\t001\t'
     # a group of 1 work-item (5 if the bits past the geometry counted)
     run -0 rft-heal --scheme sc --report groups --format tsv m.rft
+    no_notes
     assert_line --index 1 $'1\t1\t1\t1\t2\t1\t1\t0\t0'
     # one SC busy one cycle (lane 0 on SC 0), the other three idle
     rft-heal --scheme sc --report slices --counts --format tsv m.rft > s.tsv
