@@ -22,10 +22,8 @@ static const char usage[] =
     "\n"
     "  -o, --output FILE      Write the stream to FILE, under a temporary name "
     "FILE.tmpXXXXXX renamed to FILE on success and removed on failure\n"
-    "  -f, --input-format F   Input format, named so (preferred) or by its older spelling "
-    "--format\n"
-    "      --format F         Input format, named so (preferred) or by its older spelling "
-    "--format\n"
+    "      --input-format F   The format of the input (default auto: detected from its first "
+    "lines)\n"
     "  -v, --verbose          Say on standard error which format was chosen and from which "
     "line, and at the end what was decoded and how fast\n"
     "      --skip-bad         For the simulator formats: a line that fits no grammar is left "
@@ -284,7 +282,7 @@ static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
         CLI_FILTER_OPTIONS,                    {"input-format", required_argument, 0, 'f'},
-        {"format", required_argument, 0, 'f'},  /* the older spelling of --input-format */
+        {"format", required_argument, 0, 'f'},  /* the old spelling of --input-format */
         {"lanes", required_argument, 0, 'L'},  {"entries", required_argument, 0, 'N'},
         {"block-lanes", required_argument, 0, 'B'}, {"verbose", no_argument, 0, 'v'},
         {"skip-bad", no_argument, 0, 'S'},     {"nvgprs", required_argument, 0, 'n'},
@@ -307,7 +305,10 @@ static void parse(int argc, char **argv, cli_job *j)
     rft_geom *g = &o->geom;
     const char *events_path = NULL;
     int ch;
-    while ((ch = cli_getopt(argc, argv, "o:f:v", opts)) != -1) {
+    /* -f and --format shape an output in every other program (rft(1), OPTIONS) */
+    static const cli_old old[] = {
+        {"-f", 'f', "--input-format"}, {"--format", 'f', "--input-format"}, {0, 0, 0}};
+    while ((ch = cli_getopt_old(argc, argv, "o:f:v", opts, old)) != -1) {
         switch (ch) {
         case 'f':
             if (strcmp(optarg, "auto") == 0)

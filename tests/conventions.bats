@@ -93,18 +93,18 @@ options_of() { "$1" --list-options; }
     rft-view -H scan.rft > /dev/null
 }
 
-@test "rft-decode --input-format (preferred), --format kept as its older spelling" {
+@test "rft-decode --input-format; -f and --format, its old spellings, still work with a warning" {
     rft-synth --writes 100 --seed 3 > s.rft
     rft-view s.rft > t.tsv
     rft-decode --input-format text -o a.rft t.tsv
-    rft-decode --format text -o b.rft t.tsv
-    rft-decode -f text -o c.rft t.tsv
+    rft-decode --format text -o b.rft t.tsv 2>/dev/null
+    rft-decode -f text -o c.rft t.tsv 2>/dev/null
     cmp <(rft-view a.rft) t.tsv
     cmp a.rft b.rft
     cmp a.rft c.rft
     run -2 --separate-stderr rft-decode --input-format vliw t.tsv
     assert_equal "$stderr" "rft-decode: --input-format: 'vliw' is not one of auto, text, csv, m2s, evg, gem5, nvbit, cutracer, columns (see rft-decode --help)"
-    grep -q 'named so (preferred) or by its older spelling' "$TOP/man/rft-decode.1"
+    grep -q 'the old spellings' "$TOP/man/rft-decode.1"
 }
 
 @test "rft-gate -s FILE is --summary=FILE; --flush on rft-faultmap, rft-merge, rft-synth" {
