@@ -19,10 +19,16 @@
 # when that one is stopped the others end on their broken pipe, and the
 # handler waits for every child.
 #
-# The study scripts' common options and helpers (the script sets usage
-# first):
-#   script_option ARGS...  -j N, --format table|tsv|json, --quiet, --help:
-#                          0 and shifted = words used, 1 for anything else
+# The study scripts' common options and helpers (the script sets usage, its
+# one-line synopsis, and help, the lines of its own options, first):
+#   script_option ARGS...  the options the four study scripts share (one
+#                          meaning per letter across the rft programs,
+#                          rft(1) OPTIONS): -r, --repeat once|N|steady (runs),
+#                          -j, --jobs N, -k, --keep DIR (keep), -p, --plots
+#                          DIR (plots), --format table|tsv|json, --quiet,
+#                          -h, --help: 0 and shifted = words used, 1 for
+#                          anything else; --NAME=VALUE is --NAME VALUE
+#   old_option OLD NEW     the warning of an old spelling kept for a release
 #   need_arg, check_count OPT V, check_choice OPT V "A B C", usage_error MSG
 #   progress MSG           a step, on standard error when it is a terminal
 #                          (not with --quiet); "" clears the line
@@ -40,6 +46,14 @@ jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 [ "$jobs" -le 3 ] 2>/dev/null || jobs=3
 format=table
 quiet=""
+keep=""
+plots=""
+runs=steady
+# the --help lines of the shared options (the script's own come first)
+common_help="  -j, --jobs N          At most N processes at once (default: the processors, at most 3)
+      --format F        table (default: titled tables for people); tsv (the tables alone, a blank line between them); json (one object per table row, \"table\" first)
+      --quiet           No progress on standard error (shown only on a terminal)
+  -h, --help            Print this help and exit"
 usage_error() {
     printf '%s: %s\n%s\n' "$script" "$1" "$usage" >&2
     exit 2
@@ -56,14 +70,30 @@ check_choice() {
 }
 script_option() {
     case $1 in
-    -j) need_arg "$@"; check_count -j "$2"; jobs=$2; shifted=2 ;;
+    --?*=*) _o=${1%%=*}; _v=${1#*=}; shift; script_option "$_o" "$_v" "$@" || return 1
+            [ "$shifted" = 2 ] || usage_error "$_o takes no value"
+            shifted=1 ;;
+    -j | --jobs) need_arg "$@"; check_count "$1" "$2"; jobs=$2; shifted=2 ;;
+    -k | --keep) need_arg "$@"; keep=$2; shifted=2 ;;
+    -p | --plots) need_arg "$@"; plots=$2; shifted=2 ;;
+    -r | --repeat) need_arg "$@"; check_runs "$1" "$2"; runs=$2; shifted=2 ;;
     --format) need_arg "$@"; check_choice --format "$2" "table tsv json"; format=$2; shifted=2 ;;
-    --format=*) check_choice --format "${1#*=}" "table tsv json"; format=${1#*=}; shifted=1 ;;
     --quiet) quiet=--quiet; shifted=1 ;;
-    -h | --help) printf '%s\n' "$usage"; exit 0 ;;
+    -h | --help) printf '%s\n\n%s\n%s\n' "$usage" "$help" "$common_help"; exit 0 ;;
+    --list-options)     # hidden, for tests/options.bats: the options of --help
+        printf '%s\n%s\n' "$help" "$common_help" | grep -oE -- '^  (-[a-zA-Z], |    )--[a-z-]+' |
+            sed 's/^ *//; s/, /\n/'
+        exit 0 ;;
+    --list-deprecated)  # hidden, for tests/options.bats: the old spellings
+        [ -z "${deprecated:-}" ] || printf '%s\n' "$deprecated"
+        exit 0 ;;
     -?*) usage_error "unknown option $1" ;;
     *) return 1 ;;
     esac
+}
+# OLD NEW: an old spelling, still taken for this release, with a warning
+old_option() {
+    printf '%s: warning: %s for %s is deprecated, use %s (rft(1), OPTIONS)\n' "$script" "$1" "$2" "$2" >&2
 }
 progress() {
     [ -z "$quiet" ] && [ -t 2 ] || return 0
