@@ -99,6 +99,29 @@ progress() {
     [ -z "$quiet" ] && [ -t 2 ] || return 0
     if [ -n "$1" ]; then printf '\r%s: %s\033[K' "$script" "$1" >&2; else printf '\r\033[K' >&2; fi
 }
+# TSV on standard input as columns aligned by spaces, for people
+align() {
+    awk -F '\t' '
+        { for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
+          if (NF > n) n = NF; nf[NR] = NF }
+        END { for (r = 1; r <= NR; r++) { l = ""
+                for (i = 1; i < nf[r]; i++) l = l sprintf("%-" w[i] "s  ", c[r, i])
+                print l c[r, nf[r]] } }'
+}
+# NAME TITLE CMD...: a table of the study (CMD prints it as TSV) in the
+# script's --format: titled and aligned (table), as it is (tsv) or as JSON
+# lines, "table": NAME first (json); tables after the first are set apart
+# by a blank line (but in json)
+study_table() {
+    _name=$1 _title=$2
+    shift 2
+    case $format in
+    table) [ -z "${_tables:-}" ] || echo; printf '%s\n' "$_title"; "$@" | align ;;
+    tsv) [ -z "${_tables:-}" ] || echo; "$@" ;;
+    json) "$@" | tsv_json "$_name" ;;
+    esac
+    _tables=1
+}
 # TSV on standard input to JSON lines, "table": $1 first; cells that are
 # numbers stay numbers, empty cells are null
 tsv_json() {

@@ -122,12 +122,7 @@ energy_fits "$src" "rft-energy $pf $energy_args" || priced=""
 case $format in
 table)
     echo "== $name: DC-Patch writes (seed 001 Fig. 5, 6; V-A2), fault map seed $seed"
-    writes | awk -F '\t' '   # align the columns
-        { for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
-          if (NF > n) n = NF }
-        END { for (r = 1; r <= NR; r++) { l = ""
-                for (i = 1; i < n; i++) l = l sprintf("%-" w[i] "s  ", c[r, i])
-                print l c[r, n] } }'
+    writes | align
     # the same row three times is no mistake: say why
     if [ "$(for s in $scenarios; do awk -F '\t' '$1 == "total"' "$tmp/$s.tsv" | cut -f2-; done |
             sort -u | wc -l)" = 1 ]; then
