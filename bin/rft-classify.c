@@ -20,7 +20,8 @@ static const char usage[] =
     "Register value patterns, speculation and divergence of register writes\n"
     "\n"
     CLI_FILTER_HELP
-    "      --bs N|auto        Block size BS, 1 to 64 (default 8), or auto (see above)\n"
+    "      --bs N|auto        Block size BS, 1 to 64 (default 8), or auto: per kernel, the "
+    "power of two under which most of its writes fit the pattern (reads the input twice)\n"
     "      --deltas pow2|any  The delta rule: the hardware's powers of two (default) or any "
     "32-bit delta\n"
     "      --max-delta N      Largest delta of the pow2 rule, a power of two from 1 to 2^31 "
