@@ -150,6 +150,6 @@ if [ -n "$plots" ]; then
             --ylabel "run-time overhead (%)" --xlabel "degraded SCs per CU" \
             --title "$name: cost of SC healing, first-order estimate (seed 003 Figs. 9, 16)" \
             -o "$plots/fig9.svg"
-    echo
-    echo "figures: $plots/fig4.svg $plots/fig7.svg $plots/fig9.svg (those that apply)"
+    # the tables alone in TSV and JSON
+    [ "$format" != table ] || printf '\nfigures: %s\n' "$plots/fig4.svg $plots/fig7.svg $plots/fig9.svg (those that apply)"
 fi

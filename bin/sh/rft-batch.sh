@@ -35,9 +35,9 @@ One study over many traces, on this machine or on a Slurm cluster, and the cross
       --input-format F   Take the raw simulator logs of format F (m2s, evg, gem5 or nvbit) found in a folder as traces too, rft-decode(1) given --input-format F for them; without it a folder gives only its rft streams and text and CSV traces
       --force            Redo every result of the traces given
       --slurm            Submit to Slurm instead of running here
-      --partition P      Passed to sbatch for both jobs
-      --time T           Passed to sbatch for both jobs
-      --mem M            Passed to sbatch for both jobs
+      --partition P      The Slurm partition of both jobs (sbatch --partition)
+      --time T           The time limit of both jobs (sbatch --time)
+      --mem M            The memory of a node for both jobs (sbatch --mem)
       --sbatch-args ARGS  More sbatch options for both jobs, as words split as sh splits them, with its quotes and backslashes (nothing expanded)
       --status DIR       Report on a batch folder (see Status)
       --list             The studies, one a line
@@ -843,7 +843,7 @@ while [ $# -gt 0 ]; do
     -h | --help) printf '%s\n' "$usage"; exit 0 ;;
     --list-options)     # hidden, for tests/help.bats: the options of this loop
         sed -n '/^while \[ \$# -gt 0 \]; do$/,/^done$/p' "$0" | grep -oE -- '^ +(-[a-z-]+)( \| -[a-z-]+)*\)' |
-            grep -oE -- '-[a-z-]+' | grep -vxe -- -e --list-options
+            grep -oE -- '-[a-z-]+' | grep -vxe -- -e --list-options -e --list-deprecated
         exit 0 ;;
     --list-deprecated)  # hidden, for tests/options.bats: the old spellings, as cli_getopt_old
         printf '%s\t%s\t%s\n' -s --study --study
