@@ -57,7 +57,7 @@ decode_refuses() {
 
 @test "columns: a quoted blank kind is refused, not dropped" {
     decode_refuses "$H/blank-kind.csv" "rft-decode: $H/blank-kind.csv:3: unknown kind ' '" \
-        --format columns
+        --input-format columns
 }
 
 @test "fault-map CSV: 31 zeros then x is not a number (no cut to 31 zeros)" {
