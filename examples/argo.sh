@@ -68,14 +68,7 @@ rft-vth --years "$years" --show-params > /dev/null || exit 2
 # the parameter sets beside the examples, in the source tree or installed
 params=$(dirname "$0")/../params
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-argo.XXXXXX")
-keep_dir=$keep
-out=${keep:-$tmp}
-mkdir -p "$out"
-
-set_runs "$runs"
-progress "decoding $trace"
-trace_stream "$trace" "$repeat"     # decoded once, repeated: src
+study_stream argo                   # tmp, out, src
 
 progress "placing"
 # shellcheck disable=SC2086

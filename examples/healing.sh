@@ -67,13 +67,7 @@ take_trace "$@"
 # checked before any work
 rft-heal --hours "$hours" --variation "$var" --profile X=20,Y=20,Z=20,W=20,T=20 > /dev/null || exit 2
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-healing.XXXXXX")
-keep_dir=$keep
-out=${keep:-$tmp}
-mkdir -p "$out"
-set_runs "$runs"
-progress "decoding $trace"
-trace_stream "$trace" "$repeat"     # decoded once, repeated: src
+study_stream healing                # tmp, out, src
 [ -z "$keep" ] || [ "$src" = "$trace" ] || cp "$src" "$keep/trace.rft"
 name=$(basename "$trace")
 [ "$repeat" = 1 ] || name="$name ($runs_note)"

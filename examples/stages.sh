@@ -15,6 +15,7 @@
 #   trace_stream T [N]  src = the trace T as an rft stream: T itself if it
 #                       is one, else decoded into $tmp; with N > 1, the
 #                       kernel run N times in a row (rft-repeat)
+#   study_stream NAME   tmp made, out (-k DIR or tmp), src from $trace and -r
 # A pipeline started with & adds its last stage's pid ($!) to pids itself:
 # when that one is stopped the others end on their broken pipe, and the
 # handler waits for every child.
@@ -177,6 +178,19 @@ set_runs() {
     once | 1) runs_note="run once" ;;
     *) repeat=$1; runs_note="run $1 times" ;;
     esac
+}
+
+# NAME: a temporary folder of the study (tmp), the folder of what -k keeps
+# (out: DIR, else tmp) and the trace as a stream decoded once and repeated
+# as -r says (src; set_runs)
+study_stream() {
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-$1.XXXXXX")
+    keep_dir=$keep
+    out=${keep:-$tmp}
+    mkdir -p "$out"
+    set_runs "$runs"
+    progress "decoding $trace"
+    trace_stream "$trace" "$repeat"
 }
 
 stage() {
