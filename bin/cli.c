@@ -132,7 +132,7 @@ void usage_error(const char *fmt, ...)
     exit(2);
 }
 
-/* The entry of old for the short option c (long < 0) or the long option
+/* The entry of old for the short option c (long_name NULL) or the long option
  * named long_name, or NULL. */
 static const cli_old *old_spelling(const cli_old *old, int c, const char *long_name)
 {
