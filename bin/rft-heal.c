@@ -236,7 +236,9 @@ static void take_replay(cli_job *j)
 {
     heal_rp *c = j->ctx;
     const rft_replay_row *w = replay_row(j->st, RFT_RP_TOTAL, 0, 0, NULL);
+    char *old = (char *)c->r->rp.why;     /* each replay of the sweep tells the same */
     c->r->rp = replay_info_of(j->st);
+    free(old);
     if (c->r->rp.why)
         c->r->rp.why = xasprintf("%s", c->r->rp.why);   /* outlives the stage */
     if (w)
@@ -352,5 +354,6 @@ int main(int argc, char **argv)
     r.h = h;
     heal_report_print(&r);
     rft_heal_free(h);
+    free((char *)r.rp.why);
     return cli_close_stdout();
 }

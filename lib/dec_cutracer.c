@@ -1147,10 +1147,10 @@ static int init(rft_dec *d)
         d->emit = ring_put;
         d->ctx = d;
         d->unordered = 1;
-        m->alloc = m->cap < 256 ? m->cap : 256;     /* grown as records wait */
+        m->alloc = m->cap < 64 ? m->cap : 64;       /* grown as records wait */
         if (!(m->ring = malloc(m->alloc * m->stride)) ||
             !(m->slot = calloc(m->alloc, sizeof *m->slot)) || !(m->out = malloc(sizeof *m->out)) ||
-            rft_map_init(&m->pend, 1024))
+            rft_map_init(&m->pend, 64))   /* grown as writes wait */
             return RFT_EMEM;
     }
     return 0;

@@ -36,6 +36,7 @@
 #include "dec_int.h"
 
 #define MAXP 8                  /* registers one instruction may write */
+#define MAXR 64                 /* register channels one instruction may read */
 #define MAX_WAVES (1u << 22)    /* wavefronts of one ND-Range we track */
 #define MAX_MASKS (64u << 20)   /* bytes of their predicate masks */
 #define MAX_WPWG 1024u          /* wavefronts of a work-group */
@@ -49,6 +50,7 @@ typedef struct {
     union {
         rft_wfbegin begin;
         rft_bundle bundle;
+        rft_regread read;
         unsigned char w[offsetof(rft_write, mask)];    /* a write's fields; its mask and
                                                           values are in the arena */
     } u;
@@ -90,6 +92,8 @@ typedef struct {
     uint8_t *pmask;             /* MAXP x mask bytes */
     uint32_t *pval32;           /* MAXP x lanes */
     int np;
+    uint16_t rreg[MAXR];        /* register channels it reads, once each */
+    int nr;
     int completes_barrier;
 } evg;
 
@@ -98,7 +102,8 @@ static int hold(void *ctx, const rft_rec *r)
 {
     rft_dec *d = ctx;
     evg *e = d->priv;
-    if (r->kind != RFT_WFBEGIN && r->kind != RFT_BUNDLE && r->kind != RFT_WRITE)
+    if (r->kind != RFT_WFBEGIN && r->kind != RFT_BUNDLE && r->kind != RFT_READ &&
+        r->kind != RFT_WRITE)
         return e->emit(e->ctx, r);      /* kernels and ends come between rounds */
     if (e->nhold == e->holdcap) {
         size_t cap = e->holdcap ? 2 * e->holdcap : 256;
@@ -115,6 +120,8 @@ static int hold(void *ctx, const rft_rec *r)
         h->u.begin = r->u.begin;
     } else if (r->kind == RFT_BUNDLE) {
         h->u.bundle = r->u.bundle;
+    } else if (r->kind == RFT_READ) {
+        h->u.read = r->u.read;
     } else {
         uint32_t lanes = d->o.geom.lanes, mb = rft_mask_bytes(&d->o.geom);
         size_t need = mb + 4u * lanes;
@@ -145,7 +152,8 @@ static uint64_t held_cycle(const held *h)
     if (h->kind == RFT_WRITE)
         memcpy(&w, h->u.w, sizeof h->u.w);
     return h->kind == RFT_WFBEGIN ? h->u.begin.cycle
-         : h->kind == RFT_BUNDLE ? h->u.bundle.cycle : w.cycle;
+         : h->kind == RFT_BUNDLE ? h->u.bundle.cycle
+         : h->kind == RFT_READ ? h->u.read.cycle : w.cycle;
 }
 
 static int by_time(const void *a, const void *b)
@@ -169,6 +177,8 @@ static int end_round(rft_dec *d, evg *e)
             r->u.begin = h->u.begin;
         } else if (h->kind == RFT_BUNDLE) {
             r->u.bundle = h->u.bundle;
+        } else if (h->kind == RFT_READ) {
+            r->u.read = h->u.read;
         } else {
             memcpy(&r->w, h->u.w, sizeof h->u.w);
             memcpy(r->w.mask, e->arena + h->off, mb);
@@ -452,7 +462,7 @@ static void reset_inst(evg *e)
     e->slots = e->flags = e->update_pred = e->barrier = 0;
     e->have_newpred = 0;
     e->completes_barrier = 0;
-    e->np = 0;
+    e->np = e->nr = 0;
     memset(e->pset, 0, sizeof e->pset);
 }
 
@@ -496,6 +506,9 @@ static int flush_inst(rft_dec *d, evg *e)
     uint8_t *pred = e->pred + (size_t)wid * mb;
     if (e->kind == I_ALU && (err = dec_bundle(d, w, t, e->slots, e->flags, pred)))
         return err;
+    for (int i = 0; i < e->nr; i++)
+        if ((err = dec_read(d, w, t, e->rreg[i], RFT_NO_PHYS)))
+            return err;
     for (int i = 0; i < e->np; i++)
         if ((err = dec_write(d, w, t, e->preg[i], RFT_NO_PHYS, e->pmask + i * (RFT_MAX_LANES / 8),
                              e->pval32 + (size_t)i * lanes)))
@@ -525,9 +538,29 @@ static int start_inst(rft_dec *d, evg *e, int kind, const char *s, size_t n)
     return 0;
 }
 
-/* registers an instruction line names (R5.x, R5): the kernel uses them */
-static int name_regs(rft_dec *d, evg *e, const char *s, size_t n)
+/* a read of register channel vreg by the current instruction, once */
+static int add_read(rft_dec *d, evg *e, uint32_t vreg, const char *tok, size_t tl)
 {
+    for (int i = 0; i < e->nr; i++)
+        if (e->rreg[i] == vreg)
+            return 0;
+    if (e->nr == MAXR)
+        return dec_bad(d, "instruction reads more than %d register channels at '%.*s'", MAXR,
+                       DEC_TOK(tok, tl));
+    e->rreg[e->nr++] = (uint16_t)vreg;
+    return 0;
+}
+
+/* The registers an instruction line names (R5.x, R5.xy__, R5): the kernel
+ * holds them, the instruction reads them, except the destination (with
+ * dst_first, the first operand: an ALU slot's or a fetch's).  A clause
+ * temporary (R from --clause-temps up; T0-T3 are not R) lives within its ALU
+ * clause, not in the kernel's registers: it neither widens the window nor
+ * reads, and neither does a relative address (R5[A0.x]); those reads are
+ * counted as unplaced.  A read without channels (R5) reads all four. */
+static int name_regs(rft_dec *d, evg *e, const char *s, size_t n, int dst_first)
+{
+    const char *comma = dst_first ? memchr(s, ',', n) : s;
     for (size_t i = 0; i + 1 < n; i++) {
         if (s[i] != 'R' || !isdig(s[i + 1]) || (i > 0 && (isup(s[i - 1]) || isdig(s[i - 1]))))
             continue;
@@ -537,13 +570,30 @@ static int name_regs(rft_dec *d, evg *e, const char *s, size_t n)
             continue;
         if (g > 123)
             return dec_bad(d, "bad register '%.*s'", DEC_TOK(s + i, j - i));
+        int dst = dst_first && (!comma || s + i < comma);
+        if (g >= d->o.clause_temps || (j < n && s[j] == '[')) {
+            d->c[DC_UNPLACED] += !dst;
+            i = j - 1;
+            continue;
+        }
         int err = dec_reg(d, e->kernel, 4 * (uint32_t)g + 3, NULL, s + i, j - i);
         if (err)
             return err;
         if (!d->o.prescan && 4 * g >= dec_nregs(d, e->kernel))
             return dec_bad(d, "register '%.*s' outside the window of %u registers of kernel %s",
                            DEC_TOK(s + i, j - i), dec_nregs(d, e->kernel), d->knames[e->kernel]);
-        i = j - 1;
+        size_t k = j < n && s[j] == ']' ? j + 1 : j;  /* RAT(11)[R0].x___: R0.x */
+        int swizzle = k + 1 < n && s[k] == '.' && strchr("xyzw", s[k + 1]);
+        if (swizzle)
+            for (k++; k < n && s[k] && strchr("xyzw01_", s[k]); k++)
+                if (!dst && strchr("xyzw", s[k]) &&
+                    (err = add_read(d, e, 4 * (uint32_t)g + (uint32_t)(strchr("xyzw", s[k]) - "xyzw"),
+                                    s + i, k + 1 - i)))
+                    return err;
+        for (uint32_t c = 0; !swizzle && !dst && c < 4; c++)
+            if ((err = add_read(d, e, 4 * (uint32_t)g + c, s + i, j - i)))
+                return err;
+        i = k - 1;
     }
     return 0;
 }
@@ -599,7 +649,7 @@ static int slot_line(rft_dec *d, evg *e, const char *s, size_t n, size_t at, int
     if (b - a == 13 && memcmp(s + a, "GROUP_BARRIER", 13) == 0)
         e->barrier = 1;
     e->update_pred |= has_word(s + b, n - b, "UPDATE_PRED");
-    return name_regs(d, e, s + b, n - b);
+    return name_regs(d, e, s + b, n - b, 1);
 }
 
 /* ---- results -------------------------------------------------------------------------------- */
@@ -708,6 +758,10 @@ static int value(rft_dec *d, const char *s, size_t n, uint32_t *v, int reg)
 static int record_write(rft_dec *d, evg *e, uint32_t lane, uint32_t vreg, uint32_t v,
                         const char *tok, size_t tl)
 {
+    if (vreg / 4 >= d->o.clause_temps) {
+        d->c[DC_UNTRACED]++;    /* a clause temporary, like T0-T3 */
+        return 0;
+    }
     int err = dec_reg(d, e->kernel, vreg | 3, NULL, tok, tl);   /* a whole GPR is allocated */
     if (err)
         return err;
@@ -899,7 +953,7 @@ static int line(rft_dec *d, char *s, size_t n)
         j++;
     if (i == 0 && j >= 2 && j + 1 < n && s[j] == ' ' && isup(s[j + 1])) {
         int err = start_inst(d, e, I_CF, s + j + 1, n - j - 1);
-        return err ? err : name_regs(d, e, s + j + 1, n - j - 1);
+        return err ? err : name_regs(d, e, s + j + 1, n - j - 1, 0);
     }
     /* "   N  x: ..." or "      x: ...": an ALU slot; "   N  VFETCH ...": a fetch */
     size_t k = j;
@@ -910,10 +964,10 @@ static int line(rft_dec *d, char *s, size_t n)
         return slot_line(d, e, s, n, k, j > i);
     if (j > i && k > j && k < n && isup(s[k])) {
         int err = start_inst(d, e, I_FETCH, s + k, n - k);
-        return err ? err : name_regs(d, e, s + k, n - k);
+        return err ? err : name_regs(d, e, s + k, n - k, 1);
     }
     if (j == i && i >= 9 && isup(s[i]) && e->kind == I_FETCH)
-        return name_regs(d, e, s + i, n - i);  /* a fetch continued (%nl) */
+        return name_regs(d, e, s + i, n - i, 0);   /* a fetch continued (%nl) */
     if (i == 0 && (pre(s, n, "wavefront[i") || pre(s, n, "work-group[i")) &&
         (memchr(s, '(', n) || pre(s, n, "work-group[i")) && !memchr(s, ':', n))
         return barrier_line(d, e, s, n);
@@ -941,6 +995,12 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
     snprintf(b, sizeof b, "work-group g on CU g mod %u, SIMD 0", d->o.cus);
     f(ctx, "slice_mapping", b);
     f(ctx, "registers", "R<n>.<c> is register 4n+c (x y z w = 0 1 2 3)");
+    if (d->o.clause_temps <= 123) {
+        snprintf(b, sizeof b, "R%u-R123 and T0-T3 live within an ALU clause: not in the window, "
+                 "not written (untraced_changes), not read (unplaced_reads)", d->o.clause_temps);
+        f(ctx, "clause_temporaries", b);
+    }
+    f(ctx, "reads", "the source registers an instruction line names, at its cycle");
     f(ctx, "wavefront_end", "with its ND-Range (the log does not show it)");
 }
 

@@ -32,6 +32,7 @@ void rft_dec_opts_default(rft_dec_opts *o)
     o->cus = 10;
     o->simds = 4;
     o->issue_cycles = 4;
+    o->clause_temps = 123;
     o->ticks_per_cycle = 1000;
     o->m2s_exec = 1;            /* --cycles-at execute */
 }

@@ -105,6 +105,8 @@ typedef struct rft_dec_opts {
                                    are sorted in a window of `reorder` records (0: 4096) */
     uint64_t reorder;           /* cutracer: records held to stamp a write at its
                                    instruction; 0: 65536 */
+    uint32_t clause_temps;      /* evg: GPRs from this one up (to R123) are the compiler's
+                                   clause temporaries, not the kernel's registers; 124: none */
 } rft_dec_opts;
 
 /* Defaults: GCN geometry, 10 CUs x 4 SIMDs (an HD 7770), 4 cycles an

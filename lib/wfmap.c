@@ -19,8 +19,7 @@ int rft_map_init(rft_map *m, size_t cap)
         n *= 2;
     if (!(m->slot = malloc(n * sizeof *m->slot)))
         return RFT_EMEM;
-    for (size_t i = 0; i < n; i++)
-        m->slot[i].key = EMPTY;
+    memset(m->slot, 0xff, n * sizeof *m->slot);     /* every key EMPTY (all ones) */
     m->mask = n - 1;
     m->count = 0;
     return 0;

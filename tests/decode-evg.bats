@@ -82,14 +82,16 @@ same() { rft-view s.rft | diff -u "$F/$1.expected" -; }
 K	0	ndrange0
 B	0	0	0	0	8	ndrange0	0
 A	4	0	0	0	XT	00000000ffffffff	trans
+R	4	0	0	0	0
 W	4	0	0	0	4	00000000ffffffff	00000000	00000001	00000002	00000003	00000004	00000005	00000006	00000007	00000008	00000009	0000000a	0000000b	0000000c	0000000d	0000000e	0000000f	00000010	00000011	00000012	00000013	00000014	00000015	00000016	00000017	00000018	00000019	0000001a	0000001b	0000001c	0000001d	0000001e	0000001f	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000
 E	8	0	0	0
 K	8	ndrange1
 B	8	0	0	1	8	ndrange1	0
 A	12	0	0	1	XT	00000000ffffffff	trans
+R	12	0	0	1	0
 W	12	0	0	1	4	00000000ffffffff	00000000	00000001	00000002	00000003	00000004	00000005	00000006	00000007	00000008	00000009	0000000a	0000000b	0000000c	0000000d	0000000e	0000000f	00000010	00000011	00000012	00000013	00000014	00000015	00000016	00000017	00000018	00000019	0000001a	0000001b	0000001c	0000001d	0000001e	0000001f	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000	00000000
 E	16	0	0	1
-# counters	stage=rft-decode	scope=total	lines=26	instructions=4	wavefronts=2	writes=2	reads=0	float_lanes=0	inexact_float_lanes=0	double_lanes=0	ignored_lines=10	unattributed_instructions=0	preset_writes=0	unrecovered_writes=0	untraced_changes=64	ended_without_end_instruction=2	unplaced_reads=0	skipped_lines=0
+# counters	stage=rft-decode	scope=total	lines=26	instructions=4	wavefronts=2	writes=2	reads=2	float_lanes=0	inexact_float_lanes=0	double_lanes=0	ignored_lines=10	unattributed_instructions=0	preset_writes=0	unrecovered_writes=0	untraced_changes=64	ended_without_end_instruction=2	unplaced_reads=0	skipped_lines=0
 EOF
 }
 
@@ -157,4 +159,41 @@ all	80"
     assert_equal "${stderr_lines[0]}" "rft-decode: --local-size applies to the m2s format (an Evergreen log gives it) (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --input-format vliw "$F/basic.txt"
     assert_equal "${stderr_lines[0]}" "rft-decode: --input-format: 'vliw' is not one of auto, text, csv, m2s, evg, gem5, nvbit, cutracer, columns (see rft-decode --help)"
+}
+
+@test "evg: reads from the source operands; R123 a clause temporary outside the window" {
+    # a kernel holding R0-R1 whose compiler writes R123 (an OP3 result read
+    # through PV) and stores R1 at the address R0.x
+    {
+        printf 'local_size = 4 (4,1,1)\nglobal_size = 4 (4,1,1)\ngroup_count = 1 (1,1,1)\n'
+        printf 'wavefront_count = 1\nwavefronts_per_work_group = 1\n\n'
+        printf '00 ALU: ADDR(32) CNT(2) \n  wavefront[i0-i3]:pred=1111\n\n'
+        printf '      0  x: MULADD      R123.x,  R0.x,  R0.y,  -R0.z      \n'
+        for i in 0 1 2 3; do printf '  i%d:PV.x,R123.x<=0x%x' $i $i; done
+        printf '\n\n      1  y: ADD         R1.y,  PV.x,  |R0.w|      \n'
+        for i in 0 1 2 3; do printf '  i%d:PV.y,R1.y<=0x%x' $i $i; done
+        printf '\n\n01 MEM_RAT_CACHELESS_STORE_RAW: RAT(11)[R0].x___, R1, ARRAY_SIZE(4)  MARK  VPM\n'
+    } > tmp.txt
+    evg tmp.txt $EVG --kernel k
+    assert_success
+    # the window: R0-R1 (8 entries), not 124 registers
+    run -0 pipe "rft-view --kind B s.rft | cut -f6"
+    assert_output 8
+    # reads: R0.x R0.y R0.z, then R0.w, then the store's R0.x and R1's four channels
+    run -0 pipe "rft-view --kind R s.rft | cut -f2,6 | paste -sd ' '"
+    assert_output "$(printf '4\t0 4\t1 4\t2 8\t3 12\t0 12\t4 12\t5 12\t6 12\t7')"
+    # only R1.y is written; R123's four lanes are counted, not placed
+    run -0 pipe "rft-view --kind W s.rft | cut -f6"
+    assert_output 5
+    run -0 pipe "rft-view s.rft | grep -o 'untraced_changes=[0-9]*'"
+    assert_output untraced_changes=4
+    run -0 pipe "rft-view -H --format tsv s.rft | grep clause_temporaries | cut -f2"
+    assert_output "R123-R123 and T0-T3 live within an ALU clause: not in the window, not written (untraced_changes), not read (unplaced_reads)"
+    # --clause-temps 124: R123 is one of the kernel's registers
+    evg tmp.txt $EVG --kernel k --clause-temps 124
+    assert_success
+    run -0 pipe "rft-view --kind B s.rft | cut -f6"
+    assert_output 496
+    run -0 pipe "rft-view --kind W s.rft | cut -f6 | paste -sd ' '"
+    assert_output "492 5"
 }

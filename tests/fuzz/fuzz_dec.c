@@ -92,72 +92,69 @@ static void describe(void *ctx, const char *k, const char *v)
     (void)rft_header_set(ctx, k, v);
 }
 
-/* whether options o need a pre-scan: known before any line (the format
- * and the options decide), asked once per option set */
-static int needs_prescan(const rft_dec_opts *o, int *known)
+/* Decode the whole input with decoder dec (made with options o); a
+ * pre-scan (o->prescan) gives the window sizes it found in nregs[0..*nk). */
+static void decode(rft_dec *dec, const uint8_t *data, size_t size, const rft_dec_opts *o,
+                   struct run *run, uint16_t *nregs, uint32_t *nk)
 {
-    char err[256];
-    if (*known < 0) {
-        rft_dec *d = rft_dec_new(rft_fmt_parse(FUZZ_FORMAT), o, NULL, NULL, err, sizeof err);
-        FUZZ_ASSERT(d != NULL);
-        *known = rft_dec_needs_prescan(d);
-        rft_dec_free(d);
-    }
-    return *known;
-}
-
-/* Decode the whole input with options o; a pre-scan gives the window
- * sizes it found in nregs[0..*nk). */
-static void decode(const uint8_t *data, size_t size, const rft_dec_opts *o, int prescan,
-                  uint16_t *nregs, uint32_t *nk)
-{
-    char err[256];
-    struct run run = {.geom = &o->geom};
     rft_header h;
     rft_header_init(&h, "fuzz");
     h.geom = o->geom;
-    run.dec = rft_dec_new(rft_fmt_parse(FUZZ_FORMAT), o, prescan ? NULL : emit, &run, err,
-                          sizeof err);
-    FUZZ_ASSERT(run.dec != NULL);
-    int e = fuzz_lines(data, size, line, &run);
+    run->dec = dec;
+    int e = fuzz_lines(data, size, line, run);
     if (!e)
-        e = rft_dec_finish(run.dec);
-    if (prescan)
-        *nk = rft_dec_kernel_regs(run.dec, nregs, 4096);
+        e = rft_dec_finish(dec);
+    if (o->prescan)
+        *nk = rft_dec_kernel_regs(dec, nregs, 4096);
     rft_counters c;
-    rft_dec_counters(run.dec, &c);
-    rft_dec_describe(run.dec, describe, &h);
-    FUZZ_ASSERT(strlen(rft_dec_why(run.dec)) < 256);
-    rft_dec_free(run.dec);
+    rft_dec_counters(dec, &c);
+    rft_dec_describe(dec, describe, &h);
+    FUZZ_ASSERT(strlen(rft_dec_why(dec)) < 256);
+    rft_dec_free(dec);
     rft_header_free(&h);
 }
 
-/* Decode as rft-decode does: a pre-scan first when the window sizes
- * come from the log itself. */
-static void decode_as_rft_decode(const uint8_t *data, size_t size, const rft_dec_opts *o,
-                                 int *prescan_known)
+static rft_dec *dec_new(const rft_dec_opts *o, struct run *run)
+{
+    char err[RFT_DEC_ERRLEN];
+    rft_dec *d = rft_dec_new(rft_fmt_parse(FUZZ_FORMAT), o, o->prescan ? NULL : emit, run, err,
+                             sizeof err);
+    FUZZ_ASSERT(d != NULL);
+    return d;
+}
+
+/* Decode as rft-decode does (decode.c, start_log): the decoder sees the
+ * start of the input (the window sizes a format may declare there), and
+ * a pre-scan comes first only when the window sizes must come from the
+ * log itself. */
+static void decode_as_rft_decode(const uint8_t *data, const char *copy, size_t size,
+                                 const rft_dec_opts *o)
 {
     static uint16_t nregs[4096];    /* rft-decode's limit */
     uint32_t nk = 0;
-    if (!needs_prescan(o, prescan_known)) {
-        decode(data, size, o, 0, NULL, NULL);
+    struct run run = {.geom = &o->geom};
+    rft_dec *d = dec_new(o, &run);
+    rft_dec_peek(d, copy, size);
+    if (!rft_dec_needs_prescan(d)) {
+        decode(d, data, size, o, &run, NULL, NULL);
         return;
     }
+    rft_dec_free(d);
     rft_dec_opts scan = *o, after = *o;
     scan.prescan = 1;
-    decode(data, size, &scan, 1, nregs, &nk);
+    decode(dec_new(&scan, &run), data, size, &scan, &run, nregs, &nk);
     if (!nk)
         nregs[0] = 1;
     after.nregs = nregs;
     after.n_nregs = nk ? nk : 1;
-    decode(data, size, &after, 0, NULL, NULL);
+    decode(dec_new(&after, &run), data, size, &after, &run, NULL, NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     enum { SETS = sizeof option_sets / sizeof *option_sets };
     static const option_set *sets[SETS];
-    static int nsets, prescan[SETS];
+    static int nsets;
     if (!nsets) {   /* this format's option sets, or the fallback ones */
         for (size_t i = 0; i < SETS; i++)
             if (strcmp(option_sets[i].format, FUZZ_FORMAT) == 0)
@@ -165,18 +162,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!nsets)
             for (size_t i = 0; i < sizeof fallback_sets / sizeof *fallback_sets; i++)
                 sets[nsets++] = &fallback_sets[i];
-        for (int i = 0; i < nsets; i++)
-            prescan[i] = -1;
     }
-    /* detection sees the start of the input, of exact length too */
+    /* detection and the decoder's peek see the start of the input, of
+     * exact length too */
     char *copy = fuzz_copy(data, size);
     (void)rft_fmt_detect(copy, size, NULL);
-    free(copy);
     rft_dec_opts o;
     for (int i = 0; i < nsets; i++)
         if (fuzz_every_way || size <= ALL_SETS || (size_t)i == size % (size_t)nsets) {
             options(sets[i], &o);
-            decode_as_rft_decode(data, size, &o, &prescan[i]);
+            decode_as_rft_decode(data, copy, size, &o);
         }
+    free(copy);
     return 0;
 }

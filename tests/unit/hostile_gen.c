@@ -6,8 +6,8 @@
  *
  *   hostile_gen --list          the cases, one a line: NAME CLASS RECORD, a
  *                               tab and what it is (CLASS: order, count,
- *                               geometry, kernel or ok; RECORD: the record
- *                               a stage must name, 0 if none)
+ *                               geometry, kernel, mask or ok; RECORD: the
+ *                               record a stage must name, 0 if none)
  *   hostile_gen NAME FILE       write case NAME to FILE
  *   hostile_gen                 (make check) write every case and read it
  *                               back with librft's rule-8 reader: each fails
@@ -23,11 +23,12 @@
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); exit(1); } } while (0)
 
-enum op { K, B, W, R, E, DONE };
+enum op { K, B, W, R, A, E, DONE };
 typedef struct {
     enum op op;
     uint64_t cycle;
     uint32_t wf;
+    uint16_t cu;            /* slice cu:0 (0 unless given) */
 } step;
 
 typedef struct {
@@ -37,48 +38,69 @@ typedef struct {
     step s[8];
     int lie;                /* end record count off by this */
     int geom;               /* 1: the format's largest lanes and entries;
-                               2: 65,535 entries on 16,384 slices */
+                               2: 65,535 entries on 16,384 slices;
+                               3: 12 lanes in blocks of 4, a write's exec
+                               mask with bits for lanes 12-15 too */
     uint32_t kernel;        /* index of the kernel record */
 } hostile;
 
 static const hostile cases[] = {
     {"ok", 0, "a stream that keeps every rule (every stage takes it)",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {R, 3, 0}, {W, 4, 0}, {E, 5, 0}, {DONE, 0, 0}}, 0, 0, 0},
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {R, 3, 0, 0}, {W, 4, 0, 0}, {E, 5, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
     {"cycle-back", 4, "a write at an earlier cycle than the write before it",
-     {{K, 0, 0}, {B, 1, 0}, {W, 5, 0}, {W, 3, 0}, {E, 6, 0}, {DONE, 0, 0}}, 0, 0, 0},
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 5, 0, 0}, {W, 3, 0, 0}, {E, 6, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
     {"begin-back", 3, "a begin at an earlier cycle than the kernel before it",
-     {{K, 9, 0}, {B, 10, 0}, {B, 2, 1}, {W, 11, 0}, {DONE, 0, 0}}, 0, 0, 0},
+     {{K, 9, 0, 0}, {B, 10, 0, 0}, {B, 2, 1, 0}, {W, 11, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
     {"write-unbegun", 3, "a write to a wavefront that never began",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 7}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0, 0},
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 7, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
     {"read-unbegun", 3, "a read of a wavefront that never began",
-     {{K, 0, 0}, {B, 1, 0}, {R, 2, 9}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0, 0},
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {R, 2, 9, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
     {"end-before-begin", 2, "a wavefront's end before its begin",
-     {{K, 0, 0}, {E, 1, 0}, {B, 2, 0}, {W, 3, 0}, {DONE, 0, 0}}, 0, 0, 0},
+     {{K, 0, 0, 0}, {E, 1, 0, 0}, {B, 2, 0, 0}, {W, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
     {"write-after-end", 5, "a write to a wavefront after its end",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {W, 4, 0}, {DONE, 0, 0}}, 0, 0, 0},
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {E, 3, 0, 0}, {W, 4, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
     {"begin-twice", 3, "a wavefront begins again before its end",
-     {{K, 0, 0}, {B, 1, 0}, {B, 2, 0}, {W, 3, 0}, {DONE, 0, 0}}, 0, 0, 0},
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {B, 2, 0, 0}, {W, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
+    {"kernel-back", 5, "a kernel record at an earlier cycle than the end before it",
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {E, 6, 0, 0}, {K, 4, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
+    {"read-back", 4, "a read at an earlier cycle than the write before it",
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 5, 0, 0}, {R, 3, 0, 0}, {E, 6, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
+    {"end-back", 5, "a wavefront's end at an earlier cycle than the write before it",
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {B, 2, 1, 0}, {W, 5, 0, 0}, {E, 3, 1, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
+    {"bundle-back", 4, "a bundle at an earlier cycle than the write before it",
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 5, 0, 0}, {A, 3, 0, 0}, {E, 6, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
+    {"bundle-unbegun", 3, "a bundle of a wavefront that never began",
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {A, 2, 5, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
+    {"end-twice", 5, "a wavefront's end after its end",
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {E, 3, 0, 0}, {E, 4, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
+    {"write-other-slice", 3, "a write to a wavefront that began on another slice",
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 1}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
     {"count-low", 5, "an end record counting one record less than there are",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, -1, 0, 0},
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, -1, 0, 0},
     {"count-high", 5, "an end record counting one record more than there are",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 1, 0, 0},
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 1, 0, 0},
     {"geom-max", 0, "1024 lanes and 65535 entries (the format's limits), one write",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 0, 1, 0},
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 1, 0},
     {"slices-many", 0, "65535 entries on 16384 slices, a write on each",
-     {{K, 0, 0}, {DONE, 0, 0}}, 0, 2, 0},
+     {{K, 0, 0, 0}, {DONE, 0, 0, 0}}, 0, 2, 0},
+    {"mask-beyond-lanes", 0, "12 lanes; a 1-work-item wavefront's exec mask also sets the bits "
+     "of lanes 12-15, which do not exist (a stage counts 1 work-item)",
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 3, 0},
     {"kernel-2^31", 1, "a kernel record of index 2^31 (rft-view looped forever)",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0, 1u << 31},
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 1u << 31},
     {"kernel-2^24", 1, "a kernel record of index 2^24",
-     {{K, 0, 0}, {B, 1, 0}, {W, 2, 0}, {E, 3, 0}, {DONE, 0, 0}}, 0, 0, 1u << 24},
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 1u << 24},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 #define MANY_SLICES 16384u
 
 /* What a case breaks: the ordering rules, the count, the geometry, the
- * kernel index, or nothing. */
+ * kernel index, or nothing; mask: well formed, with exec mask bits for
+ * lanes beyond the geometry's. */
 static const char *class_of(const hostile *c)
 {
-    return c->lie ? "count" : c->geom ? "geometry" : c->kernel ? "kernel" : c->record ? "order" : "ok";
+    return c->lie ? "count" : c->geom == 3 ? "mask" : c->geom ? "geometry"
+         : c->kernel ? "kernel" : c->record ? "order" : "ok";
 }
 
 static void put(rft_writer *w, rft_rec *r, const rft_geom *g, enum op op, uint64_t cycle,
@@ -110,12 +132,23 @@ static void put(rft_writer *w, rft_rec *r, const rft_geom *g, enum op op, uint64
             x->mask[i / 8] |= (uint8_t)(1u << (i % 8));
             x->val[i] = 100 + i;
         }
+        if (g->lanes == 12) {   /* case mask-beyond-lanes: lane 0, and 12-15 */
+            x->mask[0] = 0x01;
+            x->mask[1] = 0xf0;
+        }
         e = rft_write_write(w, x);
         break;
     }
     case R: {
         rft_regread x = {cycle, cu, 0, wf, 1, 1};
         e = rft_write_regread(w, &x);
+        break;
+    }
+    case A: {
+        rft_bundle x = {cycle, cu, 0, wf, RFT_SLOT_X, 0, {0}};
+        for (uint32_t i = 0; i < g->lanes; i++)
+            x.mask[i / 8] |= (uint8_t)(1u << (i % 8));
+        e = rft_write_bundle(w, &x);
         break;
     }
     case E: {
@@ -159,6 +192,9 @@ static void write_case(const hostile *c, const char *path)
         h.geom.entries = RFT_MAX_ENTRIES;
     } else if (c->geom == 2) {
         h.geom.entries = RFT_MAX_ENTRIES;
+    } else if (c->geom == 3) {
+        h.geom.lanes = 12;
+        h.geom.block_lanes = 4;
     }
     char err[320];
     rft_writer *w = rft_writer_open(path, &h, NULL, err, sizeof err);
@@ -168,8 +204,10 @@ static void write_case(const hostile *c, const char *path)
     }
     rft_rec *r = malloc(sizeof *r);
     CHECK(r);
+    uint32_t kernels = 0;   /* a kernel record's index: 0, 1, ... from c->kernel */
     for (const step *s = c->s; s->op != DONE; s++)
-        put(w, r, &h.geom, s->op, s->cycle, 0, s->wf, c->kernel);
+        put(w, r, &h.geom, s->op, s->cycle, s->cu, s->wf,
+            c->kernel + (s->op == K ? kernels++ : kernels ? kernels - 1 : 0));
     if (c->geom == 2)       /* a begin and a write on slice (cu, 0) of every cu */
         for (uint32_t cu = 0; cu < MANY_SLICES; cu++) {
             put(w, r, &h.geom, B, 1 + 2 * (uint64_t)cu, (uint16_t)cu, 0, 0);
