@@ -139,18 +139,65 @@ void usage_error(const char *fmt, ...)
     exit(2);
 }
 
-int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
+/* The entry of old for the short option c (long_name NULL) or the long option
+ * named long_name, or NULL. */
+static const cli_old *old_spelling(const cli_old *old, int c, const char *long_name)
+{
+    for (; old && old->spelling; old++) {
+        const char *s = old->spelling;
+        if (long_name ? s[1] == '-' && strcmp(s + 2, long_name) == 0
+                      : s[1] != '-' && s[1] == c && s[2] == '\0')
+            return old;
+    }
+    return NULL;
+}
+
+/* The long option whose value is val, or NULL. */
+static const char *long_of(const struct option *longopts, int val)
+{
+    for (; longopts->name; longopts++)
+        if (longopts->val == val)
+            return longopts->name;
+    return NULL;
+}
+
+int cli_getopt_old(int argc, char **argv, const char *shortopts, const struct option *longopts,
+                   const cli_old *old)
 {
     if (optind <= 1 && argc == 2 && strcmp(argv[1], "--list-options") == 0) {
+        /* the options of --help: an old spelling has no line there */
         for (const char *s = shortopts; *s; s++)
-            if (*s != ':')
+            if (*s != ':' && !old_spelling(old, *s, NULL))
                 printf("-%c\n", *s);
-        for (; longopts->name; longopts++)
-            printf("--%s\n", longopts->name);
+        for (const struct option *l = longopts; l->name; l++)
+            if (!old_spelling(old, 0, l->name))
+                printf("--%s\n", l->name);
         fputs("-h\n--help\n--version\n--quiet\n", stdout);  /* cli_init, cli_take_quiet */
         exit(cli_close_stdout());
     }
-    return getopt_long(argc, argv, shortopts, longopts, NULL);
+    if (optind <= 1 && argc == 2 && strcmp(argv[1], "--list-deprecated") == 0) {
+        for (; old && old->spelling; old++) {
+            const char *name = long_of(longopts, old->val);
+            printf("%s\t--%s\t%s\n", old->spelling, name ? name : "?", old->use);
+        }
+        exit(cli_close_stdout());
+    }
+    int li = -1;
+    int c = getopt_long(argc, argv, shortopts, longopts, &li);
+    const cli_old *o = c == -1 || c == '?' || c == ':' ? NULL
+                       : old_spelling(old, c, li >= 0 ? longopts[li].name : NULL);
+    if (o) {
+        const char *name = long_of(longopts, o->val);
+        warnx("warning: %s for --%s is deprecated, use %s (rft(1), OPTIONS)", o->spelling,
+              name ? name : "?", o->use);
+        c = o->val;
+    }
+    return c;
+}
+
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+    return cli_getopt_old(argc, argv, shortopts, longopts, NULL);
 }
 
 void cli_bad_option(char **argv)

@@ -35,6 +35,26 @@ noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1,
 struct option;
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
 
+/* An old spelling of an option, kept for one release after its letter or
+ * name was given to another meaning (one meaning per letter across the
+ * programs: rft(1), OPTIONS).  spelling: "-s" (its letter in shortopts) or
+ * "--format" (in longopts); val: the getopt value of the option it stands
+ * for (the long option with that value names it); use: what to write
+ * instead ("-S or --seed").  A list ends with a NULL spelling. */
+typedef struct cli_old {
+    const char *spelling;
+    int val;
+    const char *use;
+} cli_old;
+/* cli_getopt, where each spelling of old still works as the option it
+ * stands for, with one line on standard error:
+ *   "prog: warning: -s for --seed is deprecated, use -S or --seed (rft(1), OPTIONS)".
+ * --list-options leaves the old spellings out (--help has no line for
+ * them); a lone hidden --list-deprecated prints them, "SPELLING\t--LONG\tUSE"
+ * a line (tests/options.bats). */
+int cli_getopt_old(int argc, char **argv, const char *shortopts, const struct option *longopts,
+                   const cli_old *old);
+
 /* --help: a program's usage text is its synopsis (the man page SYNOPSIS,
  * without fonts), a one-line description, a blank line and its options, one
  * a line; the options every program takes follow it. */

@@ -23,10 +23,8 @@ static const char usage[] =
     "\n"
     "  -o, --output FILE      Write the stream to FILE, under a temporary name "
     "FILE.tmpXXXXXX renamed to FILE on success and removed on failure\n"
-    "  -f, --input-format F   Input format, named so (preferred) or by its older spelling "
-    "--format\n"
-    "      --format F         Input format, named so (preferred) or by its older spelling "
-    "--format\n"
+    "      --input-format F   The format of the input (default auto: detected from its first "
+    "lines)\n"
     "  -v, --verbose          Say on standard error which format was chosen and from which "
     "line, and at the end what was decoded and how fast\n"
     "      --skip-bad         For the simulator formats: a line that fits no grammar is left "
@@ -43,10 +41,10 @@ static const char usage[] =
     "simulator log, 1 to 65535\n"
     "      --kernel NAME      Kernel name for logs that print none (m2s: default ndrangeN, "
     "gem5: default gem5, columns: default columns)\n"
-    "      --cus N            The slice mapping of m2s, evg and nvbit logs, which do not say "
-    "where a wavefront ran\n"
-    "      --simds N          The slice mapping of m2s, evg and nvbit logs, which do not say "
-    "where a wavefront ran\n"
+    "      --cus N            m2s, evg and nvbit logs, which do not say where a wavefront ran: "
+    "work-group g goes to CU g mod N (default 10; evg 20)\n"
+    "      --simds N          m2s and nvbit logs: the SIMDs of a CU, a work-group's (m2s) or a "
+    "warp slot's (nvbit) SIMD taken mod N (default 4; evg: refused)\n"
     "      --issue-cycles N   The issue model of m2s, evg and nvbit logs, which have no "
     "time\n"
     "      --local-size X[,Y[,Z]]  m2s: the work-group shape of the ND-Range (an evg log "
@@ -308,7 +306,7 @@ static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
         CLI_FILTER_OPTIONS,                    {"input-format", required_argument, 0, 'f'},
-        {"format", required_argument, 0, 'f'},  /* the older spelling of --input-format */
+        {"format", required_argument, 0, 'f'},  /* the old spelling of --input-format */
         {"lanes", required_argument, 0, 'L'},  {"entries", required_argument, 0, 'N'},
         {"block-lanes", required_argument, 0, 'B'}, {"verbose", no_argument, 0, 'v'},
         {"skip-bad", no_argument, 0, 'S'},     {"nvgprs", required_argument, 0, 'n'},
@@ -332,7 +330,10 @@ static void parse(int argc, char **argv, cli_job *j)
     rft_geom *g = &o->geom;
     const char *events_path = NULL;
     int ch;
-    while ((ch = cli_getopt(argc, argv, "o:f:v", opts)) != -1) {
+    /* -f and --format shape an output in every other program (rft(1), OPTIONS) */
+    static const cli_old old[] = {
+        {"-f", 'f', "--input-format"}, {"--format", 'f', "--input-format"}, {0, 0, 0}};
+    while ((ch = cli_getopt_old(argc, argv, "o:f:v", opts, old)) != -1) {
         switch (ch) {
         case 'f':
             if (strcmp(optarg, "auto") == 0)

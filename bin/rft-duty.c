@@ -22,7 +22,8 @@ static const char usage[] =
     "      --flush            Flush the stream after every batch of records, for live "
     "pipelines\n"
     CLI_MEMORY_HELP
-    "      --span stream|slice|busy  The window, above (default slice)\n"
+    "      --span stream|slice|busy  The window of a slice's cells: the whole stream, the slice "
+    "from its first to its last record (default), or the cycles it holds a wavefront (rft-duty(1))\n"
     "      --window FROM:TO   With --span stream: the window is cycles FROM to TO instead of "
     "the stream's first to last cycle\n"
     "      --unused off|on    Entries never allocated nor written in the window are off "

@@ -21,7 +21,9 @@ static const char usage[] =
     "rft-energy --scan [-o FILE] [--level N] [--flush] [--bank N] [FILE]\n"
     "Energy and first-order performance cost of register-file schemes (seeds 001 and 002)\n"
     "\n"
-    "  -p, --params FILE      The parameter file (see above)\n"
+    "      --params FILE      The parameter file, a path or the name of a set (seed001-28nm, "
+    "seed002-32nm, ...: searched in $RFT_PARAMS_DIR, then the installed params); default "
+    "seed001-28nm for streams of rft-dcpatch, else seed002-32nm\n"
     "      --set KEY=VALUE    Replace one parameter; may be repeated\n"
     "      --scenario NAME    undervolt: the slice point of the DC-Patch rows, instead of "
     "the scenario named in each input's header\n"
@@ -116,7 +118,9 @@ static void parse(int argc, char **argv, cli_job *j)
     so.emit = 1;
     int ch, scan = 0, priced = 0, scanned = 0;  /* options of pricing, of --scan given */
     char why[RFT_PARAM_WHY];
-    while ((ch = cli_getopt(argc, argv, "o:p:f:", opts)) != -1) {
+    /* -p is --plots in the study scripts (rft(1), OPTIONS) */
+    static const cli_old old[] = {{"-p", 'p', "--params"}, {0, 0, 0}};
+    while ((ch = cli_getopt_old(argc, argv, "o:p:f:", opts, old)) != -1) {
         priced |= strchr("pSsawfWL", ch) != NULL;
         scanned |= strchr("lFb", ch) != NULL || ch == CLI_MEMORY_OPT;
         switch (ch) {

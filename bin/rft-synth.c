@@ -20,12 +20,12 @@ static const char usage[] =
     "rft-synth [--arch gcn|evergreen] --list\n"
     "Seeded synthetic register-write workloads\n"
     "\n"
-    "  -k, --kernels LIST     Comma-separated model names, run in this order; a name may "
+    "      --kernels LIST     Comma-separated model names, run in this order; a name may "
     "repeat (up to 64 kernels)\n"
-    "  -n, --writes N         Approximate number of register writes, 1 to 10^10 (default "
+    "      --writes N         Approximate number of register writes, 1 to 10^10 (default "
     "100000)\n"
-    "      --arch gcn|evergreen  The machine and its models: gcn (default, the models above) "
-    "or evergreen (the VLIW models of Evergreen models)\n"
+    "      --arch gcn|evergreen  The machine and its models (--list): gcn (default, GCN "
+    "wavefronts of vector registers) or evergreen (VLIW bundles of an AMD Evergreen GPU)\n"
     "      --bundles N        evergreen: approximate number of bundles, 1 to 10^10 (default "
     "100000)\n"
     "      --wg-size N        Work-items per work-group, 1 to 1024, for every kernel of the "
@@ -37,7 +37,7 @@ static const char usage[] =
     "      --simds N          SIMDs (slices) per compute unit, 1 to 16\n"
     "      --lanes N          Lanes per register (work-items per wavefront), a multiple of 8 "
     "from 8 to 1024\n"
-    "  -s, --seed N           Seed of the PRNG, 0 to 2^64-1 (default 1)\n"
+    "  -S, --seed N           Seed of the PRNG, 0 to 2^64-1 (default 1)\n"
     "  -l, --level N          zstd compression level, 1 to 22, or -1 to -99 for zstd's "
     "faster levels (default 1)\n"
     "  -o, --output FILE      Write to FILE (under a temporary name, renamed when complete) "
@@ -137,7 +137,10 @@ static void parse(int argc, char **argv, cli_job *j)
     const rft_geom_name *geom = NULL;
     rft_synth_opts_default(&o, RFT_SYNTH_GCN);
     *c = (synth_cli){.unit = RFT_WRITE, .unit_name = "writes"};
-    while ((ch = cli_getopt(argc, argv, ":k:n:s:l:o:", longopts)) != -1) {
+    /* -k is --keep, -n --copies, -s --summary in every program (rft(1), OPTIONS) */
+    static const cli_old old[] = {
+        {"-k", 'k', "--kernels"}, {"-n", 'n', "--writes"}, {"-s", 's', "-S or --seed"}, {0, 0, 0}};
+    while ((ch = cli_getopt_old(argc, argv, ":k:n:s:S:l:o:", longopts, old)) != -1) {
         switch (ch) {
         case 'k': o.kernels = optarg; break;
         case 'n':
@@ -162,7 +165,8 @@ static void parse(int argc, char **argv, cli_job *j)
             o.lanes = (unsigned)cli_uint("--lanes", optarg, 8, RFT_MAX_LANES);
             lanes_set = 1;
             break;
-        case 's': o.seed = cli_uint("--seed", optarg, 0, UINT64_MAX); break;
+        case 's':
+        case 'S': o.seed = cli_uint("--seed", optarg, 0, UINT64_MAX); break;
         case 'l': j->wo.level = cli_level(optarg); break;
         case 'o': j->output = optarg; break;
         case 'F': j->wo.flush_each = 1; break;

@@ -17,9 +17,8 @@ static const char usage[] =
     "  -o, --output FILE      Write the text (or the header or statistics table) to FILE "
     "instead of standard output\n"
     "  -H, --header           Print the header as a two-column table (key, value)\n"
-    "  -s, --stats            Count the records that pass the filters instead of printing "
-    "them (see STATISTICS); --stats is the preferred spelling, -s is kept for compatibility "
-    "(elsewhere -s FILE is --summary=FILE)\n"
+    "      --stats            Count the records that pass the filters instead of printing "
+    "them (see STATISTICS)\n"
     "  -f, --format text|tsv|csv|json  Output format (see OUTPUT FORMATS)\n"
     "      --kind LIST        Only records of the kinds in LIST, letters of the text grammar "
     "in any order, commas ignored\n"
@@ -156,7 +155,9 @@ static void parse(int argc, char **argv, cli_job *j)
     const char *fmt_name = NULL, *output = NULL;
     rft_view_opts o;
     rft_view_opts_default(&o);
-    while ((ch = cli_getopt(argc, argv, "Hso:f:", opts)) != -1) {
+    /* -s is --summary FILE in every program (rft(1), OPTIONS) */
+    static const cli_old old[] = {{"-s", 's', "--stats"}, {0, 0, 0}};
+    while ((ch = cli_getopt_old(argc, argv, "Hso:f:", opts, old)) != -1) {
         char *colon, *end;
         switch (ch) {
         case 'H': header_only = 1; break;

@@ -19,10 +19,11 @@
 #
 # (--runs steady on every rft-alloc unless -r says otherwise.)
 #
-# usage: aging.sh [-s stream|slice|busy] [-r once|N|steady] [-j N] [-k DIR] [-p DIR]
+# usage: aging.sh [-r once|N|steady] [-j N] [-k DIR] [-p DIR] [--span stream|slice|busy]
 #                 [--format table|tsv|json] [--quiet] TRACE [rft-vth options...]
 #   TRACE     canonical text (plain or .zst, rft-decode(1)) or an rft stream
-#   -s        the window of rft-duty(1) (default: its default, slice)
+#   --span    the window of rft-duty(1) (default: its default, slice); -s,
+#             its old spelling, still works for this release with a warning
 #   -r RUNS   the runs of the kernel the duty maps are of (default steady):
 #             steady, run again and again without end (rft-alloc --runs
 #             steady: the seeds' lifetimes are of kernels run again and again);
@@ -42,19 +43,21 @@
 # wc and argo in every table.
 set -eu
 
-usage="usage: aging.sh [-s stream|slice|busy] [-r once|N|steady] [-j N] [-k DIR] [-p DIR] [--format table|tsv|json] [--quiet] TRACE [rft-vth options...]"
+usage="usage: aging.sh [-r once|N|steady] [-j N] [-k DIR] [-p DIR] [--span stream|slice|busy] [--format table|tsv|json] [--quiet] TRACE [rft-vth options...]"
+help="  -r, --repeat RUNS     The runs of the kernel the duty maps are of: steady (default: rft-alloc --runs steady), once, or N times in a row (rft-repeat)
+  -k, --keep DIR        Keep the duty maps in DIR (base.rft, rc.rft, rar.rft, rcrar.rft, wc.rft, argo.rft)
+  -p, --plots DIR       Draw the seed's figures as SVG in DIR, each with its gnuplot script and data (rft-plot)
+      --span W          The window of rft-duty: stream, slice (its default) or busy"
+deprecated="-s	--span	--span"
 . "$(dirname "$0")/stages.sh"   # stage, join, options; cleans up on exit and signals
 
 span=""
-keep=""
-runs=steady
-plots=""
 while [ $# -gt 0 ]; do
     case $1 in
-    -s) need_arg "$@"; check_choice -s "$2" "stream slice busy"; span="--span $2"; shift 2 ;;
-    -r) need_arg "$@"; check_runs -r "$2"; runs=$2; shift 2 ;;
-    -k) need_arg "$@"; keep=$2; shift 2 ;;
-    -p) need_arg "$@"; plots=$2; shift 2 ;;
+    --span | -s)
+        [ "$1" = --span ] || old_option -s --span
+        need_arg "$@"; check_choice "$1" "$2" "stream slice busy"; span="--span $2"; shift 2 ;;
+    --span=*) check_choice --span "${1#*=}" "stream slice busy"; span="--span ${1#*=}"; shift ;;
     --) shift; break ;;
     *) script_option "$@" || break; shift "$shifted" ;;
     esac

@@ -43,6 +43,6 @@ if [ -x "$here/healing.sh" ] && command -v rft-heal >/dev/null 2>&1; then
     echo "== healing: PE and SC healing on a synthetic Evergreen (VLIW) workload (seed 003)"
     stage rft-synth --arch evergreen --kernels reduction --seed 1 -o "$tmp/vliw.rft"
     join
-    stage "$here/healing.sh" -v 10 "$tmp/vliw.rft"
+    stage "$here/healing.sh" --variation 10 "$tmp/vliw.rft"
     join
 fi

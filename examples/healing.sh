@@ -7,11 +7,27 @@
 #   PE healing  rft-decode TRACE | rft-heal --scheme pe [--years 1]
 #   SC healing  rft-decode TRACE | rft-heal --scheme sc --variation 10
 #
-# usage: healing.sh [-v MV] [-H HOURS] [-p DIR] TRACE
+# usage: healing.sh [-r steady|N] [-j N] [-k DIR] [-p DIR] [--variation MV] [--hours H]
+#                   [--format table|tsv|json] [--quiet] TRACE
 #   TRACE   canonical text (plain or .zst, rft-decode(1)), an Evergreen log
 #           (rft-decode --input-format auto) or an rft stream
-#   -v MV   initial dVth variation (seed 003 Figs. 7(b), 8: 10 mV; default 0)
-#   -H H    the horizon in hours (default 360)
+#   -r RUNS steady (default: rft-heal takes the trace as the kernel run
+#           again and again over the horizon) or N (the kernel run N times
+#           in a row, rft-repeat(1), the gaps between runs idle); "once" has
+#           no meaning here: rft-heal has no single run
+#   -j N    at most N processes at once (default: the processors, at most 3)
+#   -k DIR  keep in DIR the stream studied (trace.rft, when TRACE is not a
+#           stream or -r N repeats it) and the tables as TSV: pe-profile.tsv, pe-units.tsv
+#           (with bundles), sc-units.tsv, sc-cost.tsv
+#   --variation MV  initial dVth variation (seed 003 Figs. 7(b), 8: 10 mV;
+#           default 0); -v, its old spelling, still works with a warning
+#   --hours H  the horizon in hours (default 360); -H, its old spelling,
+#           still works with a warning
+#   --format  table (default: rft-heal's summaries, for people); tsv (the
+#           tables of -k, a blank line between them); json (one object per
+#           table row, "table": "pe_profile", "pe_units", "sc_units" or
+#           "sc_cost" first)
+#   --quiet   no progress on standard error (shown only on a terminal)
 #   -p DIR  draw seed 003's figures as SVG in DIR (rft-plot(1), each with its gnuplot
 #           script and data: fig4.gp, fig4.data.tsv): fig4.svg
 #           (share of ALU instructions per PE), fig7.svg (dVth of the PEs
@@ -21,44 +37,83 @@
 # study only.
 set -eu
 
+usage="usage: healing.sh [-r steady|N] [-j N] [-k DIR] [-p DIR] [--variation MV] [--hours H] [--format table|tsv|json] [--quiet] TRACE"
+help="  -r, --repeat RUNS     steady (default: rft-heal takes the trace as the kernel run again and again over the horizon) or N times in a row (rft-repeat)
+  -k, --keep DIR        Keep the stream studied (trace.rft, when decoded or repeated) and the tables as TSV in DIR
+  -p, --plots DIR       Draw the seed's figures as SVG in DIR, each with its gnuplot script and data (rft-plot)
+      --variation MV    Initial dVth variation (seed 003 Figs. 7(b), 8: 10 mV; default 0)
+      --hours H         The horizon in hours (default 360)"
+deprecated="-v	--variation	--variation
+-H	--hours	--hours"
+. "$(dirname "$0")/stages.sh"   # stage, join, options; cleans up on exit and signals
 var=0
 hours=360
-plots=""
-usage="usage: healing.sh [-v MV] [-H HOURS] [-p DIR] TRACE"
-while getopts v:H:p: opt; do
-    case $opt in
-    v) var=$OPTARG ;;
-    H) hours=$OPTARG ;;
-    p) plots=$OPTARG ;;
-    *) echo "$usage" >&2; exit 2 ;;
+while [ $# -gt 0 ]; do
+    case $1 in
+    --variation=* | --hours=*) _a=$1; shift; set -- "${_a%%=*}" "${_a#*=}" "$@" ;;
+    --variation | -v)
+        [ "$1" = --variation ] || old_option -v --variation
+        need_arg "$@"; var=$2; shift 2 ;;
+    --hours | -H)
+        [ "$1" = --hours ] || old_option -H --hours
+        need_arg "$@"; hours=$2; shift 2 ;;
+    --) shift; break ;;
+    *) script_option "$@" || break; shift "$shifted" ;;
     esac
 done
-shift $((OPTIND - 1))
-if [ $# -ne 1 ]; then
-    echo "$usage" >&2
-    exit 2
-fi
-trace=$1
+take_trace "$@"
+[ -z "$passed" ] || usage_error "after the trace:$passed: healing.sh passes no options on"
+[ "$runs" != once ] || usage_error "-r once: rft-heal takes a trace as the kernel run again and again over the horizon (give steady or N)"
+# checked before any work
+rft-heal --hours "$hours" --variation "$var" --profile X=20,Y=20,Z=20,W=20,T=20 > /dev/null || exit 2
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-healing.XXXXXX")
-. "$(dirname "$0")/stages.sh"   # trace_stream; cleans up on exit and signals
-
-trace_stream "$trace"               # decoded once: src
+study_stream healing                # tmp, out, src
+[ -z "$keep" ] || [ "$src" = "$trace" ] || cp "$src" "$keep/trace.rft"
 name=$(basename "$trace")
+[ "$repeat" = 1 ] || name="$name ($runs_note)"
 heal() { rft-heal --hours "$hours" --variation "$var" "$@" "$src"; }
 
 # PE healing when the trace has bundles (counted per slice by rft-heal)
 bundles=$(rft-heal --scheme sc --report slices --format tsv "$src" |
     awk -F '\t' '/^#/ { next } h++ { n += $2 } END { print n + 0 }')
-if [ "${bundles:-0}" -gt 0 ]; then
-    echo "== $name: PE healing (seed 003 section 5.2, Figs. 4 and 7)"
-    heal --scheme pe
-else
-    echo "== $name: no VLIW bundles (a GCN trace): PE healing needs an Evergreen trace"
+[ "${bundles:-0}" -gt 0 ] || bundles=""
+# the runs of rft-heal, at most $jobs at once: FILE SCHEME [REPORT]
+started=0
+heal_to() {
+    _f=$1 _s=$2
+    shift 2
+    stage rft-heal --quiet --hours "$hours" --variation "$var" --scheme "$_s" "$@" -o "$_f" "$src"
+    started=$((started + 1))
+    [ $((started % jobs)) != 0 ] || join
+}
+progress "PE and SC healing"
+if [ "$format" = table ]; then
+    [ -z "$bundles" ] || heal_to "$tmp/pe.txt" pe
+    heal_to "$tmp/sc.txt" sc
 fi
-echo
-echo "== $name: SC healing (seed 003 section 5.3, Figs. 8, 9 and 16)"
-heal --scheme sc
+tables="sc-units sc-cost"
+[ -z "$bundles" ] || tables="pe-profile pe-units $tables"
+if [ "$format" != table ] || [ -n "$keep" ]; then
+    for t in $tables; do heal_to "$out/$t.tsv" "${t%%-*}" --report "${t#*-}" --format tsv; done
+fi
+join
+progress ""
+case $format in
+table)
+    if [ -n "$bundles" ]; then
+        echo "== $name: PE healing (seed 003 section 5.2, Figs. 4 and 7)"
+        cat "$tmp/pe.txt"
+    else
+        echo "== $name: no VLIW bundles (a GCN trace): PE healing needs an Evergreen trace"
+    fi
+    echo
+    echo "== $name: SC healing (seed 003 section 5.3, Figs. 8, 9 and 16)"
+    cat "$tmp/sc.txt"
+    ;;
+*)
+    for t in $tables; do study_table "$(echo "$t" | tr - _)" "" cat "$out/$t.tsv"; done
+    ;;
+esac
 
 if [ -n "$plots" ]; then
     mkdir -p "$plots"
@@ -90,6 +145,6 @@ if [ -n "$plots" ]; then
             --ylabel "run-time overhead (%)" --xlabel "degraded SCs per CU" \
             --title "$name: cost of SC healing, first-order estimate (seed 003 Figs. 9, 16)" \
             -o "$plots/fig9.svg"
-    echo
-    echo "figures: $plots/fig4.svg $plots/fig7.svg $plots/fig9.svg (those that apply)"
+    # the tables alone in TSV and JSON
+    [ "$format" != table ] || printf '\nfigures: %s\n' "$plots/fig4.svg $plots/fig7.svg $plots/fig9.svg (those that apply)"
 fi

@@ -15,14 +15,21 @@
 #   trace_stream T [N]  src = the trace T as an rft stream: T itself if it
 #                       is one, else decoded into $tmp; with N > 1, the
 #                       kernel run N times in a row (rft-repeat)
+#   study_stream NAME   tmp made, out (-k DIR or tmp), src from $trace and -r
 # A pipeline started with & adds its last stage's pid ($!) to pids itself:
 # when that one is stopped the others end on their broken pipe, and the
 # handler waits for every child.
 #
-# The study scripts' common options and helpers (the script sets usage
-# first):
-#   script_option ARGS...  -j N, --format table|tsv|json, --quiet, --help:
-#                          0 and shifted = words used, 1 for anything else
+# The study scripts' common options and helpers (the script sets usage, its
+# one-line synopsis, and help, the lines of its own options, first):
+#   script_option ARGS...  the options the four study scripts share (one
+#                          meaning per letter across the rft programs,
+#                          rft(1) OPTIONS): -r, --repeat once|N|steady (runs),
+#                          -j, --jobs N, -k, --keep DIR (keep), -p, --plots
+#                          DIR (plots), --format table|tsv|json, --quiet,
+#                          -h, --help: 0 and shifted = words used, 1 for
+#                          anything else; --NAME=VALUE is --NAME VALUE
+#   old_option OLD NEW     the warning of an old spelling kept for a release
 #   need_arg, check_count OPT V, check_choice OPT V "A B C", usage_error MSG
 #   progress MSG           a step, on standard error when it is a terminal
 #                          (not with --quiet); "" clears the line
@@ -40,6 +47,14 @@ jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 [ "$jobs" -le 3 ] 2>/dev/null || jobs=3
 format=table
 quiet=""
+keep=""
+plots=""
+runs=steady
+# the --help lines of the shared options (the script's own come first)
+common_help="  -j, --jobs N          At most N processes at once (default: the processors, at most 3)
+      --format F        table (default: titled tables for people); tsv (the tables alone, a blank line between them); json (one object per table row, \"table\" first)
+      --quiet           No progress on standard error (shown only on a terminal)
+  -h, --help            Print this help and exit"
 usage_error() {
     printf '%s: %s\n%s\n' "$script" "$1" "$usage" >&2
     exit 2
@@ -56,18 +71,59 @@ check_choice() {
 }
 script_option() {
     case $1 in
-    -j) need_arg "$@"; check_count -j "$2"; jobs=$2; shifted=2 ;;
+    --?*=*) _o=${1%%=*}; _v=${1#*=}; shift; script_option "$_o" "$_v" "$@" || return 1
+            [ "$shifted" = 2 ] || usage_error "$_o takes no value"
+            shifted=1 ;;
+    -j | --jobs) need_arg "$@"; check_count "$1" "$2"; jobs=$2; shifted=2 ;;
+    -k | --keep) need_arg "$@"; keep=$2; shifted=2 ;;
+    -p | --plots) need_arg "$@"; plots=$2; shifted=2 ;;
+    -r | --repeat) need_arg "$@"; check_runs "$1" "$2"; runs=$2; shifted=2 ;;
     --format) need_arg "$@"; check_choice --format "$2" "table tsv json"; format=$2; shifted=2 ;;
-    --format=*) check_choice --format "${1#*=}" "table tsv json"; format=${1#*=}; shifted=1 ;;
     --quiet) quiet=--quiet; shifted=1 ;;
-    -h | --help) printf '%s\n' "$usage"; exit 0 ;;
+    -h | --help) printf '%s\n\n%s\n%s\n' "$usage" "$help" "$common_help"; exit 0 ;;
+    --list-options)     # hidden, for tests/options.bats: the options of --help
+        printf '%s\n%s\n' "$help" "$common_help" | grep -oE -- '^  (-[a-zA-Z], |    )--[a-z-]+' |
+            sed 's/^ *//; s/, /\n/'
+        exit 0 ;;
+    --list-deprecated)  # hidden, for tests/options.bats: the old spellings
+        [ -z "${deprecated:-}" ] || printf '%s\n' "$deprecated"
+        exit 0 ;;
     -?*) usage_error "unknown option $1" ;;
     *) return 1 ;;
     esac
 }
+# OLD NEW: an old spelling, still taken for this release, with a warning
+old_option() {
+    printf '%s: warning: %s for %s is deprecated, use %s (rft(1), OPTIONS)\n' "$script" "$1" "$2" "$2" >&2
+}
 progress() {
     [ -z "$quiet" ] && [ -t 2 ] || return 0
     if [ -n "$1" ]; then printf '\r%s: %s\033[K' "$script" "$1" >&2; else printf '\r\033[K' >&2; fi
+}
+# TSV on standard input as columns aligned by spaces, for people
+align() {
+    awk -F '\t' '
+        /^# / { nt = nt "\n" substr($0, 3); next }    # the notes, under the table
+        { nr++; for (i = 1; i <= NF; i++) { c[nr, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
+          nf[nr] = NF }
+        END { for (r = 1; r <= nr; r++) { l = ""
+                for (i = 1; i < nf[r]; i++) l = l sprintf("%-" w[i] "s  ", c[r, i])
+                print l c[r, nf[r]] }
+              if (nt != "") print nt }'
+}
+# NAME TITLE CMD...: a table of the study (CMD prints it as TSV) in the
+# script's --format: titled and aligned (table), as it is (tsv) or as JSON
+# lines, "table": NAME first (json); tables after the first are set apart
+# by a blank line (but in json)
+study_table() {
+    _name=$1 _title=$2
+    shift 2
+    case $format in
+    table) [ -z "${_tables:-}" ] || echo; printf '%s\n' "$_title"; "$@" | align ;;
+    tsv) [ -z "${_tables:-}" ] || echo; "$@" ;;
+    json) "$@" | tsv_json "$_name" ;;
+    esac
+    _tables=1
 }
 # TSV on standard input to JSON lines, "table": $1 first; cells that are
 # numbers stay numbers, empty cells are null
@@ -128,6 +184,19 @@ set_runs() {
     once | 1) runs_note="run once" ;;
     *) repeat=$1; runs_note="run $1 times" ;;
     esac
+}
+
+# NAME: a temporary folder of the study (tmp), the folder of what -k keeps
+# (out: DIR, else tmp) and the trace as a stream decoded once and repeated
+# as -r says (src; set_runs)
+study_stream() {
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-$1.XXXXXX")
+    keep_dir=$keep
+    out=${keep:-$tmp}
+    mkdir -p "$out"
+    set_runs "$runs"
+    progress "decoding $trace"
+    trace_stream "$trace" "$repeat"
 }
 
 stage() {

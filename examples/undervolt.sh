@@ -15,12 +15,19 @@
 # They run as rft run pipelines (rft(1)): the fault-mapped stream goes to
 # DC-Patch in memory, never through a file or a compressor.
 #
-# usage: undervolt.sh [-S SEED] [-j N] [-k DIR] [--counts] [--format table|tsv|json]
-#                     [--quiet] TRACE [rft-energy options...]
+# usage: undervolt.sh [-S SEED] [-r once|N] [-j N] [-k DIR] [-p DIR] [--counts]
+#                     [--format table|tsv|json] [--quiet] TRACE [rft-energy options...]
 #   TRACE     canonical text (plain or .zst, rft-decode(1)) or an rft stream
-#   -S        seed of the fault maps (default 1)
+#   -S, --seed SEED  seed of the fault maps (default 1)
+#   -r RUNS   the kernel run once (default) or N times in a row (rft-repeat(1)
+#             before the fault map: DC-Patch's predictor carries over from one
+#             run to the next); DC-Patch keeps no duty: no steady state
 #   -j N      at most N processes at once (default: the processors, at most 3)
 #   -k DIR    keep the DC-Patch streams in DIR (common.rft, clustered.rft, ...)
+#   -p DIR    draw the seed's figures as SVG in DIR (rft-plot(1), each with its
+#             gnuplot script and data): fig5.svg (where DC-Patch's writes go,
+#             per scenario), fig8.svg (energy by component against Conv and
+#             Smooth; when the energy is priced)
 #   --counts  the writes table in writes (rft-dcpatch --counts) instead of
 #             percentages; the energy table has no counts (rft-energy(1))
 #   --format  table (default: titled tables for people); tsv (the tables
@@ -31,23 +38,33 @@
 # other words after TRACE go to rft-energy.
 set -eu
 
-usage="usage: undervolt.sh [-S SEED] [-j N] [-k DIR] [--counts] [--format table|tsv|json] [--quiet] TRACE [rft-energy options...]"
+usage="usage: undervolt.sh [-S SEED] [-r once|N] [-j N] [-k DIR] [-p DIR] [--counts] [--format table|tsv|json] [--quiet] TRACE [rft-energy options...]"
+help="  -S, --seed SEED       Seed of the fault maps (default 1)
+  -r, --repeat RUNS     The kernel run once (default) or N times in a row (rft-repeat); DC-Patch keeps no duty: no steady state
+  -k, --keep DIR        Keep the DC-Patch streams in DIR (common.rft, clustered.rft, dispersed.rft)
+  -p, --plots DIR       Draw the seed's figures as SVG in DIR, each with its gnuplot script and data (rft-plot): fig5.svg, fig8.svg
+      --counts          The writes table in writes instead of percentages"
 . "$(dirname "$0")/stages.sh"   # stage, join, options; cleans up on exit and signals
 seed=1
-keep=""
+runs=once
 counts=""
 own_word() { [ "$1" = --counts ] && counts=--counts; }   # after TRACE too
 while [ $# -gt 0 ]; do
     case $1 in
-    -S) need_arg "$@"; case $2 in '' | *[!0-9]*) usage_error "-S: '$2' is not a seed (a whole number)" ;; esac
+    -S | --seed | --seed=*)
+        case $1 in --seed=*) _a=${1#*=}; shift; set -- --seed "$_a" "$@" ;; esac
+        need_arg "$@"; case $2 in '' | *[!0-9]*) usage_error "$1: '$2' is not a seed (a whole number)" ;; esac
         seed=$2; shift 2 ;;
-    -k) need_arg "$@"; keep=$2; shift 2 ;;
     --counts) counts=--counts; shift ;;
     --) shift; break ;;
     *) script_option "$@" || break; shift "$shifted" ;;
     esac
 done
 take_trace "$@"
+[ "$runs" != steady ] || usage_error "-r steady: DC-Patch keeps no duty, it has no steady state (give once or N)"
+set_runs "$runs"
+name=$(basename "$trace")
+[ "$repeat" = 1 ] || name="$name ($runs_note)"
 energy_args=$passed   # the words after TRACE but the script's own: rft-energy's
 # checked before any work (the file rft-energy would pick for DC-Patch's streams)
 case $energy_args in *--params*) pf="" ;; *) pf="--params seed001-28nm" ;; esac
@@ -60,7 +77,7 @@ out=${keep:-$tmp}
 mkdir -p "$out"
 
 progress "decoding $trace"
-trace_stream "$trace"           # src
+trace_stream "$trace" "$repeat" # decoded once, repeated: src
 
 # one pipeline per scenario, dealt to at most $jobs processes
 scenarios="common clustered dispersed"
@@ -105,15 +122,8 @@ energy_fits "$src" "rft-energy $pf $energy_args" || priced=""
 [ -n "$priced" ] || [ "$format" = table ] || echo "$script: $energy_note" >&2
 case $format in
 table)
-    echo "== $(basename "$trace"): DC-Patch writes (seed 001 Fig. 5, 6; V-A2), fault map seed $seed"
-    writes | awk -F '\t' '   # align the columns; the notes under them
-        /^# / { nt = nt "\n" substr($0, 3); next }
-        { nr++; for (i = 1; i <= NF; i++) { c[nr, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
-          if (NF > n) n = NF }
-        END { for (r = 1; r <= nr; r++) { l = ""
-                for (i = 1; i < n; i++) l = l sprintf("%-" w[i] "s  ", c[r, i])
-                print l c[r, n] }
-              if (nt != "") print nt }'
+    echo "== $name: DC-Patch writes (seed 001 Fig. 5, 6; V-A2), fault map seed $seed"
+    writes | align
     # the same row three times is no mistake: say why
     if [ "$(for s in $scenarios; do awk -F '\t' '$1 == "total"' "$tmp/$s.tsv" | cut -f2-; done |
             sort -u | wc -l)" = 1 ]; then
@@ -136,3 +146,20 @@ json)
     [ -z "$priced" ] || energy --format json | sed 's/^{/{"table": "energy", /'
     ;;
 esac
+
+if [ -n "$plots" ]; then
+    progress "drawing"
+    mkdir -p "$plots"
+    writes | rft-plot -x scenario -y 'normal%,patch_faulty%,patch_reliable%,lds%' --kind bar \
+        --ymin 0 --ymax 100 --ylabel "% of the writes" \
+        --title "$name: where DC-Patch's writes go (seed 001 Fig. 5)" -o "$plots/fig5.svg"
+    drawn="$plots/fig5.svg"
+    if [ -n "$priced" ]; then
+        energy --format tsv | rft-plot -x scheme -y static,read,write,comdec,patching,lds --kind bar \
+            --ymin 0 --ylabel "% of Conv's energy" \
+            --title "$name: register-file energy by component (seed 001 Fig. 8)" -o "$plots/fig8.svg"
+        drawn="$drawn $plots/fig8.svg"
+    fi
+    progress ""
+    [ "$format" != table ] || printf '\nfigures: %s\n' "$drawn"
+fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# rft-decode --format evg: Multi2Sim 4.x Evergreen --evg-debug-isa logs.  The
+# rft-decode --input-format evg: Multi2Sim 4.x Evergreen --evg-debug-isa logs.  The
 # fixtures in fixtures/evg/ follow the print statements of Multi2Sim's
 # src/arch/evergreen (ndrange.c, wavefront.c, isa.c, machine.c, asm/inst.c);
 # each .expected file is the canonical text (rft-view) they must decode to.
@@ -13,11 +13,11 @@ setup() {
 
 EVG="--lanes 4 --block-lanes 4"
 
-# evg LOG OPTIONS...: rft-decode --format evg LOG > s.rft ($status, $stderr)
+# evg LOG OPTIONS...: rft-decode --input-format evg LOG > s.rft ($status, $stderr)
 evg() {
     local in=$1
     shift
-    run --separate-stderr bash -c 'rft-decode --format evg "$@" > s.rft' _ "$@" "$in"
+    run --separate-stderr bash -c 'rft-decode --input-format evg "$@" > s.rft' _ "$@" "$in"
 }
 
 # same FIXTURE: s.rft holds exactly fixtures/evg/FIXTURE.expected
@@ -153,11 +153,11 @@ all	80"
 }
 
 @test "evg: options that do not apply are usage errors" {
-    run -2 --separate-stderr rft-decode --format evg --simds 4 "$F/basic.txt"
+    run -2 --separate-stderr rft-decode --input-format evg --simds 4 "$F/basic.txt"
     assert_equal "${stderr_lines[0]}" "rft-decode: --simds: an Evergreen compute unit is one SIMD engine (SIMD 0) (see rft-decode --help)"
-    run -2 --separate-stderr rft-decode --format evg --local-size 6 "$F/basic.txt"
+    run -2 --separate-stderr rft-decode --input-format evg --local-size 6 "$F/basic.txt"
     assert_equal "${stderr_lines[0]}" "rft-decode: --local-size applies to the m2s format (an Evergreen log gives it) (see rft-decode --help)"
-    run -2 --separate-stderr rft-decode --format vliw "$F/basic.txt"
+    run -2 --separate-stderr rft-decode --input-format vliw "$F/basic.txt"
     assert_equal "${stderr_lines[0]}" "rft-decode: --input-format: 'vliw' is not one of auto, text, csv, m2s, evg, gem5, nvbit, cutracer, columns (see rft-decode --help)"
 }
 

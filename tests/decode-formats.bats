@@ -62,13 +62,13 @@ fails() {
 
 @test "an explicit --format gives the same records as detection" {
     rft-decode $M2S "$F/m2s-basic.txt" 2>/dev/null | rft-view > auto.tsv
-    rft-decode --format m2s $M2S "$F/m2s-basic.txt" 2>/dev/null | rft-view > given.tsv
+    rft-decode --input-format m2s $M2S "$F/m2s-basic.txt" 2>/dev/null | rft-view > given.tsv
     cmp auto.tsv given.tsv
-    rft-decode --format gem5 $GEM5 "$F/gem5-basic.txt" | rft-view > g.tsv
+    rft-decode --input-format gem5 $GEM5 "$F/gem5-basic.txt" | rft-view > g.tsv
     cmp g.tsv "$F/gem5-basic.expected"
-    rft-decode --format nvbit "$F/nvbit-basic.txt" 2>/dev/null | rft-view > n.tsv
+    rft-decode --input-format nvbit "$F/nvbit-basic.txt" 2>/dev/null | rft-view > n.tsv
     cmp n.tsv "$F/nvbit-basic.expected"
-    rft-decode --format columns $LANES4 "$F/columns-lanes.csv" | rft-view > c.tsv
+    rft-decode --input-format columns $LANES4 "$F/columns-lanes.csv" | rft-view > c.tsv
     cmp c.tsv "$F/columns-lanes.expected"
 }
 
@@ -85,7 +85,7 @@ fails() {
     # and at the end what it decoded, as for the simulator logs
     [[ ${stderr_lines[1]} == "rft-decode: k.tsv: 1 lines, 1 records in "*" s ("*" MB/s of input)" ]]
     [ "${#stderr_lines[@]}" = 2 ]
-    run -0 --separate-stderr bash -c 'rft-decode -v --format csv /dev/null > /dev/null'
+    run -0 --separate-stderr bash -c 'rft-decode -v --input-format csv /dev/null > /dev/null'
     assert_equal "${stderr_lines[0]}" "rft-decode: /dev/null: format csv (given)"
     assert_equal "${stderr_lines[1]}" "rft-decode: warning: /dev/null: no records: the trace is empty"
 }

@@ -63,7 +63,7 @@ B0='B\t1\t0\t0\t0\t4\n'
 
 @test "round trip: CSV in, CSV out" {
     tr '\t' , < "$D/basic.tsv" > basic.csv
-    rft-decode --format csv basic.csv > s.rft
+    rft-decode --input-format csv basic.csv > s.rft
     rft-view --format csv s.rft > back.csv
     cmp back.csv basic.csv
     rft-view s.rft > back.tsv
@@ -74,16 +74,16 @@ B0='B\t1\t0\t0\t0\t4\n'
 
 @test "round trip: CSV of an annotated stream (flags joined by +)" {
     tr '\t' , < "$D/annotated.tsv" > ann.csv
-    rft-decode --format csv ann.csv > s.rft
+    rft-decode --input-format csv ann.csv > s.rft
     rft-view --format csv s.rft > back.csv
-    rft-decode --format csv back.csv > again.rft
+    rft-decode --input-format csv back.csv > again.rft
     rft-view again.rft > back.tsv
     cmp back.tsv "$D/annotated.tsv"
 }
 
 @test "round trip: CSV with CRLF line ends" {
     tr '\t' , < "$D/lanes32.tsv" | sed 's/$/\r/' > crlf.csv
-    rft-decode --lanes 32 --format csv crlf.csv > s.rft
+    rft-decode --lanes 32 --input-format csv crlf.csv > s.rft
     rft-view s.rft > back.tsv
     cmp back.tsv "$D/lanes32.tsv"
 }
@@ -423,7 +423,7 @@ B0='B\t1\t0\t0\t0\t4\n'
 
 @test "an error in CSV names the line" {
     printf 'K,1,k\nB,1,0,0,0,4,k,0,\n' > in.csv
-    run -1 --separate-stderr bash -c 'rft-decode --format csv in.csv > part.rft'
+    run -1 --separate-stderr bash -c 'rft-decode --input-format csv in.csv > part.rft'
     assert_equal "$stderr" "rft-decode: in.csv:2: B line has 9 fields, expected 6 to 8"
     run -1 --separate-stderr rft-view part.rft
     assert_equal "$stderr" "rft-view: part.rft: record 2: stream ends without an end record (truncated)"
@@ -431,7 +431,7 @@ B0='B\t1\t0\t0\t0\t4\n'
 
 @test "CSV: an unterminated quoted field is an error, not silently dropped rows" {
     printf 'K,1,k\nK,2,"j\nK,3,m\n' > in.csv
-    run -1 --separate-stderr bash -c 'rft-decode --format csv in.csv > part.rft'
+    run -1 --separate-stderr bash -c 'rft-decode --input-format csv in.csv > part.rft'
     assert_output ""
     [[ "$stderr" == "rft-decode: in.csv:"* ]]
     assert_equal "${#stderr_lines[@]}" 1

@@ -180,8 +180,8 @@ print(rows[-1]["dvth_reduction%"])'
     assert_output '0.00'
 }
 
-@test "an Evergreen log through rft-decode --format evg: PE shares, a narrow slice's sweep" {
-    rft-decode --format evg --lanes 4 --block-lanes 4 "$FIX/evg/basic.txt" -o evg.rft
+@test "an Evergreen log through rft-decode --input-format evg: PE shares, a narrow slice's sweep" {
+    rft-decode --input-format evg --lanes 4 --block-lanes 4 "$FIX/evg/basic.txt" -o evg.rft
     rft-heal --report profile --format tsv evg.rft > p.tsv
     run -0 cell PE_X instr_share% < p.tsv
     assert_output '33.33'

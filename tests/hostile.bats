@@ -26,9 +26,9 @@ decode_refuses() {
     decode_refuses "$H/nul-type-fields.txt" \
         "rft-decode: $H/nul-type-fields.txt:2: unknown record type ''"
     # CSV: the same field, and a row of empty fields (the SAN build aborted)
-    run --separate-stderr -1 bash -c "printf '\\0,1,0,0,0\\n' | rft-decode --format csv"
+    run --separate-stderr -1 bash -c "printf '\\0,1,0,0,0\\n' | rft-decode --input-format csv"
     [ "$stderr" = "rft-decode: -:1: unknown record type ''" ]
-    run --separate-stderr -1 bash -c "printf ',\\n' | rft-decode --format csv"
+    run --separate-stderr -1 bash -c "printf ',\\n' | rft-decode --input-format csv"
     [ "$stderr" = "rft-decode: -:1: unknown record type ''" ]
 }
 
@@ -37,9 +37,9 @@ decode_refuses() {
     printf 'B,0,0,0,0,4,a\0b\n' > b.csv
     decode_refuses b.csv "rft-decode: b.csv:1: kernel name contains a NUL byte"
     printf 'kind,cycle,cu,simd,wf,vreg,kernel,lane,value\nK,0,0,0,0,,\0,,\n' > k.csv
-    decode_refuses k.csv "rft-decode: k.csv:2: kernel name contains a NUL byte" --format columns
+    decode_refuses k.csv "rft-decode: k.csv:2: kernel name contains a NUL byte" --input-format columns
     printf 'Kernel a\0 - grid size 1,1,1 - block size 32,1,1 - nregs 8 - shmem 0 - cuda stream id 0\n' > k.nvbit
-    decode_refuses k.nvbit "rft-decode: k.nvbit:1: kernel name contains a NUL byte" --format nvbit
+    decode_refuses k.nvbit "rft-decode: k.nvbit:1: kernel name contains a NUL byte" --input-format nvbit
 }
 
 @test "NVBit: a kernel name longer than 4095 bytes is refused, one of 4095 is whole" {
@@ -47,9 +47,9 @@ decode_refuses() {
     local name
     name=$(printf 'k%.0s' {1..4096})
     printf 'Kernel %s%s\n' "$name" "$tail" > long.nvbit
-    decode_refuses long.nvbit "rft-decode: long.nvbit:1: kernel name longer than 4095 bytes" --format nvbit
+    decode_refuses long.nvbit "rft-decode: long.nvbit:1: kernel name longer than 4095 bytes" --input-format nvbit
     printf 'Kernel %s%s\n' "${name:1}" "$tail" > ok.nvbit
-    rft-decode --format nvbit -o ok.rft ok.nvbit
+    rft-decode --input-format nvbit -o ok.rft ok.nvbit
     run rft-view ok.rft
     assert_success
     assert_line --index 0 "K	0	${name:1}"
@@ -57,7 +57,7 @@ decode_refuses() {
 
 @test "columns: a quoted blank kind is refused, not dropped" {
     decode_refuses "$H/blank-kind.csv" "rft-decode: $H/blank-kind.csv:3: unknown kind ' '" \
-        --format columns
+        --input-format columns
 }
 
 @test "fault-map CSV: 31 zeros then x is not a number (no cut to 31 zeros)" {
@@ -98,7 +98,7 @@ decode_refuses() {
     # 4096th took a wrong window, and the list was cut at about 700)
     awk 'BEGIN { print "cycle,wf,vreg,kernel,lane,value"
                  for (i = 0; i < 4200; i++) printf "%d,%d,%d,k%d,0,1\n", i, i, i % 7, i }' > many.csv
-    rft-decode --format columns -o many.rft many.csv
+    rft-decode --input-format columns -o many.rft many.csv
     run rft-view -H --format tsv many.rft
     assert_success
     assert_line "nvgprs	in the B records (4200 kernels: too many to list in 4095 bytes)"
@@ -108,7 +108,7 @@ decode_refuses() {
     grep -qx "B	4199	0	0	4199	7	k4199" b.txt
     # a list that fits is written whole
     head -n 601 many.csv > some.csv
-    rft-decode --format columns -o some.rft some.csv
+    rft-decode --input-format columns -o some.rft some.csv
     run rft-view -H --format tsv some.rft
     assert_line "nvgprs	$(awk 'BEGIN { for (i = 0; i < 600; i++) printf "%s%d", i ? "," : "", i % 7 + 1 }')"
 }

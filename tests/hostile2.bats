@@ -170,7 +170,7 @@ many_kernels() {
     # 10^5 kernels, each named again two rows later: 1.2 s (8 minutes before)
     awk 'BEGIN { print "kind,cycle,cu,simd,wf,vreg,kernel,lane,value"
         for (i = 0; i < 100000; i++) { printf "K,%d,0,0,0,,k%d,,\n", 3 * i, i; printf "K,%d,0,0,0,,k%d,,\n", 3 * i + 1, i / 2 } }' > k.csv
-    run -0 cpu_limited 30 rft-decode --format columns -o k.rft k.csv
+    run -0 cpu_limited 30 rft-decode --input-format columns -o k.rft k.csv
     run -0 rft-view --stats k.rft
     assert_line --regexp '^kernels +100000$'
 }

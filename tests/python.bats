@@ -36,7 +36,7 @@ need() { PY=$(python_with "$@" 2>&1) || skip "$PY"; }
 setup_file() {
     local d=$BATS_FILE_TMPDIR
     # a small register file: 1 CU, 2 SIMDs, 16 lanes (512 cells an entry)
-    rft-synth -n 3000 --cus 1 --simds 2 --lanes 16 -o "$d/t.rft"
+    rft-synth --writes 3000 --cus 1 --simds 2 --lanes 16 -o "$d/t.rft"
     rft-alloc "$d/t.rft" | rft-duty -o "$d/base.rft"
     rft-alloc "$d/t.rft" | rft-gate --scheme rc | rft-duty -o "$d/rc.rft"
     rft-faultmap --scenario common -o "$d/fm.rft" "$d/t.rft"

@@ -277,7 +277,7 @@ cycle_span	18446744073709551515"
     # CSV both ways
     rft-view --format csv a.rft > got.csv
     cmp got.csv <(tr '\t' , < want.tsv)
-    rft-decode --format csv got.csv | rft-view > back.tsv
+    rft-decode --input-format csv got.csv | rft-view > back.tsv
     cmp back.tsv want.tsv
 }
 

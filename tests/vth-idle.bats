@@ -14,7 +14,7 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
     assert_line $'all\tlongest_0%\t100.00'
     assert_equal "$stderr" "rft-vth: warning: nw.duty: no cell ever held '1' or was switched off: every used entry held '0' the whole window (a trace without register writes?); longest_0% is 100 % and the lifetime is that of idle registers"
     # a trace with writes: no warning
-    rft-synth -n 2000 -o s.rft
+    rft-synth --writes 2000 -o s.rft
     rft-alloc s.rft | rft-duty -o s.duty
     run -0 --separate-stderr rft-vth s.duty
     assert_equal "$stderr" ''
@@ -25,7 +25,7 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
     run -1 --separate-stderr pipe "rft-alloc empty.rft | rft-duty | rft-vth"
     assert_equal "$stderr" "rft-vth: -: an empty duty map: rft-duty(1) saw no slice (a trace without begin, write or end records)"
     # a trace where a duty map belongs still says which stage is missing
-    rft-synth -n 100 -o s.rft
+    rft-synth --writes 100 -o s.rft
     run -1 --separate-stderr rft-vth s.rft
     [[ $stderr == *"a trace, not a duty map: run rft-duty(1) first" ]]
 }

@@ -27,7 +27,7 @@ One study over many traces, on this machine or on a Slurm cluster, and the cross
 
   -o, --output DIR       The batch folder (made if need be)
   -j, --jobs N           At most N jobs at once (default: the number of processors, nproc(1)); with --slurm, the CPUs and jobs of each task (default 1)
-  -s, --study NAME       aging, undervolt or healing
+      --study NAME       aging, undervolt or healing
       --pipeline STAGES  A study of your own (see Studies)
   -r, --repeat RUNS      The aging study's kernels run again and again (steady, the default: rft-alloc --runs steady), once, or N times in a row (rft-repeat); recorded in the folder's Makefile, so a folder holds one
       --shards N         The aging study's duty maps made in N (2 or more) shards of each trace's slices (see Studies); recorded in the folder's Makefile
@@ -35,9 +35,9 @@ One study over many traces, on this machine or on a Slurm cluster, and the cross
       --input-format F   Take the raw simulator logs of format F (m2s, evg, gem5 or nvbit) found in a folder as traces too, rft-decode(1) given --input-format F for them; without it a folder gives only its rft streams and text and CSV traces
       --force            Redo every result of the traces given
       --slurm            Submit to Slurm instead of running here
-      --partition P      Passed to sbatch for both jobs
-      --time T           Passed to sbatch for both jobs
-      --mem M            Passed to sbatch for both jobs
+      --partition P      The Slurm partition of both jobs (sbatch --partition)
+      --time T           The time limit of both jobs (sbatch --time)
+      --mem M            The memory of a node for both jobs (sbatch --mem)
       --sbatch-args ARGS  More sbatch options for both jobs, as words split as sh splits them, with its quotes and backslashes (nothing expanded)
       --status DIR       Report on a batch folder (see Status)
       --list             The studies, one a line
@@ -839,7 +839,10 @@ while [ $# -gt 0 ]; do
     -h | --help) printf '%s\n' "$usage"; exit 0 ;;
     --list-options)     # hidden, for tests/help.bats: the options of this loop
         sed -n '/^while \[ \$# -gt 0 \]; do$/,/^done$/p' "$0" | grep -oE -- '^ +(-[a-z-]+)( \| -[a-z-]+)*\)' |
-            grep -oE -- '-[a-z-]+' | grep -vxe -- -e --list-options
+            grep -oE -- '-[a-z-]+' | grep -vxe -- -e --list-options -e --list-deprecated
+        exit 0 ;;
+    --list-deprecated)  # hidden, for tests/options.bats: the old spellings, as cli_getopt_old
+        printf '%s\t%s\t%s\n' -s --study --study
         exit 0 ;;
     --version) echo "rft-batch (rftrace) $(rft-view --version | sed 's/.* //')"; exit 0 ;;
     --list)
@@ -850,7 +853,10 @@ while [ $# -gt 0 ]; do
     -j | --jobs) need "$@"; jobs=$2; shift ;;
     -j*) jobs=${1#-j} ;;
     --jobs=*) jobs=${1#*=} ;;
-    -s | --study) need "$@"; study=$2; shift ;;
+    --study) need "$@"; study=$2; shift ;;
+    "-s")   # -s is --summary FILE in every program (rft(1), OPTIONS)
+        echo "$prog: warning: -s for --study is deprecated, use --study (rft(1), OPTIONS)" >&2
+        need "$@"; study=$2; shift ;;
     --study=*) study=${1#*=} ;;
     --pipeline) need "$@"; pipeline=$2; shift ;;
     --pipeline=*) pipeline=${1#*=} ;;
