@@ -59,6 +59,7 @@ DEB_PKGS += time bsdextrautils
 DEPS_STAMP = .deps-ok-$(shell echo '$(DEB_PKGS)' | cksum | cut -d' ' -f1)
 
 .PHONY: all check check-quick check-slurm demo install uninstall clean deps bench bench-traces bench-study bench-compare fuzz \
+	static bench-scaling \
 	fuzz-build fuzz-replay fuzz-check fuzz-deps valgrind valgrind-deps check-deps
 all: $(DEPS_STAMP) $(PROGS) $(PROG_SCRIPTS) $(UNITS) $(SHLIB) examples/gate-inline
 
@@ -123,6 +124,35 @@ bin/%: bin/%.c bin/cli.o bin/pipeline.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
 bin/%: bin/sh/%.sh
 	cp $< $@ && chmod 755 $@
+# `make static`: every program linked statically (libzstd, libcsv and the C
+# library inside), with what they read at run time, in STATIC_DIR laid out
+# as an install (bin/, share/rftrace/params, share/man): a folder to copy to
+# a machine with none of the build's libraries (bench/scaling runs from it).
+# The objects are those of the plain build; only the link differs.
+STATIC_DIR ?= static
+HELPER_OBJ = $(patsubst %.c,%.o,$(filter-out $(PROG_SRC) bin/run.c,$(wildcard bin/*.c)))
+STATIC_PROGS = $(PROGS:bin/%=$(STATIC_DIR)/bin/%) $(PROG_SCRIPTS:bin/%=$(STATIC_DIR)/bin/%)
+bin/libhelpers.a: $(HELPER_OBJ)
+	$(AR) rcs $@ $^
+$(STATIC_DIR)/bin/rft: bin/run.o $(RUN_STAGES:%=bin/rft-%.run.o)
+$(STATIC_DIR)/bin/%: bin/%.c bin/libhelpers.a lib/librft.a lib/*.h bin/*.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -Ilib -static -o $@ $< $(filter bin/%.o,$^) bin/libhelpers.a lib/librft.a \
+	  $(LDFLAGS) $(LDLIBS)
+$(STATIC_DIR)/bin/%: bin/sh/%.sh
+	@mkdir -p $(@D)
+	cp $< $@ && chmod 755 $@
+static: $(DEPS_STAMP) $(STATIC_PROGS)
+	install -d $(STATIC_DIR)/share/rftrace/params $(STATIC_DIR)/share/rftrace/examples \
+	  $(STATIC_DIR)/share/man/man1 $(STATIC_DIR)/share/man/man5
+	install -m 644 $(PARAMS) $(STATIC_DIR)/share/rftrace/params/
+	install -m 755 $(SCRIPTS) $(STATIC_DIR)/share/rftrace/examples/
+	install -m 644 $(MAN1) $(STATIC_DIR)/share/man/man1/
+	install -m 644 $(MAN5) $(STATIC_DIR)/share/man/man5/
+	@for p in $(STATIC_PROGS); do case $$p in */rft-batch) ;; *) \
+	  if ldd $$p >/dev/null 2>&1; then echo "static: $$p is dynamically linked" >&2; exit 1; fi;; esac; done
+	@echo "static: $(words $(STATIC_PROGS)) programs in $(STATIC_DIR)/bin, none linked to a shared library"
+
 # a C example of the library (tests/run.bats runs it)
 examples/gate-inline: examples/gate-inline.c lib/librft.a lib/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
@@ -331,6 +361,6 @@ uninstall:
 	  $(DESTDIR)$(RFTDATA)/examples $(DESTDIR)$(RFTDATA) 2>/dev/null || true
 
 clean:
-	rm -f lib/*.o lib/pic/*.o bin/*.o lib/librft.a lib/librft.so* .flags-* $(PROGS) $(PROG_SCRIPTS) $(UNITS) \
+	rm -f lib/*.o lib/pic/*.o bin/*.o bin/libhelpers.a lib/librft.a lib/librft.so* .flags-* $(PROGS) $(PROG_SCRIPTS) $(UNITS) \
 	  examples/gate-inline
-	rm -rf $(FUZZ_OUT)
+	rm -rf $(FUZZ_OUT) $(STATIC_DIR)
