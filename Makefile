@@ -287,7 +287,7 @@ check: all check-deps $(FUZZ_REPLAYS)
 # whole studies over suites and their shards, signals sent to running
 # studies) and no fuzzing, the files run QUICK_JOBS at a time (default: the
 # CPUs); a failing file's output is printed.  `make check` runs everything.
-QUICK_SKIP = longpath embed slurm bench batch merge hostile
+QUICK_SKIP = longpath embed slurm bench batch merge hostile scaling
 QUICK_BATS = $(filter-out $(QUICK_SKIP:%=tests/%.bats),$(wildcard tests/*.bats))
 QUICK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-quick: all check-deps
@@ -318,6 +318,12 @@ bench: all
 
 bench-traces: all
 	PATH="$(CURDIR)/bin:$$PATH" bench/traces
+
+# the aging study -j 1 against -j N --shards N on one trace repeated to
+# WRITES (30M) writes (bench/scaling; N: JOBS, default nproc), e.g.
+#   make bench-scaling WRITES=2000000 JOBS=2 TRACES=trace.tsv.zst
+bench-scaling: all
+	PATH="$(CURDIR)/bin:$$PATH" bench/scaling $(if $(JOBS),-j $(JOBS)) $(if $(WRITES),--writes $(WRITES)) $(TRACES)
 
 # this tree against an older built one (OLD=DIR), on TRACES (else synthetic)
 bench-study bench-compare: all
