@@ -4,7 +4,6 @@
 #include "pipeline.h"
 
 #include <getopt.h>
-#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -445,10 +444,13 @@ static void threads_start(int threads)
             n->in = h;
             left--;
         }
+    if (left == threads - 1)
+        return;             /* one thread: the stages fail as they go */
     for (int i = 0; i < run.n; i++) {     /* parents come before their children */
         node *n = run.all[i];
         n->owner = n->in ? n : n->parent ? n->parent->owner : NULL;
     }
+    run.handing = 1;
     /* a thread takes no signal: a handler (removing temporaries) runs in
      * the main thread */
     sigset_t all, old;
@@ -462,7 +464,6 @@ static void threads_start(int threads)
         }
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    run.handing = 1;
 }
 
 /* Every batch handed on and every thread ended: the nodes are the main
