@@ -59,6 +59,7 @@ DEB_PKGS += time bsdextrautils
 DEPS_STAMP = .deps-ok-$(shell echo '$(DEB_PKGS)' | cksum | cut -d' ' -f1)
 
 .PHONY: all check check-quick check-slurm demo install uninstall clean deps bench bench-traces bench-study bench-compare fuzz \
+	static bench-scaling \
 	fuzz-build fuzz-replay fuzz-check fuzz-deps valgrind valgrind-deps check-deps
 all: $(DEPS_STAMP) $(PROGS) $(PROG_SCRIPTS) $(UNITS) $(SHLIB) examples/gate-inline
 
@@ -123,6 +124,35 @@ bin/%: bin/%.c bin/cli.o bin/pipeline.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
 bin/%: bin/sh/%.sh
 	cp $< $@ && chmod 755 $@
+# `make static`: every program linked statically (libzstd, libcsv and the C
+# library inside), with what they read at run time, in STATIC_DIR laid out
+# as an install (bin/, share/rftrace/params, share/man): a folder to copy to
+# a machine with none of the build's libraries (bench/scaling runs from it).
+# The objects are those of the plain build; only the link differs.
+STATIC_DIR ?= static
+HELPER_OBJ = $(patsubst %.c,%.o,$(filter-out $(PROG_SRC) bin/run.c,$(wildcard bin/*.c)))
+STATIC_PROGS = $(PROGS:bin/%=$(STATIC_DIR)/bin/%) $(PROG_SCRIPTS:bin/%=$(STATIC_DIR)/bin/%)
+bin/libhelpers.a: $(HELPER_OBJ)
+	$(AR) rcs $@ $^
+$(STATIC_DIR)/bin/rft: bin/run.o $(RUN_STAGES:%=bin/rft-%.run.o)
+$(STATIC_DIR)/bin/%: bin/%.c bin/libhelpers.a lib/librft.a lib/*.h bin/*.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -Ilib -static -o $@ $< $(filter bin/%.o,$^) bin/libhelpers.a lib/librft.a \
+	  $(LDFLAGS) $(LDLIBS)
+$(STATIC_DIR)/bin/%: bin/sh/%.sh
+	@mkdir -p $(@D)
+	cp $< $@ && chmod 755 $@
+static: $(DEPS_STAMP) $(STATIC_PROGS)
+	install -d $(STATIC_DIR)/share/rftrace/params $(STATIC_DIR)/share/rftrace/examples \
+	  $(STATIC_DIR)/share/man/man1 $(STATIC_DIR)/share/man/man5
+	install -m 644 $(PARAMS) $(STATIC_DIR)/share/rftrace/params/
+	install -m 755 $(SCRIPTS) $(STATIC_DIR)/share/rftrace/examples/
+	install -m 644 $(MAN1) $(STATIC_DIR)/share/man/man1/
+	install -m 644 $(MAN5) $(STATIC_DIR)/share/man/man5/
+	@for p in $(STATIC_PROGS); do case $$p in */rft-batch) ;; *) \
+	  if ldd $$p >/dev/null 2>&1; then echo "static: $$p is dynamically linked" >&2; exit 1; fi;; esac; done
+	@echo "static: $(words $(STATIC_PROGS)) programs in $(STATIC_DIR)/bin, none linked to a shared library"
+
 # a C example of the library (tests/run.bats runs it)
 examples/gate-inline: examples/gate-inline.c lib/librft.a lib/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
@@ -259,7 +289,7 @@ check: all check-deps $(FUZZ_REPLAYS)
 # whole studies over suites and their shards, signals sent to running
 # studies) and no fuzzing, the files run QUICK_JOBS at a time (default: the
 # CPUs); a failing file's output is printed.  `make check` runs everything.
-QUICK_SKIP = longpath embed slurm bench batch merge hostile
+QUICK_SKIP = longpath embed slurm bench batch merge hostile scaling
 QUICK_BATS = $(filter-out $(QUICK_SKIP:%=tests/%.bats),$(wildcard tests/*.bats))
 QUICK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-quick: all check-deps
@@ -290,6 +320,12 @@ bench: all
 
 bench-traces: all
 	PATH="$(CURDIR)/bin:$$PATH" bench/traces
+
+# the aging study -j 1 against -j N --shards N on one trace repeated to
+# WRITES (30M) writes (bench/scaling; N: JOBS, default nproc), e.g.
+#   make bench-scaling WRITES=2000000 JOBS=2 TRACES=trace.tsv.zst
+bench-scaling: all
+	PATH="$(CURDIR)/bin:$$PATH" bench/scaling $(if $(JOBS),-j $(JOBS)) $(if $(WRITES),--writes $(WRITES)) $(TRACES)
 
 # this tree against an older built one (OLD=DIR), on TRACES (else synthetic)
 bench-study bench-compare: all
@@ -333,6 +369,6 @@ uninstall:
 	  $(DESTDIR)$(RFTDATA)/examples $(DESTDIR)$(RFTDATA) 2>/dev/null || true
 
 clean:
-	rm -f lib/*.o lib/pic/*.o bin/*.o lib/librft.a lib/librft.so* .flags-* $(PROGS) $(PROG_SCRIPTS) $(UNITS) \
+	rm -f lib/*.o lib/pic/*.o bin/*.o bin/libhelpers.a lib/librft.a lib/librft.so* .flags-* $(PROGS) $(PROG_SCRIPTS) $(UNITS) \
 	  examples/gate-inline
-	rm -rf $(FUZZ_OUT)
+	rm -rf $(FUZZ_OUT) $(STATIC_DIR)

@@ -217,4 +217,5 @@ void fm_print_job(fm_print *p, cli_job *j)
     print_stage *s = xrealloc(NULL, sizeof *s);
     *s = (print_stage){.st = {.ops = &stream_ops, .input = "-"}, .p = p};
     j->st = &s->st;
+    j->prints = 1;
 }

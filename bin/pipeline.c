@@ -4,6 +4,9 @@
 #include "pipeline.h"
 
 #include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,15 @@ struct node {
     int leaf;               /* the last job of some pipeline */
     int root;               /* reads the input stream itself */
     rft_header out;
+    /* threads (see "hand-off" below) */
+    node *parent;           /* NULL for the first stage of a pipeline */
+    struct hand *in;        /* its records come from another thread: fed there */
+    node *owner;            /* the node whose thread feeds this one, NULL: main */
+    int post;               /* its place in post-order: who failed first */
+    int failed;             /* its failure is in fail_* and it is fed no more */
+    int fail_epipe;
+    uint64_t fail_root;
+    char *fail_msg;
 };
 
 static struct {
@@ -35,7 +47,16 @@ static struct {
     rft_reader *r;
     const char *input;
     uint32_t lanes;
+    node *src;              /* the source job's node (rft-decode, rft-synth), or NULL */
+    int handing;            /* threads are feeding nodes: a failure is recorded, not fatal */
+    atomic_int failing;     /* some node failed: stop making records */
 } run;
+
+int cli_run_threads = 1;
+
+/* The root record (read, or made by the source) whose records a thread is
+ * feeding: where a failure happened, in the order of one thread's run. */
+static _Thread_local uint64_t cur_root;
 
 /* ---- progress on stderr, when it is a terminal and not --quiet ---------------- */
 static struct {
@@ -87,9 +108,27 @@ static void meter_end(void)
     meter.shown = 0;
 }
 
-/* Every stream is left without its end record, the reader stopped. */
+static void threads_join(void);
+static node *first_failure(void);
+
+/* Every stream is left without its end record, the reader stopped.  With
+ * threads feeding nodes (a source failing: cli_abandon_hook), they end
+ * first: a failure of theirs comes before the source's, which made the
+ * records that failed earlier. */
 static void abandon_all(void)
 {
+    if (run.handing) {
+        threads_join();
+        node *f = first_failure();
+        if (f) {
+            if (f->fail_epipe)
+                cli_epipe(RFT_EPIPE);
+            abandon_all();
+            prog = f->job->prog;
+            warnx("%s", f->fail_msg);
+            exit(1);
+        }
+    }
     meter_end();
     for (int i = 0; i < run.n; i++) {
         cli_writer_close(run.all[i]->w, 0, NULL, 0);
@@ -104,25 +143,47 @@ static void abandon_all(void)
 
 static const char *node_input(const node *n) { return n->root ? run.input : "-"; }
 
-static noreturn void node_fail(const node *n, int at_record)
+/* n failed with msg (allocated): with threads feeding nodes it is kept
+ * for fail_now, which tells the first failure of a run on one thread;
+ * else the run ends here. */
+static void node_failed(node *n, char *msg, int epipe)
 {
+    if (run.handing) {
+        if (!n->failed) {
+            n->failed = 1;
+            n->fail_msg = msg;
+            n->fail_root = cur_root;
+            n->fail_epipe = epipe;
+        } else {
+            free(msg);
+        }
+        atomic_store(&run.failing, 1);
+        return;
+    }
+    if (epipe)
+        cli_epipe(RFT_EPIPE);
     prog = n->job->prog;
-    const char *why = rft_stage_error(n->job->st);
-    char *msg = at_record ? xasprintf("%s: record %llu: %s", node_input(n),
-                                      (unsigned long long)n->count, why)
-                          : xasprintf("%s: %s", node_input(n), why);
     abandon_all();
     warnx("%s", msg);
     free(msg);
     exit(1);
 }
 
+static void node_fail(node *n, int at_record)
+{
+    const char *why = rft_stage_error(n->job->st);
+    node_failed(n, at_record ? xasprintf("%s: record %llu: %s", node_input(n),
+                                         (unsigned long long)n->count, why)
+                             : xasprintf("%s: %s", node_input(n), why), 0);
+}
+
+/* A stage's warning, from whichever thread feeds it: a line whole */
 static void node_warn(void *ctx, const char *msg)
 {
-    const char *save = prog;
-    prog = ((node *)ctx)->job->prog;
-    warnx("%s", msg);
-    prog = save;
+    fflush(stdout);
+    flockfile(stderr);
+    fprintf(stderr, "%s: %s\n", ((node *)ctx)->job->prog, msg);
+    funlockfile(stderr);
 }
 
 static const char *out_name(const node *n)
@@ -134,6 +195,8 @@ static const char *out_name(const node *n)
 static int node_put(void *ctx, rft_rec *rec)
 {
     node *n = ctx;
+    if (n->failed)
+        return 0;
     n->count++;
     if (n->feed(n->st, rec, &n->sink) < 0)     /* rft_stage_feed, without a call */
         node_fail(n, 1);
@@ -150,16 +213,315 @@ static void rec_copy(rft_rec *d, const rft_rec *s)
 static int readonly(const node *n) { return n->job->st && n->job->st->ops->readonly; }
 
 /* e: what a write to n's stream returned */
-static void write_check(const node *n, int e)
+static void write_check(node *n, int e)
 {
-    if (!e)
+    if (!e || n->failed)
         return;
-    cli_epipe(e);
-    prog = n->job->prog;
-    char *msg = xasprintf("%s: %s", out_name(n), rft_writer_error(n->w));
-    abandon_all();
-    warnx("%s", msg);
+    node_failed(n, xasprintf("%s: %s", out_name(n), rft_writer_error(n->w)), e == RFT_EPIPE);
+}
+
+/* ---- hand-off: a node fed in a thread of its own -------------------------------
+ * With --threads above 1 (`rft run`), some nodes are fed by a thread of their
+ * own: the thread of the node above packs each record it hands them into a
+ * batch, a ring of HAND_SLOTS batches of HAND_BYTES between the two; the
+ * node's thread unpacks and feeds them.  A batch changes hands under a
+ * mutex once per some hundred records, so the threads rarely wait on each
+ * other and never spin.  Only the records go through threads: every stage
+ * starts before and finishes after them, in the main thread, in the order
+ * a single thread keeps (its tables, its end records). */
+#define HAND_SLOTS 4
+#define HAND_BYTES (256u << 10)
+enum { HAND_END = 1, HAND_FLUSH = 2 };
+
+typedef struct {
+    unsigned char *buf;
+    size_t len, cap;
+    int flags;              /* HAND_END: nothing follows; HAND_FLUSH: flush after */
+} hand_batch;
+
+/* One packed record: its fields, then its payload (raw) and a kernel's name */
+typedef struct {
+    uint64_t root;          /* cur_root where it was made */
+    int32_t kind;
+    uint32_t len, body, raw, name;
+} hand_ent;
+
+typedef struct hand {
+    pthread_mutex_t mu;
+    pthread_cond_t more, room;
+    hand_batch b[HAND_SLOTS];
+    unsigned made, taken;   /* batches published and taken (mod 2^32) */
+    hand_batch *cur;        /* the one being filled (the upper thread's) */
+    rft_rec *rec;           /* the record unpacked (the lower thread's) */
+    pthread_t thread;
+} hand;
+
+static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+static void hand_wait_room(hand *h)
+{
+    pthread_mutex_lock(&h->mu);
+    while (h->made - h->taken == HAND_SLOTS)
+        pthread_cond_wait(&h->room, &h->mu);
+    pthread_mutex_unlock(&h->mu);
+    h->cur = &h->b[h->made % HAND_SLOTS];
+    h->cur->len = 0;
+    h->cur->flags = 0;
+}
+
+static void hand_publish(hand *h, int flags)
+{
+    if (!h->cur)
+        hand_wait_room(h);
+    h->cur->flags = flags;
+    h->cur = NULL;
+    pthread_mutex_lock(&h->mu);
+    h->made++;
+    pthread_cond_signal(&h->more);
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void hand_put(hand *h, const rft_rec *rec)
+{
+    hand_ent e = {cur_root, rec->kind, rec->len, 0, 0, 0};
+    const void *body = &rec->u;
+    if (rec->kind == RFT_WRITE) {
+        body = &rec->w;
+        e.body = (uint32_t)(offsetof(rft_write, val) + run.lanes * sizeof rec->w.val[0]);
+    } else {
+        e.body = sizeof rec->u;
+        e.raw = rec->raw ? rec->len : 0;
+        if (rec->kind == RFT_KERNEL && rec->u.kernel.name)
+            e.name = rec->u.kernel.name_len;
+    }
+    size_t need = pad8(sizeof e + (size_t)e.body + e.raw + e.name);
+    if (h->cur && h->cur->len + need > h->cur->cap)
+        hand_publish(h, 0);
+    if (!h->cur)
+        hand_wait_room(h);
+    hand_batch *b = h->cur;
+    if (need > b->cap) {        /* a record larger than a batch: once */
+        free(b->buf);
+        if (!(b->buf = malloc(need)))
+            die("out of memory");
+        b->cap = need;
+    }
+    unsigned char *p = b->buf + b->len;
+    memcpy(p, &e, sizeof e);
+    memcpy(p + sizeof e, body, e.body);
+    if (e.raw)
+        memcpy(p + sizeof e + e.body, rec->raw, e.raw);
+    if (e.name)
+        memcpy(p + sizeof e + e.body + e.raw, rec->u.kernel.name, e.name);
+    b->len += need;
+}
+
+static void thread_end(const node *owner, int flags);
+static void thread_flush(const node *owner);
+
+/* The thread of node c: feeds it the records of its batches. */
+static void *hand_main(void *arg)
+{
+    node *c = arg;
+    hand *h = c->in;
+    rft_rec *rec = h->rec;
+    for (;;) {
+        pthread_mutex_lock(&h->mu);
+        while (h->made == h->taken)
+            pthread_cond_wait(&h->more, &h->mu);
+        pthread_mutex_unlock(&h->mu);
+        hand_batch *b = &h->b[h->taken % HAND_SLOTS];
+        for (size_t at = 0; at < b->len;) {
+            hand_ent e;
+            const unsigned char *p = b->buf + at;
+            memcpy(&e, p, sizeof e);
+            p += sizeof e;
+            rec->kind = e.kind;
+            rec->len = e.len;
+            memcpy(e.kind == RFT_WRITE ? (void *)&rec->w : (void *)&rec->u, p, e.body);
+            rec->raw = e.raw ? p + e.body : NULL;
+            if (e.kind == RFT_KERNEL && e.name)
+                rec->u.kernel.name = (const char *)p + e.body + e.raw;
+            cur_root = e.root;
+            node_put(c, rec);
+            at += pad8(sizeof e + (size_t)e.body + e.raw + e.name);
+        }
+        int flags = b->flags;
+        pthread_mutex_lock(&h->mu);
+        h->taken++;
+        pthread_cond_signal(&h->room);
+        pthread_mutex_unlock(&h->mu);
+        if (flags & HAND_FLUSH)
+            thread_flush(c);
+        if (flags & HAND_END) {
+            thread_end(c, HAND_END);
+            return NULL;
+        }
+    }
+}
+
+/* The batches the thread of owner (NULL: main) hands on: each published
+ * with flags (the last one partly filled). */
+static void thread_end(const node *owner, int flags)
+{
+    for (int i = 0; i < run.n; i++) {
+        node *d = run.all[i];
+        if (d->in && (d->parent ? d->parent->owner : NULL) == owner)
+            hand_publish(d->in, flags);
+    }
+}
+
+/* The streams the thread of owner writes, flushed, and then those below. */
+static void thread_flush(const node *owner)
+{
+    for (int i = 0; i < run.n; i++) {
+        node *n = run.all[i];
+        if (n->w && n->owner == owner)
+            write_check(n, rft_writer_flush(n->w));
+    }
+    thread_end(owner, HAND_FLUSH);
+}
+
+static void hand_free(hand *h)
+{
+    pthread_mutex_destroy(&h->mu);
+    pthread_cond_destroy(&h->more);
+    pthread_cond_destroy(&h->room);
+    for (int i = 0; i < HAND_SLOTS; i++)
+        free(h->b[i].buf);
+    free(h->rec);
+    free(h);
+}
+
+/* Whether a node's stage writes standard output as records come (rft-view):
+ * two such, or one beside a stream to standard output, keep one thread,
+ * which keeps their lines in order. */
+static int prints(const node *n)
+{
+    return n->job->prints || (n->w && (!n->job->output || strcmp(n->job->output, "-") == 0));
+}
+
+/* The longest way down from n to a leaf */
+static int node_height(const node *n)
+{
+    int h = 0;
+    for (int i = 0; i < n->nchild; i++) {
+        int k = 1 + node_height(n->child[i]);
+        h = k > h ? k : h;
+    }
+    return h;
+}
+
+/* Threads for up to threads - 1 nodes: the last stages of the pipelines
+ * first (the accounting ones, rft-duty and the energy scan, are the dearest),
+ * then those before them; never the source, which makes the records in the
+ * main thread.  Then each is started. */
+static void threads_start(int threads)
+{
+    int nprint = 0, any_print = 0;
+    for (int i = 0; i < run.n; i++) {
+        nprint += prints(run.all[i]);
+        any_print |= run.all[i]->job->prints;
+    }
+    if (any_print && nprint > 1)
+        threads = 1;
+    int left = threads - 1;
+    for (int height = 0; left > 0 && height < run.n; height++)
+        for (int i = 0; left > 0 && i < run.n; i++) {
+            node *n = run.all[i];
+            if (node_height(n) != height || n == run.src || n->in)
+                continue;
+            hand *h = xrealloc(NULL, sizeof *h);
+            memset(h, 0, sizeof *h);
+            h->rec = xrealloc(NULL, sizeof *h->rec);
+            for (int b = 0; b < HAND_SLOTS; b++) {
+                h->b[b].buf = xrealloc(NULL, HAND_BYTES);
+                h->b[b].cap = HAND_BYTES;
+            }
+            pthread_mutex_init(&h->mu, NULL);
+            pthread_cond_init(&h->more, NULL);
+            pthread_cond_init(&h->room, NULL);
+            n->in = h;
+            left--;
+        }
+    if (left == threads - 1)
+        return;             /* one thread: the stages fail as they go */
+    for (int i = 0; i < run.n; i++) {     /* parents come before their children */
+        node *n = run.all[i];
+        n->owner = n->in ? n : n->parent ? n->parent->owner : NULL;
+    }
+    run.handing = 1;
+    /* a thread takes no signal: a handler (removing temporaries) runs in
+     * the main thread */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    for (int i = 0; i < run.n; i++) {
+        node *n = run.all[i];
+        if (n->in && pthread_create(&n->in->thread, NULL, hand_main, n)) {
+            pthread_sigmask(SIG_SETMASK, &old, NULL);
+            die("cannot start a thread");
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Every batch handed on and every thread ended: the nodes are the main
+ * thread's again. */
+static void threads_join(void)
+{
+    if (!run.handing)
+        return;
+    thread_end(NULL, HAND_END);
+    for (int i = 0; i < run.n; i++)
+        if (run.all[i]->in)
+            pthread_join(run.all[i]->in->thread, NULL);
+    run.handing = 0;
+}
+
+/* The threads ended: the failure that comes first on one thread (the
+ * earliest root record; for one record, a stage before the stage that fed
+ * it, an earlier pipeline before a later), or NULL. */
+static node *first_failure(void)
+{
+    node *first = NULL;
+    for (int i = 0; i < run.n; i++) {
+        node *n = run.all[i];
+        if (n->failed && (!first || n->fail_root < first->fail_root ||
+                          (n->fail_root == first->fail_root && n->post < first->post)))
+            first = n;
+    }
+    return first;
+}
+
+/* Some node failed, or the input (reader_msg, allocated, at root record
+ * at): the threads ended, the run ends with the first failure. */
+static noreturn void fail_now(char *reader_msg, uint64_t at)
+{
+    threads_join();
+    node *f = first_failure();
+    if (f && reader_msg && f->fail_root >= at)
+        f = NULL;       /* the input's failure comes first */
+    if (f) {
+        free(reader_msg);
+        if (f->fail_epipe)
+            cli_epipe(RFT_EPIPE);
+        prog = f->job->prog;
+        abandon_all();
+        warnx("%s", f->fail_msg);
+    } else {
+        prog = run.all[0]->job->prog;
+        abandon_all();
+        warnx("%s", reader_msg ? reader_msg : "internal error: a failure without its message");
+    }
     exit(1);
+}
+
+static void post_order(node *n, int *k)
+{
+    for (int i = 0; i < n->nchild; i++)
+        post_order(n->child[i], k);
+    n->post = (*k)++;
 }
 
 /* The records of a node's stage: to its stream (first: children may change
@@ -167,13 +529,21 @@ static void write_check(const node *n, int e)
 static int node_out(void *ctx, rft_rec *rec)
 {
     node *n = ctx;
+    if (n == run.src) {
+        cur_root++;
+        if (run.handing && atomic_load_explicit(&run.failing, memory_order_relaxed))
+            fail_now(NULL, 0);
+    }
     if (n->w)
         write_check(n, rft_write_rec(n->w, rec));
     /* the stages that only read it first (add_child keeps them so), then
-     * those that may change it: a copy each but the last */
+     * those that may change it: a copy each but the last; one fed by a
+     * thread of its own gets a copy in its batch */
     for (int i = 0; i < n->nchild; i++) {
         node *c = n->child[i];
-        if (i + 1 < n->nchild && !readonly(c)) {
+        if (c->in && run.handing) {
+            hand_put(c->in, rec);
+        } else if (i + 1 < n->nchild && !readonly(c)) {
             rec_copy(n->copy, rec);
             node_put(c, n->copy);
         } else {
@@ -277,6 +647,7 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
             } else {
                 at[i][k] = node_new(&pipe[i][k]);
                 at[i][k]->root = k == 0;
+                at[i][k]->parent = k ? at[i][k - 1] : NULL;
                 add_child(k ? at[i][k - 1] : &root, at[i][k]);
                 read_flags |= pipe[i][k].read_flags;
             }
@@ -284,6 +655,13 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
         at[i][len[i] - 1]->leaf = 1;
     }
     run.input = pipe[0][0].input;
+    run.src = pipe[0][0].source_open ? root.child[0] : NULL;
+    run.handing = 0;
+    atomic_store(&run.failing, 0);
+    cur_root = 0;
+    int npost = 0;
+    for (int i = 0; i < root.nchild; i++)
+        post_order(root.child[i], &npost);
     cli_abandon_hook = abandon_all;
 
     char err[320];
@@ -299,8 +677,14 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
         for (int i = 0; i < src->nchild; i++)
             start(src->child[i], &src->out);
         open_writers();
+        threads_start(cli_run_threads);
         prog = src->job->prog;
         src->job->source_run(src->job, &src->sink);
+        if (run.handing) {
+            threads_join();
+            if (first_failure())
+                fail_now(NULL, 0);
+        }
         if (src->job->report)
             src->job->report(src->job);
         for (int i = 0; i < src->nchild; i++)
@@ -318,14 +702,25 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
         for (int i = 0; i < root.nchild; i++)
             start(root.child[i], h);
         open_writers();
+        threads_start(cli_run_threads);
         meter_start(run.input);
         prog = pipe[0][0].prog;
-        for (uint64_t n = 1; (e = rft_read(run.r, rec)) == 0; n++) {
+        uint64_t n = 1;
+        for (; (e = rft_read(run.r, rec)) == 0; n++) {
+            cur_root = n;
             node_out(&root, rec);
             if (meter.on && !(n & 0xffff))
                 meter_tick(n, rft_reader_bytes(run.r));
+            if (run.handing && atomic_load_explicit(&run.failing, memory_order_relaxed))
+                fail_now(NULL, 0);
         }
         meter_end();
+        if (run.handing) {
+            char *msg = e != RFT_EOF ? xasprintf("%s: %s", run.input, rft_reader_error(run.r)) : NULL;
+            threads_join();
+            if (msg || first_failure())
+                fail_now(msg, n);
+        }
         if (e != RFT_EOF) {
             prog = pipe[0][0].prog;
             char *msg = xasprintf("%s: %s", run.input, rft_reader_error(run.r));
@@ -364,6 +759,9 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
         n->job->ctx = NULL;
         free(n->child);
         free(n->copy);
+        if (n->in)
+            hand_free(n->in);
+        free(n->fail_msg);
         free(n);
     }
     free(run.all);
@@ -392,6 +790,10 @@ void cli_job_memory(cli_job *j, const char *mib)
 
 void cli_jobs_flush(void)
 {
+    if (run.handing) {          /* the main thread's streams; the others' in their threads */
+        thread_flush(NULL);
+        return;
+    }
     for (int i = 0; i < run.n; i++)
         if (run.all[i]->w)
             write_check(run.all[i], rft_writer_flush(run.all[i]->w));

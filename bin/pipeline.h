@@ -42,6 +42,9 @@ struct cli_job {
      * status. */
     int alone;
     int (*run)(cli_job *j);
+    /* Its stage writes standard output as records come (rft-view's lines):
+     * `rft run` keeps such a stage in one thread with any other that does. */
+    int prints;
 };
 
 /* A stage program: its name, usage text and option parser, which fills a
@@ -68,6 +71,10 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
 
 /* --max-memory MIB (CLI_MEMORY_OPTION) for job j's stage. */
 void cli_job_memory(cli_job *j, const char *mib);
+
+/* Threads of cli_pipelines_run: up to this many, the main one included,
+ * feed its stages (`rft run --threads`); 1 by default: one. */
+extern int cli_run_threads;
 
 /* A single pipeline: cli_pipelines_run of one. */
 void cli_jobs_run(cli_job *jobs, int n);

@@ -222,6 +222,7 @@ static void parse(int argc, char **argv, cli_job *j)
         die("out of memory");
     j->st = &vs->st;
     j->report = o.stats ? report : NULL;
+    j->prints = !o.stats;
 }
 
 const cli_prog cli_view = {"rft-view", usage, parse};

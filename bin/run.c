@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "pipeline.h"
 
@@ -33,11 +34,13 @@ static const cli_prog *const progs[] = {STAGES};
 #undef X
 
 static const char usage[] =
-    "rft run pipeline ...\n"
+    "rft run [--threads N] pipeline ...\n"
     "Run pipelines of rft stages in one process, records passing in memory (rft(1))\n"
     "\n"
     "  pipeline               one argument, 'STAGE [ARGS...] | STAGE [ARGS...] ...', a STAGE\n"
-    "                         being a program name without its rft- prefix\n";
+    "                         being a program name without its rft- prefix\n"
+    "      --threads N        Feed the stages from up to N threads, the last stages first\n"
+    "                         (default: RFT_THREADS, else the number of processors online)\n";
 
 typedef struct {
     char **word;            /* argv of the stage: word[0] its name */
@@ -301,6 +304,23 @@ int run_main(int argc, char **argv)
     argc = cli_take_quiet(argc, argv);
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
         cli_help(usage);
+    const char *t = getenv("RFT_THREADS");
+    int skip = 0;               /* words before the pipelines */
+    if (argc > 2 && strcmp(argv[1], "--threads") == 0)
+        t = argv[2], skip = 2;
+    else if (argc > 1 && strncmp(argv[1], "--threads=", 10) == 0)
+        t = argv[1] + 10, skip = 1;
+    else if (argc == 2 && strcmp(argv[1], "--threads") == 0)
+        run_usage("%s", "--threads needs a value");
+    if (t && *t) {
+        prog = "rft run";
+        cli_run_threads = (int)cli_uint(skip ? "--threads" : "RFT_THREADS", t, 1, 1024);
+    } else {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        cli_run_threads = n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+    }
+    argc -= skip;
+    argv += skip;
     if (argc < 2)
         run_usage("%s", "no pipeline");
     int np = argc - 1;
