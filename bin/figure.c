@@ -218,6 +218,20 @@ static int meaningful(const char *part)
     return 0;
 }
 
+/* The length of the longest suffix all the names share that starts at a
+ * '_' in each and leaves something before it; 0: none (or one name). */
+static size_t shared_suffix(const fig_series *s, size_t ns)
+{
+    for (const char *suf = ns > 1 ? strchr(s[0].name, '_') : NULL; suf; suf = strchr(suf + 1, '_')) {
+        size_t i = 0, n = strlen(suf);
+        while (i < ns && strlen(s[i].name) > n && strcmp(s[i].name + strlen(s[i].name) - n, suf) == 0)
+            i++;
+        if (i == ns && suf[1])
+            return n;
+    }
+    return 0;
+}
+
 char *fig_ylabel(const fig_series *s, size_t ns)
 {
     if (ns == 1)
@@ -310,6 +324,12 @@ static void y_range(const figure *f, size_t i0, size_t i1, axis_end *lo, axis_en
     double need_lo = bar ? fmin(vlo, 0) : vlo, need_hi = bar ? fmax(vhi, 0) : vhi;
     if (!isfinite(vhi - vlo) || !isfinite(need_hi - need_lo))
         die("%s: the values span too wide a range to plot", f->source);
+    /* a stack of rounded shares may pass 100 by a rounding (100.01) */
+    double slack = f->kind == FIG_STACK ? 1e-3 * (need_hi - need_lo) : 0;
+    if (f->ymax_set && need_hi > f->ymax && need_hi - f->ymax <= slack)
+        need_hi = f->ymax;
+    if (f->ymin_set && need_lo < f->ymin && f->ymin - need_lo <= slack)
+        need_lo = f->ymin;
     *lo = (axis_end){fmin(vlo, 0) == 0, fmin(vlo, 0)};
     *hi = (axis_end){bar && need_hi == 0, need_hi};
     const char *what[] = {"the smallest value", "the largest value", "a bar's end"};
@@ -388,6 +408,15 @@ static size_t longest_cell(const char *const *cell, size_t n)
     return longest;
 }
 
+/* The pixels the key takes right of the plot. */
+static double key_width(const figure *f)
+{
+    size_t name = 0;
+    for (size_t i = 0; i < f->ns; i++)
+        name = chars(f->s[i].name) > name ? chars(f->s[i].name) : name;
+    return f->panels ? 0 : 40 + CHAR_W(FONT) * (double)name;
+}
+
 /* Panels: columns of them, and rows. */
 static size_t panel_cols(const figure *f)
 {
@@ -413,9 +442,6 @@ static double tick_extent(const cat_layout *L, size_t len)
  * quarter of the figure's height: a longer one is cut in its middle. */
 static void category_layout(figure *f, cat_layout *L)
 {
-    size_t name = 0;
-    for (size_t i = 0; i < f->ns; i++)
-        name = chars(f->s[i].name) > name ? chars(f->s[i].name) : name;
     L->pos = xrealloc(NULL, f->nrows * sizeof *L->pos);
     L->gfirst = xrealloc(NULL, (f->nrows + 1) * sizeof *L->gfirst);
     L->ngroups = 0;
@@ -425,7 +451,7 @@ static void category_layout(figure *f, cat_layout *L)
         L->pos[r] = (double)r + (L->ngroups ? (double)(L->ngroups - 1) * GROUP_GAP : 0);
     }
     L->gfirst[L->ngroups] = f->nrows;
-    double key = f->panels ? 0 : 40 + CHAR_W(FONT) * (double)name;
+    double key = key_width(f);
     double n = f->nrows ? L->pos[f->nrows - 1] + 1 : 1, cols = (double)panel_cols(f);
     double width = (double)f->width / cols - LEFT - key;
     size_t longest = longest_cell(f->xcell, f->nrows);
@@ -578,11 +604,52 @@ static double put_bottom(FILE *o, const figure *f, const cat_layout *L)
     return at + (L ? L->tics : 1.3 * FONT + 8) + 4;
 }
 
+/* A title wider than the figure in lines that fit, broken at spaces: in
+ * double quotes, where \n breaks a line and \ and " are escaped (a title
+ * of one line in single quotes, as every other string). */
+static size_t title_fit(const figure *f)
+{
+    /* centred over the plot, which the key outside on the right pushes left */
+    double centre = f->panels ? f->width / 2.0 : (LEFT + (double)f->width - key_width(f)) / 2;
+    double half = fmin(centre, f->width - centre) - 10;
+    return (size_t)fmax(2 * half / (1.15 * CHAR_W(FONT)), 10);
+}
+
+static void put_title(FILE *o, const figure *f, const char *t)
+{
+    size_t fit = title_fit(f), n = 0, all = chars(t);
+    size_t lines = (all + fit - 1) / fit, per = lines > 1 ? (all + lines - 1) / lines : all;
+    if (lines < 2) {
+        put_quoted(o, t, 0);
+        return;
+    }
+    const char *line = t, *brk = NULL;
+    const char *const esc[] = {"\\\\", "\\\""};
+    putc('"', o);
+    for (const char *p = t; *p; p++) {
+        n += ((unsigned char)*p & 0xc0) != 0x80;
+        int here = *p == ' ' && n > per && n <= fit;   /* lines of about equal length */
+        if (*p == ' ')
+            brk = p;
+        if (here || (n > fit && brk > line)) {
+            char *part = xasprintf("%.*s", (int)(brk - line), line);
+            put_text(o, part, "\\\"", esc);
+            free(part);
+            fputs("\\n", o);
+            line = brk + 1;
+            n = chars(line) - chars(p + 1);
+            brk = NULL;
+        }
+    }
+    put_text(o, line, "\\\"", esc);
+    putc('"', o);
+}
+
 static void put_series_style(FILE *o, const figure *f, size_t i)
 {
     fprintf(o, "set style line %zu lc rgb '%s' lw 1.5", i + 1, palette[i % NCOLOURS]);
     if (f->kind == FIG_LINE)
-        fprintf(o, " dt %zu pt %d ps 0.8 pi %zu", i % NDASHES + 1, markers[i % NMARKERS],
+        fprintf(o, " dt %zu pt %d ps 0.8 pi %zu", f->panels ? 1 : i % NDASHES + 1, markers[i % NMARKERS],
                 mark_every(f, i));
     putc('\n', o);
 }
@@ -644,7 +711,7 @@ static void write_script(FILE *o, figure *f, const char *stem, const char *figna
     for (int i = 0; i < 3; i++)
         if (has(labels[i][1])) {
             fprintf(o, "set %s ", labels[i][0]);
-            put_quoted(o, labels[i][1], 0);
+            i ? put_quoted(o, labels[i][1], 0) : put_title(o, f, labels[i][1]);
             putc('\n', o);
         }
     fputs("set border 3\nset tics nomirror\nset grid ytics lc rgb '#dddddd'\n", o);
@@ -704,23 +771,35 @@ static void write_script(FILE *o, figure *f, const char *stem, const char *figna
     for (size_t i = 0; i < f->ns; i++)
         put_series_style(o, f, i);
     if (f->panels) {
-        double top = (has(f->title) ? 26 : 0) + 22;
+        double top = (has(f->title) ? 16 + 18 * (double)((chars(f->title) + title_fit(f) - 1) /
+                                                         title_fit(f)) : 0) + 28;
         fprintf(o, "\n# a panel per series, each with its own y axis\n"
                 "set multiplot layout %zu,%zu", rows, cols);
         if (has(f->title)) {
             fputs(" title ", o);
-            put_quoted(o, f->title, 0);
+            put_title(o, f, f->title);
         }
         fprintf(o, " margins screen %.4f, %.4f, %.4f, %.4f spacing screen %.4f, %.4f\n",
                 (double)LEFT / f->width, 1 - 16.0 / f->width, bottom / f->height,
-                1 - top / f->height, (double)LEFT / f->width,
-                ((f->categories ? L.tics : 1.3 * FONT + 8) + 22) / f->height);
+                1 - top / f->height, (LEFT + 16.0) / f->width,
+                ((f->categories ? L.tics : 1.3 * FONT + 8) + 40) / f->height);
+        size_t shared = shared_suffix(f->s, f->ns);
         for (size_t i = 0; i < f->ns; i++) {
-            char *t = key_title(f->s[i].name);
+            /* over the panel what sets it apart ("base" of base_longest_0%),
+             * beside it what it holds where --ylabel gave nothing */
+            const char *name = f->s[i].name;
+            char *t = shared ? xasprintf("%.*s", (int)(strlen(name) - shared), name) : key_title(name);
             fputs("set title ", o);
             put_quoted(o, t, 0);
             free(t);
             putc('\n', o);
+            if (!f->ylabel) {
+                t = fig_meaning(name);
+                fputs("set ylabel ", o);
+                put_quoted(o, t, 0);
+                putc('\n', o);
+                free(t);
+            }
             y_range(f, i, i + 1, &lo, &hi);
             put_range(o, "y", lo, hi);
             fputs("plot ", o);

@@ -243,7 +243,8 @@ int main(int argc, char **argv)
     }
     select_series(&plot, xcol);
     x_axis(&plot, xcol);
-    char *ylabel = f->ylabel ? NULL : fig_ylabel(f->s, f->ns);
+    /* panels: each its own y label where --ylabel gives none */
+    char *ylabel = f->ylabel || f->panels ? NULL : fig_ylabel(f->s, f->ns);
     f->xlabel = f->xlabel ? f->xlabel : f->xname;
     f->ylabel = f->ylabel ? f->ylabel : ylabel;
     int status = fig_output(f, plot.output, plot.render);

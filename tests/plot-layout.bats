@@ -76,7 +76,7 @@ setup() {
     [ "$(grep -c '^plot data skip 1 using 1:[2-7] with linespoints ls [1-6] notitle$' p.gp)" -eq 6 ]
     [ "$(grep -c '^set yrange \[0:100\]$' p.gp)" -eq 6 ]
     run -0 grep "^set title " p.gp
-    assert_line --index 0 "set title 's0_longest_0%'"
+    assert_line --index 0 "set title 's0: longest ''0'' duty (%)'"
     grep -qx 'unset key' p.gp
     grep -q '^set terminal svg size 800,610 ' p.gp
     # without --ymin/--ymax each panel its own range: 0.92 mW beside 191 mW
