@@ -83,6 +83,12 @@ static void put_plain(FILE *o, const char *s) { put_text(o, s, "", NULL); }
  * is a format too, where % is %%. */
 static void put_quoted(FILE *o, const char *s, int format)
 {
+    if (*s == '\'') {  /* gnuplot reads a leading '' as an empty string: "'0' duty" */
+        putc('"', o);
+        put_text(o, s, format ? "\\\"%" : "\\\"", (const char *const[]){"\\\\", "\\\"", "%%"});
+        putc('"', o);
+        return;
+    }
     putc('\'', o);
     put_text(o, s, format ? "'%" : "'", (const char *const[]){"''", "%%"});
     putc('\'', o);
@@ -414,7 +420,7 @@ static double key_width(const figure *f)
     size_t name = 0;
     for (size_t i = 0; i < f->ns; i++)
         name = chars(f->s[i].name) > name ? chars(f->s[i].name) : name;
-    return f->panels ? 0 : 40 + CHAR_W(FONT) * (double)name;
+    return f->panels || f->kind == FIG_STACK ? 0 : 70 + CHAR_W(FONT) * (double)name;
 }
 
 /* Panels: columns of them, and rows. */
@@ -591,7 +597,7 @@ static double put_bottom(FILE *o, const figure *f, const cat_layout *L)
     if (L && L->ngroups) {
         for (size_t g = 0; g < L->ngroups; g++) {
             size_t a = L->gfirst[g], b = L->gfirst[g + 1] - 1;
-            size_t fit = (size_t)(L->slot * (double)(b - a + 1) / CHAR_W(FONT));
+            size_t fit = (size_t)(L->slot * (double)(b - a + 1 + GROUP_GAP) / CHAR_W(FONT)) - 2;
             char *label = shorten(f->group[a], fit > 4 ? fit : 4);
             fprintf(o, "set label %zu ", 200 + g);
             put_quoted(o, label, 0);
@@ -667,8 +673,8 @@ static void put_series(FILE *o, const figure *f, size_t i, size_t a, size_t b, i
         fprintf(o, "%s:%zu with linespoints ls %zu", f->categories ? "0" : "1", i + 2, i + 1);
     if (f->kind != FIG_LINE && i >= NCOLOURS)
         fprintf(o, " fill pattern %zu border rgb 'black'", (i / NCOLOURS - 1) % NPATTERNS + 1);
-    if (titled) {
-        char *t = key_title(f->s[i].name);
+    if (titled) {      /* a stack's part says what it is (its column in words) */
+        char *t = f->kind == FIG_STACK ? fig_meaning(f->s[i].name) : key_title(f->s[i].name);
         fputs(" title ", o);
         put_quoted(o, t, 0);
         free(t);
@@ -715,7 +721,9 @@ static void write_script(FILE *o, figure *f, const char *stem, const char *figna
             putc('\n', o);
         }
     fputs("set border 3\nset tics nomirror\nset grid ytics lc rgb '#dddddd'\n", o);
-    fputs(f->panels ? "unset key\n" : "set key outside right top\n", o);
+    /* a stack's parts in a row over it: the clusters keep the width */
+    fputs(f->panels ? "unset key\n" : f->kind == FIG_STACK ? "set key outside center top horizontal\n"
+                                                            : "set key outside right top\n", o);
     double bottom = own_bottom ? put_bottom(o, f, f->categories ? &L : NULL) : 0;
     if (own_bottom && !f->panels)
         fprintf(o, "set bmargin at screen %.4f\n", bottom / f->height);

@@ -37,7 +37,7 @@ setup() {
 @test "--group: a cluster of bars per trace, named under them; the column kept in the data" {
     rft-plot --no-render --kind stack --group trace -x scheme -o g.svg long.tsv
     run -0 grep -E '^(plot |     )(newhistogram|data)' g.gp
-    assert_line --index 0 "plot newhistogram at 0, data skip 2 every ::0::1 using 2 ls 1 title 'longest_0%', \\"
+    assert_line --index 0 "plot newhistogram at 0, data skip 2 every ::0::1 using 2 ls 1 title 'longest ''0'' duty (%)', \\"
     assert_line --index 3 "     newhistogram at 3, data skip 2 every ::2::3 using 2 ls 1 notitle, \\"
     assert_line --index 6 "     newhistogram at 6, data skip 2 every ::4::5 using 2 ls 1 notitle, \\"
     # the bars at 0 1, 3 4, 6 7: a slot between clusters
@@ -76,17 +76,20 @@ setup() {
     [ "$(grep -c '^plot data skip 1 using 1:[2-7] with linespoints ls [1-6] notitle$' p.gp)" -eq 6 ]
     [ "$(grep -c '^set yrange \[0:100\]$' p.gp)" -eq 6 ]
     run -0 grep "^set title " p.gp
-    assert_line --index 0 "set title 's0: longest ''0'' duty (%)'"
+    assert_line --index 0 "set title 's0'"
     grep -qx 'unset key' p.gp
     grep -q '^set terminal svg size 800,610 ' p.gp
     # without --ymin/--ymax each panel its own range: 0.92 mW beside 191 mW
     printf 'trace\tleak_saved_mW\talloc_mW\nQRS\t191\t0.92\n' > mw.tsv
     run -0 --separate-stderr rft-plot --no-render --panels -o mw.svg mw.tsv
     assert_equal "$stderr" ''
-    run -0 grep -E '^set (yrange|title)' mw.gp
-    assert_output "set title 'leak_saved (mW)'
+    # over each panel what sets it apart, beside it what it holds
+    run -0 grep -E '^set (yrange|title|ylabel)' mw.gp
+    assert_output "set title 'leak_saved'
+set ylabel 'leak_saved (mW)'
 set yrange [0:*]
-set title 'alloc (mW)'
+set title 'alloc'
+set ylabel 'alloc (mW)'
 set yrange [0:*]"
     grep -q '^set multiplot layout 1,2 ' mw.gp
     need_gnuplot
@@ -146,7 +149,7 @@ label_extent() {
 @test "the y label says what the columns mean: a shared '0%' is the '0' duty, not a number" {
     printf 'entry\tbase_avg_0%%\tbase_longest_0%%\n0\t1\t2\n' > z.tsv
     rft-plot --no-render -y '*_0%' -o z.svg z.tsv
-    grep -qx "set ylabel '''0'' duty (%)'" z.gp
+    grep -qx "set ylabel \"'0' duty (%)\"" z.gp
     printf 'x\tnaive_7\thealed_7\n0\t1\t2\n' > n.tsv
     rft-plot --no-render -o n.svg n.tsv
     grep -qx "set ylabel 'naive_7, healed_7'" n.gp
@@ -156,6 +159,12 @@ label_extent() {
     run -0 titles mv
     assert_output "$(printf '%s\n' 'dvth_naive (mV)' 'dvth_healed (mV)')"
     grep -qx "set ylabel 'dvth (mV)'" mv.gp
+    need_gnuplot
+    # a text that starts with a quote comes back whole (gnuplot reads '' as empty)
+    rft-plot -y '*_0%' --title "'0' \"duty\" \\ 50%" -o z.svg z.tsv
+    run -0 fig z.svg texts
+    assert_line "'0' duty (%)"
+    assert_line "'0' \"duty\" \\ 50%"
 }
 
 @test "one name drawn as SVG, PNG and PDF keeps a script and data file each" {
