@@ -28,7 +28,7 @@ static const char usage[] =
     "      --kind line|bar|stack  Lines, grouped bars, or stacked bars: a bar per row, the "
     "series stacked in it (default: lines on a numeric x, grouped bars on categories)\n"
     "      --group COL        Bars in clusters: the rows in a row with the same COL, the "
-    "cluster named under its bars (a trace's schemes); not with lines\n"
+    "cluster named under its bars (a trace's schemes); not with lines or --panels\n"
     "      --panels           Each series in a panel of its own, with its own y axis and "
     "the series' name over it (multiplot), instead of all on one axis\n"
     "      --title TEXT       A title over the figure (default none)\n"
@@ -216,6 +216,8 @@ static void parse(int argc, char **argv, plot_cli *plot)
         usage_error("--terminal %s does not match -o %s", plot->term, plot->output);
     if (plot->gname && plot->kind == FIG_LINE)
         usage_error("--group draws bars in clusters: not with --kind line");
+    if (plot->gname && f->panels)
+        usage_error("--group draws clusters on one axis: not with --panels");
     if (!plot->render && !fig_beside(plot->output))
         usage_error("--no-render writes the script and data beside -o FILE: name a file");
 }

@@ -56,6 +56,8 @@ setup() {
     [ "$(grep -c ' title ' n.gp)" -eq 1 ]
     run -2 --separate-stderr rft-plot --no-render --group trace --kind line -o l.svg long.tsv
     [[ $stderr == "rft-plot: --group draws bars in clusters: not with --kind line (see rft-plot --help)" ]]
+    run -2 --separate-stderr rft-plot --no-render --group trace --panels -o l.svg long.tsv
+    [[ $stderr == "rft-plot: --group draws clusters on one axis: not with --panels (see rft-plot --help)" ]]
     run -2 --separate-stderr rft-plot --no-render --group nope -o l.svg long.tsv
     [[ $stderr == "rft-plot: --group: 'nope' is not a column of long.tsv (see rft-plot --help)" ]]
     need_gnuplot
