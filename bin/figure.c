@@ -29,6 +29,8 @@ enum { NCOLOURS = sizeof palette / sizeof *palette, NMARKERS = sizeof markers / 
 enum { FONT = 11, MIN_FONT = 7, LEFT = 70, MARKS_SHOWN = 25 };
 enum { MAX_WIDTH = 32000 };     /* cairo draws no wider than 32767 */
 #define CHAR_W(font) (0.6 * (font))
+/* a label in mixed case, as cairo draws it to PNG (DejaVu Sans): wider */
+#define TICK_W(font) (0.75 * (font))
 
 static const char *const suffixes[] = {".svg", ".png", ".pdf"};
 
@@ -420,7 +422,7 @@ static double key_width(const figure *f)
     size_t name = 0;
     for (size_t i = 0; i < f->ns; i++)
         name = chars(f->s[i].name) > name ? chars(f->s[i].name) : name;
-    return f->panels || f->kind == FIG_STACK ? 0 : 70 + CHAR_W(FONT) * (double)name;
+    return f->panels || f->kind == FIG_STACK ? 0 : 70 + TICK_W(FONT) * (double)name;
 }
 
 /* Panels: columns of them, and rows. */
@@ -437,7 +439,7 @@ static size_t panel_rows(const figure *f)
 /* The height a tick label of len characters takes at the layout's angle. */
 static double tick_extent(const cat_layout *L, size_t len)
 {
-    double w = CHAR_W(L->font) * (double)len;
+    double w = TICK_W(L->font) * (double)len;
     return L->rot == 0 ? 1.3 * L->font : L->rot == 90 ? w : (w + L->font) * 0.70710678;
 }
 
@@ -463,7 +465,7 @@ static void category_layout(figure *f, cat_layout *L)
     size_t longest = longest_cell(f->xcell, f->nrows);
     L->slot = width / n;
     L->font = FONT;
-    L->rot = CHAR_W(FONT) * (double)longest + 8 <= L->slot ? 0 : L->slot >= 1.8 * FONT ? 45 : 90;
+    L->rot = TICK_W(FONT) * (double)longest + 12 <= L->slot ? 0 : L->slot >= 1.8 * FONT ? 45 : 90;
     if (L->rot == 90 && L->slot >= 1.25 * MIN_FONT) {
         L->font = fmin(FONT, floor(L->slot / 1.25));
     } else if (L->rot == 90) {
@@ -597,7 +599,7 @@ static double put_bottom(FILE *o, const figure *f, const cat_layout *L)
     if (L && L->ngroups) {
         for (size_t g = 0; g < L->ngroups; g++) {
             size_t a = L->gfirst[g], b = L->gfirst[g + 1] - 1;
-            size_t fit = (size_t)(L->slot * (double)(b - a + 1 + GROUP_GAP) / CHAR_W(FONT)) - 2;
+            size_t fit = (size_t)(L->slot * (double)(b - a + 1 + GROUP_GAP) / TICK_W(FONT)) - 2;
             char *label = shorten(f->group[a], fit > 4 ? fit : 4);
             fprintf(o, "set label %zu ", 200 + g);
             put_quoted(o, label, 0);

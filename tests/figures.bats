@@ -193,9 +193,9 @@ ls 30 fill pattern 2"
     seq 0 199 | awk 'BEGIN { print "r\tv" } { print "r" $1 "\t" $1 }' > k200.tsv
     rft-plot --no-render -o k200.svg k200.tsv
     grep -qx 'set xtics rotate by 90 right font ",7"' k200.gp
-    grep -q '^set terminal svg size 1867,480 ' k200.gp
+    grep -q '^set terminal svg size 1899,480 ' k200.gp
     run -0 --separate-stderr rft-plot --no-render --width 800 -o k200w.svg k200.tsv
-    assert_equal "$stderr" 'rft-plot: warning: 200 category labels overlap at --width 800 (1867 would hold them)'
+    assert_equal "$stderr" 'rft-plot: warning: 200 category labels overlap at --width 800 (1899 would hold them)'
     need_gnuplot
     rft-plot -o k200.svg k200.tsv
     run -0 pipe 'fig k200.svg texts | grep -cE "^r[0-9]+$"'
