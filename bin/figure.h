@@ -6,7 +6,8 @@
 
 #include <stddef.h>
 
-enum fig_kind { FIG_LINE, FIG_BAR };
+enum fig_kind { FIG_LINE, FIG_BAR, FIG_STACK };
+#define FIG_KINDS "line|bar|stack"   /* in enum order, for cli_choice */
 enum fig_term { FIG_SVG, FIG_PNG, FIG_PDF };
 #define FIG_TERMS "svg|png|pdf"     /* in enum order, for cli_choice */
 
@@ -23,6 +24,8 @@ typedef struct figure {
     const char **xcell;         /* the x cell of each row, as text */
     double *x;                  /* its number (when not categories) */
     size_t nrows;
+    const char *gname;          /* the clusters' column (--group) */
+    const char **group;         /* the cluster of each row, NULL: none */
     fig_series *s;
     size_t ns;
     const char *title, *xlabel, *ylabel;    /* NULL or "": none */
@@ -30,6 +33,8 @@ typedef struct figure {
     double ymin, ymax;
     unsigned width, height;     /* pixels (a PDF: at 96 a inch) */
     int width_set;              /* else widened when category labels need it */
+    int height_set;             /* else made taller for rows of panels */
+    int panels;                 /* each series in a panel of its own, its own y axis */
     const char *source;         /* the input's name, for the script's comment */
     char *const *note;          /* what the figures assumed: # lines of the data, */
     size_t nnotes;              /* and the caption under the figure */
@@ -41,6 +46,11 @@ int fig_term_of(const char *output);
 
 /* A y label from the series' names (allocated): see rft-plot(1). */
 char *fig_ylabel(const fig_series *s, size_t ns);
+
+/* What a column name means, for a label or a key (allocated): the name with
+ * a unit suffix (_mV, _years, ...) as " (mV)", a duty column's ("0%",
+ * "longest_1%") in words: see rft-plot(1). */
+char *fig_meaning(const char *name);
 
 /* Whether output is a file to write the data and script beside (not NULL,
  * "-" or a device). */

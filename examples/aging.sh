@@ -32,8 +32,10 @@
 #   -k DIR    keep the duty maps in DIR (base.rft, rc.rft, ...)
 #   -p DIR    draw the seed's figures as SVG in DIR (rft-plot(1), each with its
 #             gnuplot script and data: duty.gp, duty.data.tsv): duty.svg (Figs.
-#             12, 13, 16: average and longest duty per scheme),
-#             longest0-by-reg.svg and longest1-by-reg.svg (Figs. 14-15, 17-18)
+#             12, 13, 16: a stacked bar per scheme, the time at '0', '1' and
+#             off of the average cell and of the cells with the longest '0'
+#             and '1'), longest0-by-reg.svg and longest1-by-reg.svg (Figs.
+#             14-15, 17-18: a panel per scheme over the registers)
 #   --format  table (default: titled tables for people); tsv (the tables
 #             alone, a blank line between them); json (one object per
 #             table row, "table": "vth" or "energy" and "runs" first)
@@ -153,13 +155,31 @@ if [ -n "$plots" ]; then
     name="$(basename "$trace")$runs"
     vth --format tsv > "$tmp/vth.tsv"
     vth --by reg --format tsv > "$tmp/vth-reg.tsv"
-    awk -F '\t' '/^#/ { print; next } !h++ || ($1 == "all" && $2 ~ /^(avg_0|avg_1|avg_off|longest_0|longest_1)%$/)' \
+    # Figs. 12, 13, 16: a stacked bar per scheme of the time at '0', at '1'
+    # and off of the slice's average cell, of the cell with the longest '0'
+    # and of the cell with the longest '1', a cluster each
+    awk -F '\t' -v q="'" '
+        function row(cell, a, b, c,   j) {
+            for (j = 1; j <= n; j++)
+                printf "%s\t%s\t%s\t%s\t%s\n", cell, scheme[j], v[a, j], v[b, j], v[c, j]
+        }
+        /^#/ { print; next }    # the notes, for the caption of the figure
+        !h++ { for (i = 3; i <= NF; i++) if ($i !~ /%$/) col[++n] = i
+                  for (j = 1; j <= n; j++) scheme[j] = $col[j]
+                  next }
+        $1 == "all" { for (j = 1; j <= n; j++) v[$2, j] = $col[j] }
+        END { printf "cell\tscheme\tat %s0%s (%%)\tat %s1%s (%%)\toff (%%)\n", q, q, q, q
+              row("slice average", "avg_0%", "avg_1%", "avg_off%")
+              row("cell of the longest " q "0" q, "longest_0%", "longest_0_cell_1%", "longest_0_cell_off%")
+              row("cell of the longest " q "1" q, "longest_1_cell_0%", "longest_1%", "longest_1_cell_off%") }' \
         "$tmp/vth.tsv" |
-        rft-plot -x metric -y base,rc,rar,rcrar,wc,argo --kind bar --ymin 0 --ymax 100 \
-            --ylabel "% of the window" --title "$name: duty cycles (seed 002 Figs. 12, 13, 16)" \
+        rft-plot --kind stack --group cell -x scheme --ymin 0 --ymax 100 \
+            --ylabel "% of the window" --xlabel "" \
+            --title "$name: time at '0', at '1' and off (seed 002 Figs. 12, 13, 16)" \
             -o "$plots/duty.svg"
+    # Figs. 14-15, 17-18: a panel per scheme over the registers
     for v in 0 1; do
-        rft-plot -y "*_longest_$v%" --ymin 0 --ymax 100 --ylabel "longest '$v' duty (%)" \
+        rft-plot -y "*_longest_$v%" --panels --ymin 0 --ymax 100 --ylabel "longest '$v' duty (%)" \
             --title "$name: longest '$v' duty per register (seed 002 Figs. 14-15, 17-18)" \
             -o "$plots/longest$v-by-reg.svg" "$tmp/vth-reg.tsv"
     done

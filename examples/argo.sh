@@ -33,7 +33,7 @@
 #             script and data: fig7.gp, fig7.data.tsv): fig7.svg (dVth
 #             after YEARS at 45 and 65 nm), fig9.svg (SNM loss over the
 #             years, 45 nm), fig11.svg (leakage saved, allocator overhead
-#             and net, per compute unit)
+#             and net, per compute unit: a panel each, its own axis)
 #   --format  table (default: titled tables for people); tsv (the tables
 #             alone, a blank line between them); json (one object per
 #             table row, "table": "util", "recovery", "vth" or "energy" first)
@@ -159,11 +159,14 @@ if [ -n "$plots" ]; then
         rft-plot -x year -y base_snm_loss_rd%,argo_snm_loss_rd% --ymin 0 \
             --ylabel "read SNM lost (%; the cell fails at 20)" --xlabel "years" \
             --title "$name: SNM degradation, 45 nm (seed 004 Fig. 9)" -o "$plots/fig9.svg"
-    awk -F '\t' '/^#/ { print; next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; printf "quantity\tmW\n" }
-        $1 == "argo" { printf "leakage saved\t%s\nARGO allocator overhead\t%s\nnet saving\t%s\n",
-                       $c["leak_saved_mW"], $c["alloc_mW"] - base_mw, $c["net_saved_mW"] }
+    # a panel each, its own axis: the allocator's 0.92 mW beside 191 mW of
+    # leakage would not show on one
+    awk -F '\t' '/^#/ { print; next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i
+            printf "cu\tleakage saved (mW)\tARGO allocator overhead (mW)\tnet saving (mW)\n" }
+        $1 == "argo" { printf "per compute unit\t%s\t%s\t%s\n", $c["leak_saved_mW"], $c["alloc_mW"] - base_mw,
+                       $c["net_saved_mW"] }
         $1 == "base" || $1 == "baseline" { base_mw = $c["alloc_mW"] }' "$tmp/energy.tsv" |
-        rft-plot -x quantity -y mW --kind bar --ylabel "mW per compute unit" \
+        rft-plot -x cu --kind bar --panels --ylabel "mW" --xlabel "" \
             --title "$name: ARGO's leakage saving and its allocator (seed 004 Fig. 11, 5.4)" \
             -o "$plots/fig11.svg"
     progress ""

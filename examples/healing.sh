@@ -117,11 +117,13 @@ esac
 
 if [ -n "$plots" ]; then
     mkdir -p "$plots"
+    made=""                         # the figures drawn, listed at the end
     if [ "${bundles:-0}" -gt 0 ]; then
         heal --scheme pe --report profile --format tsv | awk -F '\t' '/^#/ { print; next } !h++ || $1 ~ /^PE_/' |
             rft-plot -x unit -y 'instr_share%' --kind bar --ymin 0 --ymax 100 \
                 --ylabel "% of ALU instructions" --title "$name: instructions per PE (seed 003 Fig. 4)" \
                 -o "$plots/fig4.svg"
+        made="$made $plots/fig4.svg"
         # the long series (hours, unit, naive, healed) as a column per PE, naive, and
         # one for the healed PEs (the most aged of them: healing keeps them together)
         heal --scheme pe --report series --format tsv |
@@ -139,12 +141,14 @@ if [ -n "$plots" ]; then
         rft-plot -x hours -y '*naive,healed*' --ylabel "dVth (mV)" --xlabel "hours" \
             --title "$name: dVth of the PEs, naive and healed (seed 003 Fig. 7)" \
             -o "$plots/fig7.svg" "$tmp/series.tsv"
+        made="$made $plots/fig7.svg"
     fi
     heal --scheme sc --report cost --format tsv | awk -F '\t' '/^#/ { print; next } !h++ || $2 == "all"' |
         rft-plot -x degraded_scs -y 'overhead%' --kind bar --ymin 0 \
             --ylabel "run-time overhead (%)" --xlabel "degraded SCs per CU" \
             --title "$name: cost of SC healing, first-order estimate (seed 003 Figs. 9, 16)" \
             -o "$plots/fig9.svg"
+    made="$made $plots/fig9.svg"
     # the tables alone in TSV and JSON
-    [ "$format" != table ] || printf '\nfigures: %s\n' "$plots/fig4.svg $plots/fig7.svg $plots/fig9.svg (those that apply)"
+    [ "$format" != table ] || printf '\nfigures:%s\n' "$made"
 fi

@@ -56,16 +56,17 @@ cell() {
             END { printf "mean\t%s\t%.2f\t%s\t%.2f", s, l / n, s == "base" ? "" : sprintf("%.2f", r / n), e / n }' table.tsv)
         assert_equal "$row" "$want"
     done
-    # the charts of seed 002: a bar per scheme and trace, and the mean
+    # the charts of seed 002: a stacked bar per scheme and trace, and the mean
     run -0 grep -v '^#' out/figures/fig16-longest1.tsv     # after its notes (tests/notes.bats)
-    assert_line --index 0 "$(printf 'trace\tbase\trc\trar\trcrar\twc\targo')"
-    assert_line --index 4 --regexp '^mean	'
+    assert_line --index 0 "$(printf 'trace\tscheme\tlongest_1%%\tlongest_1_cell_0%%\tlongest_1_cell_off%%')"
+    assert_line --index 24 --regexp '^mean	argo	'
     grep -q '<svg' out/figures/fig16-longest1.svg
-    # fig. 21 from its script and data: 4 rows (3 traces, the mean) of 6 schemes
-    run -0 pipe "grep -v '^#' out/figures/fig21-energy.data.tsv | cut -f 1"
+    # fig. 21 from its script and data: 4 clusters (3 traces, the mean) of 6
+    # schemes, each bar its 5 components stacked
+    run -0 pipe "grep -v '^#' out/figures/fig21-energy.data.tsv | cut -f 7 | uniq"
     assert_output "$(printf '%s\n' trace a b c mean)"
     local skip=$(( $(grep -c '^#' out/figures/fig21-energy.data.tsv) + 1 ))
-    [ "$(grep -c "^ *\(plot \)\{0,1\}data skip $skip using [2-7] ls" out/figures/fig21-energy.gp)" -eq 6 ]
+    [ "$(grep -c "^ *\(plot \)\{0,1\}\(newhistogram at [0-9]*, \)\{0,1\}data skip $skip every ::[0-9]*::[0-9]* using [2-6] ls" out/figures/fig21-energy.gp)" -eq 20 ]
 }
 
 @test "-r N: the kernel run N times in a row, as aging.sh -r N" {

@@ -111,6 +111,6 @@ print('\n'.join(head['notes']))"
     # the figure's own table, rft-collect --pivot, keeps them too
     want_notes "$OUT/figures/fig16-longest1.tsv"
     # gnuplot skips the notes: the bars are the table's values
-    run -0 grep -c "data skip $(( $(grep -c '^#' "$OUT/figures/fig16-longest1.data.tsv") + 1 )) using" \
+    run -0 grep -c "data skip $(( $(grep -c '^#' "$OUT/figures/fig16-longest1.data.tsv") + 1 )) \(every [0-9:]* \)\{0,1\}using" \
         "$OUT/figures/fig16-longest1.gp"
 }

@@ -96,7 +96,7 @@ setup() {
     rft-plot --no-render -o out.svg pct.tsv
     run -0 titles out
     assert_output 'p%'
-    grep -qx "set ylabel 'p%'" out.gp
+    grep -qx "set ylabel 'p (%)'" out.gp
 }
 
 @test "categories: grouped bars by default, lines on request; bars on a numeric x" {

@@ -108,25 +108,28 @@ study_columns() {
     esac
 }
 
-# The charts: "FILE|rft-collect options|rft-plot options" a line.
+# The charts: "FILE|rft-collect options|rft-plot options" a line.  A
+# breakdown (the longest cell's '0' / '1' / off, energy by component) is a
+# stacked bar per scheme, the schemes of a trace in a cluster (seed 002 Figs.
+# 13, 16, 21; seed 001 Figs. 5, 8); one value per scheme, grouped bars.
 study_figures() {
     case $1 in
     aging) cat <<'EOF'
-fig13-longest0|--pivot longest_0%|--ymin 0 --ymax 100 --ylabel "longest '0' duty (%)" --title "Longest '0' duty cycle of a cell (seed 002 Fig. 13)"
-fig16-longest1|--pivot longest_1%|--ymin 0 --ymax 100 --ylabel "longest '1' duty (%)" --title "Longest '1' duty cycle of a cell (seed 002 Fig. 16)"
-fig19-dvth-t0|--pivot dvth_t0_norm|--ymin 0 --ymax 1 --ylabel "dVth of T0 / its maximum" --title "Highest dVth from '0' duty (seed 002 Fig. 19)"
-fig19-dvth-t1|--pivot dvth_t1_norm|--ymin 0 --ymax 1 --ylabel "dVth of T1 / its maximum" --title "Highest dVth from '1' duty (seed 002 Fig. 19)"
-fig21-energy|--pivot total|--ymin 0 --ylabel "% of the baseline's energy" --title "Slice energy (seed 002 Fig. 21)"
+fig13-longest0|--columns longest_0%,longest_0_cell_1%,longest_0_cell_off%|--kind stack --group trace -x scheme --ymin 0 --ymax 100 --ylabel "% of the window, cell of the longest '0'" --title "Longest '0' duty cycle of a cell: its '0', '1' and off (seed 002 Fig. 13)"
+fig16-longest1|--columns longest_1%,longest_1_cell_0%,longest_1_cell_off%|--kind stack --group trace -x scheme --ymin 0 --ymax 100 --ylabel "% of the window, cell of the longest '1'" --title "Longest '1' duty cycle of a cell: its '1', '0' and off (seed 002 Fig. 16)"
+fig19-dvth-t0|--pivot dvth_t0_norm|--kind bar -x trace --ymin 0 --ymax 1 --ylabel "dVth of T0 / its maximum" --title "Highest dVth from '0' duty (seed 002 Fig. 19)"
+fig19-dvth-t1|--pivot dvth_t1_norm|--kind bar -x trace --ymin 0 --ymax 1 --ylabel "dVth of T1 / its maximum" --title "Highest dVth from '1' duty (seed 002 Fig. 19)"
+fig21-energy|--columns leak_slice,leak_logic,dyn_slice,dyn_logic,wakeup|--kind stack --group trace -x scheme --ymin 0 --ylabel "% of the baseline's energy" --title "Slice energy by component (seed 002 Fig. 21)"
 EOF
         ;;
     undervolt) cat <<'EOF'
-fig5-writes-common|--key common --columns normal%,patch_faulty%,patch_reliable%,lds%|--ymin 0 --ymax 100 --ylabel "% of the writes" --title "DC-Patch writes, common scenario (seed 001 Fig. 5)"
-fig8-energy|--pivot total|--ymin 0 --ylabel "% of Conv's energy" --title "Register-file energy (seed 001 Fig. 8)"
+fig5-writes-common|--key common --columns normal%,patch_faulty%,patch_reliable%,lds%|--kind stack -x trace --ymin 0 --ymax 100 --ylabel "% of the writes" --title "DC-Patch writes, common scenario (seed 001 Fig. 5)"
+fig8-energy|--columns static,read,write,comdec,patching,lds|--kind stack --group trace -x scheme --ymin 0 --ylabel "% of Conv's energy" --title "Register-file energy by component (seed 001 Fig. 8)"
 EOF
         ;;
     healing) cat <<'EOF'
-fig8-dvth|--key 1 --columns dvth_naive_mV,dvth_healed_mV|--ymin 0 --ylabel "dVth after 360 h (mV)" --title "dVth of the degraded SC, naive and healthy kernel (seed 003 Fig. 8)"
-fig9-overhead|--pivot overhead%|--ymin 0 --ylabel "run-time overhead (%)" --title "SC healing cost, 1 to 8 degraded SCs (seed 003 Fig. 9)"
+fig8-dvth|--key 1 --columns dvth_naive_mV,dvth_healed_mV|--kind bar -x trace --ymin 0 --ylabel "dVth after 360 h (mV)" --title "dVth of the degraded SC, naive and healthy kernel (seed 003 Fig. 8)"
+fig9-overhead|--pivot overhead%|--kind bar -x trace --ymin 0 --ylabel "run-time overhead (%)" --title "SC healing cost, 1 to 8 degraded SCs (seed 003 Fig. 9)"
 EOF
         ;;
     esac
@@ -339,7 +342,7 @@ EOF
             printf '\tmkdir -p figures && rft-collect %s --format tsv -o $@ . 2>>collect.log\n' \
                 "$(printf '%s' "$select" | sed 's/\$/$$/g')"
             printf 'figures/%s.svg: figures/%s.tsv\n' "$name" "$name"
-            printf '\trft-plot -x trace --kind bar %s -o $@ $< 2>>collect.log\n' \
+            printf '\trft-plot %s -o $@ $< 2>>collect.log\n' \
                 "$(printf '%s' "$plot" | sed 's/\$/$$/g')"
             figs="$figs figures/$name.svg"
         done
