@@ -39,9 +39,57 @@ int cli_take_quiet(int argc, char **argv)
     return n;
 }
 
+uint32_t cli_shard_k, cli_shard_n;
+int cli_shard_ok;
+
+/* K/N of --shard into cli_shard_k, cli_shard_n */
+static void shard_arg(const char *s)
+{
+    const char *slash = strchr(s, '/');
+    char *k = slash ? xasprintf("%.*s", (int)(slash - s), s) : NULL;
+    if (!k)
+        usage_error("--shard: '%s' is not K/N (shard K of N, 0 <= K < N)", s);
+    cli_shard_n = (uint32_t)cli_uint("--shard", slash + 1, 1, UINT32_MAX);
+    cli_shard_k = (uint32_t)cli_uint("--shard", k, 0, cli_shard_n - 1);
+    free(k);
+}
+
+int cli_take_shard(int argc, char **argv)
+{
+    int n = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            while (i < argc)
+                argv[n++] = argv[i++];
+            break;
+        }
+        if (strcmp(argv[i], "--shard") == 0) {
+            if (i + 1 == argc)
+                usage_error("--shard: missing argument (K/N)");
+            shard_arg(argv[++i]);
+        } else if (strncmp(argv[i], "--shard=", 8) == 0) {
+            shard_arg(argv[i] + 8);
+        } else {
+            argv[n++] = argv[i];
+        }
+    }
+    argv[n] = NULL;
+    return n;
+}
+
+void cli_reader_shard(rft_reader *r, const char *input)
+{
+    if (cli_shard_n && rft_reader_shard(r, cli_shard_k, cli_shard_n)) {
+        rft_reader_close(r);
+        die("%s: out of memory", input);
+    }
+}
+
 void cli_help(const char *usage)
 {
     fputs(usage, stdout);
+    if (cli_shard_ok)
+        fputs(CLI_SHARD_HELP, stdout);
     fputs(CLI_COMMON_HELP, stdout);
     exit(cli_close_stdout());
 }
@@ -141,6 +189,8 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
         for (; longopts->name; longopts++)
             printf("--%s\n", longopts->name);
         fputs("-h\n--help\n--version\n--quiet\n", stdout);  /* cli_init, cli_take_quiet */
+        if (cli_shard_ok)
+            fputs("--shard\n", stdout);                /* cli_take_shard */
         exit(cli_close_stdout());
     }
     return getopt_long(argc, argv, shortopts, longopts, NULL);
@@ -661,6 +711,7 @@ rft_reader *stage_open(const char *input)
     stage.input = input;
     if (!(stage.r = rft_reader_open_flags(input, stage.read_flags | RFT_READ_ORDER, err, sizeof err)))
         die("%s: %s", input, err);
+    cli_reader_shard(stage.r, input);
     return stage.r;
 }
 

@@ -108,8 +108,10 @@ static noreturn void node_fail(const node *n, int at_record)
 {
     prog = n->job->prog;
     const char *why = rft_stage_error(n->job->st);
-    char *msg = at_record ? xasprintf("%s: record %llu: %s", node_input(n),
-                                      (unsigned long long)n->count, why)
+    /* a stage reading the input names its place there (a shard's records
+     * are some of it) */
+    uint64_t at = n->root && run.r ? rft_reader_count(run.r) : n->count;
+    char *msg = at_record ? xasprintf("%s: record %llu: %s", node_input(n), (unsigned long long)at, why)
                           : xasprintf("%s: %s", node_input(n), why);
     abandon_all();
     warnx("%s", msg);
@@ -290,6 +292,10 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
     rft_rec *rec = xrealloc(NULL, sizeof *rec);
     root.copy = root.nchild > 1 ? xrealloc(NULL, sizeof *root.copy) : NULL;
     int e = RFT_EOF;
+    if (cli_shard_n && pipe[0][0].makes) {
+        prog = pipe[0][0].prog;
+        usage_error("--shard: %s reads no rft stream (it makes its records)", prog);
+    }
     if (pipe[0][0].source_open) {       /* the first job makes the records */
         node *src = root.child[0];
         prog = src->job->prog;
@@ -311,6 +317,7 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
             prog = pipe[0][0].prog;
             die("%s: %s", run.input, err);
         }
+        cli_reader_shard(run.r, run.input);
         stage.r = run.r;
         stage.input = run.input;
         const rft_header *h = rft_reader_header(run.r);
@@ -332,6 +339,9 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
             abandon_all();
             die("%s", msg);
         }
+        /* a shard's stages see what its reader saw of the whole input */
+        for (int i = 0; i < run.n; i++)
+            run.all[i]->job->st->whole = rft_reader_whole(run.r);
         for (int i = 0; i < root.nchild; i++)
             finish(root.child[i]);
     }
@@ -405,6 +415,7 @@ static void parse_job(const cli_prog *p, int argc, char **argv, cli_job *j, int 
     j->stream = 1;
     j->wo.level = RFT_DEFAULT_LEVEL;
     j->prog = p->name;
+    j->makes = p->makes;
     prog = p->name;
     cli_usage_text = p->usage;
     optind = 0;             /* getopt starts afresh for every stage */
@@ -422,7 +433,10 @@ int cli_prog_main(const cli_prog *p, int argc, char **argv)
 {
     cli_job j;
     argc = cli_take_quiet(argc, argv);
+    cli_shard_ok = !p->makes;
     cli_init(argc, argv, p->usage);
+    if (cli_shard_ok)
+        argc = cli_take_shard(argc, argv);
     cli_prog self = *p;
     self.name = prog;       /* the name it was run by: a link may rename it */
     parse_job(&self, argc, argv, &j, 1);

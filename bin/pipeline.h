@@ -42,6 +42,7 @@ struct cli_job {
      * status. */
     int alone;
     int (*run)(cli_job *j);
+    int makes;              /* its program's (cli_prog), set by the driver */
 };
 
 /* A stage program: its name, usage text and option parser, which fills a
@@ -50,6 +51,8 @@ typedef struct cli_prog {
     const char *name;       /* "rft-gate" */
     const char *usage;
     void (*parse)(int argc, char **argv, cli_job *j);
+    int makes;              /* 1: a source that reads no stream (rft-decode,
+                               rft-synth): takes no --shard */
 } cli_prog;
 
 /* main() of a stage program: cli_init, parse, run, close standard output. */

@@ -223,7 +223,7 @@ static void parse(int argc, char **argv, cli_job *j)
     j->report = o.stats ? report : NULL;
 }
 
-const cli_prog cli_view = {"rft-view", usage, parse};
+const cli_prog cli_view = {"rft-view", usage, parse, 0};
 
 #ifndef CLI_NO_MAIN
 int main(int argc, char **argv) { return cli_prog_main(&cli_view, argc, argv); }
