@@ -345,6 +345,22 @@ typedef struct rft_whole {
     uint32_t cus;
 } rft_whole;
 const rft_whole *rft_reader_whole(const rft_reader *r);
+/* The first and last cycles of w's records of kinds lo to hi: 1, or 0
+ * when it saw none. */
+static inline int rft_whole_span(const rft_whole *w, int lo, int hi, uint64_t *first, uint64_t *last)
+{
+    int any = 0;
+    for (int k = lo; k <= hi; k++) {
+        if (!w->seen[k])
+            continue;
+        if (!any || w->first[k] < *first)
+            *first = w->first[k];
+        if (!any || w->last[k] > *last)
+            *last = w->last[k];
+        any = 1;
+    }
+    return any;
+}
 /* 0 and a record in *rec; RFT_EOF at the end record; else an error. */
 int rft_read(rft_reader *r, rft_rec *rec);
 uint64_t rft_reader_count(const rft_reader *r); /* records read so far */
