@@ -21,7 +21,9 @@ const char *prog = "rft";
 const char *cli_usage_text = "";
 int cli_quiet;
 
-int cli_take_quiet(int argc, char **argv)
+/* argv without the options take uses (before any "--"): take returns how
+ * many words from argv[i] it used, 0 for none.  The new argc. */
+static int take_opts(int argc, char **argv, int (*take)(int argc, char **argv, int i))
 {
     int n = 1;
     for (int i = 1; i < argc; i++) {
@@ -30,14 +32,22 @@ int cli_take_quiet(int argc, char **argv)
                 argv[n++] = argv[i++];
             break;
         }
-        if (strcmp(argv[i], "--quiet") == 0)
-            cli_quiet = 1;
+        int used = take(argc, argv, i);
+        if (used)
+            i += used - 1;
         else
             argv[n++] = argv[i];
     }
     argv[n] = NULL;
     return n;
 }
+
+static int quiet_opt(int argc, char **argv, int i)
+{
+    return strcmp(argv[i], "--quiet") == 0 ? (cli_quiet = 1) : 0;
+}
+
+int cli_take_quiet(int argc, char **argv) { return take_opts(argc, argv, quiet_opt); }
 
 uint32_t cli_shard_k, cli_shard_n;
 int cli_shard_ok;
@@ -54,28 +64,21 @@ static void shard_arg(const char *s)
     free(k);
 }
 
-int cli_take_shard(int argc, char **argv)
+static int shard_opt(int argc, char **argv, int i)
 {
-    int n = 1;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            while (i < argc)
-                argv[n++] = argv[i++];
-            break;
-        }
-        if (strcmp(argv[i], "--shard") == 0) {
-            if (i + 1 == argc)
-                usage_error("--shard: missing argument (K/N)");
-            shard_arg(argv[++i]);
-        } else if (strncmp(argv[i], "--shard=", 8) == 0) {
-            shard_arg(argv[i] + 8);
-        } else {
-            argv[n++] = argv[i];
-        }
+    if (strncmp(argv[i], "--shard=", 8) == 0) {
+        shard_arg(argv[i] + 8);
+        return 1;
     }
-    argv[n] = NULL;
-    return n;
+    if (strcmp(argv[i], "--shard") != 0)
+        return 0;
+    if (i + 1 == argc)
+        usage_error("--shard: missing argument (K/N)");
+    shard_arg(argv[i + 1]);
+    return 2;
 }
+
+int cli_take_shard(int argc, char **argv) { return take_opts(argc, argv, shard_opt); }
 
 void cli_reader_shard(rft_reader *r, const char *input)
 {
