@@ -21,7 +21,9 @@ const char *prog = "rft";
 const char *cli_usage_text = "";
 int cli_quiet;
 
-int cli_take_quiet(int argc, char **argv)
+/* argv without the options take uses (before any "--"): take returns how
+ * many words from argv[i] it used, 0 for none.  The new argc. */
+static int take_opts(int argc, char **argv, int (*take)(int argc, char **argv, int i))
 {
     int n = 1;
     for (int i = 1; i < argc; i++) {
@@ -30,8 +32,9 @@ int cli_take_quiet(int argc, char **argv)
                 argv[n++] = argv[i++];
             break;
         }
-        if (strcmp(argv[i], "--quiet") == 0)
-            cli_quiet = 1;
+        int used = take(argc, argv, i);
+        if (used)
+            i += used - 1;
         else
             argv[n++] = argv[i];
     }
@@ -39,9 +42,57 @@ int cli_take_quiet(int argc, char **argv)
     return n;
 }
 
+static int quiet_opt(int argc, char **argv, int i)
+{
+    return strcmp(argv[i], "--quiet") == 0 ? (cli_quiet = 1) : 0;
+}
+
+int cli_take_quiet(int argc, char **argv) { return take_opts(argc, argv, quiet_opt); }
+
+uint32_t cli_shard_k, cli_shard_n;
+int cli_shard_ok;
+
+/* K/N of --shard into cli_shard_k, cli_shard_n */
+static void shard_arg(const char *s)
+{
+    const char *slash = strchr(s, '/');
+    char *k = slash ? xasprintf("%.*s", (int)(slash - s), s) : NULL;
+    if (!k)
+        usage_error("--shard: '%s' is not K/N (shard K of N, 0 <= K < N)", s);
+    cli_shard_n = (uint32_t)cli_uint("--shard", slash + 1, 1, UINT32_MAX);
+    cli_shard_k = (uint32_t)cli_uint("--shard", k, 0, cli_shard_n - 1);
+    free(k);
+}
+
+static int shard_opt(int argc, char **argv, int i)
+{
+    if (strncmp(argv[i], "--shard=", 8) == 0) {
+        shard_arg(argv[i] + 8);
+        return 1;
+    }
+    if (strcmp(argv[i], "--shard") != 0)
+        return 0;
+    if (i + 1 == argc)
+        usage_error("--shard: missing argument (K/N)");
+    shard_arg(argv[i + 1]);
+    return 2;
+}
+
+int cli_take_shard(int argc, char **argv) { return take_opts(argc, argv, shard_opt); }
+
+void cli_reader_shard(rft_reader *r, const char *input)
+{
+    if (cli_shard_n && rft_reader_shard(r, cli_shard_k, cli_shard_n)) {
+        rft_reader_close(r);
+        die("%s: out of memory", input);
+    }
+}
+
 void cli_help(const char *usage)
 {
     fputs(usage, stdout);
+    if (cli_shard_ok)
+        fputs(CLI_SHARD_HELP, stdout);
     fputs(CLI_COMMON_HELP, stdout);
     exit(cli_close_stdout());
 }
@@ -173,6 +224,8 @@ int cli_getopt_old(int argc, char **argv, const char *shortopts, const struct op
             if (!old_spelling(old, 0, l->name))
                 printf("--%s\n", l->name);
         fputs("-h\n--help\n--version\n--quiet\n", stdout);  /* cli_init, cli_take_quiet */
+        if (cli_shard_ok)
+            fputs("--shard\n", stdout);                /* cli_take_shard */
         exit(cli_close_stdout());
     }
     if (optind <= 1 && argc == 2 && strcmp(argv[1], "--list-deprecated") == 0) {
@@ -715,6 +768,7 @@ rft_reader *stage_open(const char *input)
     stage.input = input;
     if (!(stage.r = rft_reader_open_flags(input, stage.read_flags | RFT_READ_ORDER, err, sizeof err)))
         die("%s: %s", input, err);
+    cli_reader_shard(stage.r, input);
     return stage.r;
 }
 

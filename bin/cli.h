@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdnoreturn.h>
 
+#include "rft.h"
+
 extern const char *prog;        /* program name for messages */
 
 /* Call first in main(): sets prog, restores default SIGPIPE (a parent may
@@ -22,6 +24,22 @@ noreturn void cli_help(const char *usage);
  * argv (before any "--") and noted in cli_quiet; returns the new argc. */
 extern int cli_quiet;
 int cli_take_quiet(int argc, char **argv);
+
+/* --shard K/N (or --shard=K/N), which every program reading a stream and
+ * `rft run` take: only shard K of N of the input is read (rft_reader_shard:
+ * the records of the slices whose index is K modulo N, and those of no
+ * slice).  cli_take_shard removes it from argv (before any "--"), a usage
+ * error if K/N is not a shard, and returns the new argc; cli_shard_n is 0
+ * without it.  cli_shard_ok: the program takes it (--help and
+ * --list-options show it). */
+extern uint32_t cli_shard_k, cli_shard_n;
+extern int cli_shard_ok;
+int cli_take_shard(int argc, char **argv);
+#define CLI_SHARD_HELP                                                                        \
+    "      --shard K/N        Read shard K of N of the input only: the records of the slices " \
+    "whose index CU x SIMDs + SIMD is K modulo N, and those of no slice (rft(1))\n"
+/* A reader open on input: the --shard filter set on it (dies on failure). */
+void cli_reader_shard(rft_reader *r, const char *input);
 
 /* "prog: fmt\n" on stderr (stdout flushed first).  die: exit 1. */
 void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -167,7 +185,6 @@ extern const char *cli_usage_text;
 /* The one input and one output stream of a stage.  Every failure path
  * closes the output without its end record, so no later stage takes a
  * partial stream as complete. */
-#include "rft.h"
 typedef struct cli_stage {
     const char *input, *output;     /* as given: "-" for stdin/stdout */
     rft_reader *r;

@@ -172,8 +172,11 @@ static void node_failed(node *n, char *msg, int epipe)
 static void node_fail(node *n, int at_record)
 {
     const char *why = rft_stage_error(n->job->st);
+    /* a stage the reader feeds in this thread names its place in the input
+     * (a shard's records are some of it) */
+    uint64_t at = n->root && run.r && !run.handing ? rft_reader_count(run.r) : n->count;
     node_failed(n, at_record ? xasprintf("%s: record %llu: %s", node_input(n),
-                                         (unsigned long long)n->count, why)
+                                         (unsigned long long)at, why)
                              : xasprintf("%s: %s", node_input(n), why), 0);
 }
 
@@ -668,6 +671,10 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
     rft_rec *rec = xrealloc(NULL, sizeof *rec);
     root.copy = root.nchild > 1 ? xrealloc(NULL, sizeof *root.copy) : NULL;
     int e = RFT_EOF;
+    if (cli_shard_n && pipe[0][0].makes) {
+        prog = pipe[0][0].prog;
+        usage_error("--shard: %s reads no rft stream (it makes its records)", prog);
+    }
     if (pipe[0][0].source_open) {       /* the first job makes the records */
         node *src = root.child[0];
         prog = src->job->prog;
@@ -695,6 +702,7 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
             prog = pipe[0][0].prog;
             die("%s: %s", run.input, err);
         }
+        cli_reader_shard(run.r, run.input);
         stage.r = run.r;
         stage.input = run.input;
         const rft_header *h = rft_reader_header(run.r);
@@ -727,6 +735,9 @@ void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *s
             abandon_all();
             die("%s", msg);
         }
+        /* a shard's stages see what its reader saw of the whole input */
+        for (int i = 0; i < run.n; i++)
+            run.all[i]->job->st->whole = rft_reader_whole(run.r);
         for (int i = 0; i < root.nchild; i++)
             finish(root.child[i]);
     }
@@ -807,6 +818,7 @@ static void parse_job(const cli_prog *p, int argc, char **argv, cli_job *j, int 
     j->stream = 1;
     j->wo.level = RFT_DEFAULT_LEVEL;
     j->prog = p->name;
+    j->makes = p->makes;
     prog = p->name;
     cli_usage_text = p->usage;
     optind = 0;             /* getopt starts afresh for every stage */
@@ -824,7 +836,10 @@ int cli_prog_main(const cli_prog *p, int argc, char **argv)
 {
     cli_job j;
     argc = cli_take_quiet(argc, argv);
+    cli_shard_ok = !p->makes;
     cli_init(argc, argv, p->usage);
+    if (cli_shard_ok)
+        argc = cli_take_shard(argc, argv);
     cli_prog self = *p;
     self.name = prog;       /* the name it was run by: a link may rename it */
     parse_job(&self, argc, argv, &j, 1);

@@ -45,6 +45,7 @@ struct cli_job {
     /* Its stage writes standard output as records come (rft-view's lines):
      * `rft run` keeps such a stage in one thread with any other that does. */
     int prints;
+    int makes;              /* its program's (cli_prog), set by the driver */
 };
 
 /* A stage program: its name, usage text and option parser, which fills a
@@ -53,6 +54,8 @@ typedef struct cli_prog {
     const char *name;       /* "rft-gate" */
     const char *usage;
     void (*parse)(int argc, char **argv, cli_job *j);
+    int makes;              /* 1: a source that reads no stream (rft-decode,
+                               rft-synth): takes no --shard */
 } cli_prog;
 
 /* main() of a stage program: cli_init, parse, run, close standard output. */

@@ -162,7 +162,7 @@ static void parse(int argc, char **argv, cli_job *j)
         choose_bs(j, &o);
 }
 
-const cli_prog cli_classify = {"rft-classify", usage, parse};
+const cli_prog cli_classify = {"rft-classify", usage, parse, 0};
 
 #ifndef CLI_NO_MAIN
 int main(int argc, char **argv) { return cli_prog_main(&cli_classify, argc, argv); }

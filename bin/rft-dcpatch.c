@@ -165,7 +165,7 @@ static void parse(int argc, char **argv, cli_job *j)
     j->ctx = c;
 }
 
-const cli_prog cli_dcpatch = {"rft-dcpatch", usage, parse};
+const cli_prog cli_dcpatch = {"rft-dcpatch", usage, parse, 0};
 
 #ifndef CLI_NO_MAIN
 int main(int argc, char **argv) { return cli_prog_main(&cli_dcpatch, argc, argv); }

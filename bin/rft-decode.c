@@ -406,7 +406,7 @@ static void parse(int argc, char **argv, cli_job *j)
     j->ctx = c;
 }
 
-const cli_prog cli_decode = {"rft-decode", usage, parse};
+const cli_prog cli_decode = {"rft-decode", usage, parse, 1};
 
 #ifndef CLI_NO_MAIN
 int main(int argc, char **argv) { return cli_prog_main(&cli_decode, argc, argv); }

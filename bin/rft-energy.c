@@ -156,6 +156,8 @@ static void parse(int argc, char **argv, cli_job *j)
     }
     if (!j->alone)
         usage_error("only --scan is a stage");
+    if (cli_shard_n)
+        usage_error("--shard: with --scan only (rft-merge adds the scans of shards)");
     if (scanned)
         usage_error("--level, --flush, --bank and --max-memory apply to --scan only");
     cli_stdout_to(j->output);   /* the table's file */
@@ -171,7 +173,7 @@ static void parse(int argc, char **argv, cli_job *j)
     j->ctx = c;
 }
 
-const cli_prog cli_energy = {"rft-energy", usage, parse};
+const cli_prog cli_energy = {"rft-energy", usage, parse, 0};
 
 #ifndef CLI_NO_MAIN
 int main(int argc, char **argv) { return cli_prog_main(&cli_energy, argc, argv); }

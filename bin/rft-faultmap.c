@@ -90,7 +90,7 @@ static void parse(int argc, char **argv, cli_job *j)
     fm_print_job(p, j);
 }
 
-const cli_prog cli_faultmap = {"rft-faultmap", usage, parse};
+const cli_prog cli_faultmap = {"rft-faultmap", usage, parse, 0};
 
 #ifndef CLI_NO_MAIN
 int main(int argc, char **argv) { return cli_prog_main(&cli_faultmap, argc, argv); }

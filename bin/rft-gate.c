@@ -118,7 +118,7 @@ static void parse(int argc, char **argv, cli_job *j)
     j->ctx = c;
 }
 
-const cli_prog cli_gate = {"rft-gate", usage, parse};
+const cli_prog cli_gate = {"rft-gate", usage, parse, 0};
 
 #ifndef CLI_NO_MAIN
 int main(int argc, char **argv) { return cli_prog_main(&cli_gate, argc, argv); }

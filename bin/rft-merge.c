@@ -95,7 +95,7 @@ static void parse(int argc, char **argv, cli_job *j)
     j->ctx = c;
 }
 
-const cli_prog cli_merge = {"rft-merge", usage, parse};
+const cli_prog cli_merge = {"rft-merge", usage, parse, 0};
 
 #ifndef CLI_NO_MAIN
 int main(int argc, char **argv) { return cli_prog_main(&cli_merge, argc, argv); }

@@ -98,7 +98,7 @@ static void parse(int argc, char **argv, cli_job *j)
     j->ctx = c;
 }
 
-const cli_prog cli_repeat = {"rft-repeat", usage, parse};
+const cli_prog cli_repeat = {"rft-repeat", usage, parse, 0};
 
 #ifndef CLI_NO_MAIN
 int main(int argc, char **argv) { return cli_prog_main(&cli_repeat, argc, argv); }

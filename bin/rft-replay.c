@@ -189,7 +189,7 @@ static void parse(int argc, char **argv, cli_job *j)
     j->ctx = c;
 }
 
-const cli_prog cli_replay = {"rft-replay", usage, parse};
+const cli_prog cli_replay = {"rft-replay", usage, parse, 0};
 
 #ifndef CLI_NO_MAIN
 int main(int argc, char **argv) { return cli_prog_main(&cli_replay, argc, argv); }

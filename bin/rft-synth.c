@@ -225,7 +225,7 @@ static void parse(int argc, char **argv, cli_job *j)
     j->ctx = c;
 }
 
-const cli_prog cli_synth = {"rft-synth", usage, parse};
+const cli_prog cli_synth = {"rft-synth", usage, parse, 1};
 
 #ifndef CLI_NO_MAIN
 int main(int argc, char **argv) { return cli_prog_main(&cli_synth, argc, argv); }

@@ -225,7 +225,7 @@ static void parse(int argc, char **argv, cli_job *j)
     j->prints = !o.stats;
 }
 
-const cli_prog cli_view = {"rft-view", usage, parse};
+const cli_prog cli_view = {"rft-view", usage, parse, 0};
 
 #ifndef CLI_NO_MAIN
 int main(int argc, char **argv) { return cli_prog_main(&cli_view, argc, argv); }

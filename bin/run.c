@@ -34,9 +34,10 @@ static const cli_prog *const progs[] = {STAGES};
 #undef X
 
 static const char usage[] =
-    "rft run [--threads N] pipeline ...\n"
+    "rft run [--threads N] [--shard K/N] pipeline ...\n"
     "Run pipelines of rft stages in one process, records passing in memory (rft(1))\n"
     "\n"
+    "      --shard K/N        Read shard K of N of the input only (rft(1))\n"
     "  pipeline               one argument, 'STAGE [ARGS...] | STAGE [ARGS...] ...', a STAGE\n"
     "                         being a program name without its rft- prefix\n"
     "      --threads N        Feed the stages from up to N threads, the last stages first\n"
@@ -176,9 +177,11 @@ static void parse_stage(run_ctx *r, int i, int k)
 {
     stage_words *s = &r->pl[i].st[k];
     const cli_prog *p = find(s->word[0]);
+    cli_shard_ok = !p->makes;      /* its --help as the program's own */
     for (int m = 1; m < s->nword && strcmp(s->word[m], "--"); m++)
         if (strcmp(s->word[m], "--help") == 0 || strcmp(s->word[m], "-h") == 0)
             cli_help(p->usage);
+    cli_shard_ok = 0;
     cli_job *j = &r->jobs[i][k];
     s->own = xrealloc(NULL, s->nword * sizeof *s->own);
     s->nown = s->nword;
@@ -301,7 +304,9 @@ static void run_free(run_ctx *r)
 int run_main(int argc, char **argv)
 {
     cli_usage_text = usage;
+    prog = "rft run";
     argc = cli_take_quiet(argc, argv);
+    argc = cli_take_shard(argc, argv);     /* the input's reader's (pipeline.c) */
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
         cli_help(usage);
     const char *t = getenv("RFT_THREADS");

@@ -1137,6 +1137,14 @@ static void runs_compose(const rft_duty *d, size_t si)
 
 uint64_t rft_duty_period(const rft_duty *d) { return d->rn ? d->period : 1; }
 
+void rft_duty_span(rft_duty *d, uint64_t first, uint64_t last)
+{
+    if (d->any) {
+        d->sfirst = first;
+        d->slast = last;
+    }
+}
+
 int rft_duty_finish(rft_duty *d)
 {
     if (d->finished)
@@ -1544,6 +1552,10 @@ static int ds_finish(rft_stage *st, const rft_sink *out)
 {
     duty_stage *s = (duty_stage *)st;
     int e;
+    uint64_t first = 0, last = 0;
+    /* a shard's runs and stream span are the whole input's */
+    if (st->whole && rft_whole_span(st->whole, RFT_KERNEL, RFT_BUNDLE, &first, &last))
+        rft_duty_span(s->d, first, last);
     if ((e = rft_duty_finish(s->d)))
         return rft_stage_fail(st, e, "%s", rft_duty_error(s->d));
     /* the map, by slice and entry; the summary's statistics on the way */

@@ -105,6 +105,11 @@ int rft_duty_feed(rft_duty *d, const rft_rec *r);
  * (rft_duty_max_len(bits) bytes) by rft_duty_emit, which returns its length
  * (the same bytes rft_duty_encode gives for the same values). */
 int rft_duty_finish(rft_duty *d);
+/* Before rft_duty_finish, for a shard of a stream (rft_reader_shard): the
+ * whole stream's first and last cycles, which a run's length (--runs
+ * steady) and the span stream's end are taken from instead of the
+ * shard's own, so that the shards' maps add up to the whole's. */
+void rft_duty_span(rft_duty *d, uint64_t first, uint64_t last);
 size_t rft_duty_count(const rft_duty *d);
 uint32_t rft_duty_emit(const rft_duty *d, size_t i, uint8_t *buf);
 const char *rft_duty_error(const rft_duty *d);

@@ -558,6 +558,15 @@ void rft_power_write(rft_power *p, uint64_t t, uint32_t i, uint32_t on_bits)
     p->bits[i] = on_bits;
 }
 
+void rft_power_rebase(rft_power *p, uint64_t t0)
+{
+    if (t0 >= p->t0)
+        return;
+    if (!p->gated)
+        p->acc += (uint64_t)p->entries * p->full * (p->t0 - t0);
+    p->t0 = t0;
+}
+
 uint64_t rft_power_total(const rft_power *p, uint64_t t_end)
 {
     uint64_t acc = p->acc + (t_end > p->t ? p->on * (t_end - p->t) : 0);

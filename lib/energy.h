@@ -213,5 +213,10 @@ void rft_power_use(rft_power *p, uint64_t t, uint32_t entry);
 void rft_power_write(rft_power *p, uint64_t t, uint32_t entry, uint32_t on_bits);
 /* Powered bit-cycles from t0 up to t_end. */
 uint64_t rft_power_total(const rft_power *p, uint64_t t_end);
+/* The slice counted from t0 (earlier than rft_power_init's) instead, as if
+ * made then: its entries on until then under an ungated placement (a
+ * gated one has them off until its first window).  For a shard of a
+ * stream, whose slices start at the whole stream's first cycle. */
+void rft_power_rebase(rft_power *p, uint64_t t0);
 
 #endif

@@ -61,21 +61,14 @@ static int mixed(escan *s)
     return rft_stage_fail(&s->st, RFT_EFORMAT, "a scan record (rft-energy --scan) among records to scan");
 }
 
-/* A scan record (in s->c) taken as the result. */
-static int adopt(escan *s)
+/* A scan record c into r; 0, or RFT_EFORMAT and why. */
+static int scan_parse(const rft_counters *c, rft_escan *r, char *why, size_t whylen)
 {
-    rft_escan *r = &s->r;
-    const rft_counters *c = &s->c;
     uint64_t v[NFIELD] = {0};
     int seen = 0;
-    if (s->adopted)
-        return rft_stage_fail(&s->st, RFT_EFORMAT, "a second scan record (rft-energy --scan)");
-    if (s->counted)
-        return mixed(s);
-    s->adopted = 1;
+    memset(r, 0, sizeof *r);
     for (int k = 0; k < 2; k++) {
         rft_counters *kc = kept_counters(r, k);
-        memset(kc, 0, sizeof *kc);
         strcpy(kc->stage, kept[k]);
         strcpy(kc->scope, "total");
     }
@@ -100,25 +93,45 @@ static int adopt(escan *s)
         size_t l = 0;
         while (k < 2 && !((l = strlen(kept[k])) && strncmp(name, kept[k], l) == 0 && name[l] == '.'))
             k++;
-        if (k == 2)
-            return rft_stage_fail(&s->st, RFT_EFORMAT, "scan record: unknown counter '%s'", name);
-        if (rft_counters_add(kept_counters(r, k), name + l + 1, c->value[i]))
-            return rft_stage_fail(&s->st, RFT_EFORMAT, "scan record: too many counters");
+        if (k == 2) {
+            snprintf(why, whylen, "scan record: unknown counter '%s'", name);
+            return RFT_EFORMAT;
+        }
+        if (rft_counters_add(kept_counters(r, k), name + l + 1, c->value[i])) {
+            snprintf(why, whylen, "scan record: too many counters");
+            return RFT_EFORMAT;
+        }
     }
     for (int f = 0; f < NFIELD; f++)
-        if (!(seen & 1 << f))
-            return rft_stage_fail(&s->st, RFT_EFORMAT, "scan record: counter '%s' missing", field[f]);
+        if (!(seen & 1 << f)) {
+            snprintf(why, whylen, "scan record: counter '%s' missing", field[f]);
+            return RFT_EFORMAT;
+        }
     double pcc;
     memcpy(&pcc, &v[PCC], sizeof pcc);
     if (v[0] < 1 || v[0] > RFT_MAX_ENTRIES || v[3] > 1 || v[6] > 1 || v[7] > UINT32_MAX ||
-        v[8] > UINT32_MAX || v[11] > INT32_MAX || v[12] > INT32_MAX || !isfinite(pcc) || pcc < 0)
-        return rft_stage_fail(&s->st, RFT_EFORMAT, "scan record: a counter out of its range");
+        v[8] > UINT32_MAX || v[11] > INT32_MAX || v[12] > INT32_MAX || !isfinite(pcc) || pcc < 0) {
+        snprintf(why, whylen, "scan record: a counter out of its range");
+        return RFT_EFORMAT;
+    }
     r->bank = (uint32_t)v[0];
     r->reads = v[1], r->writes = v[2], r->timed = (int)v[3], r->first = v[4], r->last = v[5];
     r->gated = (int)v[6], r->slices = (uint32_t)v[7], r->cus = (uint32_t)v[8];
     r->powered_cell_cycles = pcc, r->alloc_wakeups = v[10];
     r->ndcpatch = (int)v[11], r->ngate = (int)v[12];
     return 0;
+}
+
+/* A scan record (in s->c) taken as the result. */
+static int adopt(escan *s)
+{
+    char why[RFT_STAGE_WHY];
+    if (s->adopted)
+        return rft_stage_fail(&s->st, RFT_EFORMAT, "a second scan record (rft-energy --scan)");
+    if (s->counted)
+        return mixed(s);
+    s->adopted = 1;
+    return scan_parse(&s->c, &s->r, why, sizeof why) ? rft_stage_fail(&s->st, RFT_EFORMAT, "%s", why) : 0;
 }
 
 static int pass(escan *s, rft_rec *rec, const rft_sink *out)
@@ -274,33 +287,42 @@ static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
     return pass(s, rec, out);
 }
 
-/* The result as a scan record to out. */
-static int emit(escan *s, const rft_sink *out)
+/* r as a scan record into c; 0, or RFT_EFORMAT and why. */
+static int scan_encode(const rft_escan *r, rft_counters *c, char *why, size_t whylen)
 {
-    const rft_escan *r = &s->r;
-    rft_counters *c = &s->c;
     uint64_t v[NFIELD];
     fields_of(r, v);
     rft_counters_set(c, SCAN_STAGE, "scan", field, v, NFIELD);
     const uint64_t rv[] = {(uint64_t)r->replay, r->replay_naive, r->replay_cycles};
     for (int i = 0; i < 3; i++)
         if (rft_counters_add(c, rfield[i], rv[i]))
-            return rft_stage_fail(&s->st, RFT_EFORMAT, "a scan record holds %d counters at most",
-                                  RFT_MAX_COUNTERS);
+            goto full;
     for (int k = 0; k < 2; k++) {
         const rft_counters *kc = k ? &r->gate : &r->dcpatch;
         for (int i = 0; (k ? r->ngate : r->ndcpatch) && i < kc->n; i++) {
             char name[sizeof c->name[0]];
-            if ((size_t)snprintf(name, sizeof name, "%s.%s", kept[k], kc->name[i]) >= sizeof name)
-                return rft_stage_fail(&s->st, RFT_EFORMAT, "counter %s of %s: a scan record holds "
-                                      "names of %zu bytes at most", kc->name[i], kept[k],
-                                      sizeof name - 1);
+            if ((size_t)snprintf(name, sizeof name, "%s.%s", kept[k], kc->name[i]) >= sizeof name) {
+                snprintf(why, whylen, "counter %s of %s: a scan record holds names of %zu bytes at most",
+                         kc->name[i], kept[k], sizeof name - 1);
+                return RFT_EFORMAT;
+            }
             if (rft_counters_add(c, name, kc->value[i]))
-                return rft_stage_fail(&s->st, RFT_EFORMAT, "a scan record holds %d counters at most",
-                                      RFT_MAX_COUNTERS);
+                goto full;
         }
     }
-    return rft_sink_raw(out, RFT_COUNTERS, s->buf, rft_counters_encode(c, s->buf));
+    return 0;
+full:
+    snprintf(why, whylen, "a scan record holds %d counters at most", RFT_MAX_COUNTERS);
+    return RFT_EFORMAT;
+}
+
+/* The result as a scan record to out. */
+static int emit(escan *s, const rft_sink *out)
+{
+    char why[RFT_STAGE_WHY];
+    if (scan_encode(&s->r, &s->c, why, sizeof why))
+        return rft_stage_fail(&s->st, RFT_EFORMAT, "%s", why);
+    return rft_sink_raw(out, RFT_COUNTERS, s->buf, rft_counters_encode(&s->c, s->buf));
 }
 
 static int finish(rft_stage *st, const rft_sink *out)
@@ -308,6 +330,16 @@ static int finish(rft_stage *st, const rft_sink *out)
     escan *s = (escan *)st;
     rft_escan *r = &s->r;
     replay_finish(s);
+    uint64_t first = 0, last = 0;
+    if (!s->adopted && st->whole) {
+        /* a shard: the whole input's span and compute units, its slices
+         * powered from the whole input's first cycle (its scans add up) */
+        r->timed = rft_whole_span(st->whole, RFT_WFBEGIN, RFT_READ, &first, &last);
+        r->first = first, r->last = last;
+        r->cus = st->whole->cus;
+        for (uint32_t i = 0; i < r->slices; i++)
+            rft_power_rebase(&s->sl[i], first);
+    }
     if (!s->adopted) {
         for (uint32_t i = 0; i < r->slices; i++) {
             r->powered_cell_cycles += (double)rft_power_total(&s->sl[i], r->last);
@@ -347,3 +379,58 @@ rft_stage *rft_escan_new(const rft_escan_opts *o)
 }
 
 const rft_escan *rft_escan_result(const rft_stage *s) { return &((const escan *)s)->r; }
+
+/* ---- the scans of a stream's shards, added up -------------------------------------- */
+int rft_escan_merge(rft_counters *sum, const rft_counters *add, char *why, size_t whylen)
+{
+    rft_escan *a = malloc(2 * sizeof *a), *b = a + 1;
+    int e = RFT_EFORMAT;
+    if (!a) {
+        snprintf(why, whylen, "out of memory");
+        return RFT_EMEM;
+    }
+    if (scan_parse(sum, a, why, whylen) || scan_parse(add, b, why, whylen))
+        goto out;
+    /* a shard's scan holds the whole stream's span and compute units */
+    if (a->bank != b->bank) {
+        snprintf(why, whylen, "scans in banks of %u and %u entries", a->bank, b->bank);
+        goto out;
+    }
+    if (a->timed != b->timed || a->first != b->first || a->last != b->last || a->cus != b->cus ||
+        a->ndcpatch != b->ndcpatch || a->ngate != b->ngate) {
+        snprintf(why, whylen, "scans of different streams (cycles %llu to %llu, %u compute units; "
+                 "%llu to %llu, %u): not the shards of one (rft-energy --scan --shard)",
+                 (unsigned long long)a->first, (unsigned long long)a->last, a->cus,
+                 (unsigned long long)b->first, (unsigned long long)b->last, b->cus);
+        goto out;
+    }
+    a->reads += b->reads;
+    a->writes += b->writes;
+    a->gated |= b->gated;
+    a->slices += b->slices;
+    a->powered_cell_cycles += b->powered_cell_cycles;
+    a->alloc_wakeups += b->alloc_wakeups;
+    /* the replay is of each slice alone: its spans add up; a shard not
+     * replayed leaves the whole stream not replayed, as one run would */
+    if (!a->replay || !b->replay || a->replay != b->replay) {
+        a->replay = a->replay && b->replay && a->replay != b->replay ? RFT_ESCAN_ESTIMATED : 0;
+        if (!a->replay)
+            a->replay_naive = a->replay_cycles = 0;
+    }
+    if (a->replay) {
+        a->replay_naive += b->replay_naive;
+        a->replay_cycles += b->replay_cycles;
+    }
+    for (int k = 0; k < 2; k++) {
+        const rft_counters *kb = kept_counters(b, k);
+        for (int i = 0; i < kb->n; i++)
+            if (rft_counters_merge(kept_counters(a, k), kb->name[i], kb->value[i])) {
+                snprintf(why, whylen, "scan record: too many counters");
+                goto out;
+            }
+    }
+    e = scan_encode(a, sum, why, whylen);
+out:
+    free(a);
+    return e;
+}

@@ -65,6 +65,16 @@ rft_stage *rft_escan_new(const rft_escan_opts *o);
 /* After finish: the result. */
 const rft_escan *rft_escan_result(const rft_stage *s);
 
+/* The scans of the shards of one stream (rft-energy --scan --shard K/N,
+ * each with the whole stream's span and compute units: rft_stage.whole),
+ * added up: sum becomes the scan of both, the one scan of the whole
+ * stream when every shard is added once.  Reads, writes, slices, powered
+ * cell-cycles, wakeups and the replayed spans add; the counters of
+ * rft-dcpatch and rft-gate merge as rft-merge's (a "_peak" the largest);
+ * scans of other spans, compute units or banks are refused.  0, or
+ * RFT_EFORMAT (RFT_EMEM) and why. */
+int rft_escan_merge(rft_counters *sum, const rft_counters *add, char *why, size_t whylen);
+
 #ifdef __cplusplus
 }
 #endif

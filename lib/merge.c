@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "duty.h"
+#include "escan.h"
 #include "merge.h"
 
 typedef struct {            /* the sum so far for one (slice, entry) */
@@ -25,6 +26,7 @@ struct rft_merge {
     uint64_t fed, trace;    /* its records so far; its first trace record (0: none) */
     rft_counter_set cs;
     rft_counters cnt;
+    rft_counters *scan;     /* the energy scans added so far (escan.h), or NULL */
     rft_duty_rec a, b;
     uint8_t *buf;           /* an encoded map or counters record */
     char why[RFT_MAX_STR + 256];    /* a file's name (at most PATH_MAX) and the rest */
@@ -67,6 +69,7 @@ void rft_merge_free(rft_merge *m)
     free(m->c);
     rft_map_free(&m->idx);
     rft_counter_set_free(&m->cs);
+    free(m->scan);
     free(m->a.t1);
     free(m->a.toff);
     free(m->b.t1);
@@ -141,6 +144,21 @@ static int add_map(rft_merge *m, const rft_rec *rec)
     return 0;
 }
 
+/* An energy scan (rft-energy --scan of a shard): added to the others by
+ * its own rules, not counter by counter. */
+static int add_scan(rft_merge *m)
+{
+    if (!m->scan) {
+        if (!(m->scan = malloc(sizeof *m->scan)))
+            return bad(m, RFT_EMEM, "out of memory");
+        *m->scan = m->cnt;
+        return 0;
+    }
+    char why[RFT_STAGE_WHY];
+    int e = rft_escan_merge(m->scan, &m->cnt, why, sizeof why);
+    return e ? bad(m, e, "%s", why) : 0;
+}
+
 int rft_merge_feed(rft_merge *m, rft_rec *rec, const rft_sink *out)
 {
     m->fed++;
@@ -152,6 +170,8 @@ int rft_merge_feed(rft_merge *m, rft_rec *rec, const rft_sink *out)
     if (rec->kind == RFT_COUNTERS) {
         if (rft_counters_parse(rec->raw, rec->len, &m->cnt))
             return bad(m, RFT_EFORMAT, "malformed counters record");
+        if (strcmp(m->cnt.stage, "rft-energy") == 0 && strcmp(m->cnt.scope, "scan") == 0)
+            return add_scan(m);
         int e = rft_counter_set_add(&m->cs, &m->cnt);
         return e ? bad(m, e, "%s", e == RFT_EMEM ? "out of memory" : "too many counters") : 0;
     }
@@ -181,6 +201,8 @@ int rft_merge_finish(rft_merge *m, const rft_sink *out)
         qsort(m->c, m->n, sizeof *m->c, cmp_cell);
     for (size_t i = 0; i < m->n && !e; i++)
         e = rft_sink_raw(out, RFT_DUTY, m->c[i].p, m->c[i].len);
+    if (m->scan && rft_counter_set_add(&m->cs, m->scan))
+        return bad(m, RFT_EFORMAT, "too many counters");
     rft_counter_set_sort(&m->cs);
     for (size_t i = 0; i < m->cs.n && !e; i++)
         e = rft_sink_raw(out, RFT_COUNTERS, m->buf, rft_counters_encode(m->cs.c[i], m->buf));

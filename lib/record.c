@@ -143,6 +143,10 @@ struct rft_reader {
     int order;              /* RFT_READ_ORDER: rule 8 checked */
     uint64_t last;          /* cycle of the last trace record */
     rft_map live;           /* wavefronts begun and not ended */
+    uint32_t shard_k, shard_n;  /* rft_reader_shard: shard k of n (n 0: every record) */
+    uint32_t shard_simds;   /* SIMDs per CU of the slice index */
+    rft_whole whole;        /* what the shard's reader saw of the whole stream */
+    uint8_t *cu_seen;       /* its compute units, a bit each */
     char err[320];
 };
 
@@ -442,13 +446,20 @@ static int decode_bundle(rft_reader *r, const uint8_t *p, rft_bundle *b)
 
 /* Rule 8 of rft(5), one map look-up per wavefront record: cycles never go
  * back, and a wavefront's records lie between its begin and its end. */
-static int check_order(rft_reader *r, const rft_rec *rec)
+static int cycle_order(rft_reader *r, int kind, uint64_t c)
 {
-    uint64_t c = rft_rec_cycle(rec);
     if (c < r->last)
         return rerr(r, RFT_EFORMAT, "%s record at cycle %llu after cycle %llu (out of cycle order)",
-                    rft_kind_name(rec->kind), (unsigned long long)c, (unsigned long long)r->last);
+                    rft_kind_name(kind), (unsigned long long)c, (unsigned long long)r->last);
     r->last = c;
+    return 0;
+}
+
+static int check_order(rft_reader *r, const rft_rec *rec)
+{
+    int e = cycle_order(r, rec->kind, rft_rec_cycle(rec));
+    if (e)
+        return e;
     uint16_t cu, simd;
     uint32_t wf;
     if (!rft_rec_wf(rec, &cu, &simd, &wf))
@@ -469,10 +480,79 @@ static int check_order(rft_reader *r, const rft_rec *rec)
     return 0;
 }
 
+/* ---- shards: the records of some slices only ---------------------------------- */
+int rft_reader_shard(rft_reader *r, uint32_t k, uint32_t n)
+{
+    if (n == 0 || k >= n) {
+        snprintf(r->err, sizeof r->err, "shard %u of %u: not a shard", k, n);
+        return RFT_EFORMAT;
+    }
+    if (!r->cu_seen && !(r->cu_seen = calloc(1, 65536 / 8))) {
+        snprintf(r->err, sizeof r->err, "out of memory");
+        return RFT_EMEM;
+    }
+    const char *v = rft_header_get(&r->h, "simds");
+    char *end;
+    unsigned long x = v && *v >= '0' && *v <= '9' ? strtoul(v, &end, 10) : 0;
+    r->shard_simds = x >= 1 && x <= 65535 && !*end ? (uint32_t)x : RFT_SHARD_SIMDS;
+    r->shard_k = k;
+    r->shard_n = n;
+    return 0;
+}
+
+const rft_whole *rft_reader_whole(const rft_reader *r) { return r->shard_n ? &r->whole : NULL; }
+
+/* The slice of a record of a kind tied to one (wavefront records, duty
+ * maps, fault maps of one slice, allocation and patch records): 1 and
+ * (cu, simd); 0 for the others, which every shard keeps. */
+static int rec_slice(int kind, const uint8_t *p, uint32_t len, uint16_t *cu, uint16_t *simd)
+{
+    uint32_t at;
+    switch (kind) {
+    case RFT_WFBEGIN: case RFT_WFEND: case RFT_WRITE: case RFT_READ: case RFT_BUNDLE:
+    case RFT_ALLOC: case RFT_PATCH: at = 8; break;
+    case RFT_DUTY: at = 4; break;
+    case RFT_FAULTMAP: at = 0; break;
+    default: return 0;
+    }
+    if (len < at + 4)
+        return 0;       /* malformed: the stage that reads it says so */
+    *cu = ld16(p + at);
+    *simd = ld16(p + at + 2);
+    return !(kind == RFT_FAULTMAP && *cu == 0xFFFF && *simd == 0xFFFF);    /* every slice's */
+}
+
+/* A record of a shard's reader: noted in what it saw of the whole stream,
+ * then 1 if it is another shard's (skipped: the cycle order is checked,
+ * the rest is the other shard's), 0 if kept, or an error. */
+static int shard_skip(rft_reader *r, int kind, const uint8_t *p, uint32_t len)
+{
+    rft_whole *w = &r->whole;
+    uint16_t cu = 0, simd = 0;
+    int tied = rec_slice(kind, p, len, &cu, &simd);
+    if (kind >= RFT_KERNEL && kind <= RFT_BUNDLE) {
+        uint64_t c = ld64(p);
+        if (!w->seen[kind])
+            w->first[kind] = c;
+        w->seen[kind] = 1;
+        w->last[kind] = c;
+        if (kind >= RFT_WFBEGIN && kind <= RFT_READ && !(r->cu_seen[cu >> 3] & 1 << (cu & 7))) {
+            r->cu_seen[cu >> 3] |= (uint8_t)(1 << (cu & 7));
+            w->cus++;
+        }
+        if (tied && ((uint32_t)cu * r->shard_simds + simd) % r->shard_n != r->shard_k) {
+            return r->order && cycle_order(r, kind, c) ? RFT_EFORMAT : 1;
+        }
+        return 0;
+    }
+    return tied && ((uint32_t)cu * r->shard_simds + simd) % r->shard_n != r->shard_k;
+}
+
 int rft_read(rft_reader *r, rft_rec *rec)
 {
     if (r->done)
         return RFT_EOF;
+again:;
     int e = fill(r, FRAME_HDR);
     if (e == RFT_ETRUNC)
         return rerr(r, e, r->end == r->start ? "stream ends without an end record (truncated)"
@@ -498,6 +578,16 @@ int rft_read(rft_reader *r, rft_rec *rec)
     if (kind <= RFT_BUNDLE && (kind == RFT_KERNEL ? len < want : len != want))
         return rerr(r, RFT_EFORMAT, "%s record of %u bytes (expected %u)", rft_kind_name(kind),
                     len, want);
+    if (r->shard_n && kind != RFT_END) {
+        /* a record of another shard's slice is skipped as it is, unbuilt */
+        if ((e = shard_skip(r, kind, p, len)) < 0)
+            return e;
+        if (e) {
+            r->start += FRAME_HDR + len;
+            r->count++;
+            goto again;
+        }
+    }
     switch (kind) {
     case RFT_END: {
         uint64_t n = ld64(p);
@@ -568,6 +658,7 @@ void rft_reader_close(rft_reader *r)
     rft_header_free(&r->h);
     if (r->order)
         rft_map_free(&r->live);
+    free(r->cu_seen);
     free(r->buf);
     free(r);
 }

@@ -323,6 +323,44 @@ rft_reader *rft_reader_open_flags(const char *path, int flags, char *err, size_t
 /* The same over a stream held in memory: the n bytes at data (rft_in_open_mem). */
 rft_reader *rft_reader_open_mem(const void *data, size_t n, int flags, char *err, size_t errlen);
 const rft_header *rft_reader_header(const rft_reader *r);
+/* Keep shard k of n (k < n) of the stream: records tied to a slice
+ * (begin, end-wf, write, read, bundle, duty map, fault map of one slice,
+ * allocation, patch) only where the slice's index CU x SIMDS + SIMD is k
+ * modulo n, SIMDS being the header's key simds or else RFT_SHARD_SIMDS;
+ * every other record (kernels, counters, a fault map of every slice,
+ * unknown kinds) is kept.  The others are skipped as they are, never
+ * decoded (their length and cycle order are checked); the record count
+ * and the place in messages stay the whole stream's.  Call before the
+ * first rft_read.  0, or RFT_EFORMAT (k >= n) or RFT_EMEM. */
+#define RFT_SHARD_SIMDS 4
+int rft_reader_shard(rft_reader *r, uint32_t k, uint32_t n);
+/* What a shard's reader saw of the whole stream, skipped records included,
+ * for the stages whose result depends on it (the span of rft-duty's runs,
+ * the energy scan): the cycles of the first and last record of each trace
+ * kind (1 to 6, where seen) and the compute units named by begin, end-wf,
+ * write and read records.  NULL when the reader keeps every record. */
+typedef struct rft_whole {
+    uint64_t first[RFT_BUNDLE + 1], last[RFT_BUNDLE + 1];
+    uint8_t seen[RFT_BUNDLE + 1];
+    uint32_t cus;
+} rft_whole;
+const rft_whole *rft_reader_whole(const rft_reader *r);
+/* The first and last cycles of w's records of kinds lo to hi: 1, or 0
+ * when it saw none. */
+static inline int rft_whole_span(const rft_whole *w, int lo, int hi, uint64_t *first, uint64_t *last)
+{
+    int any = 0;
+    for (int k = lo; k <= hi; k++) {
+        if (!w->seen[k])
+            continue;
+        if (!any || w->first[k] < *first)
+            *first = w->first[k];
+        if (!any || w->last[k] > *last)
+            *last = w->last[k];
+        any = 1;
+    }
+    return any;
+}
 /* 0 and a record in *rec; RFT_EOF at the end record; else an error. */
 int rft_read(rft_reader *r, rft_rec *rec);
 uint64_t rft_reader_count(const rft_reader *r); /* records read so far */
@@ -575,6 +613,11 @@ struct rft_stage {      /* the common head of every stage */
      * mem_max bytes (RFT_STAGE_MEM_DEFAULT from rft_stage_alloc; 0: no
      * limit; rft-duty --max-memory), mem held so far (rft_stage_reserve). */
     uint64_t mem_max, mem;
+    /* The records fed are a shard of the input (rft_reader_shard): what its
+     * reader saw of the whole input, set by the driver before finish, else
+     * NULL.  A stage whose result depends on the input's span or compute
+     * units reads them here, so that its shards add up to the whole. */
+    const rft_whole *whole;
 };
 #define RFT_STAGE_MEM_DEFAULT (2048ull << 20)
 

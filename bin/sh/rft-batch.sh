@@ -30,7 +30,7 @@ One study over many traces, on this machine or on a Slurm cluster, and the cross
       --study NAME       aging, undervolt or healing
       --pipeline STAGES  A study of your own (see Studies)
   -r, --repeat RUNS      The aging study's kernels run again and again (steady, the default: rft-alloc --runs steady), once, or N times in a row (rft-repeat); recorded in the folder's Makefile, so a folder holds one
-      --shards N         The aging study's duty maps made in N (2 or more) shards of each trace's slices (see Studies); recorded in the folder's Makefile
+      --shards N         The aging study made in N (2 or more) shards of each trace's slices, each reading the whole stream (default: see Studies); recorded in the folder's Makefile
   -m, --manifest FILE    Traces listed in FILE, one a line: its path (relative to the manifest's folder), and optionally a tab and its label; blank lines and lines starting with # are skipped
       --input-format F   Take the raw simulator logs of format F (m2s, evg, gem5 or nvbit) found in a folder as traces too, rft-decode(1) given --input-format F for them; without it a folder gives only its rft streams and text and CSV traces
       --force            Redo every result of the traces given
@@ -164,14 +164,14 @@ STEADY_OK = rft-alloc --scheme rar --events=- -o /dev/null $< $(LOG) | awk -F '\
 %/runs.rft: %/trace.rft
 	case $(REPEAT) in steady) if $(STEADY_OK); then echo steady; else echo 10; fi ;; *) echo $(REPEAT) ;; esac > $*/runs
 	case $$(cat $*/runs) in steady | once | 1) $(call LINK,trace.rft) ;; *) rft-repeat -n $$(cat $*/runs) -o $@ $< $(LOG) ;; esac
-# $(call SCHEMES,LAST,SUFFIX): the six pipelines from "$<", each ending in
-# LAST -o "$*/SCHEME.SUFFIX", as rft run's arguments
-SCHEMES = 'alloc --scheme first-fit $(RUNS) "$<" | $(1) -o "$*/base.$(2)"' \
-	'alloc --scheme first-fit $(RUNS) "$<" | gate --scheme rc | $(1) -o "$*/rc.$(2)"' \
-	'alloc --scheme rar $(RUNS) "$<" | $(1) -o "$*/rar.$(2)"' \
-	'alloc --scheme rar $(RUNS) "$<" | gate --scheme rc | $(1) -o "$*/rcrar.$(2)"' \
-	'alloc --scheme first-fit $(RUNS) "$<" | gate --scheme wc | $(1) -o "$*/wc.$(2)"' \
-	'alloc --scheme argo $(RUNS) "$<" | $(1) -o "$*/argo.$(2)"'
+# $(call SCHEMES,LAST,SUFFIX[,SUB]): the six pipelines from "$<", each
+# ending in LAST -o "$*/SUBSCHEME.SUFFIX", as rft run's arguments
+SCHEMES = 'alloc --scheme first-fit $(RUNS) "$<" | $(1) -o "$*/$(3)base.$(2)"' \
+	'alloc --scheme first-fit $(RUNS) "$<" | gate --scheme rc | $(1) -o "$*/$(3)rc.$(2)"' \
+	'alloc --scheme rar $(RUNS) "$<" | $(1) -o "$*/$(3)rar.$(2)"' \
+	'alloc --scheme rar $(RUNS) "$<" | gate --scheme rc | $(1) -o "$*/$(3)rcrar.$(2)"' \
+	'alloc --scheme first-fit $(RUNS) "$<" | gate --scheme wc | $(1) -o "$*/$(3)wc.$(2)"' \
+	'alloc --scheme argo $(RUNS) "$<" | $(1) -o "$*/$(3)argo.$(2)"'
 # the duty maps are kept, for other rft-vth views (--by reg, --by bit)
 .PRECIOUS: %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
 MAP_FILES = %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
@@ -182,14 +182,6 @@ EOF
 # one pass: the maps and the scans share the reading, placing and gating
 $(MAP_FILES) $(SCAN_FILES): %/runs.rft
 	rft run --quiet $(call SCHEMES,duty,rft) $(call SCHEMES,energy --scan,scan) $(LOG)
-EOF
-        else
-            cat <<'EOF'
-# the whole trace's maps come from its shards: its scans alone here
-$(MAP_FILES): %/runs.rft
-	rft run --quiet $(call SCHEMES,duty,rft) $(LOG)
-$(SCAN_FILES): %/runs.rft
-	rft run --quiet $(call SCHEMES,energy --scan,scan) $(LOG)
 EOF
         fi
         cat <<'EOF'
@@ -243,15 +235,17 @@ EOF
     esac
 }
 
-# --shards N: the duty maps of each trace made in N shards of its slices
-# and added up by rft-merge, which gives the whole trace's maps byte for byte.
+# --shards N: the maps and energy scans of each trace made in N shards of
+# its slices and added up by rft-merge, which gives the whole trace's maps
+# and scans byte for byte.
 shard_rules() {
     cat <<'EOF'
 
-# The duty maps in SHARDS shards of a trace's slices, added up by rft-merge(1)
-# (the same maps, byte for byte): shard K (folder sK) holds the slices whose
-# index CU*4+SIMD is K modulo SHARDS, with the trace's header key repeat (the
-# tables' runs note).  The whole stream stays for the shards.
+# The duty maps and energy scans in SHARDS shards of a trace's slices, added
+# up by rft-merge(1) (the same maps and scans, byte for byte): shard K
+# (folder sK) reads the trace's runs.rft with rft run --shard K/SHARDS, which
+# keeps the slices whose index CU*SIMDs+SIMD is K modulo SHARDS (rft(1),
+# SHARDS), and makes its maps and scans in one pass.
 EOF
     k=0 ids=""
     while [ $k -lt "$shards" ]; do ids="$ids $k"; k=$((k + 1)); done
@@ -259,23 +253,26 @@ EOF
     echo "SHARD_IDS =$ids"
     cat <<'EOF'
 MAPS = base.rft rc.rft rar.rft rcrar.rft wc.rft argo.rft
+SCANS = base.scan rc.scan rar.scan rcrar.scan wc.scan argo.scan
 .SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft $(TRACE_DIR)/$(t)/runs.rft)
-SHARD = { rft-view -H $< | awk '$$1 == "repeat" { sub(/^repeat +/, ""); print "\# repeat=" $$0 }'; rft-view $< $(LOG) | awk -F '\t' -v k=$(1) -v n=$(SHARDS) '$$1 ~ /^[BWRE]$$/ && ($$3 * 4 + $$4) % n == k'; } | rft-decode $$(rft-view -H $< | awk '$$1 ~ /^(lanes|entries|block_lanes)$$/ { sub("_", "-", $$1); printf "--%s %s ", $$1, $$2 }') -o $@ $(LOG)
 EOF
     for k in $ids; do
-        printf '%%/s%s/runs.rft: %%/runs.rft\n\tmkdir -p $(@D) && $(call SHARD,%s)\n' "$k" "$k"
+        printf '%%/s%s/base.rft %%/s%s/rc.rft %%/s%s/rar.rft %%/s%s/rcrar.rft %%/s%s/wc.rft %%/s%s/argo.rft ' $k $k $k $k $k $k
+        printf '%%/s%s/base.scan %%/s%s/rc.scan %%/s%s/rar.scan %%/s%s/rcrar.scan %%/s%s/wc.scan %%/s%s/argo.scan: %%/runs.rft\n' $k $k $k $k $k $k
+        printf '\tmkdir -p $*/s%s && rft run --quiet --shard %s/$(SHARDS) $(call SCHEMES,duty,rft,s%s/) $(call SCHEMES,energy --scan,scan,s%s/) $(LOG)\n' $k $k $k $k
     done
     cat <<'EOF'
 define MERGED
 $(1)/$(2): $(foreach k,$(SHARD_IDS),$(1)/s$(k)/$(2))
 	rft-merge -o $$@ $$^ 2>>$(1)/log
 endef
-$(foreach t,$(TRACES),$(foreach m,$(MAPS),$(eval $(call MERGED,$(TRACE_DIR)/$(t),$(m)))))
+$(foreach t,$(TRACES),$(foreach m,$(MAPS) $(SCANS),$(eval $(call MERGED,$(TRACE_DIR)/$(t),$(m)))))
 EOF
 }
 
 # What a Slurm task makes: LABEL<TAB>make goals, a line per task; with
-# shards, one task per shard's maps and one for the rest of the trace.
+# shards, one task per shard's maps and scans, the rest (rft-merge, the
+# tables) in the collecting job.
 task_goals() {
     if [ "${shards:-1}" = 1 ]; then
         printf '%s\ttrace-%s\n' "$1" "$1"
@@ -284,11 +281,10 @@ task_goals() {
     k=0
     while [ $k -lt "$shards" ]; do
         printf '%s\t' "$1"
-        for m in base rc rar rcrar wc argo; do printf '%s%s/s%d/%s.rft ' "$tsub" "$1" $k $m; done
+        for m in base rc rar rcrar wc argo; do printf '%s%s/s%d/%s.rft %s%s/s%d/%s.scan ' "$tsub" "$1" $k $m "$tsub" "$1" $k $m; done
         echo
         k=$((k + 1))
     done
-    printf '%s\t%s%s/energy.tsv\n' "$1" "$tsub" "$1"
 }
 
 # ---- the batch folder ----------------------------------------------------------
@@ -942,6 +938,9 @@ if [ -n "$jobs" ]; then
 else
     [ -n "$slurm" ] && jobs=1 || jobs=$(nproc)
 fi
+# -j N tasks at once share the cores: each rft run on one thread unless
+# RFT_THREADS says otherwise (rft(1): rft run --threads)
+[ "$jobs" = 1 ] || export RFT_THREADS="${RFT_THREADS:-1}"
 
 if [ -n "$slurm" ]; then
     command -v sbatch >/dev/null 2>&1 ||
@@ -1007,6 +1006,19 @@ fi
 dup=$(cut -f1 "$tmp/traces" | sort | uniq -d | head -n 1)
 [ -z "$dup" ] || die "two traces labelled '$dup' (give labels in a manifest)"
 
+# --shards by default (aging, here, a new folder): the jobs a trace has,
+# -j over the traces, when that is 2 or more and a trace file is at least
+# SHARD_MIN bytes (a smaller trace's shards cost more in processes and
+# merging than they save); at most 64
+SHARD_MIN=$((8 << 20))
+if [ -z "$shards" ] && [ ! -f "$out/Makefile" ] && [ "$study" = aging ] && [ -z "$slurm" ]; then
+    s=$((jobs / $(wc -l <"$tmp/traces")))
+    [ $s -le 64 ] || s=64
+    big=$(cut -f3 "$tmp/found" | sort -n | tail -n 1)
+    if [ $s -ge 2 ] && [ "${big:-0}" -ge $SHARD_MIN ]; then
+        shards=$s
+    fi
+fi
 if [ ! -f "$out/Makefile" ]; then
     write_makefile >"$tmp/Makefile"
     mv "$tmp/Makefile" "$out/Makefile"
