@@ -53,7 +53,13 @@ data_rows() { awk -F '\t' '!/^#/ && $1 != "id"' "${1:-$VALUES}"; }
     # and the report prints each: | figure | quantity [trace] | where | paper unit |
     n=0
     while IFS=$'\t' read -r id seed fig q paper unit where trace key; do
-        [[ $trace == mean ]] || q="$q [$trace]"
+        case $trace in
+        mean) ;;
+        max) q="$q [largest trace]" ;;
+        min) q="$q [smallest trace]" ;;
+        min!*) q="$q [smallest trace but ${trace#min!}]" ;;
+        *) q="$q [$trace]" ;;
+        esac
         grep -qF -- "| $fig | $q | $where | $paper $unit |" "$REP/REPORT.md" || fail "no row for $id"
         n=$((n + 1))
     done < <(data_rows)
