@@ -22,7 +22,8 @@
 # The papers' numbers come from examples/paper-values.tsv, each with its
 # figure or table and section; the report prints them as they are there.
 #
-# usage: reproduce.sh [-o OUT] [-j N] [-r once|N|steady] [--values FILE] [--quiet] DIR...
+# usage: reproduce.sh [-o OUT] [-j N] [-r once|N|steady] [--also-runs LIST] [--values FILE]
+#                     [--quiet] DIR...
 #   DIR        a folder of traces (or trace files), as rft-batch takes them
 #   -o, --output OUT   the report's folder (default: reproduction): REPORT.md,
 #              values.tsv (every row: paper, suite, reason), facts.tsv
@@ -30,17 +31,21 @@
 #              folders: a rerun skips what is done) and traces/ (per trace)
 #   -j, --jobs N       at most N jobs at once (default: the processors, at most 3)
 #   -r, --repeat RUNS  the aging study's runs (default steady; rft-batch -r)
+#   --also-runs LIST   the aging study again for each RUNS of LIST (once, N, steady;
+#              separated by commas or blanks), its duty and dVth reductions in a
+#              table of their own beside the paper's (batch/aging-RUNS)
 #   --values FILE      the papers' values (default: paper-values.tsv beside this script)
 #   --quiet            no progress on standard error
 set -eu
 
-usage="usage: reproduce.sh [-o OUT] [-j N] [-r once|N|steady] [--values FILE] [--quiet] DIR..."
+usage="usage: reproduce.sh [-o OUT] [-j N] [-r once|N|steady] [--also-runs LIST] [--values FILE] [--quiet] DIR..."
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=""
 . "$here/stages.sh"     # usage_error, need_arg, check_count, check_runs, progress
 
 out=reproduction
 runs=steady
+also=""
 values=$here/paper-values.tsv
 while [ $# -gt 0 ]; do
     case $1 in
@@ -49,6 +54,8 @@ while [ $# -gt 0 ]; do
     -j | --jobs) need_arg "$@"; check_count "$1" "$2"; jobs=$2; shift 2 ;;
     --jobs=*) check_count --jobs "${1#*=}"; jobs=${1#*=}; shift ;;
     -r | --repeat) need_arg "$@"; check_runs "$1" "$2"; runs=$2; shift 2 ;;
+    --also-runs) need_arg "$@"; also=$2; shift 2 ;;
+    --also-runs=*) also=${1#*=}; shift ;;
     --repeat=*) check_runs --repeat "${1#*=}"; runs=${1#*=}; shift ;;
     --values) need_arg "$@"; values=$2; shift 2 ;;
     --values=*) values=${1#*=}; shift ;;
@@ -60,6 +67,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ $# -ge 1 ] || usage_error "no folder of traces"
+also=$(printf '%s' "$also" | tr ',' ' ')
+for r in $also; do check_runs --also-runs "$r"; done
 [ -r "$values" ] || { echo "$script: $values: cannot be read" >&2; exit 1; }
 params=$here/../params
 [ -r "$params/seed004-45nm.conf" ] || { echo "$script: $params/seed004-45nm.conf: cannot be read" >&2; exit 1; }
@@ -71,16 +80,21 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-reproduce.XXXXXX")
 # A study that fails on a trace still leaves the others' results, and the
 # report names what is missing.
 batch_failed=""
-for s in undervolt healing aging; do
-    progress "rft-batch --study $s"
-    r=""
-    [ "$s" != aging ] || r="--repeat $runs"
+study() {   # STUDY FOLDER RFT-BATCH-OPTIONS TRACES...: rft-batch --output batch/FOLDER
+    s=$1 f=$2 o=$3
+    shift 3
+    progress "rft-batch --study $s $o"
     # shellcheck disable=SC2086
-    if ! rft-batch --jobs "$jobs" --quiet --study "$s" $r --output "$out/batch/$s" "$@" \
-            2> "$tmp/$s.err"; then
-        batch_failed="$batch_failed $s"
-        sed "s/^/$script: $s: /" "$tmp/$s.err" >&2
+    if ! rft-batch --jobs "$jobs" --quiet --study "$s" $o --output "$out/batch/$f" "$@" 2> "$tmp/$f.err"; then
+        batch_failed="$batch_failed $f"
+        sed "s/^/$script: $f: /" "$tmp/$f.err" >&2
     fi
+}
+study undervolt undervolt "" "$@"
+study healing healing "" "$@"
+study aging aging "--repeat $runs" "$@"
+for r in $also; do
+    [ "$r" = "$runs" ] || study aging "aging-$r" "--repeat $r" "$@"
 done
 progress ""
 [ -s "$out/batch/undervolt/traces.tsv" ] || { echo "$script: no trace found in $*" >&2; exit 1; }
@@ -151,6 +165,16 @@ join || :
 progress ""
 
 # 3. Every value per trace: facts.tsv, a line "label key value" each.
+# the aging study's longest duty and dVth and their reductions: FILE PREFIX
+vth_facts() {
+    [ ! -s "$1" ] || awk -F '\t' -v p="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $1 == "all" {
+            k = $2 == "longest_0%" ? "l0" : $2 == "longest_1%" ? "l1" : $2 == "dvth_t0_norm" ? "t0" : $2 == "dvth_t1_norm" ? "t1" : ""
+            if (k == "") next
+            print p "ag_" k "_base\t" $c["base"] * (k ~ /^t/ ? 100 : 1)
+            n = split("rc rar rcrar wc argo", s, " ")
+            for (i = 1; i <= n; i++) print p "ag_" k "red_" s[i] "\t" $c[s[i] "_red%"] }' "$1"
+}
 facts() {
     for l in $labels; do
         d=$out/traces/$l
@@ -185,13 +209,10 @@ facts() {
                 END { print "pe_share_max\t" m; print "pe_share_z\t" z }' "$d/pe-profile.tsv"
             [ ! -s "$d/pe-units.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
                 $1 == "PE_max" { print "pe_red\t" $c["dvth_reduction%"] }' "$d/pe-units.tsv"
-            [ ! -s "$a/vth.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                $1 == "all" {
-                    k = $2 == "longest_0%" ? "l0" : $2 == "longest_1%" ? "l1" : $2 == "dvth_t0_norm" ? "t0" : $2 == "dvth_t1_norm" ? "t1" : ""
-                    if (k == "") next
-                    print "ag_" k "_base\t" $c["base"] * (k ~ /^t/ ? 100 : 1)
-                    n = split("rc rar rcrar wc argo", s, " ")
-                    for (i = 1; i <= n; i++) print "ag_" k "red_" s[i] "\t" $c[s[i] "_red%"] }' "$a/vth.tsv"
+            vth_facts "$a/vth.tsv" ""
+            for r in $also; do
+                [ "$r" = "$runs" ] || vth_facts "$out/batch/aging-$r/traces/$l/vth.tsv" "r$r:"
+            done
             [ ! -s "$a/energy.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 { print "ag_save_" $1 "\t" $c["saving%"]; print "ag_slow_" $1 "\t" $c["replayed_slowdown%"]
                   print "ag_upper_" $1 "\t" $c["slowdown%"]; print "ag_leak_" $1 "\t" $c["leak_saving%"] }' "$a/energy.tsv"
@@ -386,6 +407,28 @@ fi
 progress ""
 
 # 6. The report
+# --also-runs: seed 002's duty and dVth reductions under the other runs
+also_table() {
+    other=""
+    for r in $also; do [ "$r" = "$runs" ] || other="$other $r"; done
+    [ -n "$other" ] || return 0
+    printf '\n## Seed 002: the reductions under other runs of the kernels\n\n'
+    printf 'The aging study again with `rft-batch --repeat RUNS` (mean over the traces; once: the trace\n'
+    printf 'run once, N: N copies in a row, rft-repeat). RAR and ARGO rotate only across window\n'
+    printf 'reassignments, which is what the runs change.\n\n'
+    printf '| figure | quantity | paper | %s (above) |' "$runs"
+    for r in $other; do printf ' %s |' "$r"; done
+    printf '\n|---|---|---|---|'
+    for r in $other; do printf -- '---|'; done
+    printf '\n'
+    awk -F '\t' -v other="$other" '
+        FILENAME == ARGV[1] { if ($3 ~ /^-?[0-9]+(\.[0-9]+)?$/) { sum[$2] += $3; n[$2]++ }; next }
+        FNR == 1 || $9 !~ /^ag_(l0|l1|t0|t1)red_/ { next }
+        { m = split(other, o, " ")
+          l = "| " $3 " | " $4 " | " $5 " " $6 " | " ($10 == "" ? "-" : $10) " |"
+          for (i = 1; i <= m; i++) { k = "r" o[i] ":" $9; l = l " " (n[k] ? sprintf("%.2f", sum[k] / n[k]) : "-") " |" }
+          print l }' "$out/facts.tsv" "$out/values.tsv"
+}
 {
     echo "# Reproduction of the four seeds over $(echo "$labels" | wc -w | tr -d ' ') traces"
     echo
@@ -408,6 +451,7 @@ progress ""
                   $8 ~ /^min!/ ? " [smallest trace but " substr($8, 5) "]" : " [" $8 "]")
           printf "| %s | %s | %s | %s %s | %s | %s |\n", md($3), md(q), md($7), md($5), md($6), ($10 == "" ? "-" : $10), md($11) }
         ' "$out/values.tsv"
+    also_table
     echo
     echo "## Figures"
     echo

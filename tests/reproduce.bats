@@ -13,10 +13,10 @@ VALUES="$TOP/examples/paper-values.tsv"
 setup_file() {
     export TR="$BATS_FILE_TMPDIR/tr" REP="$BATS_FILE_TMPDIR/rep"
     mkdir -p "$TR"
-    rft-synth --writes 1500 --seed 1 -o "$TR/DCT.rft"
-    rft-synth --writes 1500 --seed 2 | rft-view > "$TR/b.tsv"
-    rft-synth --arch evergreen --bundles 1000 -o "$TR/e.rft"
-    "$TOP/examples/reproduce.sh" --quiet -j 2 -o "$REP" "$TR" > "$BATS_FILE_TMPDIR/out" 2> "$BATS_FILE_TMPDIR/err"
+    rft-synth --writes 1000 --seed 1 -o "$TR/DCT.rft"
+    rft-synth --writes 1000 --seed 2 | rft-view > "$TR/b.tsv"
+    rft-synth --arch evergreen --bundles 800 -o "$TR/e.rft"
+    "$TOP/examples/reproduce.sh" --quiet -j 2 --also-runs once -o "$REP" "$TR" > "$BATS_FILE_TMPDIR/out" 2> "$BATS_FILE_TMPDIR/err"
 }
 
 setup() { cd "$BATS_TEST_TMPDIR"; }
@@ -64,7 +64,7 @@ data_rows() { awk -F '\t' '!/^#/ && $1 != "id"' "${1:-$VALUES}"; }
         n=$((n + 1))
     done < <(data_rows)
     # no other rows
-    assert_equal "$(grep -c '^| \(Fig\|Table\|V-\)' "$REP/REPORT.md")" "$n"
+    assert_equal "$(sed '/^## Seed 002: the reductions under other runs/q' "$REP/REPORT.md" | grep -c '^| \(Fig\|Table\|V-\)')" "$n"
 }
 
 @test "a row computed from the traces has a number; one that is not says why; every difference has a reason" {
@@ -90,6 +90,26 @@ data_rows() { awk -F '\t' '!/^#/ && $1 != "id"' "${1:-$VALUES}"; }
     # a slowdown row says which estimate it is and gives the other
     run -0 awk -F '\t' '$1 == "002-f20-rcrar" { print $11 }' "$REP/values.tsv"
     assert_output --regexp '^(agrees|replayed slowdown .*the upper bound .* is [0-9.]+%)'
+}
+
+@test "--also-runs once: seed 002's reductions of the aging study run once, beside the paper's and the steady state's" {
+    run -0 sed -n '/^## Seed 002: the reductions under other runs/,/^## /p' "$REP/REPORT.md"
+    assert_line '| figure | quantity | paper | steady (above) | once |'
+    # a row per reduction of the values file, its paper and steady values those of the main table
+    n=0
+    while IFS=$'\t' read -r id seed fig q paper unit where trace key suite reason; do
+        [[ $key == ag_l[01]red_* || $key == ag_t[01]red_* ]] || continue
+        assert_line --partial "| $fig | $q | $paper $unit | $suite | "
+        n=$((n + 1))
+    done < <(tail -n +2 "$REP/values.tsv")
+    [[ $n -ge 10 ]]
+    # the once column: the mean row of rft-batch's table of the aging study run once
+    want=$(awk -F '\t' '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+                        $1 == "mean" && $2 == "rcrar" { print $c["longest_1_red%"] }' "$REP/batch/aging-once/table.tsv")
+    run -0 grep -F "| Fig. 16 | longest '1' duty reduction, RC+RAR |" "$REP/REPORT.md"
+    got=$(printf '%s\n' "$output" | tail -n 1 | awk -F ' [|] ' '{ print $5 }' | tr -d ' |')
+    awk -v a="$got" -v b="$want" 'BEGIN { exit !(a - b <= 0.011 && b - a <= 0.011) }' || fail "once: $got, the table's mean $want"
+    assert_equal "$(cat "$REP/batch/aging-once/traces/DCT/runs")" once
 }
 
 @test "the figures the report shows exist as PNG files" {
@@ -124,6 +144,8 @@ data_rows() { awk -F '\t' '!/^#/ && $1 != "id"' "${1:-$VALUES}"; }
     assert_output --partial "unknown option --bogus"
     run -2 "$TOP/examples/reproduce.sh" -j 0 "$TR"
     run -2 "$TOP/examples/reproduce.sh" --repeat sometimes "$TR"
+    run -2 "$TOP/examples/reproduce.sh" --also-runs once,never "$TR"
+    assert_output --partial "--also-runs: 'never' is not a positive whole number"
     run -1 "$TOP/examples/reproduce.sh" --values nosuch.tsv "$TR"
     assert_output "reproduce.sh: nosuch.tsv: cannot be read"
     mkdir empty
