@@ -288,8 +288,8 @@ awk -F '\t' -v OFS='\t' '
     function why(k, t, s, p,   u, c, x) {
         u = mean("util_peak"); c = mean("compr")
         if (k ~ /^ag_(l0|l1|t0|t1)red_argo/ || k ~ /^a4_(dvth|snm)_red/)
-            return "register demand: the traces fill " u "% of a slice at their peak (mean of the Table 1 rows), " \
-                "and ARGO powers off only unused windows; " (k ~ /^a4_/ ? "architecture: seed 004 is Evergreen (HD 5870), the traces GCN; " : "") runs_note()
+            return "register demand: ARGO powers off only unused windows, and the traces fill " u "% of a slice at their peak " \
+                "(mean; the Table 1 and Table 5 rows set each beside the seed kernel); " (k ~ /^a4_/ ? "architecture: seed 004 is Evergreen (HD 5870), the traces GCN; " : "") runs_note()
         if (k ~ /^ag_(l0|l1|t0|t1)red_/)
             return "workload: " c "% of the writes are compressible (seed 002 Fig. 7: 52%), which bounds what RC powers off; " runs_note()
         if (k ~ /^ag_save_/ || k ~ /^ag_leak_/)
