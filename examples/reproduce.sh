@@ -346,7 +346,7 @@ plot() {   # NAME TSV rft-plot options...
     f=$1 t=$2
     shift 2
     [ -s "$t" ] || return 0
-    rft-plot --quiet --terminal png --width 800 --height 450 -o "$out/figures/$f.png" "$@" "$t" 2>> "$tmp/plot.err" ||
+    rft-plot --quiet --terminal png --width 900 --height 520 -o "$out/figures/$f.png" "$@" "$t" 2>> "$tmp/plot.err" ||
         echo "$script: figure $f: $(tail -n 1 "$tmp/plot.err")" >&2
     rm -f "$out/figures/$f.gp" "$out/figures/$f.data.tsv"
 }
@@ -383,16 +383,16 @@ per_label() {   # KEY... : a TSV of trace and the keys
 }
 per_label compr > "$tmp/compr.tsv"
 plot seed001-fig2-seed002-fig7-compressible "$tmp/compr.tsv" -y compr --kind bar --ymin 0 --ymax 100 \
-    --ylabel "% of writes" --title "seed 001 Fig. 2, seed 002 Fig. 7: compressible writes"
+    --ylabel "% of writes" --title "seeds 001 Fig. 2, 002 Fig. 7: compressible writes"
 per_label occ_rel_comp occ_rel_unc occ_flt_unc occ_flt_comp > "$tmp/occ.tsv"
 plot seed001-fig3-occupancy "$tmp/occ.tsv" -y 'occ_*' --kind bar --ymin 0 \
-    --ylabel "% of entries per cycle" --title "seed 001 Fig. 3: entries by reliability and compression (common)"
+    --ylabel "% of entries per cycle" --title "seed 001 Fig. 3: entries, common scenario"
 per_label util_peak rec_1k > "$tmp/util.tsv"
 plot seed004-table1-table3 "$tmp/util.tsv" -y util_peak,rec_1k --kind bar --ymin 0 --ymax 100 \
-    --ylabel "%" --title "seed 004 Tables 1, 3 (seed 002 Table 5): peak slice utilization, ARGO worst recovery (1 KB banks)"
+    --ylabel "%" --title "seed 004 Tables 1, 3: utilization, recovery (1 KB)"
 per_label a4_dvth_base_45nm a4_dvth_red_45nm a4_dvth_base_65nm a4_dvth_red_65nm a4_snm_red_45nm > "$tmp/a4.tsv"
 plot seed004-fig7-fig8 "$tmp/a4.tsv" -y 'a4_*' --kind bar --ymin 0 \
-    --ylabel "%" --title "seed 004 Figs. 7, 8: dVth (base) and ARGO's improvement after 5 years"
+    --ylabel "%" --title "seed 004 Figs. 7, 8: dVth and improvement, 5 years"
 per_label a4_life_base_45nm a4_life_argo_45nm > "$tmp/life.tsv"
 plot seed004-fig9-lifetime "$tmp/life.tsv" -y 'a4_*' --kind bar --ymin 0 \
     --ylabel "years to 20% SNM loss" --title "seed 004 Fig. 9: SNM lifetime, 45 nm"
@@ -402,7 +402,7 @@ plot seed004-fig11-leakage "$tmp/leak.tsv" -y ag_leak_argo --kind bar --ymin 0 -
 if grep -q "	pe_share_max	" "$out/facts.tsv"; then
     per_label pe_share_max pe_share_z pe_red > "$tmp/pe.tsv"
     plot seed003-fig4-fig7-pe "$tmp/pe.tsv" -y 'pe_*' --kind bar --ymin 0 \
-        --ylabel "%" --title "seed 003 Figs. 4, 7: busiest PE's share, PE_Z, dVth reduced by PE healing"
+        --ylabel "%" --title "seed 003 Figs. 4, 7: PE shares, PE healing"
 fi
 progress ""
 
