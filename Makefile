@@ -353,6 +353,7 @@ install: all
 	install -m 644 $(PARAMS) $(DESTDIR)$(RFTDATA)/params/
 	install -m 755 examples/rft_reader.py examples/duty_figure.py $(DESTDIR)$(RFTDATA)/
 	install -m 755 $(SCRIPTS) $(DESTDIR)$(RFTDATA)/examples/
+	install -m 644 examples/paper-values.tsv $(DESTDIR)$(RFTDATA)/examples/
 
 # Removes what install put there, and the folders of share/rftrace it made.
 uninstall:
@@ -362,7 +363,7 @@ uninstall:
 	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
 	  $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
 	  $(addprefix $(DESTDIR)$(RFTDATA)/params/,$(notdir $(PARAMS))) \
-	  $(addprefix $(DESTDIR)$(RFTDATA)/examples/,$(notdir $(SCRIPTS))) \
+	  $(addprefix $(DESTDIR)$(RFTDATA)/examples/,$(notdir $(SCRIPTS)) paper-values.tsv) \
 	  $(DESTDIR)$(RFTDATA)/rft_reader.py $(DESTDIR)$(RFTDATA)/duty_figure.py \
 	  $(DESTDIR)$(RFTDATA)/__pycache__/rft_reader.*.pyc
 	rmdir $(DESTDIR)$(RFTDATA)/__pycache__ $(DESTDIR)$(RFTDATA)/params \

@@ -79,6 +79,7 @@ python_with() {
     [ -f "$STAGE$INST/include/rft.h" ]
     [ -x "$SHARE/rft_reader.py" ]
     for s in "$TOP"/examples/*.sh; do [ -x "$SHARE/examples/$(basename "$s")" ]; done
+    [ -f "$SHARE/examples/paper-values.tsv" ]     # reproduce.sh reads it beside itself
     [ -f "$SHARE/params/nbti.conf" ]
 }
 

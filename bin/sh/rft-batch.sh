@@ -157,7 +157,7 @@ study_rules() {
 EOF
         echo "REPEAT = ${repeat:-steady}"
         cat <<'EOF'
-RUNS = '"$$(sed -n 's/^steady$$/--runs steady/p' $(firstword $(subst /, ,$*))/runs)"'
+RUNS = '"$$(sed -n 's/^steady$$/--runs steady/p' $(TRACE_DIR)/$(word 2,$(subst /, ,$*))/runs)"'
 STEADY_OK = rft-alloc --scheme rar --events=- -o /dev/null $< $(LOG) | awk -F '\t' '$$5 == "alloc" && $$7 > 0 { \
 	k = $$2 ":" $$3 ":"; if (!(k $$6 in n)) for (i = $$6; i < $$6 + $$7; i++) { if ((k i) in own && own[k i] != $$6) exit 1; own[k i] = $$6 } \
 	else if (n[k $$6] != $$7) exit 1; n[k $$6] = $$7 }'

@@ -1,0 +1,475 @@
+#!/bin/sh
+# reproduce.sh - the four seeds' studies over a folder of traces, and one
+# Markdown report (OUT/REPORT.md) that sets the suite's value of every
+# headline result beside the paper's, with the reason for the difference,
+# and the figures (PNG) it refers to.
+#
+# The studies are those of rft-batch(1) and examples/*.sh; nothing here
+# computes a result the tools do not:
+#
+#   seed 002 (and 004 Fig. 11)  rft-batch --study aging     (aging.sh's six schemes)
+#   seed 001                    rft-batch --study undervolt (undervolt.sh's DC-Patch)
+#   seed 003 SC healing         rft-batch --study healing   (healing.sh's rft-heal --scheme sc)
+#   per trace, on the decoded trace the batch keeps (trace.rft):
+#     seed 001 Fig. 2, 002 Fig. 7   rft-classify --summary
+#     seed 001 Fig. 3               rft-faultmap --scenario common | rft-dcpatch --report occupancy
+#     seed 002 Table 5, 004 Table 1 rft-alloc --scheme first-fit --util
+#     seed 004 Table 3              rft-alloc --scheme argo --recovery
+#     seed 004 Figs. 7-9            rft-vth --params seed004-45nm|65nm --years 5 over the
+#                                   aging study's base and argo duty maps (as argo.sh)
+#     seed 003 Figs. 4, 7           rft-heal --scheme pe (a trace with VLIW bundles only)
+#
+# The papers' numbers come from examples/paper-values.tsv, each with its
+# figure or table and section; the report prints them as they are there.
+#
+# usage: reproduce.sh [-o OUT] [-j N] [-r once|N|steady] [--also-runs LIST] [--values FILE]
+#                     [--quiet] DIR...
+#   DIR        a folder of traces (or trace files), as rft-batch takes them
+#   -o, --output OUT   the report's folder (default: reproduction): REPORT.md,
+#              values.tsv (every row: paper, suite, reason), facts.tsv
+#              (every value per trace), figures/*.png, batch/ (the studies'
+#              folders: a rerun skips what is done) and traces/ (per trace)
+#   -j, --jobs N       at most N jobs at once (default: the processors, at most 3)
+#   -r, --repeat RUNS  the aging study's runs (default steady; rft-batch -r)
+#   --also-runs LIST   the aging study again for each RUNS of LIST (once, N, steady;
+#              separated by commas or blanks), its duty and dVth reductions in a
+#              table of their own beside the paper's (batch/aging-RUNS)
+#   --values FILE      the papers' values (default: paper-values.tsv beside this script)
+#   --quiet            no progress on standard error
+set -eu
+
+usage="usage: reproduce.sh [-o OUT] [-j N] [-r once|N|steady] [--also-runs LIST] [--values FILE] [--quiet] DIR..."
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=""
+. "$here/stages.sh"     # usage_error, need_arg, check_count, check_runs, progress
+
+out=reproduction
+runs=steady
+also=""
+values=$here/paper-values.tsv
+while [ $# -gt 0 ]; do
+    case $1 in
+    -o | --output) need_arg "$@"; out=$2; shift 2 ;;
+    --output=*) out=${1#*=}; shift ;;
+    -j | --jobs) need_arg "$@"; check_count "$1" "$2"; jobs=$2; shift 2 ;;
+    --jobs=*) check_count --jobs "${1#*=}"; jobs=${1#*=}; shift ;;
+    -r | --repeat) need_arg "$@"; check_runs "$1" "$2"; runs=$2; shift 2 ;;
+    --also-runs) need_arg "$@"; also=$2; shift 2 ;;
+    --also-runs=*) also=${1#*=}; shift ;;
+    --repeat=*) check_runs --repeat "${1#*=}"; runs=${1#*=}; shift ;;
+    --values) need_arg "$@"; values=$2; shift 2 ;;
+    --values=*) values=${1#*=}; shift ;;
+    --quiet) quiet=--quiet; shift ;;
+    -h | --help) printf '%s\n' "$usage"; exit 0 ;;
+    --) shift; break ;;
+    -?*) usage_error "unknown option $1" ;;
+    *) break ;;
+    esac
+done
+[ $# -ge 1 ] || usage_error "no folder of traces"
+also=$(printf '%s' "$also" | tr ',' ' ')
+for r in $also; do check_runs --also-runs "$r"; done
+[ -r "$values" ] || { echo "$script: $values: cannot be read" >&2; exit 1; }
+params=$here/../params
+[ -r "$params/seed004-45nm.conf" ] || { echo "$script: $params/seed004-45nm.conf: cannot be read" >&2; exit 1; }
+
+mkdir -p "$out/batch" "$out/traces" "$out/figures"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-reproduce.XXXXXX")
+
+# 1. The three studies of rft-batch (each resumes what a run before left).
+# A study that fails on a trace still leaves the others' results, and the
+# report names what is missing.
+batch_failed=""
+study() {   # STUDY FOLDER RFT-BATCH-OPTIONS TRACES...: rft-batch --output batch/FOLDER
+    s=$1 f=$2 o=$3
+    shift 3
+    progress "rft-batch --study $s $o"
+    # shellcheck disable=SC2086
+    if ! rft-batch --jobs "$jobs" --quiet --study "$s" $o --output "$out/batch/$f" "$@" 2> "$tmp/$f.err"; then
+        batch_failed="$batch_failed $f"
+        sed "s/^/$script: $f: /" "$tmp/$f.err" >&2
+    fi
+}
+study undervolt undervolt "" "$@"
+study healing healing "" "$@"
+study aging aging "--repeat $runs" "$@"
+for r in $also; do
+    [ "$r" = "$runs" ] || study aging "aging-$r" "--repeat $r" "$@"
+done
+progress ""
+[ -s "$out/batch/undervolt/traces.tsv" ] || { echo "$script: no trace found in $*" >&2; exit 1; }
+
+# 2. The per-trace tables the studies do not make, on the decoded trace.
+# one trace: label $1; its tables into $out/traces/$1
+per_trace() {
+    l=$1
+    d=$out/traces/$l
+    mkdir -p "$d"
+    : > "$d/log"
+    # the trace as a stream: as it is, or decoded (as rft-batch does)
+    src=$(awk -F '\t' -v l="$l" '$1 == l { print $2; exit }' "$out/batch/undervolt/traces.tsv")
+    if ! rft-view -H "$src" > /dev/null 2>&1; then
+        rft-decode --input-format auto -o "$d/trace.rft" "$src" 2>> "$d/log" || return 0
+        src=$d/trace.rft
+    fi
+    [ -s "$d/classify.tsv" ] ||
+        { rft-classify --summary="$d/classify.tsv.part" --format tsv -o /dev/null "$src" 2>> "$d/log" &&
+          mv "$d/classify.tsv.part" "$d/classify.tsv"; } || :
+    [ -s "$d/occupancy.tsv" ] ||
+        { rft-faultmap --scenario common --seed 1 "$src" 2>> "$d/log" |
+          rft-dcpatch --report occupancy --summary="$d/occupancy.tsv.part" --format tsv -o /dev/null 2>> "$d/log" &&
+          mv "$d/occupancy.tsv.part" "$d/occupancy.tsv"; } || :
+    [ -s "$d/util.tsv" ] ||
+        { rft-alloc --scheme first-fit --util="$d/util.tsv.part" -o /dev/null "$src" 2>> "$d/log" &&
+          mv "$d/util.tsv.part" "$d/util.tsv"; } || :
+    [ -s "$d/recovery.tsv" ] ||
+        { rft-alloc --scheme argo --recovery="$d/recovery.tsv.part" -o /dev/null "$src" 2>> "$d/log" &&
+          mv "$d/recovery.tsv.part" "$d/recovery.tsv"; } || :
+    a=$out/batch/aging/traces/$l
+    if [ -s "$a/base.rft" ] && [ -s "$a/argo.rft" ]; then
+        for p in 45nm 65nm; do
+            [ -s "$d/vth-$p.tsv" ] ||
+                { rft-vth --params "$params/seed004-$p.conf" --years 5 --format tsv \
+                      base="$a/base.rft" argo="$a/argo.rft" > "$d/vth-$p.tsv.part" 2>> "$d/log" &&
+                  mv "$d/vth-$p.tsv.part" "$d/vth-$p.tsv"; } || :
+        done
+    fi
+    # SC healing on seed 003's device of Fig. 8 (10 mV initial variation)
+    [ -s "$d/sc-units.tsv" ] ||
+        { rft-heal --scheme sc --report units --hours 360 --variation 10 --format tsv \
+              -o "$d/sc-units.tsv.part" "$src" 2>> "$d/log" && mv "$d/sc-units.tsv.part" "$d/sc-units.tsv"; } || :
+    # PE healing needs VLIW bundles: rft-heal says so, and the report too
+    if [ ! -s "$d/pe-profile.tsv" ] && [ ! -e "$d/pe.none" ]; then
+        if rft-heal --scheme pe --report profile --format tsv -o "$d/pe-profile.tsv.part" "$src" 2> "$d/pe.err"; then
+            mv "$d/pe-profile.tsv.part" "$d/pe-profile.tsv"
+            rft-heal --scheme pe --report units --hours 360 --variation 10 --format tsv \
+                -o "$d/pe-units.tsv.part" "$src" 2>> "$d/log" && mv "$d/pe-units.tsv.part" "$d/pe-units.tsv" || :
+        else
+            rm -f "$d/pe-profile.tsv.part"
+            cp "$d/pe.err" "$d/pe.none"
+        fi
+        rm -f "$d/pe.err"
+    fi
+    rm -f "$d/trace.rft"
+}
+labels=$(cut -f 1 "$out/batch/undervolt/traces.tsv")
+n=0
+for l in $labels; do
+    progress "per-trace tables: $l"
+    per_trace "$l" &
+    pids="$pids $!"
+    n=$((n + 1))
+    if [ $((n % jobs)) = 0 ]; then join || :; fi
+done
+join || :
+progress ""
+
+# 3. Every value per trace: facts.tsv, a line "label key value" each.
+# the aging study's longest duty and dVth and their reductions: FILE PREFIX
+vth_facts() {
+    [ ! -s "$1" ] || awk -F '\t' -v p="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $1 == "all" {
+            k = $2 == "longest_0%" ? "l0" : $2 == "longest_1%" ? "l1" : $2 == "dvth_t0_norm" ? "t0" : $2 == "dvth_t1_norm" ? "t1" : ""
+            if (k == "") next
+            print p "ag_" k "_base\t" $c["base"] * (k ~ /^t/ ? 100 : 1)
+            n = split("rc rar rcrar wc argo", s, " ")
+            for (i = 1; i <= n; i++) print p "ag_" k "red_" s[i] "\t" $c[s[i] "_red%"] }' "$1"
+}
+facts() {
+    for l in $labels; do
+        d=$out/traces/$l
+        a=$out/batch/aging/traces/$l
+        u=$out/batch/undervolt/traces/$l
+        h=$out/batch/healing/traces/$l
+        {
+            [ ! -s "$d/classify.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+                $1 == "total" { print "compr\t" $c["compr%"] }' "$d/classify.tsv"
+            [ ! -s "$d/occupancy.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+                $1 == "total" { rc = $c["conv_rel_comp%"]; ru = $c["conv_rel_unc%"]
+                    fc = $c["conv_flt_comp%"]; fu = $c["conv_flt_unc%"]
+                    printf "occ_rel_comp\t%s\nocc_rel_unc\t%s\nocc_flt_comp\t%s\nocc_flt_unc\t%s\nocc_used\t%.2f\n",
+                        rc, ru, fc, fu, rc + ru + fc + fu }' "$d/occupancy.tsv"
+            [ ! -s "$d/util.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                $1 == "all" { print "util_peak\t" $c["peak%"] }
+                $1 != "all" && !u { u = 1; print "util_unused\t" $c["unused_windows"]; print "util_wf\t" $c["max_wf"]
+                                    print "util_vgprs\t" $c["vgprs"] }' \
+                "$d/util.tsv"
+            [ ! -s "$d/recovery.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                $1 == "all" && $c["bank_bytes"] == 1024 { print "rec_1k\t" $c["worst_recovery%"] }' "$d/recovery.tsv"
+            for p in 45nm 65nm; do
+                [ ! -s "$d/vth-$p.tsv" ] || awk -F '\t' -v p="$p" '$1 == "all" {
+                    if ($2 == "dvth_rd%") printf "a4_dvth_base_%s\t%s\na4_dvth_red_%s\t%s\n", p, $3, p, $5
+                    if ($2 == "snm_loss_rd%") printf "a4_snm_red_%s\t%s\n", p, $5
+                    if ($2 == "snm_life_rd_years") printf "a4_life_base_%s\t%s\na4_life_argo_%s\t%s\n", p, $3, p, $4 }' \
+                    "$d/vth-$p.tsv"
+            done
+            [ ! -s "$d/sc-units.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+                $2 == "degraded" && !n++ { print "sc_red10\t" $c["dvth_reduction%"] }' "$d/sc-units.tsv"
+            [ ! -s "$d/pe-profile.tsv" ] || awk -F '\t' '$1 ~ /^PE_/ { if ($2 > m) m = $2; if ($1 == "PE_Z") z = $2 }
+                END { print "pe_share_max\t" m; print "pe_share_z\t" z }' "$d/pe-profile.tsv"
+            [ ! -s "$d/pe-units.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+                $1 == "PE_max" { print "pe_red\t" $c["dvth_reduction%"] }' "$d/pe-units.tsv"
+            vth_facts "$a/vth.tsv" ""
+            for r in $also; do
+                [ "$r" = "$runs" ] || vth_facts "$out/batch/aging-$r/traces/$l/vth.tsv" "r$r:"
+            done
+            [ ! -s "$a/energy.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                { print "ag_save_" $1 "\t" $c["saving%"]; print "ag_slow_" $1 "\t" $c["replayed_slowdown%"]
+                  print "ag_upper_" $1 "\t" $c["slowdown%"]; print "ag_leak_" $1 "\t" $c["leak_saving%"] }' "$a/energy.tsv"
+            [ ! -s "$a/runs" ] || printf 'runs\t%s\n' "$(cat "$a/runs")"
+            [ ! -s "$u/writes.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                { s = $1
+                  print "uv_normal_" s "\t" $c["normal%"]; print "uv_mispred_" s "\t" $c["mispred%"]
+                  print "uv_slow_" s "\t" $c["slowdown%"]; print "uv_upper_" s "\t" $c["upper_slowdown%"]
+                  if ($c["lds%"] > lds) lds = $c["lds%"]; if ($c["ldsload%"] > ld) ld = $c["ldsload%"]
+                  if ($c["lds_peak_B"] > pk) pk = $c["lds_peak_B"] }
+                END { print "uv_lds_max\t" lds + 0; print "uv_ldsload_max\t" ld + 0
+                      printf "uv_ldspeak_max\t%.2f\n", pk / 1024 }' "$u/writes.tsv"
+            [ ! -s "$u/energy.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                { print "uv_vsconv_" $1 "\t" $c["vs_conv%"]; print "uv_vssmooth_" $1 "\t" $c["vs_smooth%"] }' "$u/energy.tsv"
+            [ ! -s "$h/units.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                $1 == 1 { print "sc_red\t" $c["dvth_reduction%"] }' "$h/units.tsv"
+            [ ! -s "$h/cost.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                { print "sc_over_" $1 "\t" $c["overhead%"]; print "sc_slow_" $1 "\t" $c["slowdown%"]
+                  print "sc_upper_" $1 "\t" $c["upper_slowdown%"] }' "$h/cost.tsv"
+            [ ! -e "$d/pe.none" ] || printf 'pe_none\t%s\n' "$(head -n 1 "$d/pe.none" | tr '\t' ' ')"
+        } | awk -F '\t' -v l="$l" '$2 != "" { print l "\t" $0 }'
+    done
+}
+facts > "$out/facts.tsv"
+
+# 4. Each row of the papers' values: the suite's value and the reason.
+# values.tsv: id seed figure quantity paper unit where trace suite reason
+awk -F '\t' -v OFS='\t' '
+    FILENAME == ARGV[1] { if ($2 == "pe_none" && pe_msg !~ /no bundle records/) pe_msg = $3; v[$1, $2] = $3; has[$2] = 1; lab[$1] = 1; if (!($1 in seen)) { seen[$1] = 1; labels[++nl] = $1 }; next }
+    /^#/ || $1 == "id" { if ($1 == "id") print $0, "suite", "reason"; next }
+    function num(x) { return x ~ /^-?[0-9]+(\.[0-9]+)?$/ }
+    # the aggregate of key k over the traces (mean, max, min; min!LABEL:
+    # the minimum over the traces but LABEL) or the value of one label
+    function value(t, k,   i, s, n, x, m, a, skip) {
+        a = t; skip = ""
+        if (t ~ /!/) { a = substr(t, 1, index(t, "!") - 1); skip = substr(t, index(t, "!") + 1) }
+        if (a != "mean" && a != "max" && a != "min")
+            return (t, k) in v && num(v[t, k]) ? sprintf("%.2f", v[t, k]) : ""
+        n = 0
+        for (i = 1; i <= nl; i++) {
+            if (labels[i] == skip || !((labels[i], k) in v) || !num(v[labels[i], k])) continue
+            x = v[labels[i], k] + 0; n++; s += x
+            if (n == 1 || (a == "max" && x > m) || (a == "min" && x < m)) m = x
+        }
+        if (!n) return ""
+        return sprintf("%.2f", a == "mean" ? s / n : m)
+    }
+    function mean(k) { return value("mean", k) }
+    # the label whose value of k is value(t, k) (t: max, min or min!LABEL)
+    function which(t, k,   i, m) {
+        m = value(t, k)
+        for (i = 1; i <= nl; i++)
+            if (labels[i] != substr(t, index(t, "!") + 1) && (labels[i], k) in v && sprintf("%.2f", v[labels[i], k]) == m)
+                return labels[i]
+        return ""
+    }
+    # a within 10% of the paper value b (of unit u: a bound where it says so)
+    function close_to(a, b, u,   rg) {
+        a += 0
+        if (b ~ /^[0-9.]+-[0-9.]+$/) { split(b, rg, "-"); return a >= rg[1] * 0.9 && a <= rg[2] * 1.1 }
+        if (!num(b)) return 0
+        b += 0
+        if (u ~ /\((at most|under)\)/) return a <= b * 1.1
+        if (u ~ /\((at least|over)\)/) return a >= b * 0.9
+        if (b == 0) return a >= -0.5 && a <= 0.5
+        return a >= b * 0.9 && a <= b * 1.1
+    }
+    function runs_note(   i, r, n10) {
+        for (i = 1; i <= nl; i++) if ((labels[i], "runs") in v) { r = v[labels[i], "runs"]; if (r != "steady") n10++ }
+        return "the duty maps are of the steady state (the kernel run again and again, rft-alloc --runs steady)" \
+            (n10 ? ", " n10 " trace(s) run " r " times instead (no steady state: rft-batch runs file)" : "")
+    }
+    function why(k, t, s, p,   u, c, x) {
+        u = mean("util_peak"); c = mean("compr")
+        if (k ~ /^ag_(l0|l1|t0|t1)red_argo/ || k ~ /^a4_(dvth|snm)_red/)
+            return "register demand: ARGO powers off only unused windows, and the traces fill " u "% of a slice at their peak " \
+                "(mean; the Table 1 and Table 5 rows set each beside the seed kernel); " (k ~ /^a4_/ ? "architecture: seed 004 is Evergreen (HD 5870), the traces GCN; " : "") runs_note()
+        if (k ~ /^ag_(l0|l1|t0|t1)red_/)
+            return "workload: " c "% of the writes are compressible (seed 002 Fig. 7: 52%), which bounds what RC powers off; " runs_note()
+        if (k ~ /^ag_save_/ || k ~ /^ag_leak_/)
+            return "register demand: the traces fill " u "% of a slice at their peak (mean): the cells of unused windows are off in every scheme but the baseline, which keeps every cell on (seed 002 6.6; seed 004 Fig. 11 is Evergreen)"
+        if (k ~ /^a4_(dvth|life)_base/)
+            return "runs: " runs_note() "; the model is that of seed 004 (params/seed004-*.conf, calibrated to its 22%/19% and 3.2 years), the duty maps are of the traces"
+        if (k ~ /^a4_life_argo/) {
+            x = which(t, k)
+            if (value(x, "util_peak") >= 90)
+                return "register demand: " x " (the smallest) fills " value(x, "util_peak") "% of a slice at its peak, ARGO has few unused windows to rotate; " runs_note()
+            return "unexplained: " x " (the smallest) gains " value(x, "a4_dvth_red_45nm") "% dVth from ARGO though it fills " \
+                value(x, "util_peak") "% of a slice at its peak; " runs_note() }
+        if (k ~ /^ag_slow_/) { sub(/^ag_slow_/, "", k)
+            return "replayed slowdown (rft-energy replayed_slowdown%: other wavefronts hide a wake-up); the upper bound (every wake-up delays its slice) is " value(t, "ag_upper_" k) "%" }
+        if (k ~ /^uv_slow_/) { sub(/^uv_slow_/, "", k)
+            return "replayed slowdown (rft-dcpatch --report perf, with its 2 extra stages); the upper bound is " value(t, "uv_upper_" k) "%" }
+        if (k ~ /^sc_slow_/) { sub(/^sc_slow_/, "", k)
+            return "replayed slowdown of the healthy kernel (rft-heal --report cost); the first-order estimate is " value(t, "sc_over_" k) "%, the upper bound " value(t, "sc_upper_" k) "%" }
+        if (k ~ /^sc_over_/)
+            return "architecture: Fig. 9 is Evergreen (HD 5870, VLIW), the traces GCN (seed 003 Fig. 16: 11% on Southern Islands); first-order estimate (rft-heal --report cost), the replay gives " value(t, "sc_slow_" substr(k, 9)) "%"
+        if (k == "sc_red10") {
+            x = mean("sc_red")
+            return "idle slots: the degraded SC rests while the others take its work, and a kernel with idle slots lets it rest more (rft-heal(1)); with --variation 0 (rft-batch --study healing) the reduction is " x "% (a resting SC does not age at all: 100% by construction)" }
+        if (k ~ /^util_/ || k == "rec_1k")
+            return "register demand: " (t ~ /^(mean|max|min)/ ? "" : value(t, "util_vgprs") " VGPRs x " value(t, "util_wf") " wavefronts on a slice; ") \
+                "geometry: the traces are GCN (256-entry slices, registers as its compiler allots them), seed 004 counts HD 5870 registers (32 wavefronts a CU)"
+        if (k ~ /^uv_lds/)
+            return "register demand and compression: " (t ~ /^(mean|max|min)/ ? "the traces fill " u "% of a slice at their peak (mean) with " c "%" \
+                : t " fills " value(t, "util_peak") "% of a slice at its peak with " value(t, "compr") "%") \
+                " compressible writes; DC-Patch spills to the LDS only where both leave no room (seed 001 V-A1)"
+        if (k ~ /^occ_/)
+            return "register demand: the traces fill " u "% of a slice at their peak (mean), the categories share what is used; " c "% of the writes are compressible"
+        return ""
+    }
+    {
+        id = $1; t = $8; k = $9
+        s = value(t, k)
+        if (s == "") {
+            if (t !~ /^(mean|max|min)(!|$)/ && !(t in lab)) r = "not computed: no trace labelled " t " in the folder"
+            else if (k ~ /^pe_/) r = "not computed: PE healing needs VLIW bundles (an Evergreen trace: rft-decode --input-format evg)" \
+                (pe_msg ~ /no bundle records/ ? "; the traces have none (rft-heal: no bundle records)" : "; rft-heal: " pe_msg)
+            else r = "not computed: the study failed on the trace(s) (see batch/*/traces/*/log)"
+            print $0, "", r; next
+        }
+        if (!num($5) && $5 !~ /^[0-9.]+-[0-9.]+$/) r = "the paper draws it but states no number"
+        else if (close_to(s, $5, $6)) r = "agrees (within 10%)"
+        else { r = why(k, t, s, $5); if (r == "" || r == "agrees") r = "unexplained" }
+        print $0, s, r
+    }' "$out/facts.tsv" "$values" > "$out/values.tsv"
+
+# 5. Figures: PNG, from the batch tables (rft-plot)
+progress "figures"
+plot() {   # NAME TSV rft-plot options...
+    f=$1 t=$2
+    shift 2
+    [ -s "$t" ] || return 0
+    rft-plot --quiet --terminal png --width 900 --height 520 -o "$out/figures/$f.png" "$@" "$t" 2>> "$tmp/plot.err" ||
+        echo "$script: figure $f: $(tail -n 1 "$tmp/plot.err")" >&2
+    rm -f "$out/figures/$f.gp" "$out/figures/$f.data.tsv"
+}
+bf() { printf '%s/batch/%s/figures/%s.tsv' "$out" "$1" "$2"; }
+for f in fig13-longest0 fig16-longest1 fig19-dvth-t0 fig19-dvth-t1 fig21-energy; do
+    case $f in
+    fig13*) t="Fig. 13: longest '0' duty (%)" ;;
+    fig16*) t="Fig. 16: longest '1' duty (%)" ;;
+    fig19-dvth-t0) t="Fig. 19: highest dVth of T0, normalised" ;;
+    fig19-dvth-t1) t="Fig. 19: highest dVth of T1, normalised" ;;
+    *) t="Fig. 21: slice energy, % of the baseline's" ;;
+    esac
+    [ ! -s "$(bf aging "$f")" ] || plot "seed002-$f" "$(bf aging "$f")" -y base,rc,rar,rcrar,wc,argo --kind bar --ymin 0 \
+        --ylabel "" --title "seed 002 $t"
+done
+[ ! -s "$(bf undervolt fig8-energy)" ] || plot seed001-fig8-energy "$(bf undervolt fig8-energy)" --kind bar --ymin 0 \
+    -y '*' --ylabel "" --title "seed 001 Fig. 8: energy, % of Conv's"
+[ ! -s "$(bf undervolt fig5-writes-common)" ] || plot seed001-fig5-writes "$(bf undervolt fig5-writes-common)" --kind bar \
+    --ymin 0 -y '*%' --title "seed 001 Fig. 5: writes, common scenario (%)"
+[ ! -s "$(bf healing fig8-dvth)" ] || plot seed003-fig8-dvth "$(bf healing fig8-dvth)" --kind bar --ymin 0 -y '*' \
+    --title "seed 003 Fig. 8: dVth after 360 h, one degraded SC"
+[ ! -s "$(bf healing fig9-overhead)" ] || plot seed003-fig9-overhead "$(bf healing fig9-overhead)" --kind bar --ymin 0 -y '*' \
+    --title "seed 003 Figs. 9, 16: SC healing overhead (first-order)"
+# the per-trace tables of this script: one row per trace
+per_label() {   # KEY... : a TSV of trace and the keys
+    printf 'trace'; printf '\t%s' "$@"; printf '\n'
+    for l in $labels; do
+        printf '%s' "$l"
+        for k in "$@"; do
+            printf '\t%s' "$(awk -F '\t' -v l="$l" -v k="$k" '$1 == l && $2 == k { print $3; exit }' "$out/facts.tsv")"
+        done
+        printf '\n'
+    done
+}
+per_label compr > "$tmp/compr.tsv"
+plot seed001-fig2-seed002-fig7-compressible "$tmp/compr.tsv" -y compr --kind bar --ymin 0 --ymax 100 \
+    --ylabel "% of writes" --title "seeds 001 Fig. 2, 002 Fig. 7: compressible writes"
+per_label occ_rel_comp occ_rel_unc occ_flt_unc occ_flt_comp > "$tmp/occ.tsv"
+plot seed001-fig3-occupancy "$tmp/occ.tsv" -y 'occ_*' --kind bar --ymin 0 \
+    --ylabel "% of entries per cycle" --title "seed 001 Fig. 3: entries, common scenario"
+per_label util_peak rec_1k > "$tmp/util.tsv"
+plot seed004-table1-table3 "$tmp/util.tsv" -y util_peak,rec_1k --kind bar --ymin 0 --ymax 100 \
+    --ylabel "%" --title "seed 004 Tables 1, 3: utilization, recovery (1 KB)"
+per_label a4_dvth_base_45nm a4_dvth_red_45nm a4_dvth_base_65nm a4_dvth_red_65nm a4_snm_red_45nm > "$tmp/a4.tsv"
+plot seed004-fig7-fig8 "$tmp/a4.tsv" -y 'a4_*' --kind bar --ymin 0 \
+    --ylabel "%" --title "seed 004 Figs. 7, 8: dVth and improvement, 5 years"
+per_label a4_life_base_45nm a4_life_argo_45nm > "$tmp/life.tsv"
+plot seed004-fig9-lifetime "$tmp/life.tsv" -y 'a4_*' --kind bar --ymin 0 \
+    --ylabel "years to 20% SNM loss" --title "seed 004 Fig. 9: SNM lifetime, 45 nm"
+per_label ag_leak_argo > "$tmp/leak.tsv"
+plot seed004-fig11-leakage "$tmp/leak.tsv" -y ag_leak_argo --kind bar --ymin 0 --ymax 100 \
+    --ylabel "% of the leakage" --title "seed 004 Fig. 11: leakage saved by ARGO"
+if grep -q "	pe_share_max	" "$out/facts.tsv"; then
+    per_label pe_share_max pe_share_z pe_red > "$tmp/pe.tsv"
+    plot seed003-fig4-fig7-pe "$tmp/pe.tsv" -y 'pe_*' --kind bar --ymin 0 \
+        --ylabel "%" --title "seed 003 Figs. 4, 7: PE shares, PE healing"
+fi
+progress ""
+
+# 6. The report
+# --also-runs: seed 002's duty and dVth reductions under the other runs
+also_table() {
+    other=""
+    for r in $also; do [ "$r" = "$runs" ] || other="$other $r"; done
+    [ -n "$other" ] || return 0
+    printf '\n## Seed 002: the reductions under other runs of the kernels\n\n'
+    printf 'The aging study again with `rft-batch --repeat RUNS` (mean over the traces; once: the trace\n'
+    printf 'run once, N: N copies in a row, rft-repeat). RAR and ARGO rotate only across window\n'
+    printf 'reassignments, which is what the runs change.\n\n'
+    printf '| figure | quantity | paper | %s (above) |' "$runs"
+    for r in $other; do printf ' %s |' "$r"; done
+    printf '\n|---|---|---|---|'
+    for r in $other; do printf -- '---|'; done
+    printf '\n'
+    awk -F '\t' -v other="$other" '
+        FILENAME == ARGV[1] { if ($3 ~ /^-?[0-9]+(\.[0-9]+)?$/) { sum[$2] += $3; n[$2]++ }; next }
+        FNR == 1 || $9 !~ /^ag_(l0|l1|t0|t1)red_/ { next }
+        { m = split(other, o, " ")
+          l = "| " $3 " | " $4 " | " $5 " " $6 " | " ($10 == "" ? "-" : $10) " |"
+          for (i = 1; i <= m; i++) { k = "r" o[i] ":" $9; l = l " " (n[k] ? sprintf("%.2f", sum[k] / n[k]) : "-") " |" }
+          print l }' "$out/facts.tsv" "$out/values.tsv"
+}
+{
+    echo "# Reproduction of the four seeds over $(echo "$labels" | wc -w | tr -d ' ') traces"
+    echo
+    echo "Made by \`examples/reproduce.sh\` ($(date -u +%Y-%m-%d)) over: $*."
+    echo "Each row: the paper's value (from \`$(basename "$values")\`: never computed), the suite's"
+    echo "(the mean over the traces unless the row names one), and why they differ. A row the"
+    echo "traces cannot give says so. Aging runs: $runs; the studies' folders are in \`batch/\`,"
+    echo "the per-trace tables in \`traces/\`, every value per trace in \`facts.tsv\`."
+    [ -z "$batch_failed" ] || { echo; echo "**Studies that failed on a trace:$batch_failed** (see \`batch/*/traces/*/log\`)."; }
+    echo
+    echo "Traces: $(echo $labels | sed 's/ /, /g')."
+    awk -F '\t' '
+        function md(s) { gsub(/\|/, "\\|", s); return s }
+        NR == 1 { next }
+        { seed = $2
+          if (seed != last) {
+              printf "\n## Seed %s\n\n| figure | quantity | where | paper | suite | reason |\n|---|---|---|---|---|---|\n", seed
+              last = seed }
+          q = $4 ($8 == "mean" ? "" : $8 == "max" ? " [largest trace]" : $8 == "min" ? " [smallest trace]" : \
+                  $8 ~ /^min!/ ? " [smallest trace but " substr($8, 5) "]" : " [" $8 "]")
+          printf "| %s | %s | %s | %s %s | %s | %s |\n", md($3), md(q), md($7), md($5), md($6), ($10 == "" ? "-" : $10), md($11) }
+        ' "$out/values.tsv"
+    also_table
+    echo
+    echo "## Figures"
+    echo
+    for f in "$out"/figures/*.png; do
+        [ -e "$f" ] || continue
+        echo "![$(basename "$f" .png)](figures/$(basename "$f"))"
+        echo
+    done
+    echo "## What the tables assumed"
+    echo
+    for s in aging undervolt healing; do
+        [ -s "$out/batch/$s/table.tsv" ] || continue
+        echo "$s (\`batch/$s/table.tsv\`):"
+        echo
+        sed -n 's/^# \(.*\)$/- \1/p' "$out/batch/$s/table.tsv"
+        echo
+    done
+} > "$out/REPORT.md.part"
+mv "$out/REPORT.md.part" "$out/REPORT.md"
+rm -f "$tmp"/*
+echo "$out/REPORT.md"
