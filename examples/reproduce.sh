@@ -167,7 +167,7 @@ progress ""
 # 3. Every value per trace: facts.tsv, a line "label key value" each.
 # the aging study's longest duty and dVth and their reductions: FILE PREFIX
 vth_facts() {
-    [ ! -s "$1" ] || awk -F '\t' -v p="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    [ ! -s "$1" ] || awk -F '\t' -v p="$2" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $1 == "all" {
             k = $2 == "longest_0%" ? "l0" : $2 == "longest_1%" ? "l1" : $2 == "dvth_t0_norm" ? "t0" : $2 == "dvth_t1_norm" ? "t1" : ""
             if (k == "") next
@@ -182,19 +182,19 @@ facts() {
         u=$out/batch/undervolt/traces/$l
         h=$out/batch/healing/traces/$l
         {
-            [ ! -s "$d/classify.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+            [ ! -s "$d/classify.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
                 $1 == "total" { print "compr\t" $c["compr%"] }' "$d/classify.tsv"
-            [ ! -s "$d/occupancy.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+            [ ! -s "$d/occupancy.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
                 $1 == "total" { rc = $c["conv_rel_comp%"]; ru = $c["conv_rel_unc%"]
                     fc = $c["conv_flt_comp%"]; fu = $c["conv_flt_unc%"]
                     printf "occ_rel_comp\t%s\nocc_rel_unc\t%s\nocc_flt_comp\t%s\nocc_flt_unc\t%s\nocc_used\t%.2f\n",
                         rc, ru, fc, fu, rc + ru + fc + fu }' "$d/occupancy.tsv"
-            [ ! -s "$d/util.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            [ ! -s "$d/util.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 $1 == "all" { print "util_peak\t" $c["peak%"] }
                 $1 != "all" && !u { u = 1; print "util_unused\t" $c["unused_windows"]; print "util_wf\t" $c["max_wf"]
                                     print "util_vgprs\t" $c["vgprs"] }' \
                 "$d/util.tsv"
-            [ ! -s "$d/recovery.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            [ ! -s "$d/recovery.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 $1 == "all" && $c["bank_bytes"] == 1024 { print "rec_1k\t" $c["worst_recovery%"] }' "$d/recovery.tsv"
             for p in 45nm 65nm; do
                 [ ! -s "$d/vth-$p.tsv" ] || awk -F '\t' -v p="$p" '$1 == "all" {
@@ -203,21 +203,21 @@ facts() {
                     if ($2 == "snm_life_rd_years") printf "a4_life_base_%s\t%s\na4_life_argo_%s\t%s\n", p, $3, p, $4 }' \
                     "$d/vth-$p.tsv"
             done
-            [ ! -s "$d/sc-units.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+            [ ! -s "$d/sc-units.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
                 $2 == "degraded" && !n++ { print "sc_red10\t" $c["dvth_reduction%"] }' "$d/sc-units.tsv"
             [ ! -s "$d/pe-profile.tsv" ] || awk -F '\t' '$1 ~ /^PE_/ { if ($2 > m) m = $2; if ($1 == "PE_Z") z = $2 }
                 END { print "pe_share_max\t" m; print "pe_share_z\t" z }' "$d/pe-profile.tsv"
-            [ ! -s "$d/pe-units.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+            [ ! -s "$d/pe-units.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
                 $1 == "PE_max" { print "pe_red\t" $c["dvth_reduction%"] }' "$d/pe-units.tsv"
             vth_facts "$a/vth.tsv" ""
             for r in $also; do
                 [ "$r" = "$runs" ] || vth_facts "$out/batch/aging-$r/traces/$l/vth.tsv" "r$r:"
             done
-            [ ! -s "$a/energy.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            [ ! -s "$a/energy.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 { print "ag_save_" $1 "\t" $c["saving%"]; print "ag_slow_" $1 "\t" $c["replayed_slowdown%"]
                   print "ag_upper_" $1 "\t" $c["slowdown%"]; print "ag_leak_" $1 "\t" $c["leak_saving%"] }' "$a/energy.tsv"
             [ ! -s "$a/runs" ] || printf 'runs\t%s\n' "$(cat "$a/runs")"
-            [ ! -s "$u/writes.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            [ ! -s "$u/writes.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 { s = $1
                   print "uv_normal_" s "\t" $c["normal%"]; print "uv_mispred_" s "\t" $c["mispred%"]
                   print "uv_slow_" s "\t" $c["slowdown%"]; print "uv_upper_" s "\t" $c["upper_slowdown%"]
@@ -225,11 +225,11 @@ facts() {
                   if ($c["lds_peak_B"] > pk) pk = $c["lds_peak_B"] }
                 END { print "uv_lds_max\t" lds + 0; print "uv_ldsload_max\t" ld + 0
                       printf "uv_ldspeak_max\t%.2f\n", pk / 1024 }' "$u/writes.tsv"
-            [ ! -s "$u/energy.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            [ ! -s "$u/energy.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 { print "uv_vsconv_" $1 "\t" $c["vs_conv%"]; print "uv_vssmooth_" $1 "\t" $c["vs_smooth%"] }' "$u/energy.tsv"
-            [ ! -s "$h/units.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            [ ! -s "$h/units.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 $1 == 1 { print "sc_red\t" $c["dvth_reduction%"] }' "$h/units.tsv"
-            [ ! -s "$h/cost.tsv" ] || awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            [ ! -s "$h/cost.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 { print "sc_over_" $1 "\t" $c["overhead%"]; print "sc_slow_" $1 "\t" $c["slowdown%"]
                   print "sc_upper_" $1 "\t" $c["upper_slowdown%"] }' "$h/cost.tsv"
             [ ! -e "$d/pe.none" ] || printf 'pe_none\t%s\n' "$(head -n 1 "$d/pe.none" | tr '\t' ' ')"
@@ -348,7 +348,7 @@ plot() {   # NAME TSV rft-plot options...
     [ -s "$t" ] || return 0
     rft-plot --quiet --terminal png --width 900 --height 520 -o "$out/figures/$f.png" "$@" "$t" 2>> "$tmp/plot.err" ||
         echo "$script: figure $f: $(tail -n 1 "$tmp/plot.err")" >&2
-    rm -f "$out/figures/$f.gp" "$out/figures/$f.data.tsv"
+    rm -f "$out/figures/$f.png.gp" "$out/figures/$f.png.data.tsv"
 }
 bf() { printf '%s/batch/%s/figures/%s.tsv' "$out" "$1" "$2"; }
 for f in fig13-longest0 fig16-longest1 fig19-dvth-t0 fig19-dvth-t1 fig21-energy; do
@@ -359,11 +359,17 @@ for f in fig13-longest0 fig16-longest1 fig19-dvth-t0 fig19-dvth-t1 fig21-energy;
     fig19-dvth-t1) t="Fig. 19: highest dVth of T1, normalised" ;;
     *) t="Fig. 21: slice energy, % of the baseline's" ;;
     esac
-    [ ! -s "$(bf aging "$f")" ] || plot "seed002-$f" "$(bf aging "$f")" -y base,rc,rar,rcrar,wc,argo --kind bar --ymin 0 \
-        --ylabel "" --title "seed 002 $t"
+    # rft-batch's breakdowns are stacks of a trace's schemes (rft-batch(1), Figures)
+    case $f in
+    fig19*) kind="-y base,rc,rar,rcrar,wc,argo --kind bar" ;;
+    *) kind="--kind stack --group trace -x scheme" ;;
+    esac
+    # shellcheck disable=SC2086 # $kind: words without blanks
+    [ ! -s "$(bf aging "$f")" ] || plot "seed002-$f" "$(bf aging "$f")" $kind --xlabel "" --ymin 0 --ylabel "" \
+        --title "seed 002 $t"
 done
-[ ! -s "$(bf undervolt fig8-energy)" ] || plot seed001-fig8-energy "$(bf undervolt fig8-energy)" --kind bar --ymin 0 \
-    -y '*' --ylabel "" --title "seed 001 Fig. 8: energy, % of Conv's"
+[ ! -s "$(bf undervolt fig8-energy)" ] || plot seed001-fig8-energy "$(bf undervolt fig8-energy)" --kind stack \
+    --group trace -x scheme --xlabel "" --ymin 0 --ylabel "" --title "seed 001 Fig. 8: energy, % of Conv's"
 [ ! -s "$(bf undervolt fig5-writes-common)" ] || plot seed001-fig5-writes "$(bf undervolt fig5-writes-common)" --kind bar \
     --ymin 0 -y '*%' --title "seed 001 Fig. 5: writes, common scenario (%)"
 [ ! -s "$(bf healing fig8-dvth)" ] || plot seed003-fig8-dvth "$(bf healing fig8-dvth)" --kind bar --ymin 0 -y '*' \
