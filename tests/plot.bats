@@ -278,7 +278,8 @@ setup() {
     [ "$rows" -gt 100 ]
     [ "$(($(wc -l < fig14.data.tsv) - 1))" -eq "$rows" ]
     grep -qx "set ylabel 'longest ''0'' duty (%)'" fig14.gp
-    grep -qx "set xlabel 'entry'" fig14.gp
+    # the x label: gnuplot's, or placed above the caption of the notes
+    grep -qxE "set xlabel 'entry'|set label [0-9]+ 'entry' at graph 0.5, screen [0-9.]+ center" fig14.gp
     # Fig. 12: average duty per bit position; the text columns are no series
     rft-vth --by bit --format tsv base=base.duty argo=argo.duty | rft-plot --no-render -o fig12.svg
     run -0 titles fig12
