@@ -55,6 +55,9 @@ DEB_PKGS += mandoc
 # bench/traces (tests/bench.bats): rft-duty's peak memory through /usr/bin/time,
 # its table aligned by column (bsdextrautils): neither is in a minimal Debian 12
 DEB_PKGS += time bsdextrautils
+# tests/batch2.bats, hostile.bats: ps and pgrep find a batch's stages (procps is
+# not in a minimal Debian 12)
+DEB_PKGS += procps
 # named after the package list, so that a package added later is installed too
 DEPS_STAMP = .deps-ok-$(shell echo '$(DEB_PKGS)' | cksum | cut -d' ' -f1)
 
