@@ -99,32 +99,28 @@ char *notes_runs_text(const char *runs, const char *asked)
 }
 
 /* The value of NAME=VALUE among the words of s (a header value such as
- * "copies=10 gap=0"), copied into b (n bytes; a longer one is cut, it only
- * names a number here), or NULL. */
-static const char *word_value(const char *s, const char *name, char *b, size_t n)
+ * "copies=10 gap=0"), allocated, or NULL. */
+static char *word_value(const char *s, const char *name)
 {
     size_t k = strlen(name);
     for (const char *w = s; w && *w; w += strcspn(w, " "), w += strspn(w, " "))
-        if (strncmp(w, name, k) == 0 && w[k] == '=') {
-            snprintf(b, n, "%.*s", (int)strcspn(w + k + 1, " "), w + k + 1);
-            return b;
-        }
+        if (strncmp(w, name, k) == 0 && w[k] == '=')
+            return xasprintf("%.*s", (int)strcspn(w + k + 1, " "), w + k + 1);
     return NULL;
 }
 
 int notes_header(notes *n, size_t i, const rft_header *h)
 {
     const char *runs = rft_header_get(h, "runs"), *rep = rft_header_get(h, "repeat");
-    char copies[32], scheme[32];
-    if (rep && word_value(rep, "copies", copies, sizeof copies) &&
-        (!runs || strcmp(runs, "steady")))
+    char *copies = rep ? word_value(rep, "copies") : NULL;
+    if (copies && (!runs || strcmp(runs, "steady")))
         runs = copies;
     char *t = notes_runs_text(runs, NULL);
     notes_add(n, i, t);
     free(t);
     const char *al = rft_header_get(h, "alloc");
-    if (al && word_value(al, "scheme", scheme, sizeof scheme) &&
-        (strcmp(scheme, "rar") == 0 || strcmp(scheme, "argo") == 0) &&
+    char *scheme = al ? word_value(al, "scheme") : NULL;
+    if (scheme && (strcmp(scheme, "rar") == 0 || strcmp(scheme, "argo") == 0) &&
         (!runs || strcmp(runs, "once") == 0 || strcmp(runs, "1") == 0))
         notes_addf(n, i, "differs from the seed: run once: %s rotates only across window "
                    "reassignments, few in one run; the seeds' lifetimes are of a kernel run "
@@ -133,7 +129,10 @@ int notes_header(notes *n, size_t i, const rft_header *h)
         notes_addf(n, i, "differs from the seed: a register file of %u lanes x %u entries, not "
                    "the seeds' GCN SIMD (%d x %d): windows, rotation and energy scale with it",
                    h->geom.lanes, h->geom.entries, NOTES_SEED_LANES, NOTES_SEED_ENTRIES);
-    return runs && strcmp(runs, "steady") == 0;
+    int steady = runs && strcmp(runs, "steady") == 0;
+    free(copies);
+    free(scheme);
+    return steady;
 }
 
 void notes_window(notes *n, size_t i, const char *span, uint64_t first, uint64_t last,
