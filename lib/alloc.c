@@ -231,6 +231,7 @@ typedef struct alloc {
     rft_stage st;
     rft_alloc_opts o;
     rft_geom geom;
+    char meta[96];                  /* the header's alloc= (rft_alloc_describe) */
     rft_occ *occ;
     rft_slices slice_of;            /* index in slices[] */
     rft_map wave_of;                /* wavefront key -> waves[] */
@@ -520,10 +521,10 @@ static int start(rft_stage *st, const rft_header *in, rft_header *out)
     if (a->o.steady && a->o.scheme == RFT_ALLOC_ARGO && a->o.wrap != RFT_WRAP_RING)
         return rft_stage_fail(st, RFT_EFORMAT, "--runs steady: ARGO with --wrap restart does not "
                               "repeat as a rotation of the slice");
-    char meta[96], bank[24] = "";
+    char *meta = a->meta, bank[24] = "";
     if (a->o.bank > 1)
         snprintf(bank, sizeof bank, " bank=%u", a->o.bank);
-    snprintf(meta, sizeof meta, "scheme=%s granularity=%s%s%s", rft_alloc_scheme_name(a->o.scheme),
+    snprintf(meta, sizeof a->meta, "scheme=%s granularity=%s%s%s", rft_alloc_scheme_name(a->o.scheme),
              a->o.by_group ? "work-group" : "wavefront",
              a->o.scheme != RFT_ALLOC_ARGO      ? ""
              : a->o.wrap == RFT_WRAP_RING ? " wrap=ring"
@@ -652,3 +653,5 @@ rft_stage *rft_alloc_new(const rft_alloc_opts *o)
 
 const rft_geom *rft_alloc_geom(const rft_stage *s) { return &((const alloc *)s)->geom; }
 const rft_occ *rft_alloc_occupancy(const rft_stage *s) { return ((const alloc *)s)->occ; }
+const char *rft_alloc_describe(const rft_stage *s) { return ((const alloc *)s)->meta; }
+const rft_alloc_opts *rft_alloc_options(const rft_stage *s) { return &((const alloc *)s)->o; }
