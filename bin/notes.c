@@ -163,7 +163,8 @@ void notes_short(notes *n, size_t i, uint64_t cycles, int steady)
                    (unsigned long long)cycles, NOTES_SHORT_CYCLES);
 }
 
-void notes_duty(notes *n, size_t i, const rft_duty_stats *s, const char *scheme, int steady)
+void notes_duty(notes *n, size_t i, const rft_duty_stats *s, const char *scheme, int steady,
+                int unused_on)
 {
     if (!s->records)
         return;
@@ -179,11 +180,10 @@ void notes_duty(notes *n, size_t i, const rft_duty_stats *s, const char *scheme,
      * dilutes nothing in a map whose used cells keep their values. */
     if (s->used < s->records)
         notes_addf(n, i, "unused entries: %.1f %% of the slices' entries are never allocated nor "
-                   "written in the window and count as %s (rft-duty(1) rule 4%s)",
-                   100 * (1 - used), s->include_unused ? "on, holding zeros" : "off all the time",
-                   s->include_unused ? ", --unused on"
-                                     : ", as in seed 002 6.2; seed 004 Table 1: 54 % of the "
-                                       "register file unused on average");
+                   "written in the window and count as %s", 100 * (1 - used),
+                   unused_on ? "on, holding zeros (rft-duty --unused on: rule 4)"
+                             : "off all the time (rft-duty(1) rule 4, as in seed 002 6.2; seed "
+                               "004 Table 1: 54 % of the register file unused on average)");
 }
 
 /* Which run-time estimate each slowdown column is. */

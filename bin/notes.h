@@ -74,8 +74,10 @@ void notes_short(notes *n, size_t i, uint64_t cycles, int steady);
  * (scheme: its allocator as notes_scheme gives it, or NULL): its window
  * (notes_window), register demand filling the slice (a first-fit map; for
  * the whole table, naming the input) and the entries never allocated
- * (off the whole window, as the seeds count them, or on: --unused on). */
-void notes_duty(notes *n, size_t i, const rft_duty_stats *s, const char *scheme, int steady);
+ * (off the whole window, as the seeds count them, or unused_on: on,
+ * rft-duty --unused on). */
+void notes_duty(notes *n, size_t i, const rft_duty_stats *s, const char *scheme, int steady,
+                int unused_on);
 /* Which run-time estimate each slowdown column among names[0..k) is. */
 void notes_estimates(cli_table *t, const char *const *names, size_t k);
 

@@ -12,6 +12,8 @@ void vth_map_header(vth_report *r, size_t i, const rft_header *h)
 {
     r->steady[i] = (unsigned char)notes_header(&r->nt, i, h);
     r->scheme[i] = notes_scheme(h);
+    const char *unused = rft_header_get(h, "duty.unused");
+    r->unused_on[i] = unused && strcmp(unused, "on") == 0;
 }
 
 /* The notes of the maps' figures (after they are read): the window each
@@ -20,7 +22,7 @@ static void map_notes(vth_report *r)
 {
     for (int i = 0; i < r->nmaps; i++)
         notes_duty(&r->nt, (size_t)i, &rft_duty_cmp_map(r->cmp, (size_t)i)->all, r->scheme[i],
-                   r->steady[i]);
+                   r->steady[i], r->unused_on[i]);
 }
 
 /* The notes onto table t: the NBTI model's with dvth (parameters,
