@@ -160,7 +160,7 @@ static: $(DEPS_STAMP) $(STATIC_PROGS)
 # a C example of the library (tests/run.bats runs it)
 examples/gate-inline: examples/gate-inline.c lib/librft.a lib/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
-tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h
+tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h tests/unit/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
 
 # ---- fuzzing (tests/fuzz/README) --------------------------------------------------------

@@ -269,10 +269,9 @@ static slice *slice_get(alloc *a, uint16_t cu, uint16_t simd)
         rft_stage_fail(&a->st, RFT_EFORMAT, "more than %u slices", 1u << 20);
         return NULL;
     }
-    char what[48];
-    snprintf(what, sizeof what, "slice %u:%u (%u entries)", cu, simd, a->geom.entries);
     /* the allocator's arrays: used, rot, rotn */
-    if (rft_stage_reserve(&a->st, sizeof(slice) + (uint64_t)a->geom.entries * 5, what))
+    if (rft_stage_reserve_slice(&a->st, sizeof(slice) + (uint64_t)a->geom.entries * 5, NULL, cu, simd,
+                                a->geom.entries))
         return NULL;
     if (rft_grow((void **)&a->slices, a->nslices, &a->cslices, sizeof *a->slices, 16))
         goto fail;
@@ -479,11 +478,9 @@ static int ran(alloc *a, uint16_t cu, uint16_t simd, uint32_t kernel, uint64_t c
     if (rft_occ_record(a->occ, cu, simd, kernel, cycle))
         return oom(a);
     uint64_t held = rft_occ_bytes(a->occ);
-    char what[64];
     if (held == a->occ_held)
         return 0;
-    snprintf(what, sizeof what, "--util on slice %u:%u (%u entries)", cu, simd, a->geom.entries);
-    if (rft_stage_reserve(&a->st, held - a->occ_held, what))
+    if (rft_stage_reserve_slice(&a->st, held - a->occ_held, "--util on", cu, simd, a->geom.entries))
         return RFT_EMEM;
     a->occ_held = held;
     return 0;
