@@ -27,6 +27,7 @@ classes() {
     done
     # faulty entries: 33, 37 and 39 % as seed 001 says
     run rft-faultmap --stats --format csv --scenario dispersed --seed 2 --slice 0:0
+    no_notes
     assert_line --index 1 --regexp '^0:0,dispersed,2,256,4,66,90,59,31,10,100,39.06,251,'
 }
 
