@@ -81,6 +81,8 @@ static void check(cli_job *j, const rft_header *in)
     const char *old = rft_header_get(in, "alloc");
     if (old && j->stream)
         warnx("warning: %s: re-allocating a stream allocated with %s", j->input, old);
+    if (!c->util && !c->recovery)
+        return;     /* no table with notes */
     c->label = j->input;
     c->repeated = rft_header_get(in, "repeat") != NULL;
     notes_input(&c->nt, &c->label, in);

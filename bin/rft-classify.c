@@ -58,6 +58,8 @@ static void summary(cli_job *j)
 static void header_notes(cli_job *j, const rft_header *in)
 {
     classify_cli *c = j->ctx;
+    if (!c->summary_out && j->report == summary)
+        return;     /* no table */
     c->t.label = j->input;
     notes_input(&c->t.nt, &c->t.label, in);
 }

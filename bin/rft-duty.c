@@ -51,6 +51,8 @@ typedef struct {
 static void header_notes(cli_job *j, const rft_header *in)
 {
     duty_cli *c = j->ctx;
+    if (!c->out)
+        return;     /* no summary */
     c->label = j->input;
     c->steady = notes_input(&c->nt, &c->label, in);
     c->scheme = notes_scheme(in);
@@ -62,9 +64,6 @@ static void put_notes(duty_cli *c, cli_table *t, const rft_duty_stats *all)
 {
     notes_duty(&c->nt, 0, all, c->scheme, c->steady, c->unused_on);
     notes_put(&c->nt, t, NULL);
-    notes_free(&c->nt);
-    free(c->scheme);
-    c->scheme = NULL;
     table_notef(t, "shares: avg_0%%, avg_1%%, avg_off%%: a cell's cycles at '0', at '1' and off, "
                 "of its slice's window, averaged over the cells of the entries averaged (used, "
                 "or all with --unused on); %s", c->counts
@@ -95,6 +94,8 @@ static void report(cli_job *j)
     cli_table *t = table_new(c->fmt, c->out, 14, c->counts ? counted : cols);
     if (nrows)
         put_notes(c, t, &rows[nrows - 1].st);
+    notes_free(&c->nt);
+    free(c->scheme);
     for (size_t i = 0; i < nrows; i++) {
         const rft_duty_stats *s = &rows[i].st;
         double n = s->avg_cells;

@@ -40,6 +40,8 @@ typedef struct {
 static void header_notes(cli_job *j, const rft_header *in)
 {
     gate_cli *c = j->ctx;
+    if (!c->out)
+        return;     /* no summary */
     c->label = j->input;
     notes_input(&c->nt, &c->label, in);
 }
