@@ -112,6 +112,26 @@ data_rows() { awk -F '\t' '!/^#/ && $1 != "id"' "${1:-$VALUES}"; }
     assert_equal "$(cat "$REP/batch/aging-once/traces/DCT/runs")" once
 }
 
+@test "the report, its values and facts name no absolute path of the machine; parameter files relative, with a checksum" {
+    # the folders were given as absolute paths (setup_file)
+    for f in REPORT.md values.tsv facts.tsv; do
+        run -1 grep -nF -e "$BATS_FILE_TMPDIR" -e "$TOP" -e "$(cd "$TOP" && pwd -P)" "$REP/$f"
+        run -1 grep -nE '(^|[[:space:]:=(`[])/[^[:space:]/]+/' "$REP/$f"
+    done
+    run -0 grep -E '^- energy: parameters: params/seed002-32nm\.conf \(sha256 [0-9a-f]{16}\)$' "$REP/REPORT.md"
+    # the commit of the tree the script ran from, and over which folder
+    run -0 grep -E '^Made by `examples/reproduce.sh` \([0-9-]+\) of commit ([0-9a-f]{12}|unknown)' "$REP/REPORT.md"
+    run -0 grep -Fx 'over: tr.' "$REP/REPORT.md"
+}
+
+@test "the report counts its rows by what their reason is" {
+    run -0 grep '^Rows: ' "$REP/REPORT.md"
+    n=$(data_rows | wc -l)
+    a=$(awk -F '\t' 'NR > 1 && $11 ~ /^agrees/' "$REP/values.tsv" | wc -l)
+    u=$(awk -F '\t' 'NR > 1 && $11 ~ /^unexplained/' "$REP/values.tsv" | wc -l)
+    assert_output --regexp "^Rows: $n; $a agree with the paper within 10%, [0-9]+ differ for the reason given, $u unexplained, [0-9]+ not computed, [0-9]+ with no number in the paper\.\$"
+}
+
 @test "the figures the report shows exist as PNG files" {
     need_gnuplot
     run -0 grep -o 'figures/[^)]*\.png' "$REP/REPORT.md"
