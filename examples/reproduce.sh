@@ -11,7 +11,9 @@
 #   seed 001                    rft-batch --study undervolt (undervolt.sh's DC-Patch)
 #   seed 003 SC healing         rft-batch --study healing   (healing.sh's rft-heal --scheme sc)
 #   per trace, on the decoded trace the batch keeps (trace.rft):
-#     seed 001 Fig. 2, 002 Fig. 7   rft-classify --summary
+#     seed 001 Fig. 2, 002 Fig. 7   rft-classify --summary, and again with each
+#                                   kernel's block size (--bs auto), with and
+#                                   without any delta (--deltas any): the reasons
 #     seed 001 Fig. 3               rft-faultmap --scenario common | rft-dcpatch --report occupancy
 #     seed 002 Table 5, 004 Table 1 rft-alloc --scheme first-fit --util
 #     seed 004 Table 3              rft-alloc --scheme argo --recovery
