@@ -223,10 +223,11 @@ facts() {
         h=$out/batch/healing/traces/$l
         {
             [ ! -s "$d/classify.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
-                $1 == "total" { print "compr\t" $c["compr%"] }' "$d/classify.tsv"
+                $1 == "total" { print "compr\t" $c["compr%"]; printf "pattern\t%.2f\n", 100 - $c["other%"] }' "$d/classify.tsv"
             for r in auto any; do
                 [ ! -s "$d/classify-$r.tsv" ] || awk -F '\t' -v r="$r" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
-                    $1 == "total" { print "compr_" r "\t" $c["compr%"]; print "mispred_" r "\t" $c["mispred%"]
+                    $1 == "total" { print "compr_" r "\t" $c["compr%"]; printf "pattern_%s\t%.2f\n", r, 100 - $c["other%"]
+                                    print "mispred_" r "\t" $c["mispred%"]
                                     if ($c["bs"] > 0) print "bs_" r "\t" $c["bs"] }' "$d/classify-$r.tsv"
             done
             [ ! -s "$d/occupancy.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
@@ -372,8 +373,8 @@ awk -F '\t' -v OFS='\t' '
         # the pattern rule: seed 002 fixes BS 8 (4) and the hardware deltas
         # (5.1.1) after its characterisation (3.2); rft-classify --bs auto
         # finds each kernel its own block size
-        if (k == "compr") {
-            h = value(t, "compr"); a = value(t, "compr_auto"); x = value(t, "compr_any")
+        if (k == "compr" || k == "pattern") {
+            h = value(t, k); a = value(t, k "_auto"); x = value(t, k "_any")
             if (h == "" || a == "" || x == "") return ""
             one = t !~ /^(mean|max|min)(!|$)/
             b = one && ((t, "bs_auto") in v) ? " " v[t, "bs_auto"] : "s (per kernel)"
@@ -517,9 +518,9 @@ per_label() {   # KEY... : a TSV of trace and the keys
         printf '\n'
     done
 }
-per_label compr > "$tmp/compr.tsv"
-plot seed001-fig2-seed002-fig7-compressible "$tmp/compr.tsv" -y compr --kind bar --ymin 0 --ymax 100 \
-    --ylabel "% of writes" --title "seeds 001 Fig. 2, 002 Fig. 7: compressible writes"
+per_label compr pattern > "$tmp/compr.tsv"
+plot seed001-fig2-seed002-fig7-compressible "$tmp/compr.tsv" -y compr,pattern --kind bar --ymin 0 --ymax 100 \
+    --ylabel "% of writes" --title "seeds 001 Fig. 2 (compr), 002 Fig. 7 (pattern): writes"
 per_label occ_rel_comp occ_rel_unc occ_flt_unc occ_flt_comp > "$tmp/occ.tsv"
 plot seed001-fig3-occupancy "$tmp/occ.tsv" -y 'occ_*' --kind bar --ymin 0 \
     --ylabel "% of entries per cycle" --title "seed 001 Fig. 3: entries, common scenario"

@@ -85,8 +85,16 @@ data_rows() { awk -F '\t' '!/^#/ && $1 != "id"' "${1:-$VALUES}"; }
     assert_output $'DCT\nb'
     # the mean of a row is the mean of the traces' values
     want=$(awk -F '\t' '$2 == "compr" { s += $3; n++ } END { printf "%.2f", s / n }' "$REP/facts.tsv")
+    run -0 awk -F '\t' '$1 == "001-f2-mean" { print $10 }' "$REP/values.tsv"
+    assert_output "$want"
+    # seed 002 Fig. 7 counts the writes whose values fit a pattern, divergent or
+    # not (its "other" the rest); seed 001 Fig. 2 the writes stored compressed
+    want=$(awk -F '\t' '$2 == "pattern" { s += $3; n++ } END { printf "%.2f", s / n }' "$REP/facts.tsv")
     run -0 awk -F '\t' '$1 == "002-f7-mean" { print $10 }' "$REP/values.tsv"
     assert_output "$want"
+    run -0 awk -F '\t' '$2 == "pattern" || $2 == "compr" { v[$1, $2] = $3 } END { for (k in v) { split(k, a, SUBSEP)
+        if (a[2] == "compr" && v[a[1], "pattern"] < v[k]) print a[1] } }' "$REP/facts.tsv"
+    assert_output ""
     # a slowdown row says which estimate it is and gives the other
     run -0 awk -F '\t' '$1 == "002-f20-rcrar" { print $11 }' "$REP/values.tsv"
     assert_output --regexp '^(agrees|replayed slowdown .*the upper bound .* is [0-9.]+%)'
