@@ -102,10 +102,12 @@ commit=$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null) || commit=""
 if [ -n "$commit" ] && [ -n "$(git -C "$root" status --porcelain --untracked-files=no -- bin lib examples params Makefile 2>/dev/null)" ]; then
     commit="$commit, with changes not committed in bin, lib, examples or params"
 fi
-case $(command -v rft-batch) in
-"$root/bin/rft-batch" | "$rootp/bin/rft-batch") programs="this tree's bin/" ;;
-*) programs="rft-batch on PATH, not this tree's bin/ ($(rft --version 2>/dev/null | head -n 1))" ;;
-esac
+bindir=$(b=$(command -v rft-batch) && cd "$(dirname "$b")" && pwd -P) || bindir=""
+if [ "$bindir" = "$rootp/bin" ]; then
+    programs="this tree's bin/"
+else
+    programs="rft-batch on PATH, not this tree's bin/ ($(rft --version 2>/dev/null | head -n 1))"
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-reproduce.XXXXXX")
 
 # 1. The three studies of rft-batch (each resumes what a run before left).

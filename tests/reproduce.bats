@@ -129,6 +129,8 @@ data_rows() { awk -F '\t' '!/^#/ && $1 != "id"' "${1:-$VALUES}"; }
     run -0 grep -E '^- energy: parameters: params/seed002-32nm\.conf \(sha256 [0-9a-f]{16}\)$' "$REP/REPORT.md"
     # the commit of the tree the script ran from, and over which folder
     run -0 grep -E '^Made by `examples/reproduce.sh` \([0-9-]+\) of commit ([0-9a-f]{12}|unknown)' "$REP/REPORT.md"
+    # the programs: this tree's (test_helper puts bin/ first; valgrind its wrappers)
+    [[ ${VALGRIND:-} == 1 ]] || assert_output --partial ", the programs of this tree's bin/,"
     run -0 grep -Fx 'over: tr.' "$REP/REPORT.md"
 }
 
