@@ -360,6 +360,11 @@ awk -F '\t' -v OFS='\t' '
         fit_b = (n * sxy - sx * sy) / d; fit_a = (sy - fit_b * sx) / n; fit_r = (n * sxy - sx * sy) / sqrt(d * e)
         return 1
     }
+    # the paper value of the row of key k and trace t ("?" if none)
+    function paper(k, t,   i) {
+        for (i = 1; i <= nk[k]; i++) if (kt[k, i] == t) return kp[k, i]
+        return "?"
+    }
     # how many traces have a value of k under lim
     function under(k, lim,   i, n) {
         for (i = 1; i <= nl; i++) if ((labels[i], k) in v && num(v[labels[i], k]) && v[labels[i], k] + 0 < lim) n++
@@ -418,11 +423,11 @@ awk -F '\t' -v OFS='\t' '
             return "register demand: ARGO powers off only unused windows, and the traces fill " u "% of a slice at their peak " \
                 "(mean; the Table 1 and Table 5 rows set each beside the seed kernel); " (k ~ /^a4_/ ? "architecture: seed 004 is Evergreen (HD 5870), the traces GCN; " : "") runs_note()
         if (k ~ /^ag_(l0|l1|t0|t1)red_/)
-            return "workload: " c "% of the writes are compressible (seed 002 Fig. 7: 52%), which bounds what RC powers off; " runs_note()
+            return "workload: " c "% of the writes are compressible, " mean("pattern") "% fit a pattern (seed 002 Fig. 7: " paper("pattern", "mean") "%), which bounds what RC powers off; " runs_note()
         if (k ~ /^ag_save_/ || k ~ /^ag_leak_/)
             return "register demand: the traces fill " u "% of a slice at their peak (mean): the cells of unused windows are off in every scheme but the baseline, which keeps every cell on (seed 002 6.6; seed 004 Fig. 11 is Evergreen)"
         if (k ~ /^a4_(dvth|life)_base/)
-            return "runs: " runs_note() "; the model is that of seed 004 (params/seed004-*.conf, calibrated to its 22%/19% and 3.2 years), the duty maps are of the traces"
+            return "runs: " runs_note() "; the model is that of seed 004 (params/seed004-*.conf, calibrated to its Fig. 7 and Fig. 9), the duty maps are of the traces"
         if (k ~ /^a4_life_argo/) {
             x = which(t, k)
             if (value(x, "util_peak") >= 90)
@@ -436,7 +441,7 @@ awk -F '\t' -v OFS='\t' '
         if (k ~ /^sc_slow_/) { sub(/^sc_slow_/, "", k)
             return "replayed slowdown of the healthy kernel (rft-heal --report cost); the first-order estimate is " value(t, "sc_over_" k) "%, the upper bound " value(t, "sc_upper_" k) "%" }
         if (k ~ /^sc_over_/)
-            return "architecture: Fig. 9 is Evergreen (HD 5870, VLIW), the traces GCN (seed 003 Fig. 16: 11% on Southern Islands); first-order estimate (rft-heal --report cost), the replay gives " value(t, "sc_slow_" substr(k, 9)) "%"
+            return "architecture: Fig. 9 is Evergreen (HD 5870, VLIW), the traces GCN (seed 003 Fig. 16: " paper("sc_slow_1", "mean") "% on Southern Islands); first-order estimate (rft-heal --report cost), the replay gives " value(t, "sc_slow_" substr(k, 9)) "%"
         if (k == "sc_red10") {
             x = mean("sc_red")
             return "idle slots: the degraded SC rests while the others take its work, and a kernel with idle slots lets it rest more (rft-heal(1)); with --variation 0 (rft-batch --study healing) the reduction is " x "% (a resting SC does not age at all: 100% by construction)" }

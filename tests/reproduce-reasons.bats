@@ -134,3 +134,12 @@ again() {
     run -0 row 001-f5-normal rep2
     refute_output --partial "kernel set"
 }
+
+@test "a paper number a reason quotes comes from the values file, as the row's own does" {
+    awk -F '\t' -v OFS='\t' '$1 == "002-f7-mean" { $5 = 61.5 } $1 == "003-f16-si-1" { $5 = 12.5 } 1' "$VALUES" > v.tsv
+    again
+    run -0 row 002-f13-rcrar rep2
+    assert_output --partial "fit a pattern (seed 002 Fig. 7: 61.5%)"
+    run -0 row 003-f9-1 rep2
+    assert_output --partial "(seed 003 Fig. 16: 12.5% on Southern Islands)"
+}
