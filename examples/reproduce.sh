@@ -528,6 +528,10 @@ per_label() {   # KEY... : a TSV of trace and the keys
 per_label compr pattern > "$tmp/compr.tsv"
 plot seed001-fig2-seed002-fig7-compressible "$tmp/compr.tsv" -y compr,pattern --kind bar --ymin 0 --ymax 100 \
     --ylabel "% of writes" --title "seeds 001 Fig. 2 (compr), 002 Fig. 7 (pattern): writes"
+# the pattern rules of the reasons: BS 8 and the hardware deltas, each kernel's block size, any delta
+per_label pattern pattern_auto pattern_any > "$tmp/rules.tsv"
+plot seed002-fig7-rules "$tmp/rules.tsv" -y pattern,pattern_auto,pattern_any --kind bar --ymin 0 --ymax 100 \
+    --ylabel "% of writes" --title "seed 002 Fig. 7: patterns at BS 8, own BS (auto), any delta"
 per_label occ_rel_comp occ_rel_unc occ_flt_unc occ_flt_comp > "$tmp/occ.tsv"
 plot seed001-fig3-occupancy "$tmp/occ.tsv" -y 'occ_*' --kind bar --ymin 0 \
     --ylabel "% of entries per cycle" --title "seed 001 Fig. 3: entries, common scenario"
