@@ -34,10 +34,12 @@ static const cli_prog *const progs[] = {STAGES};
 #undef X
 
 static const char usage[] =
-    "rft run [--threads N] [--shard K/N] pipeline ...\n"
+    "rft run [--threads N] [--shard K/N [--shard-by cu|slice]] pipeline ...\n"
     "Run pipelines of rft stages in one process, records passing in memory (rft(1))\n"
     "\n"
     "      --shard K/N        Read shard K of N of the input only (rft(1))\n"
+    "      --shard-by cu|slice  With --shard: shards of whole compute units, or of slices (the\n"
+    "                         default; rft(1))\n"
     "  pipeline               one argument, 'STAGE [ARGS...] | STAGE [ARGS...] ...', a STAGE\n"
     "                         being a program name without its rft- prefix\n"
     "      --threads N        Feed the stages from up to N threads, the last stages first\n"

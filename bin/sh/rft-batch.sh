@@ -195,7 +195,12 @@ EOF
 EOF
         [ "${shards:-1}" = 1 ] || shard_rules
         ;;
-    undervolt) cat <<'EOF'
+    undervolt)
+        if [ "${shards:-1}" != 1 ]; then
+            undervolt_shard_rules
+            return
+        fi
+        cat <<'EOF'
 # examples/undervolt.sh: DC-Patch under each fault scenario (fault maps of
 # seed SEED, passed to DC-Patch in memory by rft run), its writes table and
 # its energy against Conv and Smooth.  The
@@ -247,10 +252,7 @@ shard_rules() {
 # keeps the slices whose index CU*SIMDs+SIMD is K modulo SHARDS (rft(1),
 # SHARDS), and makes its maps and scans in one pass.
 EOF
-    k=0 ids=""
-    while [ $k -lt "$shards" ]; do ids="$ids $k"; k=$((k + 1)); done
-    echo "SHARDS = $shards"
-    echo "SHARD_IDS =$ids"
+    shard_ids
     cat <<'EOF'
 MAPS = base.rft rc.rft rar.rft rcrar.rft wc.rft argo.rft
 SCANS = base.scan rc.scan rar.scan rcrar.scan wc.scan argo.scan
@@ -261,12 +263,92 @@ EOF
         printf '%%/s%s/base.scan %%/s%s/rc.scan %%/s%s/rar.scan %%/s%s/rcrar.scan %%/s%s/wc.scan %%/s%s/argo.scan: %%/runs.rft\n' $k $k $k $k $k $k
         printf '\tmkdir -p $*/s%s && rft run --quiet --shard %s/$(SHARDS) $(call SCHEMES,duty,rft,s%s/) $(call SCHEMES,energy --scan,scan,s%s/) $(LOG)\n' $k $k $k $k
     done
+    echo 'MERGED_FILES = $(MAPS) $(SCANS)'
+    merged_rules
+}
+
+# SHARD_IDS and SHARDS of the Makefile; ids, the shards' numbers
+shard_ids() {
+    k=0 ids=""
+    while [ $k -lt "$shards" ]; do ids="$ids $k"; k=$((k + 1)); done
+    echo "SHARDS = $shards"
+    echo "SHARD_IDS =$ids"
+}
+
+# each file of MERGED_FILES in a trace's folder: every shard's, added by
+# rft-merge
+merged_rules() {
     cat <<'EOF'
 define MERGED
 $(1)/$(2): $(foreach k,$(SHARD_IDS),$(1)/s$(k)/$(2))
 	rft-merge -o $$@ $$^ 2>>$(1)/log
 endef
-$(foreach t,$(TRACES),$(foreach m,$(MAPS) $(SCANS),$(eval $(call MERGED,$(TRACE_DIR)/$(t),$(m)))))
+$(foreach t,$(TRACES),$(foreach m,$(MERGED_FILES),$(eval $(call MERGED,$(TRACE_DIR)/$(t),$(m)))))
+EOF
+}
+
+# --shards N, undervolt: shards of whole compute units (rft run --shard-by
+# cu: DC-Patch's LDS is a compute unit's), each running the three scenarios
+# in one pass; the energy scans added up by rft-merge, the writes table
+# from the added counters and the shards' largest run times.
+undervolt_shard_rules() {
+    cat <<'EOF'
+# examples/undervolt.sh: DC-Patch under each fault scenario (fault maps of
+# seed SEED, drawn per slice from the seed and the slice, so that a shard
+# draws its slices' maps as the whole run does), its writes table and its
+# energy against Conv and Smooth, made in SHARDS shards of whole compute
+# units (folder sK: rft run --shard K/SHARDS --shard-by cu, which keeps the
+# compute units that are K modulo SHARDS: DC-Patch's LDS spill partition is
+# a compute unit's), the three scenarios in one pass.  Each shard writes
+# per scenario its summary (sK/S.tsv: its own total row, with the whole
+# trace's span and its slices' largest replayed and upper run times) and
+# energy scan (sK/S.scan, with DC-Patch's counters); the trace's scan is
+# the shards' added by rft-merge(1) (the whole run's, byte for byte), its
+# energy table rft-energy's of the scans, and its writes table is made of
+# the added counters and the shards' largest run times.
+SEED = 1
+SCENARIOS = common clustered dispersed
+EOF
+    shard_ids
+    cat <<'EOF'
+MERGED_FILES = common.scan clustered.scan dispersed.scan
+.SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft)
+# scenario $(1)'s pipeline in shard $(2) of the trace "$<" (folder $*)
+UV = 'faultmap --scenario $(1) --seed $(SEED) "$<" | dcpatch --summary="$*/s$(2)/$(1).tsv.part" --format tsv | energy --scan -o "$*/s$(2)/$(1).scan"'
+EOF
+    for k in $ids; do
+        printf '%%/s%s/common.tsv %%/s%s/clustered.tsv %%/s%s/dispersed.tsv ' $k $k $k
+        printf '%%/s%s/common.scan %%/s%s/clustered.scan %%/s%s/dispersed.scan: %%/trace.rft\n' $k $k $k
+        printf '\tmkdir -p $*/s%s && rft run --quiet --shard %s/$(SHARDS) --shard-by cu $(foreach s,$(SCENARIOS),$(call UV,$(s),%s)) $(LOG)\n' $k $k $k
+        printf '\tfor s in $(SCENARIOS); do mv $*/s%s/$$s.tsv.part $*/s%s/$$s.tsv; done\n' $k $k
+    done
+    merged_rules
+    cat <<'EOF'
+
+# The total row of each scenario (seed 001 Fig. 5, 6; V-A2) as rft-dcpatch
+# --summary prints it: the counts, the LDS peak (the largest compute
+# unit's) and mean from DC-Patch's counters in the added scan (rft-view
+# prints them), the traced, replayed and upper run times the largest of the
+# shards' total rows (each of the whole trace's span), the shares computed
+# from them; the notes and header of shard 0's summary.
+WRITES_ROW = awk -F '\t' -v OFS='\t' -v s=$(1) ' \
+	function pct(a, b, d) { return sprintf("%." d "f", b ? 100 * a / b : 0) } \
+	function slow(n, c) { return n ? sprintf("%.2f", 100 * (c - n) / n) : "" } \
+	function int0(v) { return sprintf("%.0f", v) } \
+	FILENAME == "-" { for (i = 1; i <= NF; i++) if (split($$i, kv, "=") == 2) c[kv[1]] = kv[2]; next } \
+	/^\#/ || !h[FILENAME]++ { next } \
+	$$1 == "total" { if ($$14 + 0 > n) n = $$14 + 0; if ($$15 == "") blank = 1; else if ($$15 + 0 > r) r = $$15 + 0; if ($$17 + 0 > u) u = $$17 + 0 } \
+	END { d = "rft-dcpatch."; w = c[d "writes"]; \
+	  print s, w, pct(c[d "writes_normal"], w, 2), pct(c[d "writes_patch_faulty"], w, 2), pct(c[d "writes_patch_reliable"], w, 2), \
+	    pct(c[d "writes_lds"], w, 2), pct(c[d "writes_mispredicted"], w, 2), c[d "mov_injected"], c[d "reads"], \
+	    pct(c[d "lds_loads"], c[d "reads"], 3), c[d "lds_peak_bytes"], \
+	    sprintf("%.1f", c[d "cu_cycles"] ? c[d "lds_spill_byte_cycles"] / c[d "cu_cycles"] : 0), \
+	    c[d "stall_cycles"], int0(n), blank ? "" : int0(r), blank ? "" : slow(n, r), int0(u), slow(n, u) }'
+%/writes.tsv: %/common.scan %/clustered.scan %/dispersed.scan $$(foreach k,$$(SHARD_IDS),$$*/s$$(k)/common.tsv $$*/s$$(k)/clustered.tsv $$*/s$$(k)/dispersed.tsv)
+	{ grep '^#' $*/s0/common.tsv; printf 'scenario\t'; grep -v '^#' $*/s0/common.tsv | head -n 1 | cut -f2-; \
+	  for s in $(SCENARIOS); do rft-view $*/$$s.scan | $(call WRITES_ROW,$$s) - $(foreach k,$(SHARD_IDS),$*/s$(k)/$$s.tsv); done; } $(SAVE)
+%/energy.tsv: %/common.scan %/clustered.scan %/dispersed.scan
+	rft-energy --format tsv common=$*/common.scan clustered=$*/clustered.scan dispersed=$*/dispersed.scan $(SAVE)
 EOF
 }
 
@@ -281,7 +363,11 @@ task_goals() {
     k=0
     while [ $k -lt "$shards" ]; do
         printf '%s\t' "$1"
-        for m in base rc rar rcrar wc argo; do printf '%s%s/s%d/%s.rft %s%s/s%d/%s.scan ' "$tsub" "$1" $k $m "$tsub" "$1" $k $m; done
+        if [ "$study" = undervolt ]; then
+            for m in common clustered dispersed; do printf '%s%s/s%d/%s.tsv %s%s/s%d/%s.scan ' "$tsub" "$1" $k $m "$tsub" "$1" $k $m; done
+        else
+            for m in base rc rar rcrar wc argo; do printf '%s%s/s%d/%s.rft %s%s/s%d/%s.scan ' "$tsub" "$1" $k $m "$tsub" "$1" $k $m; done
+        fi
         echo
         k=$((k + 1))
     done
@@ -986,7 +1072,8 @@ if [ -n "$repeat" ]; then
         die "$out: holds a batch of kernels run $was times, not $repeat (use another folder)"
 fi
 if [ -n "$shards" ]; then
-    [ "$study" = aging ] || usage_error "--shards: only the aging study's duty maps are sharded"
+    [ "$study" = aging ] || [ "$study" = undervolt ] ||
+        usage_error "--shards: only the aging and undervolt studies are sharded (see rft-batch(1))"
     [ ! -f "$out/Makefile" ] || [ "$(sed -n 's/^SHARDS = //p' "$out/Makefile")" = "$shards" ] ||
         die "$out: holds a batch made in $(sed -n 's/^SHARDS = //p' "$out/Makefile" | grep . || echo 1) shard(s), not $shards (use another folder)"
 fi
