@@ -221,7 +221,12 @@ SEED = 1
 	rft-energy --format tsv common=$*/common.rft clustered=$*/clustered.rft dispersed=$*/dispersed.rft $(SAVE)
 EOF
         ;;
-    healing) cat <<'EOF'
+    healing)
+        if [ "${shards:-1}" != 1 ]; then
+            healing_shard_rules
+            return
+        fi
+        cat <<'EOF'
 # SC healing (seed 003 5.3) of a GCN trace: the run-time cost with 1 to 8
 # degraded SCs per slice (Fig. 9; the rows with every CU healed), and the
 # dVth of the one degraded SC after 360 hours, naive and healthy kernel
@@ -313,6 +318,8 @@ EOF
     cat <<'EOF'
 MERGED_FILES = common.scan clustered.scan dispersed.scan
 .SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft)
+# the shards' summaries and scans are kept (rft-batch --status reads them)
+.PRECIOUS: $(foreach k,$(SHARD_IDS),$(foreach s,$(SCENARIOS),%/s$(k)/$(s).tsv %/s$(k)/$(s).scan))
 # scenario $(1)'s pipeline in shard $(2) of the trace "$<" (folder $*)
 UV = 'faultmap --scenario $(1) --seed $(SEED) "$<" | dcpatch --summary="$*/s$(2)/$(1).tsv.part" --format tsv | energy --scan -o "$*/s$(2)/$(1).scan"'
 EOF
@@ -352,6 +359,77 @@ WRITES_ROW = awk -F '\t' -v OFS='\t' -v s=$(1) ' \
 EOF
 }
 
+# --shards N, healing: shards of whole compute units (rft-heal --shard-by
+# cu: a work-group's wavefronts, and their redundant ones, are a compute
+# unit's), each making the cost, units and slices tables of its compute
+# units over the whole trace's window; the trace's tables from theirs.
+healing_shard_rules() {
+    cat <<'EOF'
+# SC healing (seed 003 5.3) of a GCN trace: the run-time cost with 1 to 8
+# degraded SCs per slice (Fig. 9; the rows with every CU healed), and the
+# dVth of the one degraded SC after 360 hours, naive and healthy kernel
+# (Fig. 8), as the row of 1 degraded SC; made in SHARDS shards of whole
+# compute units (folder sK: rft-heal --shard K/SHARDS --shard-by cu, which
+# keeps the compute units that are K modulo SHARDS, so that a work-group and
+# its redundant wavefronts stay in one shard), each over the whole trace's
+# window: its cost table (sK/cost.tsv), its units table (sK/units.tsv, its
+# own most stressed SC degraded) and its slices' busy cycles (sK/slices.tsv).
+EOF
+    shard_ids
+    cat <<'EOF'
+.SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft)
+# the shards' tables are kept (rft-batch --status reads them)
+.PRECIOUS: $(foreach k,$(SHARD_IDS),%/s$(k)/cost.tsv %/s$(k)/units.tsv %/s$(k)/slices.tsv)
+HEAL = rft-heal --shard $(2)/$(SHARDS) --shard-by cu --scheme sc --format tsv $(1) $< $(LOG)
+EOF
+    for k in $ids; do
+        printf '%%/s%s/cost.tsv: %%/trace.rft\n' $k
+        printf '\tmkdir -p $*/s%s && $(call HEAL,--report cost --sweep 8,%s) $(SAVE)\n' $k $k
+        printf '%%/s%s/units.tsv: %%/trace.rft\n' $k
+        printf '\tmkdir -p $*/s%s && $(call HEAL,--report units,%s) $(SAVE)\n' $k $k
+        printf '%%/s%s/slices.tsv: %%/trace.rft\n' $k
+        printf '\tmkdir -p $*/s%s && $(call HEAL,--report slices --counts,%s) $(SAVE)\n' $k $k
+    done
+    cat <<'EOF'
+
+# The notes of shard 0's table $(1), but the share of idle SCs: that of
+# every shard's slices (their busy cycles over the window), as rft-heal
+# writes it when the SCs are idle half the window or more
+HEAL_NOTES = awk -F '\t' ' \
+	FILENAME != "$(1)" && /^[0-9]/ { busy += $$5; units += $$12; span = $$13; next } \
+	FILENAME != "$(1)" { next } \
+	!/^\#/ { exit } \
+	/^\# differs from the seed: idle slots: / { next } \
+	/^\# (note|estimate): / && !done { idle(); done = 1 } \
+	{ print } \
+	END { if (!done) idle() } \
+	function idle(  x) { x = units && span ? 1 - busy / (span * units) : 0; \
+	  if (x >= 0.5) printf "\# differs from the seed: idle slots: the SCs are idle %.1f %% of the window (50 %% or more): a kernel with idle slots ages every unit less, and resting a unit saves less\n", 100 * x }' \
+	$(foreach k,$(SHARD_IDS),$*/s$(k)/slices.tsv) $(1)
+SHARD_TABLES = $$(foreach k,$$(SHARD_IDS),$$*/s$$(k)/$(1).tsv)
+
+# each row with every CU healed: the largest of the shards' run times (each
+# over the whole trace's window and span), the shares computed from them
+%/cost.tsv: $(call SHARD_TABLES,cost) $(call SHARD_TABLES,slices)
+	{ $(call HEAL_NOTES,$*/s0/cost.tsv); awk -F '\t' -v OFS='\t' ' \
+	  function pct(n, c) { return n ? sprintf("%.2f", 100 * (c - n) / n) : "" } \
+	  /^\#/ { next } !h[FILENAME]++ { if (FILENAME == f0) print; next } $$2 != "all" { next } \
+	  { d = $$1; nd[d] = 1; for (i = 3; i <= 9; i++) if (i != 5 && i != 8) { if ($$i == "") b[d, i] = 1; else if ($$i + 0 > m[d, i]) m[d, i] = $$i + 0 } } \
+	  END { for (d = 1; d in nd; d++) { for (i = 3; i <= 9; i++) v[i] = sprintf("%.0f", m[d, i]); \
+	    if (b[d, 7]) v[7] = ""; \
+	    print d, "all", v[3], v[4], pct(m[d, 3], m[d, 4]), v[6], v[7], b[d, 7] ? "" : pct(m[d, 6], m[d, 7]), v[9], pct(m[d, 6], m[d, 9]) } }' \
+	  f0=$*/s0/cost.tsv $(foreach k,$(SHARD_IDS),$*/s$(k)/cost.tsv) | cut -f1,3-; } $(SAVE)
+# the degraded row of the shard holding the most stressed SC (the largest
+# busy cycles of an SC: its row is of that SC's duty alone)
+%/units.tsv: $(call SHARD_TABLES,units) $(call SHARD_TABLES,slices)
+	{ $(call HEAL_NOTES,$*/s0/units.tsv); best=0 max=-1; for k in $(SHARD_IDS); do \
+	  m=$$(awk -F '\t' '/^[0-9]/ && $$6 + 0 > m { m = $$6 + 0 } END { printf "%.0f", m }' $*/s$$k/slices.tsv); \
+	  if [ "$$m" -gt "$$max" ]; then max=$$m best=$$k; fi; done; \
+	  awk -F '\t' -v OFS='\t' 'FILENAME == "-" && !/^\#/ && !h++ { $$1 = "degraded_scs"; print } FILENAME != "-" && $$2 == "degraded" { $$1 = 1; print }' \
+	    - $*/s$$best/units.tsv <$*/s0/units.tsv | cut -f1,3-; } $(SAVE)
+EOF
+}
+
 # What a Slurm task makes: LABEL<TAB>make goals, a line per task; with
 # shards, one task per shard's maps and scans, the rest (rft-merge, the
 # tables) in the collecting job.
@@ -365,6 +443,8 @@ task_goals() {
         printf '%s\t' "$1"
         if [ "$study" = undervolt ]; then
             for m in common clustered dispersed; do printf '%s%s/s%d/%s.tsv %s%s/s%d/%s.scan ' "$tsub" "$1" $k $m "$tsub" "$1" $k $m; done
+        elif [ "$study" = healing ]; then
+            for m in cost units slices; do printf '%s%s/s%d/%s.tsv ' "$tsub" "$1" $k $m; done
         else
             for m in base rc rar rcrar wc argo; do printf '%s%s/s%d/%s.rft %s%s/s%d/%s.scan ' "$tsub" "$1" $k $m "$tsub" "$1" $k $m; done
         fi
@@ -1072,8 +1152,7 @@ if [ -n "$repeat" ]; then
         die "$out: holds a batch of kernels run $was times, not $repeat (use another folder)"
 fi
 if [ -n "$shards" ]; then
-    [ "$study" = aging ] || [ "$study" = undervolt ] ||
-        usage_error "--shards: only the aging and undervolt studies are sharded (see rft-batch(1))"
+    [ "$study" != pipeline ] || usage_error "--shards: a pipeline of your own is not sharded (see rft-batch(1))"
     [ ! -f "$out/Makefile" ] || [ "$(sed -n 's/^SHARDS = //p' "$out/Makefile")" = "$shards" ] ||
         die "$out: holds a batch made in $(sed -n 's/^SHARDS = //p' "$out/Makefile" | grep . || echo 1) shard(s), not $shards (use another folder)"
 fi
