@@ -34,7 +34,7 @@ static const cli_prog *const progs[] = {STAGES};
 #undef X
 
 static const char usage[] =
-    "rft run [--threads N] [--shard K/N [--shard-by cu|slice]] pipeline ...\n"
+    "rft run [--threads N] [--shard K/N] pipeline ...\n"
     "Run pipelines of rft stages in one process, records passing in memory (rft(1))\n"
     "\n"
     "      --shard K/N        Read shard K of N of the input only (rft(1))\n"
