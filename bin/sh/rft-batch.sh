@@ -1172,12 +1172,12 @@ fi
 dup=$(cut -f1 "$tmp/traces" | sort | uniq -d | head -n 1)
 [ -z "$dup" ] || die "two traces labelled '$dup' (give labels in a manifest)"
 
-# --shards by default (aging, here, a new folder): the jobs a trace has,
+# --shards by default (a study of the suite, here, a new folder): the jobs a trace has,
 # -j over the traces, when that is 2 or more and a trace file is at least
 # SHARD_MIN bytes (a smaller trace's shards cost more in processes and
 # merging than they save); at most 64
 SHARD_MIN=$((8 << 20))
-if [ -z "$shards" ] && [ ! -f "$out/Makefile" ] && [ "$study" = aging ] && [ -z "$slurm" ]; then
+if [ -z "$shards" ] && [ ! -f "$out/Makefile" ] && [ "$study" != pipeline ] && [ -z "$slurm" ]; then
     s=$((jobs / $(wc -l <"$tmp/traces")))
     [ $s -le 64 ] || s=64
     big=$(cut -f3 "$tmp/found" | sort -n | tail -n 1)
