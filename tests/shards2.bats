@@ -17,12 +17,17 @@ setup_file() {
     # values no pattern compresses, so that DC-Patch spills to the LDS
     awk -f "$FIX/shards/spill3cu.awk" >"$BATS_FILE_TMPDIR/sp.tsv"
     rft-decode -o "$BATS_FILE_TMPDIR/sp.rft" "$BATS_FILE_TMPDIR/sp.tsv"
+    # a Multi2Sim log without its pipeline trace: cycles estimated, not
+    # replayed (empty cells, notes naming the streams), one CU
+    rft-decode --kernel k --local-size 64 -o "$BATS_FILE_TMPDIR/est.rft" \
+        "$FIX/m2s42/vcmp.isa" 2>/dev/null
 }
 
 setup() {
     cd "$BATS_TEST_TMPDIR"
     A="$BATS_FILE_TMPDIR/a.rft"
     SP="$BATS_FILE_TMPDIR/sp.rft"
+    EST="$BATS_FILE_TMPDIR/est.rft"
 }
 
 teardown() {
@@ -95,7 +100,7 @@ total_max() {
 # of batch folders $1 and $2
 same_tables() {
     local t f
-    for t in a sp; do
+    for t in a sp est; do
         for f in writes energy cost units; do
             [ ! -e "$1/traces/$t/$f.tsv" ] || cmp "$1/traces/$t/$f.tsv" "$2/traces/$t/$f.tsv"
         done
@@ -106,9 +111,9 @@ same_tables() {
 @test "rft-batch --shards 3 and 7, undervolt and healing: the tables of the run without shards, byte for byte" {
     local s n
     for s in undervolt healing; do
-        rft-batch --quiet -j 2 --study $s -o whole-$s "$A" "$SP"
+        rft-batch --quiet -j 2 --study $s -o whole-$s "$A" "$SP" "$EST"
         for n in 3 7; do
-            rft-batch --quiet -j 2 --study $s --shards $n -o $s$n "$A" "$SP"
+            rft-batch --quiet -j 2 --study $s --shards $n -o $s$n "$A" "$SP" "$EST"
             grep -q "^SHARDS = $n$" $s$n/Makefile
             [ -d $s$n/traces/a/s$((n - 1)) ] && [ ! -d $s$n/traces/a/s$n ]
             same_tables whole-$s $s$n
@@ -119,7 +124,7 @@ same_tables() {
     [ "$output" -gt 0 ]
     # the shards' tables are kept, for rft-batch --status
     run -0 ls undervolt3/traces/sp/s1 healing3/traces/sp/s1
-    assert_line common.scan
+    assert_line common.rft
     assert_line slices.tsv
     run -0 rft-batch --status healing3
     assert_line --regexp '^sp +done'
@@ -145,9 +150,9 @@ same_tables() {
     slurm_setup_file
     local s
     for s in undervolt healing; do
-        rft-batch --quiet -j 2 --study $s -o local-$s "$A" "$SP"
-        run -0 --separate-stderr rft-batch --quiet --slurm --study $s --shards 3 -o sharded-$s "$A" "$SP"
-        [[ $stderr == "rft-batch: array job ${output% *} (6 tasks), collecting job ${output#* };"* ]]
+        rft-batch --quiet -j 2 --study $s -o local-$s "$A" "$SP" "$EST"
+        run -0 --separate-stderr rft-batch --quiet --slurm --study $s --shards 3 -o sharded-$s "$A" "$SP" "$EST"
+        [[ $stderr == "rft-batch: array job ${output% *} (9 tasks), collecting job ${output#* };"* ]]
         wait_jobs ${output% *} ${output#* }
         same_tables local-$s sharded-$s
     done

@@ -307,25 +307,27 @@ undervolt_shard_rules() {
 # a compute unit's), the three scenarios in one pass.  Each shard writes
 # per scenario its summary (sK/S.tsv: its own total row, with the whole
 # trace's span and its slices' largest replayed and upper run times) and
-# energy scan (sK/S.scan, with DC-Patch's counters); the trace's scan is
-# the shards' added by rft-merge(1) (the whole run's, byte for byte), its
-# energy table rft-energy's of the scans, and its writes table is made of
-# the added counters and the shards' largest run times.
+# energy scan (sK/S.rft, with DC-Patch's counters: a scan is an rft stream
+# that rft-energy prices as the stream it was made from, and is named as
+# that stream, S.rft, so that the tables' notes name the same files); the
+# trace's scan is the shards' added by rft-merge(1) (the whole run's, byte
+# for byte), its energy table rft-energy's of the scans, and its writes
+# table is made of the added counters and the shards' largest run times.
 SEED = 1
 SCENARIOS = common clustered dispersed
 EOF
     shard_ids
     cat <<'EOF'
-MERGED_FILES = common.scan clustered.scan dispersed.scan
+MERGED_FILES = common.rft clustered.rft dispersed.rft
 .SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft)
 # the shards' summaries and scans are kept (rft-batch --status reads them)
-.PRECIOUS: $(foreach k,$(SHARD_IDS),$(foreach s,$(SCENARIOS),%/s$(k)/$(s).tsv %/s$(k)/$(s).scan))
+.PRECIOUS: $(foreach k,$(SHARD_IDS),$(foreach s,$(SCENARIOS),%/s$(k)/$(s).tsv %/s$(k)/$(s).rft))
 # scenario $(1)'s pipeline in shard $(2) of the trace "$<" (folder $*)
-UV = 'faultmap --scenario $(1) --seed $(SEED) "$<" | dcpatch --summary="$*/s$(2)/$(1).tsv.part" --format tsv | energy --scan -o "$*/s$(2)/$(1).scan"'
+UV = 'faultmap --scenario $(1) --seed $(SEED) "$<" | dcpatch --summary="$*/s$(2)/$(1).tsv.part" --format tsv | energy --scan -o "$*/s$(2)/$(1).rft"'
 EOF
     for k in $ids; do
         printf '%%/s%s/common.tsv %%/s%s/clustered.tsv %%/s%s/dispersed.tsv ' $k $k $k
-        printf '%%/s%s/common.scan %%/s%s/clustered.scan %%/s%s/dispersed.scan: %%/trace.rft\n' $k $k $k
+        printf '%%/s%s/common.rft %%/s%s/clustered.rft %%/s%s/dispersed.rft: %%/trace.rft\n' $k $k $k
         printf '\tmkdir -p $*/s%s && rft run --quiet --shard %s/$(SHARDS) --shard-by cu $(foreach s,$(SCENARIOS),$(call UV,$(s),%s)) $(LOG)\n' $k $k $k
         printf '\tfor s in $(SCENARIOS); do mv $*/s%s/$$s.tsv.part $*/s%s/$$s.tsv; done\n' $k $k
     done
@@ -336,26 +338,28 @@ EOF
 # --summary prints it: the counts, the LDS peak (the largest compute
 # unit's) and mean from DC-Patch's counters in the added scan (rft-view
 # prints them), the traced, replayed and upper run times the largest of the
-# shards' total rows (each of the whole trace's span), the shares computed
-# from them; the notes and header of shard 0's summary.
+# shards' total rows (each of the whole trace's span; empty where a stream
+# was not replayed, or its cycles estimated), the shares computed from
+# them; the notes and header of shard 0's summary.
 WRITES_ROW = awk -F '\t' -v OFS='\t' -v s=$(1) ' \
 	function pct(a, b, d) { return sprintf("%." d "f", b ? 100 * a / b : 0) } \
 	function slow(n, c) { return n ? sprintf("%.2f", 100 * (c - n) / n) : "" } \
 	function int0(v) { return sprintf("%.0f", v) } \
 	FILENAME == "-" { for (i = 1; i <= NF; i++) if (split($$i, kv, "=") == 2) c[kv[1]] = kv[2]; next } \
 	/^\#/ || !h[FILENAME]++ { next } \
-	$$1 == "total" { if ($$14 + 0 > n) n = $$14 + 0; if ($$15 == "") blank = 1; else if ($$15 + 0 > r) r = $$15 + 0; if ($$17 + 0 > u) u = $$17 + 0 } \
+	$$1 == "total" { if ($$14 == "") none = 1; if ($$14 + 0 > n) n = $$14 + 0; if ($$15 == "") blank = 1; else if ($$15 + 0 > r) r = $$15 + 0; if ($$17 + 0 > u) u = $$17 + 0 } \
 	END { d = "rft-dcpatch."; w = c[d "writes"]; \
 	  print s, w, pct(c[d "writes_normal"], w, 2), pct(c[d "writes_patch_faulty"], w, 2), pct(c[d "writes_patch_reliable"], w, 2), \
 	    pct(c[d "writes_lds"], w, 2), pct(c[d "writes_mispredicted"], w, 2), c[d "mov_injected"], c[d "reads"], \
 	    pct(c[d "lds_loads"], c[d "reads"], 3), c[d "lds_peak_bytes"], \
 	    sprintf("%.1f", c[d "cu_cycles"] ? c[d "lds_spill_byte_cycles"] / c[d "cu_cycles"] : 0), \
-	    c[d "stall_cycles"], int0(n), blank ? "" : int0(r), blank ? "" : slow(n, r), int0(u), slow(n, u) }'
-%/writes.tsv: %/common.scan %/clustered.scan %/dispersed.scan $$(foreach k,$$(SHARD_IDS),$$*/s$$(k)/common.tsv $$*/s$$(k)/clustered.tsv $$*/s$$(k)/dispersed.tsv)
+	    c[d "stall_cycles"], none ? "" : int0(n), blank ? "" : int0(r), blank ? "" : slow(n, r), \
+	    none ? "" : int0(u), none ? "" : slow(n, u) }'
+%/writes.tsv: %/common.rft %/clustered.rft %/dispersed.rft $$(foreach k,$$(SHARD_IDS),$$*/s$$(k)/common.tsv $$*/s$$(k)/clustered.tsv $$*/s$$(k)/dispersed.tsv)
 	{ grep '^#' $*/s0/common.tsv; printf 'scenario\t'; grep -v '^#' $*/s0/common.tsv | head -n 1 | cut -f2-; \
-	  for s in $(SCENARIOS); do rft-view $*/$$s.scan | $(call WRITES_ROW,$$s) - $(foreach k,$(SHARD_IDS),$*/s$(k)/$$s.tsv); done; } $(SAVE)
-%/energy.tsv: %/common.scan %/clustered.scan %/dispersed.scan
-	rft-energy --format tsv common=$*/common.scan clustered=$*/clustered.scan dispersed=$*/dispersed.scan $(SAVE)
+	  for s in $(SCENARIOS); do rft-view $*/$$s.rft | $(call WRITES_ROW,$$s) - $(foreach k,$(SHARD_IDS),$*/s$(k)/$$s.tsv); done; } $(SAVE)
+%/energy.tsv: %/common.rft %/clustered.rft %/dispersed.rft
+	rft-energy --format tsv common=$*/common.rft clustered=$*/clustered.rft dispersed=$*/dispersed.rft $(SAVE)
 EOF
 }
 
@@ -442,7 +446,7 @@ task_goals() {
     while [ $k -lt "$shards" ]; do
         printf '%s\t' "$1"
         if [ "$study" = undervolt ]; then
-            for m in common clustered dispersed; do printf '%s%s/s%d/%s.tsv %s%s/s%d/%s.scan ' "$tsub" "$1" $k $m "$tsub" "$1" $k $m; done
+            for m in common clustered dispersed; do printf '%s%s/s%d/%s.tsv %s%s/s%d/%s.rft ' "$tsub" "$1" $k $m "$tsub" "$1" $k $m; done
         elif [ "$study" = healing ]; then
             for m in cost units slices; do printf '%s%s/s%d/%s.tsv ' "$tsub" "$1" $k $m; done
         else
