@@ -50,7 +50,7 @@ static int quiet_opt(int argc, char **argv, int i)
 int cli_take_quiet(int argc, char **argv) { return take_opts(argc, argv, quiet_opt); }
 
 uint32_t cli_shard_k, cli_shard_n;
-int cli_shard_ok;
+int cli_shard_ok, cli_shard_by = RFT_SHARD_BY_SLICE, cli_shard_by_given;
 
 /* K/N of --shard into cli_shard_k, cli_shard_n */
 static void shard_arg(const char *s)
@@ -64,8 +64,30 @@ static void shard_arg(const char *s)
     free(k);
 }
 
+/* --shard-by cu|slice into cli_shard_by */
+static void shard_by_arg(const char *s)
+{
+    if (strcmp(s, "cu") == 0)
+        cli_shard_by = RFT_SHARD_BY_CU;
+    else if (strcmp(s, "slice") == 0)
+        cli_shard_by = RFT_SHARD_BY_SLICE;
+    else
+        usage_error("--shard-by: '%s' is not cu or slice", s);
+    cli_shard_by_given = 1;
+}
+
 static int shard_opt(int argc, char **argv, int i)
 {
+    if (strncmp(argv[i], "--shard-by=", 11) == 0) {
+        shard_by_arg(argv[i] + 11);
+        return 1;
+    }
+    if (strcmp(argv[i], "--shard-by") == 0) {
+        if (i + 1 == argc)
+            usage_error("--shard-by: missing argument (cu or slice)");
+        shard_by_arg(argv[i + 1]);
+        return 2;
+    }
     if (strncmp(argv[i], "--shard=", 8) == 0) {
         shard_arg(argv[i] + 8);
         return 1;
@@ -78,11 +100,17 @@ static int shard_opt(int argc, char **argv, int i)
     return 2;
 }
 
-int cli_take_shard(int argc, char **argv) { return take_opts(argc, argv, shard_opt); }
+int cli_take_shard(int argc, char **argv)
+{
+    argc = take_opts(argc, argv, shard_opt);
+    if (cli_shard_by_given && !cli_shard_n)
+        usage_error("--shard-by: without --shard K/N");
+    return argc;
+}
 
 void cli_reader_shard(rft_reader *r, const char *input)
 {
-    if (cli_shard_n && rft_reader_shard(r, cli_shard_k, cli_shard_n)) {
+    if (cli_shard_n && rft_reader_shard_by(r, cli_shard_k, cli_shard_n, cli_shard_by)) {
         rft_reader_close(r);
         die("%s: out of memory", input);
     }
@@ -225,7 +253,7 @@ int cli_getopt_old(int argc, char **argv, const char *shortopts, const struct op
                 printf("--%s\n", l->name);
         fputs("-h\n--help\n--version\n--quiet\n", stdout);  /* cli_init, cli_take_quiet */
         if (cli_shard_ok)
-            fputs("--shard\n", stdout);                /* cli_take_shard */
+            fputs("--shard\n--shard-by\n", stdout);    /* cli_take_shard */
         exit(cli_close_stdout());
     }
     if (optind <= 1 && argc == 2 && strcmp(argv[1], "--list-deprecated") == 0) {

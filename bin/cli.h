@@ -34,10 +34,15 @@ int cli_take_quiet(int argc, char **argv);
  * --list-options show it). */
 extern uint32_t cli_shard_k, cli_shard_n;
 extern int cli_shard_ok;
+/* --shard-by cu|slice (with --shard only): RFT_SHARD_BY_SLICE (the default)
+ * or RFT_SHARD_BY_CU, the index of a slice being its CU alone */
+extern int cli_shard_by;
 int cli_take_shard(int argc, char **argv);
 #define CLI_SHARD_HELP                                                                        \
     "      --shard K/N        Read shard K of N of the input only: the records of the slices " \
-    "whose index CU x SIMDs + SIMD is K modulo N, and those of no slice (rft(1))\n"
+    "whose index CU x SIMDs + SIMD is K modulo N, and those of no slice (rft(1))\n"          \
+    "      --shard-by cu|slice  With --shard: the index of a slice is its CU alone (cu: a "   \
+    "compute unit's SIMDs in one shard) or CU x SIMDs + SIMD (slice, the default)\n"
 /* A reader open on input: the --shard filter set on it (dies on failure). */
 void cli_reader_shard(rft_reader *r, const char *input);
 

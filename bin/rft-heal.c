@@ -353,7 +353,9 @@ int main(int argc, char **argv)
 {
     heal_report r = {.hours = 360, .adapt = 1, .packing = 0.3, .issue = 1, .fmt = FMT_TABLE};
     argc = cli_take_quiet(argc, argv);   /* --quiet: no progress to silence, but taken */
+    cli_shard_ok = 1;
     cli_init(argc, argv, usage);
+    argc = cli_take_shard(argc, argv);   /* the reader's (pipeline.c) */
     rft_nbti_seed003(&r.p);
     rft_heal_opts_default(&r.o);
     r.o.sweep_fit = 1;

@@ -38,6 +38,8 @@ static const char usage[] =
     "Run pipelines of rft stages in one process, records passing in memory (rft(1))\n"
     "\n"
     "      --shard K/N        Read shard K of N of the input only (rft(1))\n"
+    "      --shard-by cu|slice  With --shard: shards of whole compute units, or of slices (the\n"
+    "                         default; rft(1))\n"
     "  pipeline               one argument, 'STAGE [ARGS...] | STAGE [ARGS...] ...', a STAGE\n"
     "                         being a program name without its rft- prefix\n"
     "      --threads N        Feed the stages from up to N threads, the last stages first\n"

@@ -789,6 +789,11 @@ static int put_counters(dcp *d, const char *scope, const uint64_t *n, const rft_
 static int dcp_finish(rft_stage *st, const rft_sink *out)
 {
     dcp *d = (dcp *)st;
+    /* a shard (rft_reader_shard_by): the whole input's span, so that the
+     * shards' slice and total counters add up to the whole's (its kernel
+     * rows are of the shard's own records) */
+    if (st->whole)
+        d->any = rft_whole_span(st->whole, RFT_WFBEGIN, RFT_READ, &d->first, &d->last);
     uint64_t span = d->any ? d->last - d->first : 0;
     int64_t peak = 0;
     char scope[RFT_MAX_SCOPE + 1];  /* "kernel " and a kernel name of the stream */
@@ -828,6 +833,8 @@ static int dcp_finish(rft_stage *st, const rft_sink *out)
         if ((e = put_counters(d, scope, d->slices[i].n, out)))
             return e;
     }
+    if (d->rp)
+        d->rp->whole = st->whole;
     if (d->rp && rft_replay_ride_end(d->rp))
         replay_drop(d);
     return put_counters(d, "total", d->total, out);

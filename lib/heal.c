@@ -880,6 +880,16 @@ static int hs_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
 static int hs_finish(rft_stage *st, const rft_sink *out)
 {
     heal_stage *s = (heal_stage *)st;
+    uint64_t first = 0, last = 0;
+    if (st->whole && rft_whole_span(st->whole, RFT_KERNEL, RFT_BUNDLE, &first, &last)) {
+        /* a shard (rft_reader_shard_by): the window of the whole input, and
+         * its source, so that the shards' slices are the whole's */
+        s->h->first = first;
+        s->h->last = last;
+        s->h->any = 1;
+        if (st->whole->seen[RFT_BUNDLE] && !s->h->bundles && s->h->o.source == RFT_HEAL_AUTO)
+            s->h->o.source = RFT_HEAL_BUNDLES;
+    }
     int e = rft_heal_finish(s->h);
     return e ? rft_stage_fail(st, e, "%s", rft_heal_error(s->h)) : 0;
 }

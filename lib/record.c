@@ -144,7 +144,7 @@ struct rft_reader {
     uint64_t last;          /* cycle of the last trace record */
     rft_map live;           /* wavefronts begun and not ended */
     uint32_t shard_k, shard_n;  /* rft_reader_shard: shard k of n (n 0: every record) */
-    uint32_t shard_simds;   /* SIMDs per CU of the slice index */
+    uint32_t shard_simds;   /* SIMDs per CU of the slice index (0: the CU alone) */
     rft_whole whole;        /* what the shard's reader saw of the whole stream */
     uint8_t *cu_seen;       /* its compute units, a bit each */
     char err[320];
@@ -483,6 +483,11 @@ static int check_order(rft_reader *r, const rft_rec *rec)
 /* ---- shards: the records of some slices only ---------------------------------- */
 int rft_reader_shard(rft_reader *r, uint32_t k, uint32_t n)
 {
+    return rft_reader_shard_by(r, k, n, RFT_SHARD_BY_SLICE);
+}
+
+int rft_reader_shard_by(rft_reader *r, uint32_t k, uint32_t n, int by)
+{
     if (n == 0 || k >= n) {
         snprintf(r->err, sizeof r->err, "shard %u of %u: not a shard", k, n);
         return RFT_EFORMAT;
@@ -494,7 +499,9 @@ int rft_reader_shard(rft_reader *r, uint32_t k, uint32_t n)
     const char *v = rft_header_get(&r->h, "simds");
     char *end;
     unsigned long x = v && *v >= '0' && *v <= '9' ? strtoul(v, &end, 10) : 0;
-    r->shard_simds = x >= 1 && x <= 65535 && !*end ? (uint32_t)x : RFT_SHARD_SIMDS;
+    r->shard_simds = by == RFT_SHARD_BY_CU                  ? 0
+                     : x >= 1 && x <= 65535 && !*end ? (uint32_t)x
+                                                     : RFT_SHARD_SIMDS;
     r->shard_k = k;
     r->shard_n = n;
     return 0;
@@ -522,6 +529,13 @@ static int rec_slice(int kind, const uint8_t *p, uint32_t len, uint16_t *cu, uin
     return !(kind == RFT_FAULTMAP && *cu == 0xFFFF && *simd == 0xFFFF);    /* every slice's */
 }
 
+/* The shard of slice cu:simd: its index CU x SIMDs + SIMD, or the CU alone
+ * (shard_simds 0), modulo the shards. */
+static uint32_t shard_of(const rft_reader *r, uint16_t cu, uint16_t simd)
+{
+    return (r->shard_simds ? (uint32_t)cu * r->shard_simds + simd : cu) % r->shard_n;
+}
+
 /* A record of a shard's reader: noted in what it saw of the whole stream,
  * then 1 if it is another shard's (skipped: the cycle order is checked,
  * the rest is the other shard's), 0 if kept, or an error. */
@@ -540,12 +554,12 @@ static int shard_skip(rft_reader *r, int kind, const uint8_t *p, uint32_t len)
             r->cu_seen[cu >> 3] |= (uint8_t)(1 << (cu & 7));
             w->cus++;
         }
-        if (tied && ((uint32_t)cu * r->shard_simds + simd) % r->shard_n != r->shard_k) {
+        if (tied && shard_of(r, cu, simd) != r->shard_k) {
             return r->order && cycle_order(r, kind, c) ? RFT_EFORMAT : 1;
         }
         return 0;
     }
-    return tied && ((uint32_t)cu * r->shard_simds + simd) % r->shard_n != r->shard_k;
+    return tied && shard_of(r, cu, simd) != r->shard_k;
 }
 
 int rft_read(rft_reader *r, rft_rec *rec)

@@ -711,6 +711,15 @@ static int rows(replay *r)
     free(kcyc);
     rft_replay_row *w = &r->rows[r->nrows++];
     w->scope = RFT_RP_TOTAL;
+    uint64_t first = 0, last = 0;
+    if (r->st.whole && r->total.seen &&
+        rft_whole_span(r->st.whole, RFT_WFBEGIN, RFT_BUNDLE, &first, &last)) {
+        /* a shard: the whole input's traced span, its replay from the
+         * whole's first record (a slice's first, a begin, is replayed at its
+         * traced cycle), so that the shards' largest total is the whole's */
+        r->total.first_t = r->total.min_r = first;
+        r->total.last_t = last;
+    }
     row_of(w, &r->total, r->timed);
     w->upper = r->total.seen ? (end > r->total.last_t ? end : r->total.last_t) - r->total.first_t : 0;
     return 0;

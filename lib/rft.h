@@ -334,6 +334,12 @@ const rft_header *rft_reader_header(const rft_reader *r);
  * first rft_read.  0, or RFT_EFORMAT (k >= n) or RFT_EMEM. */
 #define RFT_SHARD_SIMDS 4
 int rft_reader_shard(rft_reader *r, uint32_t k, uint32_t n);
+/* The same with the slices' index chosen by by: RFT_SHARD_BY_SLICE (as
+ * rft_reader_shard), or RFT_SHARD_BY_CU, the index being the CU alone, so
+ * that a compute unit's SIMDs are in one shard (for the stages whose state
+ * is per compute unit: DC-Patch's LDS, SC healing's work-groups). */
+enum { RFT_SHARD_BY_SLICE = 0, RFT_SHARD_BY_CU = 1 };
+int rft_reader_shard_by(rft_reader *r, uint32_t k, uint32_t n, int by);
 /* What a shard's reader saw of the whole stream, skipped records included,
  * for the stages whose result depends on it (the span of rft-duty's runs,
  * the energy scan): the cycles of the first and last record of each trace

@@ -96,8 +96,8 @@ cell() {
     cmp whole/table.tsv shards/table.tsv
     run -1 --separate-stderr rft-batch --shards 2 -o shards
     assert_equal "$stderr" "rft-batch: shards: holds a batch made in 3 shard(s), not 2 (use another folder)"
-    run -2 --separate-stderr rft-batch --shards 2 --study undervolt -o uv "$TR"
-    [[ $stderr == "rft-batch: --shards: only the aging study's duty maps are sharded"* ]]
+    run -2 --separate-stderr rft-batch --shards 2 --pipeline 'rft-view --stats' -o uv "$TR"
+    [[ $stderr == "rft-batch: --shards: a pipeline of your own is not sharded"* ]]
     run -2 --separate-stderr rft-batch --shards 1 -o uv "$TR"
     [[ $stderr == "rft-batch: --shards: '1' is not a number of shards from 2"* ]]
 }

@@ -30,7 +30,7 @@ One study over many traces, on this machine or on a Slurm cluster, and the cross
       --study NAME       aging, undervolt or healing
       --pipeline STAGES  A study of your own (see Studies)
   -r, --repeat RUNS      The aging study's kernels run again and again (steady, the default: rft-alloc --runs steady), once, or N times in a row (rft-repeat); recorded in the folder's Makefile, so a folder holds one
-      --shards N         The aging study made in N (2 or more) shards of each trace's slices, each reading the whole stream (default: see Studies); recorded in the folder's Makefile
+      --shards N         The study made in N (2 or more) shards of each trace, each reading the whole stream: of its slices (aging) or its compute units (undervolt, healing; default: see Studies); recorded in the folder's Makefile
   -m, --manifest FILE    Traces listed in FILE, one a line: its path (relative to the manifest's folder), and optionally a tab and its label; blank lines and lines starting with # are skipped
       --input-format F   Take the raw simulator logs of format F (m2s, evg, gem5 or nvbit) found in a folder as traces too, rft-decode(1) given --input-format F for them; without it a folder gives only its rft streams and text and CSV traces
       --force            Redo every result of the traces given
@@ -195,7 +195,12 @@ EOF
 EOF
         [ "${shards:-1}" = 1 ] || shard_rules
         ;;
-    undervolt) cat <<'EOF'
+    undervolt)
+        if [ "${shards:-1}" != 1 ]; then
+            undervolt_shard_rules
+            return
+        fi
+        cat <<'EOF'
 # examples/undervolt.sh: DC-Patch under each fault scenario (fault maps of
 # seed SEED, passed to DC-Patch in memory by rft run), its writes table and
 # its energy against Conv and Smooth.  The
@@ -216,7 +221,12 @@ SEED = 1
 	rft-energy --format tsv common=$*/common.rft clustered=$*/clustered.rft dispersed=$*/dispersed.rft $(SAVE)
 EOF
         ;;
-    healing) cat <<'EOF'
+    healing)
+        if [ "${shards:-1}" != 1 ]; then
+            healing_shard_rules
+            return
+        fi
+        cat <<'EOF'
 # SC healing (seed 003 5.3) of a GCN trace: the run-time cost with 1 to 8
 # degraded SCs per slice (Fig. 9; the rows with every CU healed), and the
 # dVth of the one degraded SC after 360 hours, naive and healthy kernel
@@ -247,10 +257,7 @@ shard_rules() {
 # keeps the slices whose index CU*SIMDs+SIMD is K modulo SHARDS (rft(1),
 # SHARDS), and makes its maps and scans in one pass.
 EOF
-    k=0 ids=""
-    while [ $k -lt "$shards" ]; do ids="$ids $k"; k=$((k + 1)); done
-    echo "SHARDS = $shards"
-    echo "SHARD_IDS =$ids"
+    shard_ids
     cat <<'EOF'
 MAPS = base.rft rc.rft rar.rft rcrar.rft wc.rft argo.rft
 SCANS = base.scan rc.scan rar.scan rcrar.scan wc.scan argo.scan
@@ -261,12 +268,169 @@ EOF
         printf '%%/s%s/base.scan %%/s%s/rc.scan %%/s%s/rar.scan %%/s%s/rcrar.scan %%/s%s/wc.scan %%/s%s/argo.scan: %%/runs.rft\n' $k $k $k $k $k $k
         printf '\tmkdir -p $*/s%s && rft run --quiet --shard %s/$(SHARDS) $(call SCHEMES,duty,rft,s%s/) $(call SCHEMES,energy --scan,scan,s%s/) $(LOG)\n' $k $k $k $k
     done
+    echo 'MERGED_FILES = $(MAPS) $(SCANS)'
+    merged_rules
+}
+
+# SHARD_IDS and SHARDS of the Makefile; ids, the shards' numbers
+shard_ids() {
+    k=0 ids=""
+    while [ $k -lt "$shards" ]; do ids="$ids $k"; k=$((k + 1)); done
+    echo "SHARDS = $shards"
+    echo "SHARD_IDS =$ids"
+}
+
+# each file of MERGED_FILES in a trace's folder: every shard's, added by
+# rft-merge
+merged_rules() {
     cat <<'EOF'
 define MERGED
 $(1)/$(2): $(foreach k,$(SHARD_IDS),$(1)/s$(k)/$(2))
 	rft-merge -o $$@ $$^ 2>>$(1)/log
 endef
-$(foreach t,$(TRACES),$(foreach m,$(MAPS) $(SCANS),$(eval $(call MERGED,$(TRACE_DIR)/$(t),$(m)))))
+$(foreach t,$(TRACES),$(foreach m,$(MERGED_FILES),$(eval $(call MERGED,$(TRACE_DIR)/$(t),$(m)))))
+EOF
+}
+
+# --shards N, undervolt: shards of whole compute units (rft run --shard-by
+# cu: DC-Patch's LDS is a compute unit's), each running the three scenarios
+# in one pass; the energy scans added up by rft-merge, the writes table
+# from the added counters and the shards' largest run times.
+undervolt_shard_rules() {
+    cat <<'EOF'
+# examples/undervolt.sh: DC-Patch under each fault scenario (fault maps of
+# seed SEED, drawn per slice from the seed and the slice, so that a shard
+# draws its slices' maps as the whole run does), its writes table and its
+# energy against Conv and Smooth, made in SHARDS shards of whole compute
+# units (folder sK: rft run --shard K/SHARDS --shard-by cu, which keeps the
+# compute units that are K modulo SHARDS: DC-Patch's LDS spill partition is
+# a compute unit's), the three scenarios in one pass.  Each shard writes
+# per scenario its summary (sK/S.tsv: its own total row, with the whole
+# trace's span and its slices' largest replayed and upper run times) and
+# energy scan (sK/S.rft, with DC-Patch's counters: a scan is an rft stream
+# that rft-energy prices as the stream it was made from, and is named as
+# that stream, S.rft, so that the tables' notes name the same files); the
+# trace's scan is the shards' added by rft-merge(1) (the whole run's, byte
+# for byte), its energy table rft-energy's of the scans, and its writes
+# table is made of the added counters and the shards' largest run times.
+SEED = 1
+SCENARIOS = common clustered dispersed
+EOF
+    shard_ids
+    cat <<'EOF'
+MERGED_FILES = common.rft clustered.rft dispersed.rft
+.SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft)
+# the shards' summaries and scans are kept (rft-batch --status reads them)
+.PRECIOUS: $(foreach k,$(SHARD_IDS),$(foreach s,$(SCENARIOS),%/s$(k)/$(s).tsv %/s$(k)/$(s).rft))
+# scenario $(1)'s pipeline in shard $(2) of the trace "$<" (folder $*)
+UV = 'faultmap --scenario $(1) --seed $(SEED) "$<" | dcpatch --summary="$*/s$(2)/$(1).tsv.part" --format tsv | energy --scan -o "$*/s$(2)/$(1).rft"'
+EOF
+    for k in $ids; do
+        printf '%%/s%s/common.tsv %%/s%s/clustered.tsv %%/s%s/dispersed.tsv ' $k $k $k
+        printf '%%/s%s/common.rft %%/s%s/clustered.rft %%/s%s/dispersed.rft: %%/trace.rft\n' $k $k $k
+        printf '\tmkdir -p $*/s%s && rft run --quiet --shard %s/$(SHARDS) --shard-by cu $(foreach s,$(SCENARIOS),$(call UV,$(s),%s)) $(LOG)\n' $k $k $k
+        printf '\tfor s in $(SCENARIOS); do mv $*/s%s/$$s.tsv.part $*/s%s/$$s.tsv; done\n' $k $k
+    done
+    merged_rules
+    cat <<'EOF'
+
+# The total row of each scenario (seed 001 Fig. 5, 6; V-A2) as rft-dcpatch
+# --summary prints it: the counts, the LDS peak (the largest compute
+# unit's) and mean from DC-Patch's counters in the added scan (rft-view
+# prints them), the traced, replayed and upper run times the largest of the
+# shards' total rows (each of the whole trace's span; empty where a stream
+# was not replayed, or its cycles estimated), the shares computed from
+# them; the notes and header of shard 0's summary.
+WRITES_ROW = awk -F '\t' -v OFS='\t' -v s=$(1) ' \
+	function pct(a, b, d) { return sprintf("%." d "f", b ? 100 * a / b : 0) } \
+	function slow(n, c) { return n ? sprintf("%.2f", 100 * (c - n) / n) : "" } \
+	function int0(v) { return sprintf("%.0f", v) } \
+	FILENAME == "-" { for (i = 1; i <= NF; i++) if (split($$i, kv, "=") == 2) c[kv[1]] = kv[2]; next } \
+	/^\#/ || !h[FILENAME]++ { next } \
+	$$1 == "total" { if ($$14 == "") none = 1; if ($$14 + 0 > n) n = $$14 + 0; if ($$15 == "") blank = 1; else if ($$15 + 0 > r) r = $$15 + 0; if ($$17 + 0 > u) u = $$17 + 0 } \
+	END { d = "rft-dcpatch."; w = c[d "writes"]; \
+	  print s, w, pct(c[d "writes_normal"], w, 2), pct(c[d "writes_patch_faulty"], w, 2), pct(c[d "writes_patch_reliable"], w, 2), \
+	    pct(c[d "writes_lds"], w, 2), pct(c[d "writes_mispredicted"], w, 2), c[d "mov_injected"], c[d "reads"], \
+	    pct(c[d "lds_loads"], c[d "reads"], 3), c[d "lds_peak_bytes"], \
+	    sprintf("%.1f", c[d "cu_cycles"] ? c[d "lds_spill_byte_cycles"] / c[d "cu_cycles"] : 0), \
+	    c[d "stall_cycles"], none ? "" : int0(n), blank ? "" : int0(r), blank ? "" : slow(n, r), \
+	    none ? "" : int0(u), none ? "" : slow(n, u) }'
+%/writes.tsv: %/common.rft %/clustered.rft %/dispersed.rft $$(foreach k,$$(SHARD_IDS),$$*/s$$(k)/common.tsv $$*/s$$(k)/clustered.tsv $$*/s$$(k)/dispersed.tsv)
+	{ grep '^#' $*/s0/common.tsv; printf 'scenario\t'; grep -v '^#' $*/s0/common.tsv | head -n 1 | cut -f2-; \
+	  for s in $(SCENARIOS); do rft-view $*/$$s.rft | $(call WRITES_ROW,$$s) - $(foreach k,$(SHARD_IDS),$*/s$(k)/$$s.tsv); done; } $(SAVE)
+%/energy.tsv: %/common.rft %/clustered.rft %/dispersed.rft
+	rft-energy --format tsv common=$*/common.rft clustered=$*/clustered.rft dispersed=$*/dispersed.rft $(SAVE)
+EOF
+}
+
+# --shards N, healing: shards of whole compute units (rft-heal --shard-by
+# cu: a work-group's wavefronts, and their redundant ones, are a compute
+# unit's), each making the cost, units and slices tables of its compute
+# units over the whole trace's window; the trace's tables from theirs.
+healing_shard_rules() {
+    cat <<'EOF'
+# SC healing (seed 003 5.3) of a GCN trace: the run-time cost with 1 to 8
+# degraded SCs per slice (Fig. 9; the rows with every CU healed), and the
+# dVth of the one degraded SC after 360 hours, naive and healthy kernel
+# (Fig. 8), as the row of 1 degraded SC; made in SHARDS shards of whole
+# compute units (folder sK: rft-heal --shard K/SHARDS --shard-by cu, which
+# keeps the compute units that are K modulo SHARDS, so that a work-group and
+# its redundant wavefronts stay in one shard), each over the whole trace's
+# window: its cost table (sK/cost.tsv), its units table (sK/units.tsv, its
+# own most stressed SC degraded) and its slices' busy cycles (sK/slices.tsv).
+EOF
+    shard_ids
+    cat <<'EOF'
+.SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft)
+# the shards' tables are kept (rft-batch --status reads them)
+.PRECIOUS: $(foreach k,$(SHARD_IDS),%/s$(k)/cost.tsv %/s$(k)/units.tsv %/s$(k)/slices.tsv)
+HEAL = rft-heal --shard $(2)/$(SHARDS) --shard-by cu --scheme sc --format tsv $(1) $< $(LOG)
+EOF
+    for k in $ids; do
+        printf '%%/s%s/cost.tsv: %%/trace.rft\n' $k
+        printf '\tmkdir -p $*/s%s && $(call HEAL,--report cost --sweep 8,%s) $(SAVE)\n' $k $k
+        printf '%%/s%s/units.tsv: %%/trace.rft\n' $k
+        printf '\tmkdir -p $*/s%s && $(call HEAL,--report units,%s) $(SAVE)\n' $k $k
+        printf '%%/s%s/slices.tsv: %%/trace.rft\n' $k
+        printf '\tmkdir -p $*/s%s && $(call HEAL,--report slices --counts,%s) $(SAVE)\n' $k $k
+    done
+    cat <<'EOF'
+
+# The notes of shard 0's table $(1), but the share of idle SCs: that of
+# every shard's slices (their busy cycles over the window), as rft-heal
+# writes it when the SCs are idle half the window or more
+HEAL_NOTES = awk -F '\t' ' \
+	FILENAME != "$(1)" && /^[0-9]/ { busy += $$5; units += $$12; span = $$13; next } \
+	FILENAME != "$(1)" { next } \
+	!/^\#/ { exit } \
+	/^\# differs from the seed: idle slots: / { next } \
+	/^\# (note|estimate): / && !done { idle(); done = 1 } \
+	{ print } \
+	END { if (!done) idle() } \
+	function idle(  x) { x = units && span ? 1 - busy / (span * units) : 0; \
+	  if (x >= 0.5) printf "\# differs from the seed: idle slots: the SCs are idle %.1f %% of the window (50 %% or more): a kernel with idle slots ages every unit less, and resting a unit saves less\n", 100 * x }' \
+	$(foreach k,$(SHARD_IDS),$*/s$(k)/slices.tsv) $(1)
+SHARD_TABLES = $$(foreach k,$$(SHARD_IDS),$$*/s$$(k)/$(1).tsv)
+
+# each row with every CU healed: the largest of the shards' run times (each
+# over the whole trace's window and span), the shares computed from them
+%/cost.tsv: $(call SHARD_TABLES,cost) $(call SHARD_TABLES,slices)
+	{ $(call HEAL_NOTES,$*/s0/cost.tsv); awk -F '\t' -v OFS='\t' ' \
+	  function pct(n, c) { return n ? sprintf("%.2f", 100 * (c - n) / n) : "" } \
+	  /^\#/ { next } !h[FILENAME]++ { if (FILENAME == f0) print; next } $$2 != "all" { next } \
+	  { d = $$1; nd[d] = 1; for (i = 3; i <= 9; i++) if (i != 5 && i != 8) { if ($$i == "") b[d, i] = 1; else if ($$i + 0 > m[d, i]) m[d, i] = $$i + 0 } } \
+	  END { for (d = 1; d in nd; d++) { for (i = 3; i <= 9; i++) v[i] = sprintf("%.0f", m[d, i]); \
+	    if (b[d, 7]) v[7] = ""; \
+	    print d, "all", v[3], v[4], pct(m[d, 3], m[d, 4]), v[6], v[7], b[d, 7] ? "" : pct(m[d, 6], m[d, 7]), v[9], pct(m[d, 6], m[d, 9]) } }' \
+	  f0=$*/s0/cost.tsv $(foreach k,$(SHARD_IDS),$*/s$(k)/cost.tsv) | cut -f1,3-; } $(SAVE)
+# the degraded row of the shard holding the most stressed SC (the largest
+# busy cycles of an SC: its row is of that SC's duty alone)
+%/units.tsv: $(call SHARD_TABLES,units) $(call SHARD_TABLES,slices)
+	{ $(call HEAL_NOTES,$*/s0/units.tsv); best=0 max=-1; for k in $(SHARD_IDS); do \
+	  m=$$(awk -F '\t' '/^[0-9]/ && $$6 + 0 > m { m = $$6 + 0 } END { printf "%.0f", m }' $*/s$$k/slices.tsv); \
+	  if [ "$$m" -gt "$$max" ]; then max=$$m best=$$k; fi; done; \
+	  awk -F '\t' -v OFS='\t' 'FILENAME == "-" && !/^\#/ && !h++ { $$1 = "degraded_scs"; print } FILENAME != "-" && $$2 == "degraded" { $$1 = 1; print }' \
+	    - $*/s$$best/units.tsv <$*/s0/units.tsv | cut -f1,3-; } $(SAVE)
 EOF
 }
 
@@ -281,7 +445,13 @@ task_goals() {
     k=0
     while [ $k -lt "$shards" ]; do
         printf '%s\t' "$1"
-        for m in base rc rar rcrar wc argo; do printf '%s%s/s%d/%s.rft %s%s/s%d/%s.scan ' "$tsub" "$1" $k $m "$tsub" "$1" $k $m; done
+        if [ "$study" = undervolt ]; then
+            for m in common clustered dispersed; do printf '%s%s/s%d/%s.tsv %s%s/s%d/%s.rft ' "$tsub" "$1" $k $m "$tsub" "$1" $k $m; done
+        elif [ "$study" = healing ]; then
+            for m in cost units slices; do printf '%s%s/s%d/%s.tsv ' "$tsub" "$1" $k $m; done
+        else
+            for m in base rc rar rcrar wc argo; do printf '%s%s/s%d/%s.rft %s%s/s%d/%s.scan ' "$tsub" "$1" $k $m "$tsub" "$1" $k $m; done
+        fi
         echo
         k=$((k + 1))
     done
@@ -986,7 +1156,7 @@ if [ -n "$repeat" ]; then
         die "$out: holds a batch of kernels run $was times, not $repeat (use another folder)"
 fi
 if [ -n "$shards" ]; then
-    [ "$study" = aging ] || usage_error "--shards: only the aging study's duty maps are sharded"
+    [ "$study" != pipeline ] || usage_error "--shards: a pipeline of your own is not sharded (see rft-batch(1))"
     [ ! -f "$out/Makefile" ] || [ "$(sed -n 's/^SHARDS = //p' "$out/Makefile")" = "$shards" ] ||
         die "$out: holds a batch made in $(sed -n 's/^SHARDS = //p' "$out/Makefile" | grep . || echo 1) shard(s), not $shards (use another folder)"
 fi
@@ -1006,12 +1176,12 @@ fi
 dup=$(cut -f1 "$tmp/traces" | sort | uniq -d | head -n 1)
 [ -z "$dup" ] || die "two traces labelled '$dup' (give labels in a manifest)"
 
-# --shards by default (aging, here, a new folder): the jobs a trace has,
+# --shards by default (a study of the suite, here, a new folder): the jobs a trace has,
 # -j over the traces, when that is 2 or more and a trace file is at least
 # SHARD_MIN bytes (a smaller trace's shards cost more in processes and
 # merging than they save); at most 64
 SHARD_MIN=$((8 << 20))
-if [ -z "$shards" ] && [ ! -f "$out/Makefile" ] && [ "$study" = aging ] && [ -z "$slurm" ]; then
+if [ -z "$shards" ] && [ ! -f "$out/Makefile" ] && [ "$study" != pipeline ] && [ -z "$slurm" ]; then
     s=$((jobs / $(wc -l <"$tmp/traces")))
     [ $s -le 64 ] || s=64
     big=$(cut -f3 "$tmp/found" | sort -n | tail -n 1)
