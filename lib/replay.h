@@ -119,6 +119,13 @@ typedef struct rft_replay_opts {
     uint32_t stall_cycles;  /* 4: pipeline stall of a misprediction */
     uint32_t lds_cycles;    /* 4: an extra LDS load of a spilled register */
     uint32_t stages;        /* extra pipeline cycles per result; RFT_REPLAY_AUTO */
+    uint32_t lds_issue;     /* the LDS unit: cycles a compute unit's LDS takes per
+                               instruction (its throughput); 0: no LDS unit (LDS
+                               instructions on the SIMD like the others);
+                               RFT_REPLAY_AUTO (the default): lanes / 2 (32 on GCN) */
+    int lds_inorder;        /* the LDS completes its instructions in the traced order,
+                               a late one holding up those after it (default 0: a late
+                               one gives its place to the ones after it) */
     int deps;               /* what an instruction waits for: RFT_REPLAY_DEPS_* */
     uint32_t degraded_scs;  /* SC healing (seed 003 5.3): SCs 0..N-1 of every slice rest;
                                each work-group's redundant wavefronts (rft_heal_group_rule,
