@@ -237,6 +237,29 @@ static void done(replay *r, wave *w, uint64_t t, uint64_t rr, uint64_t a, uint64
     event(r, w, t, rr);
 }
 
+/* The cycles w's open instruction adds: its result a later, extra on its
+ * unit (a stall; a redundant twin's slot cycles), the extra LDS load and
+ * the MOVs before it; added, their sum, is the upper bound's share. */
+typedef struct cost { uint64_t a, extra, lds, mov, added; } cost;
+static cost cost_of(const replay *r, const wave *w, uint64_t lat, uint64_t slot)
+{
+    cost c;
+    c.a = lat + r->stages + (uint64_t)w->g_wake * r->o.wakeup_cycles;
+    c.extra = (uint64_t)w->g_misp * r->o.stall_cycles + (uint64_t)w->twins * slot;
+    c.lds = (uint64_t)w->g_lds * r->o.lds_cycles;
+    c.mov = (uint64_t)w->g_mov * r->o.mov_cycles;
+    c.added = c.a + c.extra + c.lds + c.mov;
+    return c;
+}
+
+/* When w's open instruction, ready at traced ready_t, is ready replayed:
+ * as late as its wavefront or sources (lateness), after the extra LDS load. */
+static uint64_t ready_at(const replay *r, const wave *w, uint64_t ready_t, uint64_t lds)
+{
+    int64_t rd = (int64_t)ready_t + lateness(r, w, w->g_src);
+    return (rd > 0 ? (uint64_t)rd : 0) + lds;
+}
+
 /* The LDS of compute unit cu (NULL: out of memory). */
 static ldsu *lds_of(replay *r, uint16_t cu)
 {
@@ -269,22 +292,17 @@ static int lds_instruction(replay *r, wave *w, uint64_t t)
         L->run_start = t;
     uint64_t own = w->t_last + S < t ? w->t_last + S : t;
     uint64_t ready_t = b2b && L->run_start > own ? L->run_start : b2b ? own : t;
-    uint64_t lat = r->o.latency_unit & RFT_REPLAY_U_LDS ? r->o.add_latency : 0;
-    uint64_t a = lat + r->stages + (uint64_t)w->g_wake * r->o.wakeup_cycles;
     /* a redundant twin's access takes the LDS as long again */
-    uint64_t extra = (uint64_t)w->g_misp * r->o.stall_cycles + (uint64_t)w->twins * S;
-    uint64_t lds = (uint64_t)w->g_lds * r->o.lds_cycles, mov = (uint64_t)w->g_mov * r->o.mov_cycles;
-    uint64_t added = a + extra + lds + mov;
+    cost c = cost_of(r, w, r->o.latency_unit & RFT_REPLAY_U_LDS ? r->o.add_latency : 0, S);
     uint64_t rr = t;
     if (r->timed) {
-        int64_t rd = (int64_t)ready_t + lateness(r, w, w->g_src);
-        uint64_t ready = (rd > 0 ? (uint64_t)rd : 0) + lds + mov;
+        uint64_t ready = ready_at(r, w, ready_t, c.lds) + c.mov;
         rr = ready > avail ? ready : avail;
         /* the LDS passes lateness between the slices of its compute unit in
          * the traced order, where a late request would rather be overtaken:
          * never later than every cycle added to its own slice so far (the
          * upper bound) */
-        uint64_t cap = t + r->sl[w->slice].st.added + added;
+        uint64_t cap = t + r->sl[w->slice].st.added + c.added;
         if (rr > cap)
             rr = cap;
     }
@@ -294,8 +312,8 @@ static int lds_instruction(replay *r, wave *w, uint64_t t)
      * after it (the LDS serves the requests ready first): the LDS goes on at
      * its schedule; --lds-order traced: it waits for the late one */
     L->bq_done = rr > avail && !r->o.lds_inorder ? (avail > t ? avail : t) : rr;
-    L->bq_extra = extra;
-    done(r, w, t, rr, a, added);
+    L->bq_extra = c.extra;
+    done(r, w, t, rr, c.a, c.added);
     return 0;
 }
 
@@ -336,15 +354,11 @@ static int instruction(replay *r, wave *w, uint64_t t)
         ready_t = w->t_last;
     uint64_t lat = r->o.latency_unit & unit ? r->o.add_latency : 0;
     uint64_t held_lat = r->o.hold && unit == RFT_REPLAY_U_ALU ? lat : 0;
-    uint64_t a = lat + r->stages + (uint64_t)w->g_wake * r->o.wakeup_cycles;
-    uint64_t extra = (uint64_t)w->g_misp * r->o.stall_cycles + (uint64_t)w->twins * issue;
-    uint64_t lds = (uint64_t)w->g_lds * r->o.lds_cycles, mov = (uint64_t)w->g_mov * r->o.mov_cycles;
     /* the upper bound: every cycle in full, the held latency once */
-    uint64_t added = a + extra + lds + mov;
+    cost c = cost_of(r, w, lat, issue);
     uint64_t rr = t;
     if (r->timed) {
-        int64_t rd = (int64_t)ready_t + lateness(r, w, w->g_src);
-        uint64_t ready = (rd > 0 ? (uint64_t)rd : 0) + lds;
+        uint64_t ready = ready_at(r, w, ready_t, c.lds);
         for (uint32_t i = 0; i < w->g_mov; i++) {     /* injected MOVs first */
             uint64_t m = ready > avail ? ready : avail;
             ready = avail = m + r->o.mov_cycles;
@@ -354,7 +368,7 @@ static int instruction(replay *r, wave *w, uint64_t t)
     s->has_q = 1;
     s->tq = t;
     s->bq_start = rr;
-    s->bq_extra = extra;
+    s->bq_extra = c.extra;
     if (unit == RFT_REPLAY_U_ALU) {
         s->has_a = 1;
         s->ta = t;
@@ -364,7 +378,7 @@ static int instruction(replay *r, wave *w, uint64_t t)
     s->q_key = w->key;
     s->q_wave = (uint32_t)(w - r->w);
     w->t_free = t + issue;
-    done(r, w, t, rr, a, added);
+    done(r, w, t, rr, c.a, c.added);
     return 0;
 }
 
