@@ -106,8 +106,9 @@ $(SHLIB): $(PIC_OBJ)
 bin/%.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -Ilib -c -o $@ $<
 bin/rft-faultmap bin/rft-dcpatch: bin/fmsource.o
-bin/rft-alloc: bin/occreport.o
-bin/rft-classify: bin/clsreport.o
+bin/rft-alloc: bin/occreport.o bin/notes.o
+bin/rft-classify: bin/clsreport.o bin/notes.o
+bin/rft-gate bin/rft-duty: bin/notes.o
 # rft run (bin/run.c) links every stage program, built without its main(),
 # and the helpers of those programs
 RUN_STAGES := $(shell sed -n 's/^ *X(\([a-z]*\)).*/\1/p' bin/run.c)
@@ -115,7 +116,7 @@ RUN_HELPERS = bin/fmsource.o bin/occreport.o bin/clsreport.o bin/fmprint.o bin/d
 bin/%.run.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -DCLI_NO_MAIN -Ilib -c -o $@ $<
 bin/rft: bin/run.o $(RUN_STAGES:%=bin/rft-%.run.o) $(RUN_HELPERS)
-bin/rft-faultmap: bin/fmprint.o
+bin/rft-faultmap: bin/fmprint.o bin/notes.o
 bin/rft-dcpatch: bin/dcpreport.o bin/replaycols.o bin/notes.o
 bin/rft-replay: bin/replaycols.o bin/notes.o
 bin/rft-collect: bin/crosstab.o bin/notes.o
@@ -159,7 +160,7 @@ static: $(DEPS_STAMP) $(STATIC_PROGS)
 # a C example of the library (tests/run.bats runs it)
 examples/gate-inline: examples/gate-inline.c lib/librft.a lib/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
-tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h
+tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h tests/unit/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< lib/librft.a $(LDFLAGS) $(LDLIBS)
 
 # ---- fuzzing (tests/fuzz/README) --------------------------------------------------------
@@ -292,7 +293,7 @@ check: all check-deps $(FUZZ_REPLAYS)
 # whole studies over suites and their shards, signals sent to running
 # studies) and no fuzzing, the files run QUICK_JOBS at a time (default: the
 # CPUs); a failing file's output is printed.  `make check` runs everything.
-QUICK_SKIP = longpath embed slurm bench batch batch-steady merge hostile scaling shards reproduce
+QUICK_SKIP = longpath embed slurm bench batch batch-steady merge hostile scaling shards reproduce reproduce-reasons
 QUICK_BATS = $(filter-out $(QUICK_SKIP:%=tests/%.bats),$(wildcard tests/*.bats))
 QUICK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-quick: all check-deps

@@ -24,6 +24,36 @@ static void row(const cls_table_opts *o, cli_table *t, const char *kernel, const
     table_end_row(t);
 }
 
+/* The notes of both tables (issue 22): the input's, the writes counted,
+ * the pattern's rule (sweep: the pow2 rule's largest delta), what a share
+ * is of (shares: the text for the percentages; counts: for the counts). */
+static void put_notes(const cls_table_opts *o, cli_table *t, const rft_stage *st, int sweep,
+                      const char *shares, const char *counts)
+{
+    uint64_t writes = 0;
+    rft_classify_kernel k;
+    for (unsigned i = 0, n = rft_classify_nkernels(st); i < n; i++) {
+        rft_classify_kernel_get(st, i, &k);
+        writes += k.all->n[RFT_CC_WRITES];
+    }
+    notes_put(&o->nt, t, NULL);
+    table_notef(t, "window: the %llu register writes of the stream, each counted once (the shares "
+                "are the same for the kernel run again and again)", (unsigned long long)writes);
+    if (sweep)
+        table_notef(t, "pattern: every BS from 1 to %d; pow2: deltas 0 or powers of two up to %u, "
+                    "any: any 32-bit delta", RFT_PATTERN_MAX_BS, o->po.max_delta);
+    else if (o->po.any)
+        table_notef(t, "pattern: BS %s, any 32-bit delta (--deltas any; the hardware's deltas are "
+                    "powers of two up to 64, seed 002 5.1.1)",
+                    o->bs_auto ? "per kernel (--bs auto: the bs column)" : "of the bs column");
+    else
+        table_notef(t, "pattern: BS %s, deltas 0 or powers of two up to %u (--max-delta; 64: the "
+                    "3-bit logarithms of seed 002 5.1.1)",
+                    o->bs_auto ? "per kernel (--bs auto: the bs column)" : "of the bs column",
+                    o->po.max_delta);
+    table_note(t, o->counts ? counts : shares);
+}
+
 void cls_summary_table(const cls_table_opts *o, FILE *out, const rft_stage *st)
 {
     const char *names[3 + RFT_CC_N] = {"kernel", "reg"};
@@ -31,6 +61,9 @@ void cls_summary_table(const cls_table_opts *o, FILE *out, const rft_stage *st)
     names[off] = "bs";
     memcpy(names + off + 1, cols[o->counts], sizeof cols[0]);
     cli_table *t = table_new(o->fmt, out, off + 1 + RFT_CC_N, names);
+    put_notes(o, t, st, 0, "shares: every % column is of its row's writes; wc_on%: the bits WC "
+              "keeps on, of the bits written (writes x 32 x lanes)", "counts: the writes of each "
+              "class; wc_on_bits: the bits WC keeps on");
     rft_classify_counts total = {{0}};
     rft_classify_kernel k;
     unsigned n = rft_classify_nkernels(st), bs = o->bs;
@@ -63,6 +96,9 @@ void cls_sweep_table(const cls_table_opts *o, FILE *out, const rft_stage *st)
     uint64_t total[2 * RFT_PATTERN_MAX_BS] = {0}, writes = 0;
     rft_classify_kernel k = {0};
     cli_table *t = table_new(o->fmt, out, 5, names[o->counts]);
+    put_notes(o, t, st, 1, "shares: pow2% and any%: the writes that fit the pattern under the "
+              "row's BS, of the row's writes", "counts: pow2 and any: the writes that fit the "
+              "pattern under the row's BS");
     for (unsigned i = 0; i <= nk; i++) {
         int last = i == nk;
         if (!last)

@@ -2,6 +2,8 @@
  * (rft-faultmap --csv, --show, --stats). */
 #include "fmprint.h"
 
+#include "notes.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +52,23 @@ static void show(const rft_faultmap *m)
     free(line);
 }
 
+/* What the statistics are of (issue 22), from the first map m. */
+static void stats_notes(const fm_print *p, const rft_faultmap *m)
+{
+    cli_table *t = p->stats;
+    table_notef(t, "classes: bits0 to bits4+: the entries with 0, 1, 2, 3 and 4 or more faulty "
+                "bits (seed 001 Table 1's columns); a faulty entry has more than ECP repairs "
+                "(%u bit per entry)", m->ecp);
+    table_note(t, p->counts ? "counts: faulty_next: the faulty entries whose next entry is "
+                              "faulty too"
+                            : "shares: faulty%: the faulty entries, of the entries; faulty_next%: "
+                              "the faulty entries whose next entry is faulty too, of the faulty "
+                              "entries with a next entry (spatial correlation)");
+    if (m->entries != NOTES_SEED_ENTRIES || m->blocks != 4)
+        table_notef(t, "differs from the seed: slices of %u entries x %u blocks, not seed 001's "
+                    "GCN slice (%d x 4)", m->entries, m->blocks, NOTES_SEED_ENTRIES);
+}
+
 static void stats(fm_print *p, const rft_faultmap *m)
 {
     static const char *const cols[] = {
@@ -57,8 +76,10 @@ static void stats(fm_print *p, const rft_faultmap *m)
         "bits4+", "faulty_entries", "faulty%", "faulty_blocks", "faulty_next%"};
     if (!p->stats && p->counts)
         p->count_names = table_count_names(14, cols);
-    if (!p->stats)
+    if (!p->stats) {
         p->stats = table_new(p->fmt, stdout, 14, p->counts ? p->count_names : cols);
+        stats_notes(p, m);
+    }
     cli_table *t = p->stats;
     uint32_t cls[RFT_FM_CLASSES], faulty = 0, pairs = 0;
     uint32_t fblocks = rft_faultmap_classes(m, cls);

@@ -109,6 +109,12 @@ static char *word_value(const char *s, const char *name)
     return NULL;
 }
 
+char *notes_scheme(const rft_header *h)
+{
+    const char *al = rft_header_get(h, "alloc");
+    return al ? word_value(al, "scheme") : NULL;
+}
+
 int notes_header(notes *n, size_t i, const rft_header *h)
 {
     const char *runs = rft_header_get(h, "runs"), *rep = rft_header_get(h, "repeat");
@@ -118,8 +124,7 @@ int notes_header(notes *n, size_t i, const rft_header *h)
     char *t = notes_runs_text(runs, NULL);
     notes_add(n, i, t);
     free(t);
-    const char *al = rft_header_get(h, "alloc");
-    char *scheme = al ? word_value(al, "scheme") : NULL;
+    char *scheme = notes_scheme(h);
     if (scheme && (strcmp(scheme, "rar") == 0 || strcmp(scheme, "argo") == 0) &&
         (!runs || strcmp(runs, "once") == 0 || strcmp(runs, "1") == 0))
         notes_addf(n, i, "differs from the seed: run once: %s rotates only across window "
@@ -133,6 +138,12 @@ int notes_header(notes *n, size_t i, const rft_header *h)
     free(copies);
     free(scheme);
     return steady;
+}
+
+int notes_input(notes *n, const char *const *label, const rft_header *h)
+{
+    notes_init(n, 1, label, "inputs");
+    return notes_header(n, 0, h);
 }
 
 void notes_window(notes *n, size_t i, const char *span, uint64_t first, uint64_t last,
@@ -150,6 +161,29 @@ void notes_short(notes *n, size_t i, uint64_t cycles, int steady)
                    "%d): the seeds' figures are of kernels run for millions of cycles, "
                    "again and again over the lifetime",
                    (unsigned long long)cycles, NOTES_SHORT_CYCLES);
+}
+
+void notes_duty(notes *n, size_t i, const rft_duty_stats *s, const char *scheme, int steady,
+                int unused_on)
+{
+    if (!s->records)
+        return;
+    notes_window(n, i, rft_span_name(s->span), s->first, s->last, steady);
+    double used = (double)s->used / (double)s->records;
+    if (scheme && strcmp(scheme, "first-fit") == 0 && used >= NOTES_FULL_SHARE)
+        notes_addf(n, n->ninputs, "differs from the seed: register demand fills the slice: "
+                   "first-fit (%s) allocates %.1f %% of the entries (%.0f %% or more): RAR and "
+                   "ARGO have no free entries to rotate into, their windows cover the whole "
+                   "slice", n->label[i], 100 * used, 100 * NOTES_FULL_SHARE);
+    /* The seeds count them off too (seed 002 6.2; seed 004 Table 1: 54 % of
+     * the register file unused on average): no difference, and idle time
+     * dilutes nothing in a map whose used cells keep their values. */
+    if (s->used < s->records)
+        notes_addf(n, i, "unused entries: %.1f %% of the slices' entries are never allocated nor "
+                   "written in the window and count as %s", 100 * (1 - used),
+                   unused_on ? "on, holding zeros (rft-duty --unused on: rule 4)"
+                             : "off all the time (rft-duty(1) rule 4, as in seed 002 6.2; seed "
+                               "004 Table 1: 54 % of the register file unused on average)");
 }
 
 /* Which run-time estimate each slowdown column is. */

@@ -9,6 +9,7 @@
 #define RFT_NOTES_H
 
 #include "cli.h"
+#include "duty.h"
 #include "rft.h"
 
 /* A window shorter than this many cycles is a short run (the seeds' kernels
@@ -17,8 +18,10 @@
 /* First-fit allocating at least this share of a slice's entries: register
  * demand fills the slice, RAR and ARGO have no free entries to move into. */
 #define NOTES_FULL_SHARE 0.95
-/* Cells off (unallocated) or units idle at least this share of the window:
- * a kernel with idle slots, its stress diluted. */
+/* Stream cores idle at least this share of the window (rft-heal): a kernel
+ * with idle slots, its stress diluted.  (Register-file entries never
+ * allocated are off in the seeds too: notes_duty says their share, as no
+ * difference.) */
 #define NOTES_IDLE_SHARE 0.5
 /* The seeds' register file: a GCN SIMD (seeds 001, 002, 004). */
 #define NOTES_SEED_LANES 64
@@ -46,6 +49,12 @@ char *notes_text(const notes *n, size_t k, const unsigned char *skip);
 /* Every note onto table t (before its first cell). */
 void notes_put(const notes *n, cli_table *t, const unsigned char *skip);
 
+/* The notes of a table over one input, label (a pointer that outlives n):
+ * notes_init and notes_header (its return). */
+int notes_input(notes *n, const char *const *label, const rft_header *h);
+/* The allocator a header's alloc= names (scheme=...), allocated, or NULL. */
+char *notes_scheme(const rft_header *h);
+
 /* The runs note of a value as rft-alloc --runs writes it (steady, once, N;
  * NULL: not stated): allocated.  asked: what a batch asked for (steady: a
  * number is the fallback of a refused steady state), or NULL. */
@@ -61,6 +70,14 @@ void notes_window(notes *n, size_t i, const char *span, uint64_t first, uint64_t
                   int steady);
 /* The short-run rule alone: a window of cycles, not the steady state. */
 void notes_short(notes *n, size_t i, uint64_t cycles, int steady);
+/* The notes of the figures of a duty map over every slice, s, of input i
+ * (scheme: its allocator as notes_scheme gives it, or NULL): its window
+ * (notes_window), register demand filling the slice (a first-fit map; for
+ * the whole table, naming the input) and the entries never allocated
+ * (off the whole window, as the seeds count them, or unused_on: on,
+ * rft-duty --unused on). */
+void notes_duty(notes *n, size_t i, const rft_duty_stats *s, const char *scheme, int steady,
+                int unused_on);
 /* Which run-time estimate each slowdown column among names[0..k) is. */
 void notes_estimates(cli_table *t, const char *const *names, size_t k);
 

@@ -49,6 +49,9 @@ typedef struct {
     int counts;             /* --counts */
     FILE *tf, *uf, *rf;     /* the events table, the two reports */
     cli_table *t;           /* the events table */
+    notes nt;               /* what the --util and --recovery tables assumed */
+    const char *label;
+    int repeated;           /* the input is rft-repeat's */
 } alloc_cli;
 
 static void event_row(void *ctx, const rft_alloc_rec *a)
@@ -70,7 +73,7 @@ static void event_row(void *ctx, const rft_alloc_rec *a)
 /* The bank sizes must fit the input's slice; allocating again warns. */
 static void check(cli_job *j, const rft_header *in)
 {
-    const alloc_cli *c = j->ctx;
+    alloc_cli *c = j->ctx;
     char why[128];
     cli_usage_text = usage;
     if (rft_alloc_opts_check(&c->o, &in->geom, why, sizeof why))
@@ -78,6 +81,11 @@ static void check(cli_job *j, const rft_header *in)
     const char *old = rft_header_get(in, "alloc");
     if (old && j->stream)
         warnx("warning: %s: re-allocating a stream allocated with %s", j->input, old);
+    if (!c->util && !c->recovery)
+        return;     /* no table with notes */
+    c->label = j->input;
+    c->repeated = rft_header_get(in, "repeat") != NULL;
+    notes_input(&c->nt, &c->label, in);
 }
 
 /* The tables, before the end record: a failure leaves none. */
@@ -91,14 +99,17 @@ static void report(cli_job *j)
     }
     const rft_occ *occ = rft_alloc_occupancy(j->st);
     const rft_geom *g = rft_alloc_geom(j->st);
+    if (occ)
+        occ_notes(&c->nt, j->st, occ, c->repeated);
     if (occ && c->util) {
-        occ_util_table(c->fmt, c->uf, occ, g->entries, c->counts);
+        occ_util_table(c->fmt, c->uf, occ, g->entries, c->counts, &c->nt);
         side_close(c->uf, c->util);
     }
     if (occ && c->recovery) {
-        occ_recovery_table(c->fmt, c->rf, occ, g, c->counts);
+        occ_recovery_table(c->fmt, c->rf, occ, g, c->counts, rft_alloc_options(j->st), &c->nt);
         side_close(c->rf, c->recovery);
     }
+    notes_free(&c->nt);
 }
 
 /* --banks LIST: entries per bank, comma-separated */

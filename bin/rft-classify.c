@@ -50,12 +50,25 @@ static void summary(cli_job *j)
     if (!c->summary_out)
         return;
     cls_summary_table(&c->t, c->summary_out, j->st);
+    notes_free(&c->t.nt);
     side_close(c->summary_out, c->summary);     /* before the end record: a failure leaves none */
+}
+
+/* The input's header: the tables' notes (runs, register file). */
+static void header_notes(cli_job *j, const rft_header *in)
+{
+    classify_cli *c = j->ctx;
+    if (!c->summary_out && j->report == summary)
+        return;     /* no table */
+    c->t.label = j->input;
+    notes_input(&c->t.nt, &c->t.label, in);
 }
 
 static void sweep(cli_job *j)
 {
-    cls_sweep_table(&((classify_cli *)j->ctx)->t, stdout, j->st);
+    classify_cli *c = j->ctx;
+    cls_sweep_table(&c->t, stdout, j->st);
+    notes_free(&c->t.nt);
 }
 
 /* cover->ctx: the job whose stage gets the block sizes */
@@ -153,10 +166,13 @@ static void parse(int argc, char **argv, cli_job *j)
     if (c->summary)
         c->summary_out = side_open(c->summary);
     c->t.bs = o.po.bs;
+    c->t.po = o.po;
+    c->t.bs_auto = o.bs_auto;
     o.cover = sweep_set ? RFT_COVER_SWEEP : RFT_COVER_NONE;
     j->read_flags = RFT_IN_AHEAD;       /* decompressing beside classifying and compressing */
     j->st = rft_classify_new(&o);
     j->report = sweep_set ? sweep : summary;
+    j->check = header_notes;
     j->ctx = c;
     if (o.bs_auto && j->st)
         choose_bs(j, &o);

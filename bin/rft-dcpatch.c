@@ -69,8 +69,7 @@ static void header_notes(cli_job *j, const rft_header *in)
 {
     dcpatch_cli *c = j->ctx;
     c->shape.label = j->input;
-    notes_init(&c->shape.nt, 1, &c->shape.label, "inputs");
-    notes_header(&c->shape.nt, 0, in);
+    notes_input(&c->shape.nt, &c->shape.label, in);
 }
 
 static int yes_no(const char *opt, const char *v)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "duty.h"
+#include "notes.h"
 #include "pipeline.h"
 
 static const char usage[] =
@@ -40,7 +41,36 @@ typedef struct {
     enum cli_fmt fmt;
     int counts;                 /* --counts: the longest duties in cycles */
     FILE *out;
+    notes nt;                   /* what the summary assumed: the input's header */
+    const char *label;
+    char *scheme;               /* the input's allocator (notes_scheme) */
+    int steady;                 /* the input is the steady state */
+    int unused_on;              /* --unused on */
 } duty_cli;
+
+static void header_notes(cli_job *j, const rft_header *in)
+{
+    duty_cli *c = j->ctx;
+    if (!c->out)
+        return;     /* no summary */
+    c->label = j->input;
+    c->steady = notes_input(&c->nt, &c->label, in);
+    c->scheme = notes_scheme(in);
+}
+
+/* The summary's notes: the input's, the window and entries of every
+ * slice's (all: the last row), what the shares are of. */
+static void put_notes(duty_cli *c, cli_table *t, const rft_duty_stats *all)
+{
+    notes_duty(&c->nt, 0, all, c->scheme, c->steady, c->unused_on);
+    notes_put(&c->nt, t, NULL);
+    table_notef(t, "shares: avg_0%%, avg_1%%, avg_off%%: a cell's cycles at '0', at '1' and off, "
+                "of its slice's window, averaged over the cells of the entries averaged (used, "
+                "or all with --unused on); %s", c->counts
+                ? "longest_0, longest_1: the most cycles a cell spent at '0', at '1'"
+                : "longest_0%, longest_1%: the largest of those shares among the cells "
+                  "(seed 002 Figs. 13, 16)");
+}
 
 static void cell_name(char *b, size_t n, const rft_duty_cell *c)
 {
@@ -62,6 +92,10 @@ static void report(cli_job *j)
     size_t nrows;
     const rft_duty_row *rows = rft_duty_stage_rows(j->st, &nrows);
     cli_table *t = table_new(c->fmt, c->out, 14, c->counts ? counted : cols);
+    if (nrows)
+        put_notes(c, t, &rows[nrows - 1].st);
+    notes_free(&c->nt);
+    free(c->scheme);
     for (size_t i = 0; i < nrows; i++) {
         const rft_duty_stats *s = &rows[i].st;
         double n = s->avg_cells;
@@ -144,8 +178,10 @@ static void parse(int argc, char **argv, cli_job *j)
     if (c->summary)
         c->out = side_open(c->summary);
     j->read_flags = RFT_IN_AHEAD;       /* decompression overlaps the accounting */
+    c->unused_on = o.unused_on;
     j->st = rft_duty_stage_new(&o, c->summary != NULL);
     j->report = report;
+    j->check = header_notes;
     j->ctx = c;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gate.h"
+#include "notes.h"
 #include "pipeline.h"
 
 static const char usage[] =
@@ -31,7 +32,38 @@ typedef struct {
     const char *summary;
     enum cli_fmt fmt;
     FILE *out;
+    rft_gate_opts o;
+    notes nt;               /* what the summary assumed: the input's header */
+    const char *label;
 } gate_cli;
+
+static void header_notes(cli_job *j, const rft_header *in)
+{
+    gate_cli *c = j->ctx;
+    if (!c->out)
+        return;     /* no summary */
+    c->label = j->input;
+    notes_input(&c->nt, &c->label, in);
+}
+
+/* The summary's notes: the input's, the scheme, the records counted. */
+static void put_notes(gate_cli *c, cli_table *t, const uint64_t *total)
+{
+    notes_put(&c->nt, t, NULL);
+    notes_free(&c->nt);
+    if (c->o.scheme == RFT_GATE_WC)
+        table_note(t, "scheme: wc (Warped-Compression's BDI, seed 002 5.3)");
+    else if (c->o.po.any)
+        table_notef(t, "scheme: rc (seed 002 5.1); the writes rft-classify did not annotate: BS "
+                    "%u, any 32-bit delta (--bs, --deltas any)", c->o.po.bs);
+    else
+        table_notef(t, "scheme: rc (seed 002 5.1); the writes rft-classify did not annotate: BS "
+                    "%u, deltas 0 or powers of two up to %u (--bs, --max-delta; 64: the 3-bit "
+                    "logarithms of seed 002 5.1.1)", c->o.po.bs, c->o.po.max_delta);
+    table_notef(t, "window: every record of the stream, read once: %llu writes and %llu reads "
+                "(the counts of a kernel run N times are N times these)",
+                (unsigned long long)total[RFT_GC_WRITES], (unsigned long long)total[RFT_GC_READS]);
+}
 
 /* The counters, by slice then in total (the same as the counters records). */
 static void report(cli_job *j)
@@ -42,6 +74,8 @@ static void report(cli_job *j)
     static const char *const cols[] = {"scope", "counter", "value"};
     cli_table *t = table_new(c->fmt, c->out, 3, cols);
     uint32_t n = rft_gate_nslices(j->st);
+    uint16_t tcu, tsimd;
+    put_notes(c, t, rft_gate_counts(j->st, n, &tcu, &tsimd));
     for (uint32_t i = 0; i <= n; i++) {
         uint16_t cu, simd;
         const uint64_t *v = rft_gate_counts(j->st, i, &cu, &simd);
@@ -113,8 +147,10 @@ static void parse(int argc, char **argv, cli_job *j)
         usage_error("the stream and the summary cannot both go to standard output");
     if (c->summary)
         c->out = side_open(c->summary);
+    c->o = o;
     j->st = rft_gate_new(&o);
     j->report = report;
+    j->check = header_notes;
     j->ctx = c;
 }
 

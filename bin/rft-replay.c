@@ -77,8 +77,7 @@ static void header_notes(cli_job *j, const rft_header *in)
 {
     replay_cli *c = j->ctx;
     c->label = j->input;
-    notes_init(&c->nt, 1, &c->label, "inputs");
-    notes_header(&c->nt, 0, in);
+    notes_input(&c->nt, &c->label, in);
 }
 
 static void report(cli_job *j)

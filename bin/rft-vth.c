@@ -192,7 +192,7 @@ int main(int argc, char **argv)
     r.scheme = xrealloc(NULL, (size_t)r.nmaps * sizeof *r.scheme);
     memset(r.scheme, 0, (size_t)r.nmaps * sizeof *r.scheme);
     r.steady = memset(xrealloc(NULL, (size_t)r.nmaps), 0, (size_t)r.nmaps);
-    r.gated = memset(xrealloc(NULL, (size_t)r.nmaps), 0, (size_t)r.nmaps);
+    r.unused_on = memset(xrealloc(NULL, (size_t)r.nmaps), 0, (size_t)r.nmaps);
     if (r.by == VTH_BY_CELLS)
         vth_cells_open(&r);
     for (int i = 0; i < r.nmaps; i++)
@@ -205,7 +205,7 @@ int main(int argc, char **argv)
         free(own[i]), free(r.scheme[i]);
     free(r.scheme);
     free(r.steady);
-    free(r.gated);
+    free(r.unused_on);
     free(own);
     free(path);
     free(r.label);

@@ -11,37 +11,18 @@ static void *zalloc(size_t n, size_t size) { return memset(xrealloc(NULL, n * si
 void vth_map_header(vth_report *r, size_t i, const rft_header *h)
 {
     r->steady[i] = (unsigned char)notes_header(&r->nt, i, h);
-    const char *al = rft_header_get(h, "alloc");
-    if (al && strncmp(al, "scheme=", 7) == 0)
-        r->scheme[i] = xasprintf("%.*s", (int)strcspn(al + 7, " "), al + 7);
-    r->gated[i] = rft_header_get(h, "gate") || (r->scheme[i] && strcmp(r->scheme[i], "argo") == 0);
+    r->scheme[i] = notes_scheme(h);
+    const char *unused = rft_header_get(h, "duty.unused");
+    r->unused_on[i] = unused && strcmp(unused, "on") == 0;
 }
 
 /* The notes of the maps' figures (after they are read): the window each
- * spans, register demand filling the slice, idle cells. */
+ * spans, register demand filling the slice, the entries never allocated. */
 static void map_notes(vth_report *r)
 {
-    for (int i = 0; i < r->nmaps; i++) {
-        const rft_duty_stats *s = &rft_duty_cmp_map(r->cmp, (size_t)i)->all;
-        if (!s->records)
-            continue;
-        notes_window(&r->nt, (size_t)i, rft_span_name(s->span), s->first, s->last,
-                     r->steady[i]);
-        double used = (double)s->used / (double)s->records;
-        if (r->scheme[i] && strcmp(r->scheme[i], "first-fit") == 0 && used >= NOTES_FULL_SHARE)
-            notes_addf(&r->nt, r->nmaps, "differs from the seed: register demand fills the "
-                       "slice: first-fit (%s) allocates %.1f %% of the entries (%.0f %% or "
-                       "more): RAR and ARGO have no free entries to rotate into, their windows "
-                       "cover the whole slice", r->label[i], 100 * used, 100 * NOTES_FULL_SHARE);
-        /* the slice's entries off: the averaged ones' share, the others all the time */
-        double off = s->avg_cells > 0 ? s->soff / s->avg_cells : 0;
-        off = (off * s->avg_n + ((double)s->records - s->avg_n)) / (double)s->records;
-        if (off >= NOTES_IDLE_SHARE && !r->gated[i])     /* a scheme's gating is no idleness */
-            notes_addf(&r->nt, (size_t)i, "differs from the seed: idle slots: the slices' "
-                       "entries are off (unallocated) %.1f %% of the window (%.0f %% or more): "
-                       "a kernel that leaves the register file idle, its stress diluted", 100 * off,
-                       100 * NOTES_IDLE_SHARE);
-    }
+    for (int i = 0; i < r->nmaps; i++)
+        notes_duty(&r->nt, (size_t)i, &rft_duty_cmp_map(r->cmp, (size_t)i)->all, r->scheme[i],
+                   r->steady[i], r->unused_on[i]);
 }
 
 /* The notes onto table t: the NBTI model's with dvth (parameters,

@@ -27,7 +27,7 @@ typedef struct vth_report {
     notes nt;                   /* what each map's header says (vth_map_header) */
     char **scheme;              /* per map: its allocator (header alloc=scheme=), or NULL */
     unsigned char *steady;      /* per map: the steady state (header runs=steady) */
-    unsigned char *gated;       /* per map: cells switched off by a scheme (gate=, ARGO) */
+    unsigned char *unused_on;   /* per map: unused entries on (header duty.unused=on) */
 } vth_report;
 
 /* Map i's header: its notes (runs, register file) and allocator. */

@@ -90,7 +90,7 @@ name="$(basename "$trace") ($runs_note)"
 util() { cut -f1,2,4- "$tmp/t1.tsv"; }
 # one row per kernel, one column per bank size (rft-alloc --recovery's rows)
 recovery() {
-awk -F '\t' 'NR > 1 {
+awk -F '\t' '/^# / { print; next } !h++ { next } {
         if (!($1 in seen)) { seen[$1] = 1; order[++nk] = $1 }
         if (!($3 in sz)) { sz[$3] = 1; size[++ns] = $3 }
         v[$1, $3] = $6 == "" ? "-" : $6

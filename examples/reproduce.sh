@@ -11,7 +11,9 @@
 #   seed 001                    rft-batch --study undervolt (undervolt.sh's DC-Patch)
 #   seed 003 SC healing         rft-batch --study healing   (healing.sh's rft-heal --scheme sc)
 #   per trace, on the decoded trace the batch keeps (trace.rft):
-#     seed 001 Fig. 2, 002 Fig. 7   rft-classify --summary
+#     seed 001 Fig. 2, 002 Fig. 7   rft-classify --summary, and again with each
+#                                   kernel's block size (--bs auto), with and
+#                                   without any delta (--deltas any): the reasons
 #     seed 001 Fig. 3               rft-faultmap --scenario common | rft-dcpatch --report occupancy
 #     seed 002 Table 5, 004 Table 1 rft-alloc --scheme first-fit --util
 #     seed 004 Table 3              rft-alloc --scheme argo --recovery
@@ -74,6 +76,38 @@ params=$here/../params
 [ -r "$params/seed004-45nm.conf" ] || { echo "$script: $params/seed004-45nm.conf: cannot be read" >&2; exit 1; }
 
 mkdir -p "$out/batch" "$out/traces" "$out/figures"
+
+# The report names no absolute path of the machine it ran on: paths in the
+# report folder relative to it, paths in this tree relative to the tree,
+# any other path by its name.
+root=$(cd "$here/.." && pwd)
+rootp=$(cd "$here/.." && pwd -P)
+outa=$(cd "$out" && pwd)
+outp=$(cd "$out" && pwd -P)
+local_paths() {
+    awk -v outa="$outa/" -v outp="$outp/" -v root="$root/" -v rootp="$rootp/" '
+        function cut(s, p,   i) { while (p != "/" && (i = index(s, p))) s = substr(s, 1, i - 1) substr(s, i + length(p)); return s }
+        { s = cut(cut(cut(cut($0, outa), outp), root), rootp)
+          # any other absolute path: its last name
+          while (match(s, /(^|[ \t:=(`\[])\/[^ \t:;,()`\[\]]+/)) {
+              p = substr(s, RSTART, RLENGTH); c = substr(p, 1, 1) == "/" ? "" : substr(p, 1, 1)
+              n = p; sub(/.*\//, "", n)
+              s = substr(s, 1, RSTART - 1) c n substr(s, RSTART + RLENGTH)
+          }
+          print s }'
+}
+# the commit of the tree the script is in (its programs and parameters),
+# and whether they were changed since
+commit=$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null) || commit=""
+if [ -n "$commit" ] && [ -n "$(git -C "$root" status --porcelain --untracked-files=no -- bin lib examples params Makefile 2>/dev/null)" ]; then
+    commit="$commit, with changes not committed in bin, lib, examples or params"
+fi
+bindir=$(b=$(command -v rft-batch) && cd "$(dirname "$b")" && pwd -P) || bindir=""
+if [ "$bindir" = "$rootp/bin" ]; then
+    programs="this tree's bin/"
+else
+    programs="rft-batch on PATH, not this tree's bin/ ($(rft --version 2>/dev/null | head -n 1))"
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-reproduce.XXXXXX")
 
 # 1. The three studies of rft-batch (each resumes what a run before left).
@@ -115,6 +149,14 @@ per_trace() {
     [ -s "$d/classify.tsv" ] ||
         { rft-classify --summary="$d/classify.tsv.part" --format tsv -o /dev/null "$src" 2>> "$d/log" &&
           mv "$d/classify.tsv.part" "$d/classify.tsv"; } || :
+    # the pattern rules the seeds leave open: each kernel's own block size
+    # (--bs auto) with the hardware's deltas, and with any delta
+    [ -s "$d/classify-auto.tsv" ] ||
+        { rft-classify --bs auto --summary="$d/classify-auto.tsv.part" --format tsv -o /dev/null "$src" 2>> "$d/log" &&
+          mv "$d/classify-auto.tsv.part" "$d/classify-auto.tsv"; } || :
+    [ -s "$d/classify-any.tsv" ] ||
+        { rft-classify --bs auto --deltas any --summary="$d/classify-any.tsv.part" --format tsv -o /dev/null "$src" 2>> "$d/log" &&
+          mv "$d/classify-any.tsv.part" "$d/classify-any.tsv"; } || :
     [ -s "$d/occupancy.tsv" ] ||
         { rft-faultmap --scenario common --seed 1 "$src" 2>> "$d/log" |
           rft-dcpatch --report occupancy --summary="$d/occupancy.tsv.part" --format tsv -o /dev/null 2>> "$d/log" &&
@@ -183,7 +225,13 @@ facts() {
         h=$out/batch/healing/traces/$l
         {
             [ ! -s "$d/classify.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
-                $1 == "total" { print "compr\t" $c["compr%"] }' "$d/classify.tsv"
+                $1 == "total" { print "compr\t" $c["compr%"]; printf "pattern\t%.2f\n", 100 - $c["other%"] }' "$d/classify.tsv"
+            for r in auto any; do
+                [ ! -s "$d/classify-$r.tsv" ] || awk -F '\t' -v r="$r" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
+                    $1 == "total" { print "compr_" r "\t" $c["compr%"]; printf "pattern_%s\t%.2f\n", r, 100 - $c["other%"]
+                                    print "mispred_" r "\t" $c["mispred%"]
+                                    if ($c["bs"] > 0) print "bs_" r "\t" $c["bs"] }' "$d/classify-$r.tsv"
+            done
             [ ! -s "$d/occupancy.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
                 $1 == "total" { rc = $c["conv_rel_comp%"]; ru = $c["conv_rel_unc%"]
                     fc = $c["conv_flt_comp%"]; fu = $c["conv_flt_unc%"]
@@ -226,7 +274,8 @@ facts() {
                 END { print "uv_lds_max\t" lds + 0; print "uv_ldsload_max\t" ld + 0
                       printf "uv_ldspeak_max\t%.2f\n", pk / 1024 }' "$u/writes.tsv"
             [ ! -s "$u/energy.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                { print "uv_vsconv_" $1 "\t" $c["vs_conv%"]; print "uv_vssmooth_" $1 "\t" $c["vs_smooth%"] }' "$u/energy.tsv"
+                { print "uv_vsconv_" $1 "\t" $c["vs_conv%"]; print "uv_vssmooth_" $1 "\t" $c["vs_smooth%"] }
+                $1 == "conv" { print "uv_conv_static\t" $c["static"] }' "$u/energy.tsv"
             [ ! -s "$h/units.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 $1 == 1 { print "sc_red\t" $c["dvth_reduction%"] }' "$h/units.tsv"
             [ ! -s "$h/cost.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -236,12 +285,15 @@ facts() {
         } | awk -F '\t' -v l="$l" '$2 != "" { print l "\t" $0 }'
     done
 }
-facts > "$out/facts.tsv"
+facts | local_paths > "$out/facts.tsv"
 
 # 4. Each row of the papers' values: the suite's value and the reason.
 # values.tsv: id seed figure quantity paper unit where trace suite reason
 awk -F '\t' -v OFS='\t' '
-    FILENAME == ARGV[1] { if ($2 == "pe_none" && pe_msg !~ /no bundle records/) pe_msg = $3; v[$1, $2] = $3; has[$2] = 1; lab[$1] = 1; if (!($1 in seen)) { seen[$1] = 1; labels[++nl] = $1 }; next }
+    FNR == 1 { pass++ }
+    pass == 1 { if ($2 == "pe_none" && pe_msg !~ /no bundle records/) pe_msg = $3; v[$1, $2] = $3; has[$2] = 1; lab[$1] = 1; if (!($1 in seen)) { seen[$1] = 1; labels[++nl] = $1 }; next }
+    # the values file twice: first the rows of each key (kernels the paper names)
+    pass == 2 { if (!/^#/ && $1 != "id") { nk[$9]++; kt[$9, nk[$9]] = $8; kp[$9, nk[$9]] = $5; ku[$9, nk[$9]] = $6 }; next }
     /^#/ || $1 == "id" { if ($1 == "id") print $0, "suite", "reason"; next }
     function num(x) { return x ~ /^-?[0-9]+(\.[0-9]+)?$/ }
     # the aggregate of key k over the traces (mean, max, min; min!LABEL:
@@ -280,22 +332,102 @@ awk -F '\t' -v OFS='\t' '
         if (b == 0) return a >= -0.5 && a <= 0.5
         return a >= b * 0.9 && a <= b * 1.1
     }
+    # the rows of key k for a kernel the paper names and a trace has: "LABEL
+    # s% for p%" each; named_all: 1 when every one agrees
+    function named(k,   i, t, x, l) {
+        named_all = 1; l = ""
+        for (i = 1; i <= nk[k]; i++) {
+            t = kt[k, i]
+            if (t ~ /^(mean|max|min)(!|$)/ || !(t in lab) || (x = value(t, k)) == "") continue
+            if (!close_to(x, kp[k, i], ku[k, i])) named_all = 0
+            l = l (l == "" ? "" : ", ") t " " x "% for " kp[k, i] "%"
+        }
+        return l
+    }
+    # least squares of key ky on key kx over the traces: fit_a + fit_b x,
+    # correlation fit_r, fit_n traces, kx from fit_lo to fit_hi; 0 if fewer than 3
+    function fit(kx, ky,   i, x, y, n, sx, sy, sxx, sxy, syy, d, e) {
+        n = sx = sy = sxx = sxy = syy = 0
+        for (i = 1; i <= nl; i++) {
+            if (!((labels[i], kx) in v) || !((labels[i], ky) in v) || !num(v[labels[i], kx]) || !num(v[labels[i], ky])) continue
+            x = v[labels[i], kx] + 0; y = v[labels[i], ky] + 0
+            if (!n++ || x < fit_lo) fit_lo = x
+            if (n == 1 || x > fit_hi) fit_hi = x
+            sx += x; sy += y; sxx += x * x; sxy += x * y; syy += y * y
+        }
+        fit_n = n; d = n * sxx - sx * sx; e = n * syy - sy * sy
+        if (n < 3 || d <= 0 || e <= 0) return 0
+        fit_b = (n * sxy - sx * sy) / d; fit_a = (sy - fit_b * sx) / n; fit_r = (n * sxy - sx * sy) / sqrt(d * e)
+        return 1
+    }
+    # the paper value of the row of key k and trace t ("?" if none)
+    function paper(k, t,   i) {
+        for (i = 1; i <= nk[k]; i++) if (kt[k, i] == t) return kp[k, i]
+        return "?"
+    }
+    # how many traces have a value of k under lim
+    function under(k, lim,   i, n) {
+        for (i = 1; i <= nl; i++) if ((labels[i], k) in v && num(v[labels[i], k]) && v[labels[i], k] + 0 < lim) n++
+        return n + 0
+    }
     function runs_note(   i, r, n10) {
         for (i = 1; i <= nl; i++) if ((labels[i], "runs") in v) { r = v[labels[i], "runs"]; if (r != "steady") n10++ }
         return "the duty maps are of the steady state (the kernel run again and again, rft-alloc --runs steady)" \
             (n10 ? ", " n10 " trace(s) run " r " times instead (no steady state: rft-batch runs file)" : "")
     }
-    function why(k, t, s, p,   u, c, x) {
+    function why(k, t, s, p, un,   u, c, x, a, h, b, m, y, w, lo, hi, one) {
         u = mean("util_peak"); c = mean("compr")
+        # the pattern rule: seed 002 fixes BS 8 (4) and the hardware deltas
+        # (5.1.1) after its characterisation (3.2); rft-classify --bs auto
+        # finds each kernel its own block size
+        if (k == "compr" || k == "pattern") {
+            h = value(t, k); a = value(t, k "_auto"); x = value(t, k "_any")
+            if (h == "" || a == "" || x == "") return ""
+            one = t !~ /^(mean|max|min)(!|$)/
+            b = one && ((t, "bs_auto") in v) ? " " v[t, "bs_auto"] : "s (per kernel)"
+            y = one && ((t, "bs_any") in v) ? "BS " v[t, "bs_any"] : "per kernel"
+            w = "at BS 8 with the hardware deltas (powers of two up to 64: seed 002 4, 5.1.1) " h "%; " \
+                (one ? "at its own block size" b " (rft-classify --bs auto) " a "%, with any delta (--deltas any, " y ") " x "%" \
+                     : "at each kernel'"'"'s own block size (rft-classify --bs auto) " a "%, with any delta as well (--deltas any) " x "% (means)")
+            lo = h + 0; hi = h + 0
+            if (a + 0 < lo) lo = a + 0; if (x + 0 < lo) lo = x + 0; if (a + 0 > hi) hi = a + 0; if (x + 0 > hi) hi = x + 0
+            if (close_to(a, p, un))
+                return "block size: " w ": the paper'"'"'s value agrees at " (one ? "its" : "each kernel'"'"'s") " own block size"
+            if (close_to(x, p, un))
+                return "pattern rule: " w ": the paper'"'"'s value agrees with the rule of any delta at " (one ? "its" : "each kernel'"'"'s") " own block size (seed 002 3.2 characterises the patterns before it fixes BS 8 and the deltas)"
+            if (p + 0 >= lo * 0.9 && p + 0 <= hi * 1.1)
+                return "pattern rule: " w ": the paper'"'"'s value lies between the rules (" (one ? "writes whose deltas the hardware cannot encode" : "the kernels'"'"' block sizes and deltas") ")"
+            return "unexplained: the block size and the delta rule checked: " w
+        }
+        # mispredictions: the trace that mispredicts most, and the others
+        if (k ~ /^uv_mispred_/) {
+            x = which("max", k); m = value("max", k); y = value("mean!" x, k); b = ((x, "bs_auto") in v) ? v[x, "bs_auto"] : ""
+            w = x " mispredicts " m "% of its writes" \
+                (num(b) && b + 0 != 8 ? " (its block size is " b ", rft-classify --bs auto: the first block fits the pattern at BS 8 where the register does not; at " b " it would mispredict " value(x, "mispred_auto") "%)" : "") \
+                "; the mean over the other traces is " y "%, and " under(k, 0.1) " of the " nl " traces mispredict under 0.1% of their writes (seed 001 V-A3: half of its kernels next to none)"
+            # an outlier: it pulls the mean above the paper value, the others are within
+            if (y == "" || s + 0 <= p + 0 || !(close_to(y, p, un) || y + 0 <= p * 1.1)) return "unexplained: " w
+            return "one trace: " w
+        }
+        # DC-Patch against Conv and Smooth: the share of static energy
+        if (k ~ /^uv_vs(conv|smooth)_/) {
+            if (!fit("uv_conv_static", k))
+                return "unexplained: the energy mix checked (fewer than 3 traces with a Conv static share)"
+            x = fit_b != 0 ? (p - fit_a) / fit_b : -1
+            w = sprintf("over the %d traces, saving = %.2f %s %.3f x static%% of Conv (r = %.2f; the static column of conv, batch/undervolt/traces/*/energy.tsv), static from %.2f to %.2f%%, mean %s%%", \
+                fit_n, fit_a, fit_b < 0 ? "-" : "+", fit_b < 0 ? -fit_b : fit_b, fit_r, fit_lo, fit_hi, mean("uv_conv_static"))
+            if (fit_r > -0.8 || x < fit_lo || x > fit_hi) return "unexplained: the energy mix checked: " w
+            return sprintf("energy mix: the saving falls as the share of static energy in Conv'"'"'s rises: %s; the paper'"'"'s %s%% lies on that line at %.2f%% static", w, p, x)
+        }
         if (k ~ /^ag_(l0|l1|t0|t1)red_argo/ || k ~ /^a4_(dvth|snm)_red/)
             return "register demand: ARGO powers off only unused windows, and the traces fill " u "% of a slice at their peak " \
                 "(mean; the Table 1 and Table 5 rows set each beside the seed kernel); " (k ~ /^a4_/ ? "architecture: seed 004 is Evergreen (HD 5870), the traces GCN; " : "") runs_note()
         if (k ~ /^ag_(l0|l1|t0|t1)red_/)
-            return "workload: " c "% of the writes are compressible (seed 002 Fig. 7: 52%), which bounds what RC powers off; " runs_note()
+            return "workload: " c "% of the writes are compressible, " mean("pattern") "% fit a pattern (seed 002 Fig. 7: " paper("pattern", "mean") "%), which bounds what RC powers off; " runs_note()
         if (k ~ /^ag_save_/ || k ~ /^ag_leak_/)
             return "register demand: the traces fill " u "% of a slice at their peak (mean): the cells of unused windows are off in every scheme but the baseline, which keeps every cell on (seed 002 6.6; seed 004 Fig. 11 is Evergreen)"
         if (k ~ /^a4_(dvth|life)_base/)
-            return "runs: " runs_note() "; the model is that of seed 004 (params/seed004-*.conf, calibrated to its 22%/19% and 3.2 years), the duty maps are of the traces"
+            return "runs: " runs_note() "; the model is that of seed 004 (params/seed004-*.conf, calibrated to its Fig. 7 and Fig. 9), the duty maps are of the traces"
         if (k ~ /^a4_life_argo/) {
             x = which(t, k)
             if (value(x, "util_peak") >= 90)
@@ -309,7 +441,7 @@ awk -F '\t' -v OFS='\t' '
         if (k ~ /^sc_slow_/) { sub(/^sc_slow_/, "", k)
             return "replayed slowdown of the healthy kernel (rft-heal --report cost); the first-order estimate is " value(t, "sc_over_" k) "%, the upper bound " value(t, "sc_upper_" k) "%" }
         if (k ~ /^sc_over_/)
-            return "architecture: Fig. 9 is Evergreen (HD 5870, VLIW), the traces GCN (seed 003 Fig. 16: 11% on Southern Islands); first-order estimate (rft-heal --report cost), the replay gives " value(t, "sc_slow_" substr(k, 9)) "%"
+            return "architecture: Fig. 9 is Evergreen (HD 5870, VLIW), the traces GCN (seed 003 Fig. 16: " paper("sc_slow_1", "mean") "% on Southern Islands); first-order estimate (rft-heal --report cost), the replay gives " value(t, "sc_slow_" substr(k, 9)) "%"
         if (k == "sc_red10") {
             x = mean("sc_red")
             return "idle slots: the degraded SC rests while the others take its work, and a kernel with idle slots lets it rest more (rft-heal(1)); with --variation 0 (rft-batch --study healing) the reduction is " x "% (a resting SC does not age at all: 100% by construction)" }
@@ -334,11 +466,17 @@ awk -F '\t' -v OFS='\t' '
             else r = "not computed: the study failed on the trace(s) (see batch/*/traces/*/log)"
             print $0, "", r; next
         }
-        if (!num($5) && $5 !~ /^[0-9.]+-[0-9.]+$/) r = "the paper draws it but states no number"
+        if (!num($5) && $5 !~ /^[0-9.]+-[0-9.]+$/) r = "the paper states no number"
         else if (close_to(s, $5, $6)) r = "agrees (within 10%)"
-        else { r = why(k, t, s, $5); if (r == "" || r == "agrees") r = "unexplained" }
+        else {
+            r = why(k, t, s, $5, $6)
+            # a mean whose kernels, where the paper names them, agree
+            if ((r == "" || r ~ /^unexplained/) && t == "mean" && (l = named(k)) != "" && named_all)
+                r = "kernel set: the kernels the paper names agree (" l "); its mean is over its own kernels, this one over the " nl " traces"
+            if (r == "") r = "unexplained"
+        }
         print $0, s, r
-    }' "$out/facts.tsv" "$values" > "$out/values.tsv"
+    }' "$out/facts.tsv" "$values" "$values" > "$out/values.tsv"
 
 # 5. Figures: PNG, from the batch tables (rft-plot)
 progress "figures"
@@ -387,9 +525,13 @@ per_label() {   # KEY... : a TSV of trace and the keys
         printf '\n'
     done
 }
-per_label compr > "$tmp/compr.tsv"
-plot seed001-fig2-seed002-fig7-compressible "$tmp/compr.tsv" -y compr --kind bar --ymin 0 --ymax 100 \
-    --ylabel "% of writes" --title "seeds 001 Fig. 2, 002 Fig. 7: compressible writes"
+per_label compr pattern > "$tmp/compr.tsv"
+plot seed001-fig2-seed002-fig7-compressible "$tmp/compr.tsv" -y compr,pattern --kind bar --ymin 0 --ymax 100 \
+    --ylabel "% of writes" --title "seeds 001 Fig. 2 (compr), 002 Fig. 7 (pattern): writes"
+# the pattern rules of the reasons: BS 8 and the hardware deltas, each kernel's block size, any delta
+per_label pattern pattern_auto pattern_any > "$tmp/rules.tsv"
+plot seed002-fig7-rules "$tmp/rules.tsv" -y pattern,pattern_auto,pattern_any --kind bar --ymin 0 --ymax 100 \
+    --ylabel "% of writes" --title "seed 002 Fig. 7: patterns at BS 8, own BS (auto), any delta"
 per_label occ_rel_comp occ_rel_unc occ_flt_unc occ_flt_comp > "$tmp/occ.tsv"
 plot seed001-fig3-occupancy "$tmp/occ.tsv" -y 'occ_*' --kind bar --ymin 0 \
     --ylabel "% of entries per cycle" --title "seed 001 Fig. 3: entries, common scenario"
@@ -435,10 +577,30 @@ also_table() {
           for (i = 1; i <= m; i++) { k = "r" o[i] ":" $9; l = l " " (n[k] ? sprintf("%.2f", sum[k] / n[k]) : "-") " |" }
           print l }' "$out/facts.tsv" "$out/values.tsv"
 }
+# a table's '# ' lines as a list; a parameter file with its checksum
+notes() {
+    sed -n 's/^# \(.*\)$/\1/p' "$1" | while IFS= read -r line; do
+        case $line in
+        *"parameters: /"*)
+            f=${line##*parameters: }
+            f=${f%% *}
+            [ ! -r "$f" ] || line="$line (sha256 $(sha256sum < "$f" | cut -c 1-16))" ;;
+        esac
+        printf -- '- %s\n' "$line"
+    done | local_paths
+}
+# the rows by what their reason is
+counts() {
+    awk -F '\t' 'NR > 1 { if ($11 ~ /^agrees/) a++; else if ($11 ~ /^not computed/) c++; else if ($11 ~ /^unexplained/) u++
+                            else if ($11 ~ /^the paper states no number/) x++; else r++ }
+        END { printf "Rows: %d; %d agree with the paper within 10%%, %d differ for the reason given, %d unexplained, %d not computed, %d with no number in the paper.\n",
+                     NR - 1, a, r, u, c, x }' "$out/values.tsv"
+}
 {
     echo "# Reproduction of the four seeds over $(echo "$labels" | wc -w | tr -d ' ') traces"
     echo
-    echo "Made by \`examples/reproduce.sh\` ($(date -u +%Y-%m-%d)) over: $*."
+    echo "Made by \`examples/reproduce.sh\` ($(date -u +%Y-%m-%d)) of commit ${commit:-unknown (not a git tree)}, the programs of $programs,"
+    echo "over: $(printf '%s\n' "$@" | local_paths | paste -s -d ' ' -)."
     echo "Each row: the paper's value (from \`$(basename "$values")\`: never computed), the suite's"
     echo "(the mean over the traces unless the row names one), and why they differ. A row the"
     echo "traces cannot give says so. Aging runs: $runs; the studies' folders are in \`batch/\`,"
@@ -446,6 +608,8 @@ also_table() {
     [ -z "$batch_failed" ] || { echo; echo "**Studies that failed on a trace:$batch_failed** (see \`batch/*/traces/*/log\`)."; }
     echo
     echo "Traces: $(echo $labels | sed 's/ /, /g')."
+    echo
+    counts
     awk -F '\t' '
         function md(s) { gsub(/\|/, "\\|", s); return s }
         NR == 1 { next }
@@ -472,7 +636,7 @@ also_table() {
         [ -s "$out/batch/$s/table.tsv" ] || continue
         echo "$s (\`batch/$s/table.tsv\`):"
         echo
-        sed -n 's/^# \(.*\)$/- \1/p' "$out/batch/$s/table.tsv"
+        notes "$out/batch/$s/table.tsv"
         echo
     done
 } > "$out/REPORT.md.part"

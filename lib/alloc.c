@@ -231,6 +231,7 @@ typedef struct alloc {
     rft_stage st;
     rft_alloc_opts o;
     rft_geom geom;
+    char meta[96];                  /* the header's alloc= (rft_alloc_describe) */
     rft_occ *occ;
     rft_slices slice_of;            /* index in slices[] */
     rft_map wave_of;                /* wavefront key -> waves[] */
@@ -268,10 +269,9 @@ static slice *slice_get(alloc *a, uint16_t cu, uint16_t simd)
         rft_stage_fail(&a->st, RFT_EFORMAT, "more than %u slices", 1u << 20);
         return NULL;
     }
-    char what[48];
-    snprintf(what, sizeof what, "slice %u:%u (%u entries)", cu, simd, a->geom.entries);
     /* the allocator's arrays: used, rot, rotn */
-    if (rft_stage_reserve(&a->st, sizeof(slice) + (uint64_t)a->geom.entries * 5, what))
+    if (rft_stage_reserve_slice(&a->st, sizeof(slice) + (uint64_t)a->geom.entries * 5, NULL, cu, simd,
+                                a->geom.entries))
         return NULL;
     if (rft_grow((void **)&a->slices, a->nslices, &a->cslices, sizeof *a->slices, 16))
         goto fail;
@@ -478,11 +478,9 @@ static int ran(alloc *a, uint16_t cu, uint16_t simd, uint32_t kernel, uint64_t c
     if (rft_occ_record(a->occ, cu, simd, kernel, cycle))
         return oom(a);
     uint64_t held = rft_occ_bytes(a->occ);
-    char what[64];
     if (held == a->occ_held)
         return 0;
-    snprintf(what, sizeof what, "--util on slice %u:%u (%u entries)", cu, simd, a->geom.entries);
-    if (rft_stage_reserve(&a->st, held - a->occ_held, what))
+    if (rft_stage_reserve_slice(&a->st, held - a->occ_held, "--util on", cu, simd, a->geom.entries))
         return RFT_EMEM;
     a->occ_held = held;
     return 0;
@@ -520,10 +518,10 @@ static int start(rft_stage *st, const rft_header *in, rft_header *out)
     if (a->o.steady && a->o.scheme == RFT_ALLOC_ARGO && a->o.wrap != RFT_WRAP_RING)
         return rft_stage_fail(st, RFT_EFORMAT, "--runs steady: ARGO with --wrap restart does not "
                               "repeat as a rotation of the slice");
-    char meta[96], bank[24] = "";
+    char *meta = a->meta, bank[24] = "";
     if (a->o.bank > 1)
         snprintf(bank, sizeof bank, " bank=%u", a->o.bank);
-    snprintf(meta, sizeof meta, "scheme=%s granularity=%s%s%s", rft_alloc_scheme_name(a->o.scheme),
+    snprintf(meta, sizeof a->meta, "scheme=%s granularity=%s%s%s", rft_alloc_scheme_name(a->o.scheme),
              a->o.by_group ? "work-group" : "wavefront",
              a->o.scheme != RFT_ALLOC_ARGO      ? ""
              : a->o.wrap == RFT_WRAP_RING ? " wrap=ring"
@@ -652,3 +650,5 @@ rft_stage *rft_alloc_new(const rft_alloc_opts *o)
 
 const rft_geom *rft_alloc_geom(const rft_stage *s) { return &((const alloc *)s)->geom; }
 const rft_occ *rft_alloc_occupancy(const rft_stage *s) { return ((const alloc *)s)->occ; }
+const char *rft_alloc_describe(const rft_stage *s) { return ((const alloc *)s)->meta; }
+const rft_alloc_opts *rft_alloc_options(const rft_stage *s) { return &((const alloc *)s)->o; }

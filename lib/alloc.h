@@ -153,5 +153,10 @@ rft_stage *rft_alloc_new(const rft_alloc_opts *o);
  * (NULL unless o->occupancy). */
 const rft_geom *rft_alloc_geom(const rft_stage *s);
 const rft_occ *rft_alloc_occupancy(const rft_stage *s);
+/* After start: the scheme and its options as the output header's alloc=
+ * says them ("scheme=argo granularity=wavefront wrap=ring"); the options,
+ * with the bank sizes of the occupancy figures (default ones filled in). */
+const char *rft_alloc_describe(const rft_stage *s);
+const rft_alloc_opts *rft_alloc_options(const rft_stage *s);
 
 #endif

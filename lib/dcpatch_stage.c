@@ -193,11 +193,10 @@ static const rft_faultmap *slice_map(dcp *d, uint16_t cu, uint16_t simd, rft_fau
 
 static int slice_new(dcp *d, uint16_t cu, uint16_t simd, const rft_sink *out)
 {
-    char what[48];
-    snprintf(what, sizeof what, "slice %u:%u (%u entries)", cu, simd, d->geom.entries);
     /* its state and, at most, a map of its own (a byte per block) */
-    if (rft_stage_reserve(&d->st, sizeof(slice) + rft_dcp_bytes(d->geom.entries, d->nb) +
-                                      (uint64_t)d->geom.entries * d->nb, what))
+    if (rft_stage_reserve_slice(&d->st, sizeof(slice) + rft_dcp_bytes(d->geom.entries, d->nb) +
+                                            (uint64_t)d->geom.entries * d->nb,
+                                NULL, cu, simd, d->geom.entries))
         return RFT_EMEM;
     rft_faultmap tmp = {0};
     const rft_faultmap *m = slice_map(d, cu, simd, &tmp);

@@ -164,9 +164,8 @@ static rft_power *slice_power(escan *s, uint16_t cu, uint16_t simd)
     long ix = rft_slices_find(&s->slice_of, cu, simd);
     if (ix >= 0)
         return &s->sl[ix];
-    char what[48];
-    snprintf(what, sizeof what, "slice %u:%u (%u entries)", cu, simd, s->geom.entries);
-    if (rft_stage_reserve(&s->st, sizeof(rft_power) + (uint64_t)s->geom.entries * 5, what))
+    if (rft_stage_reserve_slice(&s->st, sizeof(rft_power) + (uint64_t)s->geom.entries * 5, NULL, cu, simd,
+                                s->geom.entries))
         return NULL;
     if (r->slices == s->cap) {
         uint32_t cap = s->cap ? 2 * s->cap : 16;

@@ -49,9 +49,8 @@ static slice *slice_get(gate *g, uint16_t cu, uint16_t simd)
         rft_stage_fail(&g->st, RFT_EFORMAT, "more than %u slices", 1u << 20);
         return NULL;
     }
-    char what[48];
-    snprintf(what, sizeof what, "slice %u:%u (%u entries)", cu, simd, g->geom.entries);
-    if (rft_stage_reserve(&g->st, sizeof(slice) + (uint64_t)g->geom.entries * sizeof *g->slices->on, what))
+    if (rft_stage_reserve_slice(&g->st, sizeof(slice) + (uint64_t)g->geom.entries * sizeof *g->slices->on,
+                                NULL, cu, simd, g->geom.entries))
         return NULL;
     if (rft_grow((void **)&g->slices, g->nslices, &g->cslices, sizeof *g->slices, 16))
         goto oom;

@@ -65,6 +65,8 @@ struct rft_occ {
     rft_slices slice_of;        /* index in s */
     rft_map span_of;            /* row << 32 | slice -> span */
     uint32_t *vmin, *vmax;      /* per row: window sizes */
+    uint64_t t_first, t_last;   /* the cycles of the first and last record (rft_occ_span) */
+    int any;
 };
 
 rft_occ *rft_occ_new(uint32_t entries, const uint32_t *banks, int nbank)
@@ -264,6 +266,11 @@ static int record(rft_occ *o, uint16_t cu, uint16_t simd, uint32_t kernel, uint6
     uint32_t row = row_of(o, kernel), i;
     if (row == NONE || (*si = slice_get(o, cu, simd)) == NONE || (i = span_get(o, row, *si)) == NONE)
         return RFT_EMEM;
+    if (!o->any || t < o->t_first)
+        o->t_first = t;
+    if (!o->any || t > o->t_last)
+        o->t_last = t;
+    o->any = 1;
     slice *s = &o->s[*si];
     span *a = &o->sp[s->all];
     if (!a->open)
@@ -354,6 +361,13 @@ void rft_occ_finish(rft_occ *o)
 }
 
 size_t rft_occ_rows(const rft_occ *o) { return o->nrows + 1; }
+
+int rft_occ_span(const rft_occ *o, uint64_t *first, uint64_t *last)
+{
+    *first = o->t_first;
+    *last = o->t_last;
+    return o->any;
+}
 
 /* Row i, its shares in r and the integers behind them in c. */
 static void get(const rft_occ *o, size_t i, rft_occ_row *r, rft_occ_counts *c)

@@ -78,6 +78,9 @@ typedef struct rft_occ_row {
     rft_occ_bank bank[RFT_OCC_MAX_BANKS];
 } rft_occ_row;
 
+/* The cycles of the first and last record of any slice: 1, or 0 (none). */
+int rft_occ_span(const rft_occ *o, uint64_t *first, uint64_t *last);
+
 /* Rows: the kernels in order of appearance, then "all"; i < rft_occ_rows(). */
 size_t rft_occ_rows(const rft_occ *o);
 void rft_occ_get(const rft_occ *o, size_t i, rft_occ_row *r);

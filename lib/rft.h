@@ -679,6 +679,11 @@ void *rft_stage_alloc(size_t size, const rft_stage_ops *ops);
  * would bring the stage past s->mem_max, with a message naming what,
  * the total and the limit. */
 int rft_stage_reserve(rft_stage *s, uint64_t bytes, const char *what);
+/* The same for the state of slice cu:simd of entries entries, named
+ * "slice CU:SIMD (N entries)", after the words of (NULL: none; "--util
+ * on", at most 32 bytes). */
+int rft_stage_reserve_slice(rft_stage *s, uint64_t bytes, const char *of, uint16_t cu,
+                            uint16_t simd, uint32_t entries);
 /* The message of rft_stage_reserve: 1 and why (stage and what named) if
  * held + more passes max (0: no limit), else 0. */
 int rft_mem_over(const char *stage, const char *what, uint64_t held, uint64_t more, uint64_t max,

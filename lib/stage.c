@@ -75,6 +75,15 @@ int rft_stage_reserve(rft_stage *s, uint64_t bytes, const char *what)
     return 0;
 }
 
+int rft_stage_reserve_slice(rft_stage *s, uint64_t bytes, const char *of, uint16_t cu,
+                            uint16_t simd, uint32_t entries)
+{
+    char what[80];      /* of (32 bytes at most), a space, "slice 65535:65535 (4294967295 entries)" */
+    snprintf(what, sizeof what, "%.32s%sslice %u:%u (%u entries)", of ? of : "", of ? " " : "", cu,
+             simd, entries);
+    return rft_stage_reserve(s, bytes, what);
+}
+
 void rft_stage_warn(rft_stage *s, const char *fmt, ...)
 {
     if (!s->warn)

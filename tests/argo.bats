@@ -83,6 +83,7 @@ cells() { rft-vth --by cells --format tsv "m=$1" | cut -f 3-9,13; }
 @test "--recovery: worst-case recovery and leakage saving per bank size (Table 3)" {
     small 16 rotate.tsv > r.rft
     run -0 rft-alloc --scheme argo --recovery --banks 4,8,16 r.rft
+    no_notes
     assert_output "$(printf '%s\n' \
         'kernel	bank_entries	bank_bytes	slice_cycles	used_banks	worst_recovery%	worst_bank	mean_recovery%	leak_saving%' \
         'k	4	16	400	4	75.00	0:0 e0-3	75.00	75.00' \
@@ -97,23 +98,24 @@ cells() { rft-vth --by cells --format tsv "m=$1" | cut -f 3-9,13; }
     run -0 cat rec.tsv
     assert_line $'k\t8\t32\t1000\t1\t0.00\t0:0 e0-7\t0.00\t0.00'
     # first-fit gates nothing: no bank ever recovers
-    run -0 pipe "rft-alloc --recovery --banks 4 r.rft | cut -f 6,9 | sed -n 2p"
+    run -0 pipe "rft-alloc --recovery --banks 4 r.rft | grep -v '^#' | cut -f 6,9 | sed -n 2p"
     assert_output $'0.00\t0.00'
     # default sizes: 1, 2, 4 and 8 KB, here capped at the slice (16 entries of 4 B)
-    run -0 pipe "rft-alloc --recovery r.rft | cut -f 2,3"
+    run -0 pipe "rft-alloc --recovery r.rft | grep -v '^#' | cut -f 2,3"
     assert_output "$(printf 'bank_entries\tbank_bytes\n16\t64\n16\t64')"
-    run -0 pipe "rft-decode --lanes 64 --entries 256 /dev/null 2> /dev/null | rft-alloc --recovery | cut -f 2,3 | tail -n +2"
+    run -0 pipe "rft-decode --lanes 64 --entries 256 /dev/null 2> /dev/null | rft-alloc --recovery | grep -v '^#' | cut -f 2,3 | tail -n +2"
     assert_output "$(printf '4\t1024\n8\t2048\n16\t4096\n32\t8192')"
 }
 
 @test "--util: registers, wavefronts at once, peak and mean share of the slice (Table 1)" {
     small 8 bank.tsv > b.rft
     run -0 rft-alloc --util --format table b.rft
+    output=$(sed '/^$/,$d' <<<"$output")    # the notes under the table
     assert_output "$(printf '%s\n' \
         'kernel  vgprs  slices  max_wf  peak_entries  peak%  unused_windows  mean%  slice_cycles' \
         'k       1-3         1       2             4  50.00                  21.25          1000' \
         'all     1-3         1       2             4  50.00                  21.25          1000')"
-    run -0 pipe "rft-alloc --util=u.json --format json -o /dev/null b.rft && head -1 u.json"
+    run -0 pipe "rft-alloc --util=u.json --format json -o /dev/null b.rft && sed -n 2p u.json"
     assert_output '{"kernel": "k", "vgprs": "1-3", "slices": 1, "max_wf": 2, "peak_entries": 4, "peak%": 50.00, "unused_windows": null, "mean%": 21.25, "slice_cycles": 1000}'
 }
 
@@ -205,7 +207,7 @@ metric() { awk -F '\t' -v m="$1" '$1 == "all" && $2 == m { print $3 }'; }
         'baseline	0.00	0.560	0.000	0.000' \
         'argo	75.00	0.920	56.895	56.535')"
     # the same share from rft-alloc's recovery report
-    run -0 pipe "rft-alloc --scheme argo --recovery --banks 4 -o /dev/null r.rft | awk -F '\t' 'NR == 2 { print \$9 }'"
+    run -0 pipe "rft-alloc --scheme argo --recovery --banks 4 -o /dev/null r.rft | awk -F '\t' '!/^#/ && n++ == 1 { print \$9 }'"
     assert_output '75.00'
     # one allocator without the other is refused; without both, no columns
     grep -v '^alloc\.argo' "$TOP/params/seed002-32nm.conf" > half.conf

@@ -80,6 +80,7 @@ PY
 @test "--summary counts classes, speculation, divergence, MOVs and WC" {
     run rft-classify --summary --counts --format tsv "$T/p.rft"
     assert_success
+    no_notes
     assert_output - <<'EOF'
 kernel	bs	writes	const	single	double	other	compr	mispred	diverg	mov	wc_base	wc_d1	wc_d2	wc_unc	wc_on_bits
 demo	8	11	1	4	2	4	6	1	2	1	1	5	2	3	10936
@@ -92,14 +93,16 @@ EOF
     assert_line --index 0 --regexp '^kernel +bs +writes +const% +single% +double% +other% +compr%'
     assert_line --index 2 --regexp '^total +8 +11 +9\.09 +36\.36 +18\.18 +36\.36 +54\.55 +9\.09 +18\.18 +9\.09 '
     run rft-classify --summary -f csv "$T/p.rft"
+    no_notes
     assert_line --index 2 'total,8,11,9.09,36.36,18.18,36.36,54.55,9.09,18.18,9.09,9.09,45.45,18.18,27.27,48.54'
-    run pipe "rft-classify --summary -f json '$T/p.rft' | python3 -c 'import json, sys; r = [json.loads(l) for l in sys.stdin]; print(r[1][\"kernel\"], r[1][\"double%\"], r[1][\"mov%\"])'"
+    run pipe "rft-classify --summary -f json '$T/p.rft' | python3 -c 'import json, sys; r = [json.loads(l) for l in sys.stdin][1:]; print(r[1][\"kernel\"], r[1][\"double%\"], r[1][\"mov%\"])'"
     assert_output 'total 18.18 9.09'
 }
 
 @test "--by reg: one row per logical register, then the kernel's" {
     run pipe "rft-classify --summary --by reg --counts -f tsv '$T/p.rft' | cut -f1,2,4,11,12"
     assert_success
+    no_notes
     assert_line --index 0 $'kernel\treg\twrites\tdiverg\tmov'
     assert_line --index 1 $'demo\t0\t3\t1\t1'
     assert_line --index 7 $'demo\t6\t2\t1\t0'
@@ -110,6 +113,7 @@ EOF
 @test "the stream and the summary go to different places" {
     # --summary alone: summary on stdout, no stream
     run rft-classify --summary -f tsv "$T/p.rft"
+    no_notes
     assert_line --index 0 --partial $'kernel\tbs'
     # -o FILE: the stream there too
     rft-classify --summary -f tsv -o "$T/c.rft" "$T/p.rft" > "$T/s.tsv"
@@ -137,6 +141,7 @@ EOF
     rft-decode "$FIX/classify/auto.txt" -o "$T/a.rft"
     run pipe "rft-classify --bs auto --summary -f tsv '$T/a.rft' | cut -f1-3,6"
     assert_success
+    no_notes
     assert_output - <<'EOF'
 kernel	bs	writes	double%
 tile16	16	3	100.00
@@ -152,6 +157,7 @@ EOF
     rft-decode "$FIX/classify/auto.txt" -o "$T/a.rft"
     run rft-classify --sweep -f tsv "$T/a.rft"
     assert_success
+    no_notes
     assert_line --index 0 $'kernel\tbs\twrites\tpow2%\tany%'
     assert_line $'tile16\t16\t3\t100.00\t100.00'
     assert_line $'tile16\t8\t3\t0.00\t0.00'

@@ -97,6 +97,7 @@ EOF
 
 @test "evg: a stream decoded from a log goes through the aging pipeline" {
     run -0 pipe "rft-decode $EVG --entries 64 '$F/basic.txt' | rft-alloc | rft-duty --summary --format tsv | cut -f1,7"
+    no_notes
     assert_output "slice	used
 0:0	40
 1:0	40

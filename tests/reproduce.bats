@@ -85,8 +85,16 @@ data_rows() { awk -F '\t' '!/^#/ && $1 != "id"' "${1:-$VALUES}"; }
     assert_output $'DCT\nb'
     # the mean of a row is the mean of the traces' values
     want=$(awk -F '\t' '$2 == "compr" { s += $3; n++ } END { printf "%.2f", s / n }' "$REP/facts.tsv")
+    run -0 awk -F '\t' '$1 == "001-f2-mean" { print $10 }' "$REP/values.tsv"
+    assert_output "$want"
+    # seed 002 Fig. 7 counts the writes whose values fit a pattern, divergent or
+    # not (its "other" the rest); seed 001 Fig. 2 the writes stored compressed
+    want=$(awk -F '\t' '$2 == "pattern" { s += $3; n++ } END { printf "%.2f", s / n }' "$REP/facts.tsv")
     run -0 awk -F '\t' '$1 == "002-f7-mean" { print $10 }' "$REP/values.tsv"
     assert_output "$want"
+    run -0 awk -F '\t' '$2 == "pattern" || $2 == "compr" { v[$1, $2] = $3 } END { for (k in v) { split(k, a, SUBSEP)
+        if (a[2] == "compr" && v[a[1], "pattern"] < v[k]) print a[1] } }' "$REP/facts.tsv"
+    assert_output ""
     # a slowdown row says which estimate it is and gives the other
     run -0 awk -F '\t' '$1 == "002-f20-rcrar" { print $11 }' "$REP/values.tsv"
     assert_output --regexp '^(agrees|replayed slowdown .*the upper bound .* is [0-9.]+%)'
@@ -110,6 +118,28 @@ data_rows() { awk -F '\t' '!/^#/ && $1 != "id"' "${1:-$VALUES}"; }
     got=$(printf '%s\n' "$output" | tail -n 1 | awk -F ' [|] ' '{ print $5 }' | tr -d ' |')
     awk -v a="$got" -v b="$want" 'BEGIN { exit !(a - b <= 0.011 && b - a <= 0.011) }' || fail "once: $got, the table's mean $want"
     assert_equal "$(cat "$REP/batch/aging-once/traces/DCT/runs")" once
+}
+
+@test "the report, its values and facts name no absolute path of the machine; parameter files relative, with a checksum" {
+    # the folders were given as absolute paths (setup_file)
+    for f in REPORT.md values.tsv facts.tsv; do
+        run -1 grep -nF -e "$BATS_FILE_TMPDIR" -e "$TOP" -e "$(cd "$TOP" && pwd -P)" "$REP/$f"
+        run -1 grep -nE '(^|[[:space:]:=(`[])/[^[:space:]/]+/' "$REP/$f"
+    done
+    run -0 grep -E '^- energy: parameters: params/seed002-32nm\.conf \(sha256 [0-9a-f]{16}\)$' "$REP/REPORT.md"
+    # the commit of the tree the script ran from, and over which folder
+    run -0 grep -E '^Made by `examples/reproduce.sh` \([0-9-]+\) of commit ([0-9a-f]{12}|unknown)' "$REP/REPORT.md"
+    # the programs: this tree's (test_helper puts bin/ first; valgrind its wrappers)
+    [[ ${VALGRIND:-} == 1 ]] || assert_output --partial ", the programs of this tree's bin/,"
+    run -0 grep -Fx 'over: tr.' "$REP/REPORT.md"
+}
+
+@test "the report counts its rows by what their reason is" {
+    run -0 grep '^Rows: ' "$REP/REPORT.md"
+    n=$(data_rows | wc -l)
+    a=$(awk -F '\t' 'NR > 1 && $11 ~ /^agrees/' "$REP/values.tsv" | wc -l)
+    u=$(awk -F '\t' 'NR > 1 && $11 ~ /^unexplained/' "$REP/values.tsv" | wc -l)
+    assert_output --regexp "^Rows: $n; $a agree with the paper within 10%, [0-9]+ differ for the reason given, $u unexplained, [0-9]+ not computed, [0-9]+ with no number in the paper\.\$"
 }
 
 @test "the figures the report shows exist as PNG files" {

@@ -3,57 +3,17 @@
  * corrupt, empty, refused), rft_reader_open_mem what rft_reader_open gives
  * (a stream that decompresses to far more than its size, one cut short),
  * and rft_decode_reset leaves nothing of the input before it. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 #include <zstd.h>
 
 #include "decode.h"
-#include "rft.h"
-
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); exit(1); } } while (0)
-
-typedef struct {
-    unsigned char *buf;
-    size_t n;
-    long last;          /* what ended the reading: 0 or an error code */
-    uint64_t bytes;     /* rft_in_bytes at the end */
-    char err[256];      /* rft_in_error, or rft_in_open's message */
-} result;
+#include "in_drain.h"
 
 /* Read all of in (NULL: open failed, err says why), in odd-sized pieces. */
-static result drain(rft_in *in, const char *err)
+static result drain_odd(rft_in *in, const char *err)
 {
-    result r = {0};
-    if (!in) {
-        r.last = -1;
-        snprintf(r.err, sizeof r.err, "%s", err);
-        return r;
-    }
-    size_t cap = 1 << 16;
-    CHECK((r.buf = malloc(cap)) != NULL);
-    for (unsigned i = 0;; i++) {
-        size_t want = i % 2 ? 7 : 40000;
-        if (r.n + want > cap)
-            CHECK((r.buf = realloc(r.buf, cap = 2 * (r.n + want))) != NULL);
-        long m = rft_in_read(in, r.buf + r.n, want);
-        if (m <= 0) {
-            r.last = m;
-            break;
-        }
-        r.n += (size_t)m;
-    }
-    r.bytes = rft_in_bytes(in);
-    snprintf(r.err, sizeof r.err, "%s", rft_in_error(in));
-    rft_in_close(in);
-    return r;
-}
-
-static void put(const char *path, const void *p, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    CHECK(f && fwrite(p, 1, n, f) == n && fclose(f) == 0);
+    static const size_t piece[] = {40000, 7};
+    return drain(in, err, piece, 2);
 }
 
 static unsigned char *slurp(const char *path, size_t *n)
@@ -73,8 +33,8 @@ static void same_in(const char *path, const unsigned char *p, size_t n, int mode
 {
     char e1[256] = "", e2[256] = "";
     put(path, p, n);
-    result a = drain(rft_in_open(path, mode, e1, sizeof e1), e1);
-    result b = drain(rft_in_open_mem(p, n, mode, e2, sizeof e2), e2);
+    result a = drain_odd(rft_in_open(path, mode, e1, sizeof e1), e1);
+    result b = drain_odd(rft_in_open_mem(p, n, mode, e2, sizeof e2), e2);
     CHECK(a.n == b.n && (a.n == 0 || memcmp(a.buf, b.buf, a.n) == 0));
     CHECK(a.last == b.last && a.bytes == b.bytes && strcmp(a.err, b.err) == 0);
     free(a.buf);
@@ -104,8 +64,8 @@ static void streams_in_memory(const char *dir)
     z[zn / 3] ^= 0x5a;      /* corrupt: the same end either way */
     char e1[256], e2[256];
     put(path, z, zn);
-    result a = drain(rft_in_open(path, RFT_IN_ZSTD, e1, sizeof e1), e1);
-    result b = drain(rft_in_open_mem(z, zn, RFT_IN_ZSTD, e2, sizeof e2), e2);
+    result a = drain_odd(rft_in_open(path, RFT_IN_ZSTD, e1, sizeof e1), e1);
+    result b = drain_odd(rft_in_open_mem(z, zn, RFT_IN_ZSTD, e2, sizeof e2), e2);
     CHECK(a.last == b.last && memcmp(a.buf, b.buf, a.n < b.n ? a.n : b.n) == 0);
     free(a.buf);
     free(b.buf);

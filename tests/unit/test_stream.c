@@ -2,57 +2,20 @@
  * same order, the same byte count, and the same error at the same place, for
  * plain and zstd content, whole, cut short and corrupt, read in odd-sized
  * pieces; and closing while the thread waits. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
-#include "rft.h"
-
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); exit(1); } } while (0)
-
-typedef struct {
-    unsigned char *buf;
-    size_t n;
-    long last;          /* what ended the reading: 0 or an error code */
-    uint64_t bytes;     /* rft_in_bytes at the end */
-    char err[256];
-} result;
+#include "in_drain.h"
 
 /* Read all of path with mode, in pieces of 1, 7, 4093, ... bytes. */
 static result read_all(const char *path, int mode)
 {
-    result r = {0};
+    static const size_t piece[] = {1, 7, 4093, 65536, 300000};
     char err[256];
     rft_in *in = rft_in_open(path, mode, err, sizeof err);
     CHECK(in);
-    static const size_t piece[] = {1, 7, 4093, 65536, 300000};
-    size_t cap = 1 << 20;
-    r.buf = malloc(cap);
-    CHECK(r.buf);
-    for (unsigned i = 0;; i++) {
-        size_t want = piece[i % 5];
-        if (r.n + want > cap) {
-            cap = 2 * (r.n + want);
-            r.buf = realloc(r.buf, cap);
-            CHECK(r.buf);
-        }
-        long m = rft_in_read(in, r.buf + r.n, want);
-        if (m <= 0) {
-            r.last = m;
-            /* the end is told again to a caller that asks once more */
-            CHECK(rft_in_read(in, r.buf + r.n, want) == m);
-            break;
-        }
-        CHECK((size_t)m <= want);
-        r.n += (size_t)m;
-    }
-    r.bytes = rft_in_bytes(in);
-    snprintf(r.err, sizeof r.err, "%s", rft_in_error(in));
-    rft_in_close(in);
-    return r;
+    return drain(in, err, piece, 5);
 }
 
 /* Where corrupt data is noticed depends on the sizes zstd decodes into, so
@@ -74,12 +37,6 @@ static void pause_ms(long ms)
 {
     struct timespec t = {0, ms * 1000000L};
     nanosleep(&t, NULL);
-}
-
-static void put(const char *path, const void *p, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    CHECK(f && fwrite(p, 1, n, f) == n && fclose(f) == 0);
 }
 
 int main(void)
