@@ -13,7 +13,7 @@
 
 static const char usage[] =
     "rft-replay [-o FILE] [--level N] [--flush] [--summary[=FILE] | -s FILE]\n"
-    "           [--add-latency N [--hold] [--latency-unit alu|vmem|lds|all]] [--deps reg|all|none] [--issue N] [--stages N] [--no-scheme]\n"
+    "           [--add-latency N [--hold] [--latency-unit alu|vmem|lds|all]] [--deps reg|all|none] [--issue N] [--lds-issue N] [--lds-order ready|traced] [--stages N] [--no-scheme]\n"
     "           [--wakeup-cycles N] [--mov-cycles N] [--stall-cycles N] [--lds-cycles N]\n"
     "           [--degraded-scs N [--max-wg N] [--wavefront-rule seed|ceil]] [--trust-cycles] [--format table|tsv|csv|json] [FILE]\n"
     "Replay each slice's schedule from the trace's cycles: cycles naive, with the scheme, "
@@ -39,6 +39,13 @@ static const char usage[] =
     "Islands model, which tracks no register)\n"
     "      --issue N          SIMD cycles per instruction, 1 to 1024 (default lanes / "
     "block_lanes: 4 on GCN and Evergreen)\n"
+    "      --lds-issue N      The LDS unit: cycles a compute unit's LDS takes per LDS "
+    "instruction (its writes marked LDS, or a unit record: a store), 0 to "
+    "1024; 0: no LDS unit, they take the SIMD like the others (default lanes / 2: 32 on GCN, "
+    "Multi2Sim 4.2's two LDS ports, one work-item a port a cycle)\n"
+    "      --lds-order ready|traced  A request late against the LDS's schedule gives its place to "
+    "the ones after it (ready, the default: 4.2's LDS serves up to 32 instructions in flight as "
+    "their accesses come) or holds them up (traced: the trace's order)\n"
     "      --stages N         Extra pipeline cycles on every result, 0 to 1000 (default 2 on "
     "a stream of rft-dcpatch, else 0)\n"
     "      --no-scheme        Ignore the stream's scheme events (wake-ups, MOVs, "
@@ -117,6 +124,8 @@ static void parse(int argc, char **argv, cli_job *j)
         {"deps", required_argument, 0, 'D'},
         {"issue", required_argument, 0, 'i'},
         {"stages", required_argument, 0, 'g'},
+        {"lds-issue", required_argument, 0, 'L'},
+        {"lds-order", required_argument, 0, 'O'},
         {"no-scheme", no_argument, 0, 'n'},
         {"wakeup-cycles", required_argument, 0, 'w'},
         {"mov-cycles", required_argument, 0, 'm'},
@@ -148,6 +157,8 @@ static void parse(int argc, char **argv, cli_job *j)
         }
         case 'D': o.deps = cli_choice("--deps", optarg, "reg|all|none"); break;
         case 'i': o.issue = (uint32_t)cli_uint("--issue", optarg, 1, 1024); break;
+        case 'O': o.lds_inorder = cli_choice("--lds-order", optarg, "ready|traced"); break;
+        case 'L': o.lds_issue = (uint32_t)cli_uint("--lds-issue", optarg, 0, 1024); break;
         case 'g': o.stages = (uint32_t)cli_uint("--stages", optarg, 0, 1000); break;
         case 'n': o.scheme = 0; break;
         case 'w': o.wakeup_cycles = (uint32_t)cli_uint("--wakeup-cycles", optarg, 0, 1000000); break;

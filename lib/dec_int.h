@@ -53,6 +53,7 @@ struct rft_dec {
     void *ctx;
     char why[RFT_DEC_ERRLEN];       /* a kernel name (RFT_MAX_STR at most) and the rest */
     rft_rec rec;
+    uint8_t ubuf[RFT_UNITREC_LEN];  /* a unit record's payload (dec_unit) */
     uint64_t line;          /* lines seen (1-based number of the current one) */
     uint64_t last_cycle;
     char **knames;          /* kernels by index */
@@ -111,6 +112,9 @@ int dec_write_all(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16
 int dec_write_unit(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys,
                    const uint8_t *mask, const uint32_t *val, uint8_t unit);
 int dec_read(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t phys);
+/* the unit record (rft(5), kind 0x07) of an instruction of unit (RFT_WF_VMEM or
+ * RFT_WF_LDS) that wrote no register: a store */
+int dec_unit(rft_dec *d, dec_wave *w, uint64_t cycle, uint8_t unit);
 /* a VLIW ALU group (bundle) of the wavefront under exec mask mask */
 int dec_bundle(rft_dec *d, dec_wave *w, uint64_t cycle, uint8_t slots, uint8_t flags,
                const uint8_t *mask);

@@ -71,6 +71,7 @@ typedef struct {
     rft_rec *win;
     uint64_t *key;              /* per slot: its place in the heap's order (seq) */
     uint32_t *heap, nheap, cap;
+    uint8_t *ubuf;              /* per slot: a unit record's payload */
     uint64_t seq, out_cycle;
     rft_dec_emit emit;
     void *ectx;
@@ -83,9 +84,18 @@ static int local_given(const rft_dec *d) { return d->o.local[0] != 0; }
 static int traced(const rft_dec *d) { return d->o.m2s_next && !d->o.prescan; }
 
 /* ---- execute stamping: the sort window ------------------------------------------------ */
+/* a record's cycle, the unit record's (raw) too */
+static uint64_t cycle_of(const rft_rec *r)
+{
+    rft_unitrec u;
+    if (r->kind == RFT_UNITREC && r->raw && rft_unit_parse(r->raw, r->len, &u) == 0)
+        return u.cycle;
+    return rft_rec_cycle(r);
+}
+
 static int before(const m2s *m, uint32_t a, uint32_t b)
 {
-    uint64_t ca = rft_rec_cycle(&m->win[a]), cb = rft_rec_cycle(&m->win[b]);
+    uint64_t ca = cycle_of(&m->win[a]), cb = cycle_of(&m->win[b]);
     return ca != cb ? ca < cb : m->key[a] < m->key[b];
 }
 
@@ -94,11 +104,11 @@ static int pop_min(rft_dec *d, m2s *m)
 {
     uint32_t top = m->heap[0];
     const rft_rec *r = &m->win[top];
-    if (rft_rec_cycle(r) < m->out_cycle)
+    if (cycle_of(r) < m->out_cycle)
         return dec_bad(d, "the pipeline trace's execute stages are more than %u records out of "
                        "fetch order (cycle %llu after %llu): raise --reorder", m->cap,
-                       (unsigned long long)rft_rec_cycle(r), (unsigned long long)m->out_cycle);
-    m->out_cycle = rft_rec_cycle(r);
+                       (unsigned long long)cycle_of(r), (unsigned long long)m->out_cycle);
+    m->out_cycle = cycle_of(r);
     int e = m->emit(m->ectx, r);
     m->heap[0] = m->heap[--m->nheap];
     m->heap[m->nheap] = top;    /* the slot is free again */
@@ -139,6 +149,11 @@ static int sorted_emit(void *ctx, const rft_rec *r)
     m->win[slot] = *r;
     m->win[slot].raw = NULL;
     m->win[slot].len = 0;
+    if (r->kind == RFT_UNITREC && r->len == RFT_UNITREC_LEN) {     /* its payload kept */
+        memcpy(m->ubuf + (size_t)slot * RFT_UNITREC_LEN, r->raw, RFT_UNITREC_LEN);
+        m->win[slot].raw = m->ubuf + (size_t)slot * RFT_UNITREC_LEN;
+        m->win[slot].len = RFT_UNITREC_LEN;
+    }
     m->key[slot] = m->seq++;
     for (; i && before(m, slot, m->heap[(i - 1) / 2]); i = (i - 1) / 2)
         m->heap[i] = m->heap[(i - 1) / 2];
@@ -154,7 +169,8 @@ static int sort_init(rft_dec *d, m2s *m)
     m->win = malloc((size_t)m->cap * sizeof *m->win);
     m->key = malloc((size_t)m->cap * sizeof *m->key);
     m->heap = malloc((size_t)m->cap * sizeof *m->heap);
-    if (!m->win || !m->key || !m->heap)
+    m->ubuf = malloc((size_t)m->cap * RFT_UNITREC_LEN);
+    if (!m->win || !m->key || !m->heap || !m->ubuf)
         return RFT_EMEM;
     for (uint32_t i = 0; i < m->cap; i++)
         m->heap[i] = i;
@@ -200,6 +216,7 @@ static void mfree(rft_dec *d)
     free(m->win);
     free(m->key);
     free(m->heap);
+    free(m->ubuf);
     free(m->run);
     free(m->pmask);
     free(m->pval);
@@ -427,6 +444,12 @@ static int flush_inst(rft_dec *d, m2s *m)
         if ((e = dec_bundle(d, w, cycle, 0, 0, m->smask)))
             return e;
     }
+    /* with the pipeline trace: a vector memory or LDS instruction that wrote
+     * no register (a store, ds_write, a load with no lane active) says its
+     * unit in a unit record (rft(5), kind 0x07), so that rft-replay does not
+     * take it for a vector ALU instruction */
+    if (traced(d) && m->unit && !m->np && (e = dec_unit(d, w, cycle, m->unit)))
+        return e;
     uint32_t lanes = d->o.geom.lanes;
     for (int i = 0; i < m->np; i++)
         if ((e = dec_write_unit(d, w, cycle, m->preg[i], RFT_NO_PHYS,
@@ -1000,7 +1023,7 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
     if (d->o.m2s_next) {
         snprintf(b, sizeof b, "simulated: Multi2Sim's pipeline trace %.*s, each instruction at "
                  "%s", 3000, d->o.m2s_trace ? d->o.m2s_trace : "-",
-                 d->o.m2s_exec ? "the cycle of its unit's execute stage (simd-e, mem-m, lds-m, "
+                 d->o.m2s_exec ? "the cycle of its unit's execute stage (simd-e, mem-m, lds-w, "
                                  "su-e, su-m, bu-e; its fetch where it has none)"
                                : "the cycle its wavefront fetched it");
         size_t l = strlen(b);

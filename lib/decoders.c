@@ -639,6 +639,21 @@ int dec_read(rft_dec *d, dec_wave *w, uint64_t cycle, uint32_t vreg, uint16_t ph
     return put(d, r, cycle);
 }
 
+int dec_unit(rft_dec *d, dec_wave *w, uint64_t cycle, uint8_t unit)
+{
+    if (d->o.prescan)
+        return 0;
+    rft_rec *r = &d->rec;
+    rft_unit_encode(d->ubuf, &(rft_unitrec){cycle, w->cu, w->simd, w->wf, unit});
+    r->kind = RFT_UNITREC;
+    r->raw = d->ubuf;
+    r->len = RFT_UNITREC_LEN;
+    int e = put(d, r, cycle);
+    r->raw = NULL;      /* d->rec serves the known kinds next */
+    r->len = 0;
+    return e;
+}
+
 int dec_bundle(rft_dec *d, dec_wave *w, uint64_t cycle, uint8_t slots, uint8_t flags,
                const uint8_t *mask)
 {

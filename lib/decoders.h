@@ -67,7 +67,7 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
 const char *rft_m2s_trace_why(const rft_m2s_trace *t);
 uint64_t rft_m2s_trace_insts(const rft_m2s_trace *t);   /* instructions read so far */
 /* Execute stamping (rft-decode --cycles-at execute): each instruction gets the
- * cycle of its unit's execute stage (simd-e, mem-m, lds-m, su-e, su-m, bu-e),
+ * cycle of its unit's execute stage (simd-e, mem-m, lds-w, su-e, su-m, bu-e),
  * or its fetch cycle where the trace prints none before its si.end_inst (or
  * its end), counted in rft_m2s_trace_fetch_kept.  rft_m2s_trace_line then
  * returns 0 for every line and holds fetched instructions, at most bound (0:

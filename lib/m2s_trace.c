@@ -75,11 +75,14 @@ uint64_t rft_m2s_trace_fetch_kept(const rft_m2s_trace *t) { return t->fetch_kept
 uint64_t rft_m2s_trace_max_wait(const rft_m2s_trace *t) { return t->max_wait; }
 
 /* The execute stage of each unit, as 4.2 prints it: vector ALU (simd-e),
- * vector memory and LDS (their memory stage: mem-m, lds-m), scalar ALU and
- * scalar memory (su-e, su-m), branch (bu-e). */
+ * vector memory (its memory stage, mem-m), the LDS (its write stage, lds-w:
+ * the access done, lds-unit.c sets the wavefront ready there, so that the
+ * record is the LDS's completion and a wavefront's wait in the LDS's queue
+ * lies before it, rft-replay's LDS unit), scalar ALU and scalar memory (su-e,
+ * su-m), branch (bu-e). */
 static int exec_stage(const char *s, size_t n)
 {
-    static const char *const stg[] = {" stg=\"simd-e\"", " stg=\"mem-m\"", " stg=\"lds-m\"",
+    static const char *const stg[] = {" stg=\"simd-e\"", " stg=\"mem-m\"", " stg=\"lds-w\"",
                                       " stg=\"su-e\"", " stg=\"su-m\"", " stg=\"bu-e\""};
     for (size_t k = 0; k < sizeof stg / sizeof *stg; k++) {
         size_t l = strlen(stg[k]);

@@ -71,6 +71,14 @@ typedef struct slice {
 
 typedef struct kslice { uint64_t first, last, added; uint32_t kernel; } kslice;
 
+/* a compute unit's LDS (replay.h): its last traced LDS instruction q (its
+ * completion), q's replayed completion and extra cycles, the start of the
+ * run of completions back to back up to q */
+typedef struct ldsu {
+    int has_q;
+    uint64_t tq, bq_done, bq_extra, run_start;
+} ldsu;
+
 typedef struct replay {
     rft_stage st;
     rft_replay_opts o;
@@ -98,6 +106,10 @@ typedef struct replay {
     rft_map wgmap;              /* SC healing: kernel << 32 | wg -> GROUP(begun, assigned, alive) */
     kslice *kss;
     uint32_t nkss, kscap;
+    rft_map lmap;               /* cu -> index in lu */
+    ldsu *lu;
+    uint32_t nlu, lucap;
+    uint32_t lds_issue;         /* the LDS's cycles per instruction; 0: no LDS unit */
     stats total;
     /* result */
     rft_replay_row *rows;
@@ -120,6 +132,7 @@ void rft_replay_opts_default(rft_replay_opts *o)
     o->latency_unit = RFT_REPLAY_U_ALU;
     o->max_wg = 256;
     o->wfrule = RFT_HEAL_WF_SEED;
+    o->lds_issue = RFT_REPLAY_AUTO;
 }
 
 static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
@@ -207,11 +220,113 @@ static int64_t lateness(const replay *r, const wave *w, int64_t src)
     return src > late ? src : late;
 }
 
+/* w's instruction at traced t replayed at rr, its result a later, added
+ * cycles in the upper bound: its wavefront, registers and counts */
+static void done(replay *r, wave *w, uint64_t t, uint64_t rr, uint64_t a, uint64_t added)
+{
+    w->t_last = t;
+    w->r_last = rr;
+    w->a_last = a;
+    written(w, (int64_t)(rr - t) + (int64_t)a);
+    count(&r->sl[w->slice].st, added, w, w->g_misp);
+    count(&r->total, added, w, w->g_misp);
+    if (w->kernel != RFT_NO_KERNEL && w->kernel < r->nk)
+        count(&r->ks[w->kernel], added, w, w->g_misp);
+    if (w->kslice != UINT32_MAX)
+        r->kss[w->kslice].added += added;
+    event(r, w, t, rr);
+}
+
+/* The cycles w's open instruction adds: its result a later, extra on its
+ * unit (a stall; a redundant twin's slot cycles), the extra LDS load and
+ * the MOVs before it; added, their sum, is the upper bound's share. */
+typedef struct cost { uint64_t a, extra, lds, mov, added; } cost;
+static cost cost_of(const replay *r, const wave *w, uint64_t lat, uint64_t slot)
+{
+    cost c;
+    c.a = lat + r->stages + (uint64_t)w->g_wake * r->o.wakeup_cycles;
+    c.extra = (uint64_t)w->g_misp * r->o.stall_cycles + (uint64_t)w->twins * slot;
+    c.lds = (uint64_t)w->g_lds * r->o.lds_cycles;
+    c.mov = (uint64_t)w->g_mov * r->o.mov_cycles;
+    c.added = c.a + c.extra + c.lds + c.mov;
+    return c;
+}
+
+/* When w's open instruction, ready at traced ready_t, is ready replayed:
+ * as late as its wavefront or sources (lateness), after the extra LDS load. */
+static uint64_t ready_at(const replay *r, const wave *w, uint64_t ready_t, uint64_t lds)
+{
+    int64_t rd = (int64_t)ready_t + lateness(r, w, w->g_src);
+    return (rd > 0 ? (uint64_t)rd : 0) + lds;
+}
+
+/* The LDS of compute unit cu (NULL: out of memory). */
+static ldsu *lds_of(replay *r, uint16_t cu)
+{
+    uint64_t *v = rft_map_get(&r->lmap, cu);
+    if (v)
+        return &r->lu[*v];
+    if (grow((void **)&r->lu, &r->lucap, r->nlu + 1, sizeof *r->lu) ||
+        rft_map_put(&r->lmap, cu, r->nlu))
+        return NULL;
+    memset(&r->lu[r->nlu], 0, sizeof *r->lu);
+    return &r->lu[r->nlu++];
+}
+
+/* An LDS instruction of w at traced cycle t, its completion (replay.h, "the
+ * LDS"): the compute unit's LDS completes one instruction per lds_issue
+ * cycles at most, in the traced order; an instruction in a run of
+ * completions back to back waited on the LDS from the run's start (or from
+ * lds_issue after its wavefront's previous event, if later: its own access),
+ * the rest of its gap is its own. */
+static int lds_instruction(replay *r, wave *w, uint64_t t)
+{
+    ldsu *L = lds_of(r, r->sl[w->slice].cu);
+    if (!L)
+        return oom(r);
+    const uint64_t S = r->lds_issue;
+    uint64_t held = L->has_q && t - L->tq < S ? t - L->tq : S;
+    uint64_t avail = L->has_q ? L->bq_done + held + L->bq_extra : 0;
+    int b2b = L->has_q && t - L->tq <= S;
+    if (!b2b)
+        L->run_start = t;
+    uint64_t own = w->t_last + S < t ? w->t_last + S : t;
+    uint64_t ready_t = b2b && L->run_start > own ? L->run_start : b2b ? own : t;
+    /* a redundant twin's access takes the LDS as long again */
+    cost c = cost_of(r, w, r->o.latency_unit & RFT_REPLAY_U_LDS ? r->o.add_latency : 0, S);
+    uint64_t rr = t;
+    if (r->timed) {
+        uint64_t ready = ready_at(r, w, ready_t, c.lds) + c.mov;
+        rr = ready > avail ? ready : avail;
+        /* the LDS passes lateness between the slices of its compute unit in
+         * the traced order, where a late request would rather be overtaken:
+         * never later than every cycle added to its own slice so far (the
+         * upper bound) */
+        uint64_t cap = t + r->sl[w->slice].st.added + c.added;
+        if (rr > cap)
+            rr = cap;
+    }
+    L->has_q = 1;
+    L->tq = t;
+    /* a request late against the LDS's schedule gives its place to the ones
+     * after it (the LDS serves the requests ready first): the LDS goes on at
+     * its schedule; --lds-order traced: it waits for the late one */
+    L->bq_done = rr > avail && !r->o.lds_inorder ? (avail > t ? avail : t) : rr;
+    L->bq_extra = c.extra;
+    done(r, w, t, rr, c.a, c.added);
+    return 0;
+}
+
 /* A vector instruction of w at traced cycle t (replay.h). */
 static int instruction(replay *r, wave *w, uint64_t t)
 {
     slice *s = &r->sl[w->slice];
     const uint64_t issue = r->issue;
+    unsigned unit = w->g_unit & RFT_WF_VMEM  ? RFT_REPLAY_U_VMEM
+                    : w->g_unit & RFT_WF_LDS ? RFT_REPLAY_U_LDS
+                                             : RFT_REPLAY_U_ALU;
+    if (unit == RFT_REPLAY_U_LDS && r->lds_issue)
+        return lds_instruction(r, w, t);
     /* the slice's previous instruction held the SIMD at most up to this one:
      * the SIMD is free for it from avail on */
     uint64_t held = issue;
@@ -222,9 +337,6 @@ static int instruction(replay *r, wave *w, uint64_t t)
     }
     uint64_t avail = s->has_q ? s->bq_start + held + s->bq_extra : 0;
     /* add_latency: on the units chosen; held only by a vector ALU instruction */
-    unsigned unit = w->g_unit & RFT_WF_VMEM  ? RFT_REPLAY_U_VMEM
-                    : w->g_unit & RFT_WF_LDS ? RFT_REPLAY_U_LDS
-                                             : RFT_REPLAY_U_ALU;
     if (unit == RFT_REPLAY_U_ALU && s->has_a) {
         uint64_t va = s->ba_start + (t - s->ta < issue ? t - s->ta : issue) + s->ba_hold;
         if (va > avail)
@@ -242,15 +354,11 @@ static int instruction(replay *r, wave *w, uint64_t t)
         ready_t = w->t_last;
     uint64_t lat = r->o.latency_unit & unit ? r->o.add_latency : 0;
     uint64_t held_lat = r->o.hold && unit == RFT_REPLAY_U_ALU ? lat : 0;
-    uint64_t a = lat + r->stages + (uint64_t)w->g_wake * r->o.wakeup_cycles;
-    uint64_t extra = (uint64_t)w->g_misp * r->o.stall_cycles + (uint64_t)w->twins * issue;
-    uint64_t lds = (uint64_t)w->g_lds * r->o.lds_cycles, mov = (uint64_t)w->g_mov * r->o.mov_cycles;
     /* the upper bound: every cycle in full, the held latency once */
-    uint64_t added = a + extra + lds + mov;
+    cost c = cost_of(r, w, lat, issue);
     uint64_t rr = t;
     if (r->timed) {
-        int64_t rd = (int64_t)ready_t + lateness(r, w, w->g_src);
-        uint64_t ready = (rd > 0 ? (uint64_t)rd : 0) + lds;
+        uint64_t ready = ready_at(r, w, ready_t, c.lds);
         for (uint32_t i = 0; i < w->g_mov; i++) {     /* injected MOVs first */
             uint64_t m = ready > avail ? ready : avail;
             ready = avail = m + r->o.mov_cycles;
@@ -260,7 +368,7 @@ static int instruction(replay *r, wave *w, uint64_t t)
     s->has_q = 1;
     s->tq = t;
     s->bq_start = rr;
-    s->bq_extra = extra;
+    s->bq_extra = c.extra;
     if (unit == RFT_REPLAY_U_ALU) {
         s->has_a = 1;
         s->ta = t;
@@ -270,17 +378,7 @@ static int instruction(replay *r, wave *w, uint64_t t)
     s->q_key = w->key;
     s->q_wave = (uint32_t)(w - r->w);
     w->t_free = t + issue;
-    w->t_last = t;
-    w->r_last = rr;
-    w->a_last = a;
-    written(w, (int64_t)(rr - t) + (int64_t)a);
-    count(&s->st, added, w, w->g_misp);
-    count(&r->total, added, w, w->g_misp);
-    if (w->kernel != RFT_NO_KERNEL && w->kernel < r->nk)
-        count(&r->ks[w->kernel], added, w, w->g_misp);
-    if (w->kslice != UINT32_MAX)
-        r->kss[w->kslice].added += added;
-    event(r, w, t, rr);
+    done(r, w, t, rr, c.a, c.added);
     return 0;
 }
 
@@ -579,9 +677,16 @@ static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
             return e;
         return pass(r, rec, out);
     }
-    if (!rft_rec_wf(rec, &cu, &simd, &wf))
+    rft_unitrec u = {0};
+    int unitrec = rec->kind == RFT_UNITREC;
+    if (unitrec) {
+        if (rft_unit_parse(rec->raw, rec->len, &u))
+            return rft_stage_fail(st, RFT_EFORMAT, "malformed unit record");
+        cu = u.cu, simd = u.simd, wf = u.wf;
+    } else if (!rft_rec_wf(rec, &cu, &simd, &wf)) {
         return pass(r, rec, out);
-    uint64_t t = rft_rec_cycle(rec);
+    }
+    uint64_t t = unitrec ? u.cycle : rft_rec_cycle(rec);
     if (!r->started || t > r->now) {
         if ((e = close_all(r)))
             return e;
@@ -613,6 +718,12 @@ static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
             r->w[i].g_src = r->w[i].due[rec->u.read.vreg];
         e = join(r, i, G_INSTR);
         break;
+    case RFT_UNITREC:   /* a store's unit; a wavefront not seen (another shard's): skipped */
+        if (rft_map_get(&r->wmap, rft_wf_key(cu, simd, wf)) && !(e = find(r, "unit", cu, simd, wf, &i))) {
+            r->w[i].g_unit |= u.flags;
+            e = join(r, i, G_INSTR);
+        }
+        break;
     default:    /* bundle */
         if (!(e = find(r, "bundle", cu, simd, wf, &i)))
             e = join(r, i, G_INSTR);
@@ -627,6 +738,7 @@ static int start(rft_stage *st, const rft_header *in, rft_header *out)
     r->issue = r->o.issue ? r->o.issue : in->geom.lanes / in->geom.block_lanes;
     if (!r->issue)
         r->issue = 1;
+    r->lds_issue = r->o.lds_issue != RFT_REPLAY_AUTO ? r->o.lds_issue : in->geom.lanes / 2;
     r->patched = rft_header_get(in, "dcpatch") != NULL;
     r->stages = r->o.stages != RFT_REPLAY_AUTO ? r->o.stages : r->patched && r->o.scheme ? 2 : 0;
     const char *im = rft_header_get(in, "issue_model");
@@ -784,6 +896,8 @@ static void replay_free(rft_stage *st)
     rft_map_free(&r->wmap);
     rft_map_free(&r->ksmap);
     rft_map_free(&r->wgmap);
+    rft_map_free(&r->lmap);
+    free(r->lu);
     rft_slices_free(&r->slice_of);
     free(r);
 }
@@ -798,7 +912,7 @@ rft_stage *rft_replay_new(const rft_replay_opts *o)
     r->o = *o;
     rft_pattern_opts_default(&r->po);
     if (rft_slices_init(&r->slice_of) || rft_map_init(&r->wmap, 64) || rft_map_init(&r->ksmap, 64) ||
-        rft_map_init(&r->wgmap, 64)) {
+        rft_map_init(&r->wgmap, 64) || rft_map_init(&r->lmap, 16)) {
         replay_free(&r->st);
         return NULL;
     }

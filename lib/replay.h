@@ -38,6 +38,31 @@
  * With nothing added every event replays at its traced cycle, so every
  * slice and kernel keeps its traced span exactly.
  *
+ * The LDS.  An LDS instruction (its writes flagged RFT_WF_LDS, or a unit
+ * record, rft.h RFT_UNITREC: a store) is not the SIMD's but its compute
+ * unit's LDS's, shared by the unit's SIMDs as in Multi2Sim 4.2
+ * (lds-unit.c: one instruction a cycle through one-entry buffers into a
+ * memory stage of 32 in flight, whose per-work-item accesses share the LDS
+ * module's two ports).  Its record is the LDS's completion (rft-decode
+ * stamps lds-w).  The LDS completes one instruction per lds_issue cycles
+ * (lanes / 2: 64 accesses on two ports; 4.2's Reduction run, busy,
+ * completes one every 28 to 32 cycles), or sooner where the trace shows it
+ * did; the same split as the SIMD's: in a run of the unit's completions
+ * back to back (each within lds_issue of the one before), an instruction
+ * waited on the LDS from the run's start, but not before lds_issue after
+ * its wavefront's previous event (its own access); the rest is its own.
+ * Replayed, it completes once ready and lds_issue (or the traced gap) after
+ * the unit's previous completion.  A request late against the LDS's
+ * schedule gives its place to the ones after it (the LDS's schedule goes on
+ * at the later of its own and the trace's; lds_inorder: it holds them up).
+ * Since the LDS passes lateness between slices, an LDS instruction's
+ * replayed cycle is capped at its traced cycle plus every cycle added to
+ * its slice so far: the cap and the rest are maxima and minima of sums, so
+ * the replay stays monotone, never above the upper bound, and exact with
+ * nothing added (every completion then at its traced cycle: not back to
+ * back, it is ready at its own cycle; back to back, the LDS frees at it).
+ * lds_issue 0: no LDS unit (LDS instructions take the SIMD, as before).
+ *
  * A wavefront begins at its traced cycle plus the lateness of the latest
  * wavefront that ended on its slice before it (a slot freed late is taken
  * late); it ends its own traced gap after its last instruction, plus that
@@ -66,7 +91,8 @@
  *     with hold the SIMD held as long too for a vector ALU instruction
  *     (Multi2Sim 4.2's read-exec-write stage with a one-instruction buffer);
  *     a vector memory or LDS instruction's result only comes later, the
- *     SIMD is not held (its unit, not the SIMD, waits).
+ *     SIMD is not held (its unit, not the SIMD, waits); an instruction's
+ *     unit is its writes' flags' or its unit record's.
  * The upper bound beside it adds every one of those cycles to its slice in
  * full (the first-order estimate of rft-energy before the replay); a
  * kernel or the total ends at the latest of its slices' traced ends plus
@@ -94,8 +120,9 @@ extern "C" {
 
 #define RFT_REPLAY_AUTO 0xFFFFFFFFu     /* stages: 2 on a patched stream, else 0 */
 /* latency_unit: an instruction's unit is that of its writes' RFT_WF_VMEM /
- * RFT_WF_LDS flags (vector memory wins over LDS), vector ALU when none is set
- * (an instruction with no write, or a stream whose decoder does not mark) */
+ * RFT_WF_LDS flags or of its unit record (vector memory wins over LDS),
+ * vector ALU when none is set (an instruction with no write and no unit
+ * record, or a stream whose decoder does not mark) */
 #define RFT_REPLAY_U_ALU 0x1u
 #define RFT_REPLAY_U_VMEM 0x2u
 #define RFT_REPLAY_U_LDS 0x4u
@@ -119,6 +146,13 @@ typedef struct rft_replay_opts {
     uint32_t stall_cycles;  /* 4: pipeline stall of a misprediction */
     uint32_t lds_cycles;    /* 4: an extra LDS load of a spilled register */
     uint32_t stages;        /* extra pipeline cycles per result; RFT_REPLAY_AUTO */
+    uint32_t lds_issue;     /* the LDS unit: cycles a compute unit's LDS takes per
+                               instruction (its throughput); 0: no LDS unit (LDS
+                               instructions on the SIMD like the others);
+                               RFT_REPLAY_AUTO (the default): lanes / 2 (32 on GCN) */
+    int lds_inorder;        /* the LDS completes its instructions in the traced order,
+                               a late one holding up those after it (default 0: a late
+                               one gives its place to the ones after it) */
     int deps;               /* what an instruction waits for: RFT_REPLAY_DEPS_* */
     uint32_t degraded_scs;  /* SC healing (seed 003 5.3): SCs 0..N-1 of every slice rest;
                                each work-group's redundant wavefronts (rft_heal_group_rule,

@@ -56,6 +56,9 @@ enum rft_kind {
     RFT_WRITE = 0x04,   /* vector register write: all lanes after the write */
     RFT_READ = 0x05,    /* vector register read */
     RFT_BUNDLE = 0x06,  /* executed VLIW ALU group (Evergreen): slots X Y Z W T */
+    RFT_UNITREC = 0x07, /* the unit of a vector instruction that wrote no register (a store):
+                           read from raw (rft_unit_parse); a reader that does not know it
+                           skips it (a minor addition of format 1.0) */
     /* kinds added by analysis stages (layouts in rft(5)) */
     RFT_DUTY = 0x10,     /* rft-duty: duty map of one entry of a slice */
     RFT_COUNTERS = 0x11, /* any stage: named event counters (rft_counters) */
@@ -91,6 +94,41 @@ enum rft_wc {
 #define RFT_WF_VMEM 0x10       /* vector memory load, at its data's return */
 #define RFT_WF_LDS 0x20        /* LDS (local data share) load */
 #define RFT_WF_UNIT (RFT_WF_VMEM | RFT_WF_LDS)
+
+/* The unit record (kind 0x07, rft(5)): cycle u64, cu u16, simd u16, wf u32,
+ * flags u8 (RFT_WF_VMEM or RFT_WF_LDS), little-endian, 17 bytes. */
+#define RFT_UNITREC_LEN 17u
+typedef struct rft_unitrec {
+    uint64_t cycle;
+    uint16_t cu, simd;
+    uint32_t wf;
+    uint8_t flags;
+} rft_unitrec;
+static inline void rft_unit_encode(uint8_t *b, const rft_unitrec *u)
+{
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(u->cycle >> (8 * i));
+    b[8] = (uint8_t)u->cu, b[9] = (uint8_t)(u->cu >> 8);
+    b[10] = (uint8_t)u->simd, b[11] = (uint8_t)(u->simd >> 8);
+    for (int i = 0; i < 4; i++)
+        b[12 + i] = (uint8_t)(u->wf >> (8 * i));
+    b[16] = u->flags;
+}
+/* 0, or -1 when the payload is not a unit record's (its length, a flag bit
+ * other than the unit's, none of them) */
+static inline int rft_unit_parse(const uint8_t *b, uint32_t len, rft_unitrec *u)
+{
+    if (len != RFT_UNITREC_LEN || (b[16] & ~RFT_WF_UNIT) || !(b[16] & RFT_WF_UNIT))
+        return -1;
+    u->cycle = 0;
+    for (int i = 7; i >= 0; i--)
+        u->cycle = u->cycle << 8 | b[i];
+    u->cu = (uint16_t)(b[8] | b[9] << 8);
+    u->simd = (uint16_t)(b[10] | b[11] << 8);
+    u->wf = (uint32_t)b[12] | (uint32_t)b[13] << 8 | (uint32_t)b[14] << 16 | (uint32_t)b[15] << 24;
+    u->flags = b[16];
+    return 0;
+}
 
 /* rft_wfbegin.flags and rft_kernel.flags (how the text named things) */
 #define RFT_KF_IMPLICIT 0x01   /* kernel record derived from a B line */

@@ -16,7 +16,7 @@ FWT="--kernel fastWalshTransform --local-size 256"
 
 # the cycles at which the trace prints an execute stage (si.inst ... stg="simd-e" etc.)
 exec_cycles() {
-    awk '/^c clk=/ { c = substr($2, 5) } /stg="(simd-e|mem-m|lds-m|su-e|su-m|bu-e)"/ { print c }' "$1" | sort -u
+    awk '/^c clk=/ { c = substr($2, 5) } /stg="(simd-e|mem-m|lds-w|su-e|su-m|bu-e)"/ { print c }' "$1" | sort -u
 }
 
 @test "execute stamping: every record at an execute stage's cycle, in cycle order, same values" {
