@@ -137,7 +137,7 @@ EOF
         sleep 0.1
     done
     kill -TERM $pid
-    wait $pid || st=$?
+    wait_at_most 60 $pid || st=$?
     [ $st -eq 143 ]
     # nothing that looks complete: no table, c not done, a and b whole
     [ ! -e out/table.tsv ] && [ ! -e out/table.txt ]
