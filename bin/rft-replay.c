@@ -65,10 +65,13 @@ typedef struct {
     const char *label;
 } replay_cli;
 
-/* The input's header: its notes (runs, register file). */
+/* The input's header: its notes (runs, register file), for the table
+ * alone (report frees them with it). */
 static void header_notes(cli_job *j, const rft_header *in)
 {
     replay_cli *c = j->ctx;
+    if (!c->out)
+        return;
     c->label = j->input;
     notes_init(&c->nt, 1, &c->label, "inputs");
     notes_header(&c->nt, 0, in);
