@@ -64,10 +64,13 @@ static void report(cli_job *j)
         side_close(c->log, c->log_path);
 }
 
-/* The input's header: the summary's notes (runs, register file). */
+/* The input's header: the summary's notes (runs, register file); none
+ * without a summary (report frees them with it). */
 static void header_notes(cli_job *j, const rft_header *in)
 {
     dcpatch_cli *c = j->ctx;
+    if (!c->summary_out)
+        return;
     c->shape.label = j->input;
     notes_input(&c->shape.nt, &c->shape.label, in);
 }

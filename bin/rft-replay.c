@@ -72,10 +72,13 @@ typedef struct {
     const char *label;
 } replay_cli;
 
-/* The input's header: its notes (runs, register file). */
+/* The input's header: its notes (runs, register file), for the table
+ * alone (report frees them with it). */
 static void header_notes(cli_job *j, const rft_header *in)
 {
     replay_cli *c = j->ctx;
+    if (!c->out)
+        return;
     c->label = j->input;
     notes_input(&c->nt, &c->label, in);
 }

@@ -9,7 +9,7 @@
 int rft_counters_add(rft_counters *c, const char *name, uint64_t v)
 {
     for (int i = 0; i < c->n; i++)
-        if (strcmp(c->name[i], name) == 0) {
+        if (c->name[i][0] == name[0] && strcmp(c->name[i], name) == 0) {
             c->value[i] += v;
             return 0;
         }

@@ -127,6 +127,13 @@ typedef struct {
 enum { S_READY = 1, S_PENDING, S_DROPPED };
 
 static int isdig(int c) { return c >= '0' && c <= '9'; }
+/* the end of the digits from s[i] (at most n); one test a digit */
+static size_t digits(const char *s, size_t i, size_t n)
+{
+    while (i < n && (unsigned)((unsigned char)s[i] - '0') < 10)
+        i++;
+    return i;
+}
 
 /* ---- JSON ---------------------------------------------------------------------- */
 static int jbad(rft_dec *d, const js *j, const char *what)
@@ -136,8 +143,9 @@ static int jbad(rft_dec *d, const js *j, const char *what)
 
 static void ws(js *j)
 {
-    while (j->i < j->n && (j->s[j->i] == ' ' || j->s[j->i] == '\t' || j->s[j->i] == '\r' ||
-                           j->s[j->i] == '\n'))
+    /* a blank is a byte up to ' ': one test for any other (CUTracer writes none) */
+    while (j->i < j->n && (unsigned char)j->s[j->i] <= ' ' &&
+           (j->s[j->i] == ' ' || j->s[j->i] == '\t' || j->s[j->i] == '\r' || j->s[j->i] == '\n'))
         j->i++;
 }
 
@@ -160,14 +168,38 @@ static int expect(rft_dec *d, js *j, char c)
 
 static int ishex(int c) { return isdig(c) || ((c | 32) >= 'a' && (c | 32) <= 'f'); }
 
+/* the bytes a string's scan stops at: '"', '\\' and the control characters */
+#define STOP4(c) [c] = 1, [c + 1] = 1, [c + 2] = 1, [c + 3] = 1
+static const unsigned char jstop[256] = {
+    STOP4(0), STOP4(4), STOP4(8), STOP4(12), STOP4(16), STOP4(20), STOP4(24), STOP4(28),
+    ['"'] = 1, ['\\'] = 1};
+#undef STOP4
+
 /* a string: its bytes between the quotes (escapes left in), *esc if any */
 static int jstring(rft_dec *d, js *j, const char **p, size_t *len, int *esc)
 {
     if (peek(j) != '"')
         return jbad(d, j, "expected a string");
-    size_t a = ++j->i;
+    size_t a = ++j->i, q = 0;   /* q: the first '"' from j->i (j->n: none), once known */
+    int have_q = 0;
     *esc = 0;
     while (j->i < j->n) {
+        /* to the next stop byte: one test a byte up to a '"' that memchr
+         * found (a stop byte itself), searched again only once passed (an
+         * escaped quote): each byte searched once */
+        if (!have_q || q < j->i) {
+            const char *qp = memchr(j->s + j->i, '"', j->n - j->i);
+            q = qp ? (size_t)(qp - j->s) : j->n;
+            have_q = 1;
+        }
+        if (q < j->n)
+            while (!jstop[(unsigned char)j->s[j->i]])
+                j->i++;
+        else
+            while (j->i < j->n && !jstop[(unsigned char)j->s[j->i]])
+                j->i++;
+        if (j->i == j->n)
+            break;
         unsigned char c = (unsigned char)j->s[j->i];
         if (c == '"') {
             *p = j->s + a;
@@ -192,7 +224,6 @@ static int jstring(rft_dec *d, js *j, const char **p, size_t *len, int *esc)
             j->i += 2;
             continue;
         }
-        j->i++;
     }
     j->i = a - 1;
     return jbad(d, j, "unterminated string");
@@ -209,17 +240,12 @@ static int jnumber(rft_dec *d, js *j, size_t *a, size_t *len, int *integer)
         i++;
     if (i >= j->n || !isdig(s[i]))
         return jbad(d, j, "expected a value");
-    if (s[i] == '0')
-        i++;
-    else
-        while (i < j->n && isdig(s[i]))
-            i++;
+    i = s[i] == '0' ? i + 1 : digits(s, i, j->n);
     *integer = c != '-';
     if (i < j->n && s[i] == '.') {
         if (++i >= j->n || !isdig(s[i]))
             return j->i = i, jbad(d, j, "bad number");
-        while (i < j->n && isdig(s[i]))
-            i++;
+        i = digits(s, i, j->n);
         *integer = 0;
     }
     if (i < j->n && (s[i] | 32) == 'e') {
@@ -228,8 +254,7 @@ static int jnumber(rft_dec *d, js *j, size_t *a, size_t *len, int *integer)
             i++;
         if (i >= j->n || !isdig(s[i]))
             return j->i = i, jbad(d, j, "bad number");
-        while (i < j->n && isdig(s[i]))
-            i++;
+        i = digits(s, i, j->n);
         *integer = 0;
     }
     if (i - *a > MAX_NUMBER)
@@ -379,19 +404,23 @@ static int jmask(rft_dec *d, js *j, uint32_t *m)
 }
 
 /* [32 values] written as CUTracer does (no blanks, plain decimals) into v;
- * 0 with j->i past it, else -1 with j->i where it was (for the full path) */
+ * 0 with j->i past it, else -1 with j->i where it was (for the full path).
+ * The first ']' (memchr) ends every digit run: one test a digit. */
 static int jvalues_fast(js *j, uint32_t *v)
 {
     const char *s = j->s;
     size_t i = j->i, n = j->n;
-    if (i >= n || s[i] != '[')
+    if (i >= n || s[i] != '[' || !memchr(s + i, ']', n - i))
         return -1;
     for (int t = 0; t < WARP; t++) {
-        size_t a = ++i;     /* past '[' or ',' */
+        size_t a = ++i;     /* past '[' or ',': at most at the ']' */
         uint64_t x = 0;
-        while (i < n && isdig(s[i]) && i - a < 10)
-            x = x * 10 + (uint64_t)(s[i++] - '0');
-        if (i == a || i >= n || (s[a] == '0' && i - a > 1) || x > 0xffffffffu ||
+        unsigned dg;
+        while ((dg = (unsigned)((unsigned char)s[i] - '0')) < 10) {
+            x = x * 10 + dg;        /* wraps past 20 digits: refused below */
+            i++;
+        }
+        if (i == a || i - a > 10 || (s[a] == '0' && i - a > 1) || x > 0xffffffffu ||
             s[i] != (t == WARP - 1 ? ']' : ','))
             return -1;
         v[t] = (uint32_t)x;
@@ -557,21 +586,36 @@ static int jinstructions(rft_dec *d, cut *m, js *j)
 }
 
 /* ---- a line -------------------------------------------------------------------- */
-typedef struct {
-    const char *key;
-    size_t len;
-    unsigned bit;
-} keydef;
-#define KEY(k, bit) {k, sizeof k - 1, bit}
-static const keydef keys[] = {
-    KEY("type", F_TYPE), KEY("cta", F_CTA), KEY("warp", F_WARP),
-    KEY("grid_launch_id", F_LAUNCH), KEY("active_mask", F_MASK), KEY("regs", F_REGS),
-    KEY("regs_indices", F_IDX), KEY("sass", F_SASS), KEY("opcode_id", F_OPC),
-    KEY("kernel_name", F_NAME), KEY("mangled_name", F_MANGLED),
-    KEY("unmangled_name", F_UNMANGLED), KEY("nregs", F_NREGS), KEY("grid", F_GRID),
-    KEY("block", F_BLOCK), KEY("instructions", F_INSTR), KEY("uregs", F_UREGS),
-    KEY("kernel_launch_id", F_KLAUNCH),
-};
+/* The F_ bit of key k (kn bytes), 0 for a key we do not read: the one key
+ * of that length and first byte compared, not every key. */
+static unsigned key_bit(const char *k, size_t kn)
+{
+#define IS(lit, bit) (kn == sizeof lit - 1 && memcmp(k, lit, sizeof lit - 1) == 0 ? (bit) : 0u)
+    if (kn < 3)
+        return 0;
+    switch (kn * 256 + (unsigned char)k[0]) {
+    case 3 * 256 + 'c': return IS("cta", F_CTA);
+    case 4 * 256 + 't': return IS("type", F_TYPE);
+    case 4 * 256 + 'w': return IS("warp", F_WARP);
+    case 4 * 256 + 'r': return IS("regs", F_REGS);
+    case 4 * 256 + 's': return IS("sass", F_SASS);
+    case 4 * 256 + 'g': return IS("grid", F_GRID);
+    case 5 * 256 + 'n': return IS("nregs", F_NREGS);
+    case 5 * 256 + 'b': return IS("block", F_BLOCK);
+    case 5 * 256 + 'u': return IS("uregs", F_UREGS);
+    case 9 * 256 + 'o': return IS("opcode_id", F_OPC);
+    case 11 * 256 + 'a': return IS("active_mask", F_MASK);
+    case 11 * 256 + 'k': return IS("kernel_name", F_NAME);
+    case 12 * 256 + 'r': return IS("regs_indices", F_IDX);
+    case 12 * 256 + 'm': return IS("mangled_name", F_MANGLED);
+    case 12 * 256 + 'i': return IS("instructions", F_INSTR);
+    case 14 * 256 + 'g': return IS("grid_launch_id", F_LAUNCH);
+    case 14 * 256 + 'u': return IS("unmangled_name", F_UNMANGLED);
+    case 16 * 256 + 'k': return IS("kernel_launch_id", F_KLAUNCH);
+    }
+    return 0;
+#undef IS
+}
 
 static int member(rft_dec *d, cut *m, js *j, unsigned bit)
 {
@@ -618,10 +662,7 @@ static int parse(rft_dec *d, cut *m, const char *s, size_t n)
         size_t kn, kcol = j.i;
         if ((e = jkey(d, &j, &k, &kn)))
             return e;
-        unsigned bit = 0;
-        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-            if (keys[i].len == kn && memcmp(keys[i].key, k, kn) == 0)
-                bit = keys[i].bit;
+        unsigned bit = key_bit(k, kn);
         if (bit & m->f.have)
             return dec_bad(d, "column %zu: duplicate key '%.*s'", kcol + 1, DEC_TOK(k, kn));
         if (bit & (F_LAUNCH | F_KLAUNCH) && m->f.have & (F_LAUNCH | F_KLAUNCH))

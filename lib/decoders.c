@@ -44,12 +44,17 @@ static int starts(const char *s, size_t n, const char *lit)
     return n >= l && memcmp(s, lit, l) == 0;
 }
 
+/* lit (not empty) in s: compared where its first byte is (memchr), not at
+ * every byte */
 static const char *find(const char *s, size_t n, const char *lit)
 {
     size_t l = strlen(lit);
-    for (size_t i = 0; i + l <= n; i++)
-        if (memcmp(s + i, lit, l) == 0)
-            return s + i;
+    for (const char *p = s, *end = s + n; (size_t)(end - p) >= l; p++) {
+        if (!(p = memchr(p, lit[0], (size_t)(end - p) - l + 1)))
+            return NULL;
+        if (memcmp(p, lit, l) == 0)
+            return p;
+    }
     return NULL;
 }
 

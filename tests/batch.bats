@@ -130,14 +130,19 @@ exec "$TOP/bin/rft" "\$@"
 EOF
     chmod +x tb/rft
     tb/rft-batch -j 2 -o out "$TR" 2> err 3>&- &
-    local pid=$! i st=0
-    for ((i = 0; i < 300; i++)); do
+    local pid=$! i st=0 ready=0
+    # until a and b are done and c hangs: seconds on an idle machine, far
+    # more on a loaded one or under make check SAN=1 (it waits for the
+    # files, not for a time; 300 s at most)
+    for ((i = 0; i < 3000; i++)); do
         [ -e hung ] && [ -e out/traces/a/energy.tsv ] && [ -e out/traces/a/vth.tsv ] &&
-            [ -e out/traces/b/energy.tsv ] && [ -e out/traces/b/vth.tsv ] && break
+            [ -e out/traces/b/energy.tsv ] && [ -e out/traces/b/vth.tsv ] && { ready=1; break; }
+        kill -0 $pid 2>/dev/null || break
         sleep 0.1
     done
     kill -TERM $pid
-    wait $pid || st=$?
+    wait_at_most 60 $pid || st=$?
+    [ $ready = 1 ] || { echo "after $((i / 10)) s, a and b not done or c not hung" >&2; false; }
     [ $st -eq 143 ]
     # nothing that looks complete: no table, c not done, a and b whole
     [ ! -e out/table.tsv ] && [ ! -e out/table.txt ]

@@ -115,9 +115,9 @@ EOF
 # ---- item 5: signals stop a local batch ---------------------------------------------
 
 # rft-batch $@ in the background, as a shell with job control starts it (INT
-# not ignored); pid: its pid, mk: make's, once it runs
+# and HUP not ignored, even under nohup); pid: its pid, mk: make's, once it runs
 batch_bg() {
-    env --default-signal=INT rft-batch "$@" 2> err &
+    env $SIG_DEFAULTS rft-batch "$@" 2> err &
     pid=$!
     local i
     for ((i = 0; i < 200; i++)); do
@@ -135,6 +135,7 @@ live_in_group() { ps -eo pgid=,stat=,args= | awk -v g="$1" '$1 == g && $2 !~ /^Z
     local sig st t0 t1 pid mk i
     # a study that would run for hours
     local slow='rft-repeat -n 1000000 | rft-view --stats'
+    sig_note
     for sig in INT TERM HUP; do
         batch_bg --quiet -j 2 --pipeline "$slow" -o out$sig "$TR"/a.rft "$TR"/b.tsv
         sleep 0.3
@@ -145,11 +146,11 @@ live_in_group() { ps -eo pgid=,stat=,args= | awk -v g="$1" '$1 == g && $2 !~ /^Z
         t1=$(date +%s%N)
         if kill -0 $pid 2>/dev/null; then       # still running: clean up, fail
             kill -KILL -$mk $pid 2>/dev/null || :
-            wait $pid || :
+            wait_at_most 10 $pid || :
             echo "SIG$sig did not stop rft-batch within 5 s" >&2
             false
         fi
-        wait $pid || st=$?
+        wait_at_most 10 $pid || st=$?
         echo "SIG$sig: $(( (t1 - t0) / 1000000 )) ms, status $st" >&3
         [ $st -eq $((128 + $(kill -l $sig))) ]
         [ $(( (t1 - t0) / 1000000 )) -lt 2000 ]
@@ -191,7 +192,7 @@ signal_leaves_nothing() {
         dec=""
     fi
     local c=${cmd//F2/f2}
-    env --default-signal=INT bash -c "exec ${c//F1/f1}" 3>&- &
+    env $SIG_DEFAULTS bash -c "exec ${c//F1/f1}" 3>&- &
     local pid=$!
     exec 4> f1
     cat "$BATS_FILE_TMPDIR/al.tsv" >&4
@@ -201,9 +202,9 @@ signal_leaves_nothing() {
     done
     compgen -G '*.tmp*' > /dev/null       # it is writing
     kill -$sig $pid
-    wait $pid || st=$?
+    wait_at_most 30 $pid || st=$?
     exec 4>&-
-    [ -z "$dec" ] || wait $dec || :
+    [ -z "$dec" ] || wait_at_most 30 $dec || :
     echo "$cmd: SIG$sig: status $st, left: $(ls | grep tmp | tr '\n' ' ')" >&3
     [ $st -eq $((128 + $(kill -l $sig))) ]
     [ -z "$(ls | grep '\.tmp')" ]
@@ -211,6 +212,7 @@ signal_leaves_nothing() {
 
 @test "INT, TERM, HUP: every stage and rft run remove their temporary -o and side outputs, and die of the signal" {
     local sig
+    sig_note
     for sig in INT TERM HUP; do
         signal_leaves_nothing $sig 'rft-duty --summary=s.txt -o x.rft F2'
         signal_leaves_nothing $sig "rft run 'duty F2 -o y.rft' 'gate F2 | duty -o x.rft'"

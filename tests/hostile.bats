@@ -206,14 +206,15 @@ placed() { rft-synth --writes 2000 --seed 1 | rft-alloc -o t.rft; }
 
 # ---- the example scripts on a signal -------------------------------------------------
 # Start examples/aging.sh -k keep on a trace big enough to take a few
-# seconds, wait until FILES (a glob) exist, send SIG; then: the script died
+# seconds (HUP and INT at their defaults, even under nohup), wait until
+# FILES (a glob) exist, send SIG; then (within 30 s): the script died
 # of SIG, its temporary directory and the stages' temporary outputs are
 # gone, and no stage runs on.
 aging_killed() {
     local sig=$1 files=$2 pid n=0
     export TMPDIR=$BATS_TEST_TMPDIR/tmp
     mkdir -p "$TMPDIR" keep
-    "$TOP/examples/aging.sh" -k keep big.rft > aging.out 2>&1 &
+    env $SIG_DEFAULTS "$TOP/examples/aging.sh" -k keep big.rft > aging.out 2>&1 &
     pid=$!
     # shellcheck disable=SC2086
     until compgen -G "$files" > /dev/null; do
@@ -223,7 +224,7 @@ aging_killed() {
     done
     kill -s "$sig" "$pid"
     local status=0
-    wait "$pid" || status=$?
+    wait_at_most 30 "$pid" || status=$?
     [ "$status" -eq $((128 + $(kill -l "$sig"))) ]
     [ -z "$(ls -A "$TMPDIR")" ]
     [ -z "$(ls -A keep)" ]
@@ -235,6 +236,7 @@ aging_killed() {
 @test "examples/aging.sh: HUP and TERM stop the stages and leave no temporary file" {
     [[ ${VALGRIND:-} != 1 ]] || skip "timed signals: valgrind's wrappers stand between the script and its stages"
     rft-synth --writes 800000 --seed 1 -o big.rft
+    sig_note
     aging_killed HUP "$BATS_TEST_TMPDIR/tmp/rft-aging.*/*.scan.tmp*"
     rm -rf keep aging.out
     aging_killed TERM "keep/*.rft.tmp*"

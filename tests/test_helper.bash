@@ -50,3 +50,40 @@ no_notes() {
     lines=()
     [ -z "$output" ] || IFS=$'\n' read -d '' -r -a lines <<<"$output" || true
 }
+
+# Signals sent to a background job.  A signal ignored when a program starts
+# stays ignored across exec: a non-interactive shell's background job ignores
+# INT, and under nohup every command ignores HUP (and a shell cannot even trap
+# it).  `env $SIG_DEFAULTS CMD` starts CMD with INT and HUP at their default
+# actions, as a terminal's job control gives them; sig_ignored HUP says
+# whether this test's own environment ignores HUP (nohup), from SigIgn.
+SIG_DEFAULTS=--default-signal=INT,HUP
+sig_ignored() {
+    local mask
+    mask=$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status 2>/dev/null) || return 1
+    [ -n "$mask" ] && (( (0x$mask >> ($(kill -l "$1") - 1)) & 1 ))
+}
+# Once per test that signals its jobs: a note on fd 3 where HUP is ignored
+sig_note() {
+    ! sig_ignored HUP ||
+        echo "# SIGHUP is ignored in this environment (nohup?): restored to its default for the commands this test signals" >&3
+}
+
+# wait_at_most SECONDS PID: `wait PID` (its status), but for SECONDS at most:
+# a job still running then is killed (SIGKILL, its children too) and the test
+# fails, saying so: no test waits forever on a process a signal did not stop.
+wait_at_most() {
+    local s=$1 pid=$2 i
+    for ((i = 0; i < s * 20; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        echo "process $pid ($(ps -o args= -p "$pid" 2>/dev/null)) still running after $s s: killed" >&2
+        pkill -KILL -P "$pid" 2>/dev/null || :
+        kill -KILL "$pid" 2>/dev/null || :
+        wait "$pid" 2>/dev/null || :
+        return 124
+    fi
+    wait "$pid"
+}
