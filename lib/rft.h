@@ -370,7 +370,7 @@ rft_reader *rft_reader_open(const char *path, char *err, size_t errlen);
 /* The same, with flags (0 or any of): RFT_IN_AHEAD, decompress in a second
  * thread, for consumers whose own work per record is heavy (rft-duty);
  * RFT_READ_ORDER, check rule 8 of rft(5) as well (records of kinds 0x01 to
- * 0x06 in cycle order, a wavefront's records between its begin and its end:
+ * 0x07 in cycle order, a wavefront's records between its begin and its end:
  * a map of the wavefronts running), an error naming the record otherwise. */
 #define RFT_READ_ORDER 0x200
 rft_reader *rft_reader_open_flags(const char *path, int flags, char *err, size_t errlen);
