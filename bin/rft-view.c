@@ -22,10 +22,10 @@ static const char usage[] =
     "  -f, --format text|tsv|csv|json  Output format (see OUTPUT FORMATS)\n"
     "      --kind LIST        Only records of the kinds in LIST, letters of the text grammar "
     "in any order, commas ignored\n"
-    "      --slice CU:SIMD    Only the B, W, R, A and E records of slice (CU, SIMD); kernel "
+    "      --slice CU:SIMD    Only the B, W, R, A, U and E records of slice (CU, SIMD); kernel "
     "records and records of other kinds are dropped\n"
-    "      --wf ID            Only the B, W, R, A and E records of wavefront ID\n"
-    "      --kernel NAME|INDEX  Only the kernel records of the kernel, and the B, W, R, A "
+    "      --wf ID            Only the B, W, R, A, U and E records of wavefront ID\n"
+    "      --kernel NAME|INDEX  Only the kernel records of the kernel, and the B, W, R, A, U "
     "and E records of its wavefronts\n"
     "      --cycles FROM:TO   Only records whose cycle lies between FROM and TO, both "
     "included; either may be left out (1000: or :5000)\n";
@@ -59,14 +59,16 @@ static int feed(rft_stage *s, rft_rec *rec, const rft_sink *out)
     if (!e || !vs->line)        /* --stats: counted only */
         return 0;
     size_t n;
-    if (rec->kind > RFT_BUNDLE)     /* records of analysis stages */
+    if (rec->kind > RFT_BUNDLE && rec->kind != RFT_UNITREC)    /* records of analysis stages */
         n = rft_view_other(vs->v, rec, vs->json, vs->sep, vs->line);
     else if (vs->json)
         n = rft_view_json(&vs->geom, rec, vs->line);
     else {
         uint32_t nk;
         const char *const *kn = rft_view_knames(vs->v, &nk);
-        if (!(n = rft_text_format(&vs->geom, rec, kn, nk, vs->sep, vs->line)))
+        if (!(n = rft_text_format(&vs->geom, rec, kn, nk, vs->sep, vs->line)) &&
+            !(rec->kind == RFT_UNITREC &&   /* a malformed one: as a kind unknown */
+              (n = rft_view_other(vs->v, rec, 0, vs->sep, vs->line))))
             return 0;   /* a record without a text form (an implicit kernel) */
     }
     vs->line[n++] = '\n';
@@ -168,7 +170,7 @@ static void parse(int argc, char **argv, cli_job *j)
             o.kinds = 0;
             for (const char *p = optarg; *p; p++)
                 if (*p != ',' && !(o.kinds |= rft_view_kind(*p)))
-                    usage_error("--kind: '%c' is not one of K, B, W, R, E, A", *p);
+                    usage_error("--kind: '%c' is not one of K, B, W, R, E, A, U", *p);
             break;
         case 'S':
             cli_slice("--slice", optarg, 65535, "CU:SIMD", &o.cu, &o.simd);

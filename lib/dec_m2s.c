@@ -84,18 +84,9 @@ static int local_given(const rft_dec *d) { return d->o.local[0] != 0; }
 static int traced(const rft_dec *d) { return d->o.m2s_next && !d->o.prescan; }
 
 /* ---- execute stamping: the sort window ------------------------------------------------ */
-/* a record's cycle, the unit record's (raw) too */
-static uint64_t cycle_of(const rft_rec *r)
-{
-    rft_unitrec u;
-    if (r->kind == RFT_UNITREC && r->raw && rft_unit_parse(r->raw, r->len, &u) == 0)
-        return u.cycle;
-    return rft_rec_cycle(r);
-}
-
 static int before(const m2s *m, uint32_t a, uint32_t b)
 {
-    uint64_t ca = cycle_of(&m->win[a]), cb = cycle_of(&m->win[b]);
+    uint64_t ca = rft_rec_cycle(&m->win[a]), cb = rft_rec_cycle(&m->win[b]);
     return ca != cb ? ca < cb : m->key[a] < m->key[b];
 }
 
@@ -104,11 +95,11 @@ static int pop_min(rft_dec *d, m2s *m)
 {
     uint32_t top = m->heap[0];
     const rft_rec *r = &m->win[top];
-    if (cycle_of(r) < m->out_cycle)
+    if (rft_rec_cycle(r) < m->out_cycle)
         return dec_bad(d, "the pipeline trace's execute stages are more than %u records out of "
                        "fetch order (cycle %llu after %llu): raise --reorder", m->cap,
-                       (unsigned long long)cycle_of(r), (unsigned long long)m->out_cycle);
-    m->out_cycle = cycle_of(r);
+                       (unsigned long long)rft_rec_cycle(r), (unsigned long long)m->out_cycle);
+    m->out_cycle = rft_rec_cycle(r);
     int e = m->emit(m->ectx, r);
     m->heap[0] = m->heap[--m->nheap];
     m->heap[m->nheap] = top;    /* the slot is free again */

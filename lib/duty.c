@@ -1875,7 +1875,7 @@ static int cmp_record(cmp_stage *s, const rft_rec *rec)
     rft_duty_cmp *c = s->c;
     rft_duty_map_stats *m = s->m;
     rft_duty_rec *d = &c->d;
-    if (rec->kind >= RFT_KERNEL && rec->kind <= RFT_BUNDLE) {
+    if (rft_trace_kind(rec->kind)) {
         if (!m->trace)          /* refused once the stream is read */
             m->trace = s->count;
         return 0;

@@ -162,7 +162,7 @@ static int add_scan(rft_merge *m)
 int rft_merge_feed(rft_merge *m, rft_rec *rec, const rft_sink *out)
 {
     m->fed++;
-    if (rec->kind >= RFT_KERNEL && rec->kind <= RFT_BUNDLE) {
+    if (rft_trace_kind(rec->kind)) {
         if (!m->trace)
             m->trace = m->fed;
         return 0;

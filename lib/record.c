@@ -126,8 +126,9 @@ const char *rft_wc_name(int c)
 
 const char *rft_kind_name(int k)
 {
-    static const char *n[] = {"end", "kernel", "begin", "end-wf", "write", "read", "bundle"};
-    return k >= 0 && k <= RFT_BUNDLE ? n[k] : "unknown";
+    static const char *n[] = {"end", "kernel", "begin", "end-wf", "write", "read", "bundle",
+                              "unit"};
+    return k >= 0 && k <= RFT_UNITREC ? n[k] : "unknown";
 }
 
 /* ---- reader ------------------------------------------------------------------ */
@@ -517,7 +518,7 @@ static int rec_slice(int kind, const uint8_t *p, uint32_t len, uint16_t *cu, uin
     uint32_t at;
     switch (kind) {
     case RFT_WFBEGIN: case RFT_WFEND: case RFT_WRITE: case RFT_READ: case RFT_BUNDLE:
-    case RFT_ALLOC: case RFT_PATCH: at = 8; break;
+    case RFT_UNITREC: case RFT_ALLOC: case RFT_PATCH: at = 8; break;
     case RFT_DUTY: at = 4; break;
     case RFT_FAULTMAP: at = 0; break;
     default: return 0;
@@ -654,10 +655,15 @@ again:;
     default:
         break;
     }
+    /* a well-formed unit record is a wavefront's record as a bundle is (a
+     * malformed one: refused by the stages that read it, rft-replay) */
+    rft_unitrec u;
+    int wfrec = (kind >= RFT_WFBEGIN && kind <= RFT_BUNDLE) ||
+                (kind == RFT_UNITREC && rft_unit_parse(p, len, &u) == 0);
     /* wavefront id 0xFFFFFFFF is reserved (hash maps use it as "empty") */
-    if (kind >= RFT_WFBEGIN && kind <= RFT_BUNDLE && ld32(p + 12) == 0xFFFFFFFFu)
+    if (wfrec && ld32(p + 12) == 0xFFFFFFFFu)
         return rerr(r, RFT_EFORMAT, "reserved wavefront id 4294967295");
-    if (r->order && kind <= RFT_BUNDLE && (e = check_order(r, rec)))
+    if (r->order && (kind <= RFT_BUNDLE || wfrec) && (e = check_order(r, rec)))
         return e;
     r->start += FRAME_HDR + len;
     r->count++;

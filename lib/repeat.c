@@ -62,6 +62,8 @@ int rft_repeat_feed(rft_repeat *r, rft_rec *rec, const rft_sink *out)
     uint8_t buf[RFT_ALLOC_LEN > RFT_PATCH_LEN ? RFT_ALLOC_LEN : RFT_PATCH_LEN];
     rft_alloc_rec a;
     rft_patch_rec p;
+    rft_unitrec u;
+    _Static_assert(RFT_UNITREC_LEN <= sizeof buf, "a unit record fits buf");
     int e = 0;
     switch (rec->kind) {
     case RFT_DUTY: return bad(r, "a duty map: repeat the trace, then compute its map");
@@ -85,6 +87,14 @@ int rft_repeat_feed(rft_repeat *r, rft_rec *rec, const rft_sink *out)
         p.cycle += shift;
         rft_patch_encode(buf, &p);
         return rft_sink_raw(out, RFT_PATCH, buf, RFT_PATCH_LEN);
+    case RFT_UNITREC:       /* a store of a wavefront: its copy's cycle, as a bundle's */
+        if (rft_unit_parse(rec->raw, rec->len, &u))
+            return bad(r, "malformed unit record");
+        if ((e = note_cycle(r, u.cycle)))
+            return e;
+        u.cycle += shift;
+        rft_unit_encode(buf, &u);
+        return rft_sink_raw(out, RFT_UNITREC, buf, RFT_UNITREC_LEN);
     case RFT_KERNEL: case RFT_WFBEGIN: case RFT_WFEND: case RFT_WRITE: case RFT_READ:
     case RFT_BUNDLE:
         e = note_cycle(r, rft_rec_cycle(rec));

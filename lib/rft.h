@@ -300,12 +300,21 @@ static inline uint64_t rft_rec_cycle(const rft_rec *r)
     case RFT_WRITE: return r->w.cycle;
     case RFT_READ: return r->u.read.cycle;
     case RFT_BUNDLE: return r->u.bundle.cycle;
+    case RFT_UNITREC: {     /* raw only; a malformed one: 0, as other kinds */
+        rft_unitrec u;
+        return r->raw && rft_unit_parse(r->raw, r->len, &u) == 0 ? u.cycle : 0;
+    }
     default: return 0;
     }
 }
 
+/* A record of the trace itself (kernel, begin, end-wf, write, read, bundle,
+ * unit): 1; 0 for the records that analysis stages add. */
+static inline int rft_trace_kind(int kind) { return kind >= RFT_KERNEL && kind <= RFT_UNITREC; }
+
 /* The slice and wavefront of a wavefront record (begin, end-wf, write, read,
- * bundle): 1 and the fields set; 0 for every other kind. */
+ * bundle, a well-formed unit record): 1 and the fields set; 0 for every
+ * other kind. */
 static inline int rft_rec_wf(const rft_rec *r, uint16_t *cu, uint16_t *simd, uint32_t *wf)
 {
     switch (r->kind) {
@@ -314,6 +323,13 @@ static inline int rft_rec_wf(const rft_rec *r, uint16_t *cu, uint16_t *simd, uin
     case RFT_WRITE: *cu = r->w.cu; *simd = r->w.simd; *wf = r->w.wf; return 1;
     case RFT_READ: *cu = r->u.read.cu; *simd = r->u.read.simd; *wf = r->u.read.wf; return 1;
     case RFT_BUNDLE: *cu = r->u.bundle.cu; *simd = r->u.bundle.simd; *wf = r->u.bundle.wf; return 1;
+    case RFT_UNITREC: {
+        rft_unitrec u;
+        if (!r->raw || rft_unit_parse(r->raw, r->len, &u))
+            return 0;
+        *cu = u.cu, *simd = u.simd, *wf = u.wf;
+        return 1;
+    }
     default: return 0;
     }
 }
@@ -354,7 +370,7 @@ rft_reader *rft_reader_open(const char *path, char *err, size_t errlen);
 /* The same, with flags (0 or any of): RFT_IN_AHEAD, decompress in a second
  * thread, for consumers whose own work per record is heavy (rft-duty);
  * RFT_READ_ORDER, check rule 8 of rft(5) as well (records of kinds 0x01 to
- * 0x06 in cycle order, a wavefront's records between its begin and its end:
+ * 0x07 in cycle order, a wavefront's records between its begin and its end:
  * a map of the wavefronts running), an error naming the record otherwise. */
 #define RFT_READ_ORDER 0x200
 rft_reader *rft_reader_open_flags(const char *path, int flags, char *err, size_t errlen);
@@ -548,6 +564,7 @@ typedef struct rft_textdec {
     rft_rec rec[2];         /* what the last line produced */
     char why[256];          /* what is wrong with the last line */
     rft_map kbyname;        /* a name's key -> its latest kernel index */
+    uint8_t ubuf[RFT_UNITREC_LEN];  /* the payload of a U line's unit record */
 } rft_textdec;
 int rft_textdec_init(rft_textdec *d, const rft_geom *g);
 /* Decode one line split into nf fields (f[i], not NUL-terminated, length

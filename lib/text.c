@@ -303,8 +303,9 @@ static int slice_wf(rft_textdec *d, const char *const *f, const size_t *fl, uint
 
 int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t *fl)
 {
-    static const char types[6] = "KBWREA";    /* memchr: a NUL byte is no type */
-    static const char *const want[] = {"K: 3", "B: 6 to 8", "W", "R: 6", "E: 5", "A: 7 to 9"};
+    static const char types[7] = "KBWREAU";    /* memchr: a NUL byte is no type */
+    static const char *const want[] = {"K: 3", "B: 6 to 8", "W", "R: 6", "E: 5", "A: 7 to 9",
+                                       "U: 6"};
     if (nf == 0)
         return 0;
     const char *known = fl[0] == 1 ? memchr(types, f[0][0], sizeof types) : NULL;
@@ -313,8 +314,9 @@ int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t 
     char type = *known;
     uint64_t cycle;
     int min = type == 'K' ? 3 : type == 'B' ? 6 : type == 'W' ? 7 + (int)d->geom.lanes
-            : type == 'R' ? 6 : type == 'A' ? 7 : 5;
-    int max = type == 'B' || type == 'A' ? min + 2 : type == 'E' || type == 'K' ? min : INT32_MAX;
+            : type == 'R' || type == 'U' ? 6 : type == 'A' ? 7 : 5;
+    int max = type == 'B' || type == 'A' ? min + 2
+            : type == 'E' || type == 'K' || type == 'U' ? min : INT32_MAX;
     if (nf < min || nf > max) {
         if (type == 'W')
             return bad(d, "W line has %d fields, expected %d (%u lanes)", nf, min, d->geom.lanes);
@@ -398,6 +400,16 @@ int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t 
         r->u.bundle.simd = simd;
         r->u.bundle.wf = wf;
         return bundle_fields(d, &r->u.bundle, nf - 5, f + 5, fl + 5) ? RFT_EFORMAT : 1;
+    }
+    if (type == 'U') {      /* a store's unit: kind 0x07, its payload in d->ubuf */
+        int x = name_index(flag_names, 6, f[5], fl[5]);
+        if (x < 0 || !(1u << x & RFT_WF_UNIT))
+            return bad(d, "unknown unit '%.*s' (vmem or lds)", TOK(f[5], fl[5]));
+        rft_unit_encode(d->ubuf, &(rft_unitrec){cycle, cu, simd, wf, (uint8_t)(1u << x)});
+        r->kind = RFT_UNITREC;
+        r->raw = d->ubuf;
+        r->len = RFT_UNITREC_LEN;
+        return 1;
     }
     uint64_t vreg, nregs = *st & 0xffff;
     if (dec_u64(d, "register", f[5], fl[5], 65535, &vreg))
@@ -622,6 +634,16 @@ size_t rft_text_format(const rft_geom *g, const rft_rec *r, const char *const *k
             *p++ = sep;
             p = put_str(p, "vector");
         }
+        break;
+    }
+    case RFT_UNITREC: {
+        rft_unitrec u;
+        if (!r->raw || rft_unit_parse(r->raw, r->len, &u))
+            return 0;       /* malformed: no text form */
+        *p++ = 'U';
+        p = put_slice(p, sep, u.cycle, u.cu, u.simd, u.wf);
+        *p++ = sep;
+        p = put_str(p, u.flags & RFT_WF_VMEM ? "vmem" : "lds");
         break;
     }
     default:

@@ -90,7 +90,7 @@ static int note_kernel(rft_view *v, const rft_kernel *k)
 
 static unsigned kind_bit(int kind)
 {
-    return kind >= RFT_KERNEL && kind <= RFT_BUNDLE ? rft_view_kind("?KBEWRA"[kind]) : 0;
+    return kind >= RFT_KERNEL && kind <= RFT_UNITREC ? rft_view_kind("?KBEWRAU"[kind]) : 0;
 }
 
 static int kernel_matches(const rft_view *v, uint32_t k)
@@ -142,9 +142,9 @@ int rft_view_select(rft_view *v, const rft_rec *r)
     } else if (r->kind == RFT_KERNEL) {
         kernel = r->u.kernel.index;
     }
-    if (r->kind <= RFT_BUNDLE ? !(kind_bit(r->kind) & o->kinds) : o->kinds != RFT_VIEW_ALL)
+    if (rft_trace_kind(r->kind) ? !(kind_bit(r->kind) & o->kinds) : o->kinds != RFT_VIEW_ALL)
         return 0;
-    if (r->kind <= RFT_BUNDLE && (cyc < o->c_from || cyc > o->c_to))
+    if (rft_trace_kind(r->kind) && (cyc < o->c_from || cyc > o->c_to))
         return 0;
     if ((o->slice_set || o->wf_set) && !has_wf)
         return 0;
@@ -214,7 +214,11 @@ size_t rft_view_json(const rft_geom *g, const rft_rec *r, char *buf)
     uint16_t cu, simd;
     uint32_t wf;
     char *p = buf;
-    p += sprintf(p, "{\"kind\": \"%c\"", r->kind <= RFT_BUNDLE ? "EKBEWRA"[r->kind] : '?');
+    rft_unitrec u = {0};
+    int unit = r->kind == RFT_UNITREC && r->raw && rft_unit_parse(r->raw, r->len, &u) == 0;
+    if (r->kind > RFT_BUNDLE && !unit)      /* a malformed unit record too */
+        return (size_t)sprintf(buf, "{\"kind\": \"0x%02x\", \"bytes\": %u}", r->kind, r->len);
+    p += sprintf(p, "{\"kind\": \"%c\"", "EKBEWRAU"[r->kind]);
     if (r->kind == RFT_KERNEL) {
         p += sprintf(p, ", \"cycle\": %llu, \"index\": %u, \"name\": ",
                      (unsigned long long)r->u.kernel.cycle, r->u.kernel.index);
@@ -245,8 +249,8 @@ size_t rft_view_json(const rft_geom *g, const rft_rec *r, char *buf)
         p += sprintf(p, "\", \"trans\": %d, \"vector\": %d", !!(b->flags & RFT_UF_TRANS),
                      !!(b->flags & RFT_UF_VECTOR));
         p = json_mask(g, b->mask, p);
-    } else if (r->kind > RFT_BUNDLE) {
-        p += sprintf(p, ", \"type\": %d, \"bytes\": %u", r->kind, r->len);
+    } else if (unit) {
+        p += sprintf(p, ", \"unit\": \"%s\"", u.flags & RFT_WF_VMEM ? "vmem" : "lds");
     }
     return (size_t)(p + sprintf(p, "}") - buf);
 }

@@ -9,8 +9,8 @@
 
 #include "rft.h"
 
-#define RFT_VIEW_KINDS "KBWREA"     /* --kind letters: bit i is letter i */
-#define RFT_VIEW_ALL 0x3f           /* every letter: records of other kinds too */
+#define RFT_VIEW_KINDS "KBWREAU"    /* --kind letters: bit i is letter i */
+#define RFT_VIEW_ALL 0x7f           /* every letter: records of other kinds too */
 
 typedef struct rft_view_opts {
     unsigned kinds;                 /* RFT_VIEW_KINDS bits */

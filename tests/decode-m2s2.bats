@@ -51,7 +51,7 @@ counter() {
 
 @test "--cycles-from --cycles-at fetch: each instruction at its fetch cycle, on its CU and wavefront pool" {
     run -0 --separate-stderr bash -c "rft-decode $FWT --cycles-at fetch --cycles-from '$F/fwt-det.trace.zst' '$F/fwt-det.isa.zst' > s.rft"
-    run -0 pipe "rft-view s.rft | grep -v '^[WR#]'"
+    run -0 pipe "rft-view s.rft | grep -v '^[WRU#]'"
     assert_output "K	0	fastWalshTransform
 B	1	0	0	0	5	fastWalshTransform	0
 B	1	0	0	1	5	fastWalshTransform	0

@@ -83,7 +83,7 @@ setup() {
     run -1 --separate-stderr rft view "$FIX/corrupt/bad-magic.rft"
     assert_equal "$stderr" "rft-view: $FIX/corrupt/bad-magic.rft: not an rft stream (bad magic)"
     run -2 --separate-stderr rft view --kind X
-    [[ ${stderr_lines[0]} == "rft-view: --kind: 'X' is not one of K, B, W, R, E, A (see rft-view --help)" ]]
+    [[ ${stderr_lines[0]} == "rft-view: --kind: 'X' is not one of K, B, W, R, E, A, U (see rft-view --help)" ]]
 }
 
 @test "rft view | head -1 ends quietly" {

@@ -316,7 +316,7 @@ A	20	1	0	1	YW"
     assert_line $'records\t13'
     assert_line $'last_cycle\t24'
     run -2 --separate-stderr rft-view --kind Q a.rft
-    assert_equal "${stderr_lines[0]}" "rft-view: --kind: 'Q' is not one of K, B, W, R, E, A (see rft-view --help)"
+    assert_equal "${stderr_lines[0]}" "rft-view: --kind: 'Q' is not one of K, B, W, R, E, A, U (see rft-view --help)"
 }
 
 @test "A lines that break the grammar: one line naming the field, status 1" {
