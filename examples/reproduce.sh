@@ -417,8 +417,8 @@ awk -F '\t' -v OFS='\t' '
         }
         if (!dm_n) return 0
         dm_s /= dm_n; dm_p /= dm_n
-        dm_w = sprintf("the %d traces seed %s names in its utilization table (%s) fill %.2f%% of a slice at their peak, its kernels %.2f%% (means)", \
-            dm_n, sd, sd == "004" ? "Table 1" : "Table 5", dm_s, dm_p)
+        dm_w = sprintf("the %d %s seed %s names in its utilization table (%s) fill%s %.2f%% of a slice at %s peak, its kernels %.2f%% (means)", \
+            dm_n, dm_n == 1 ? "trace" : "traces", sd, sd == "004" ? "Table 1" : "Table 5", dm_n == 1 ? "s" : "", dm_s, dm_n == 1 ? "its" : "their", dm_p)
         return 1
     }
     # the direction rule of register demand: a quantity that grows with the
@@ -431,7 +431,7 @@ awk -F '\t' -v OFS='\t' '
     # on key kx; 1 when |r| >= 0.7 with the sign sg and the paper value p lies
     # on it within the traces (sl_x there); sl_w the words
     function slow_fit(kx, k, p, sg, what) {
-        if (!fit(kx, k)) { sl_w = "fewer than 3 traces with " what; return 0 }
+        if (!fit(kx, k)) { sl_w = "no line on " what " (fewer than 3 traces, or all alike)"; return 0 }
         sl_x = fit_b != 0 ? (p - fit_a) / fit_b : fit_lo - 1
         sl_w = sprintf("over the %d traces, slowdown = %.2f %s %.3f x %s (r = %.2f), from %.2f to %.2f", \
             fit_n, fit_a, fit_b < 0 ? "-" : "+", fit_b < 0 ? -fit_b : fit_b, what, fit_r, fit_lo, fit_hi)
