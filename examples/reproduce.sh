@@ -487,6 +487,10 @@ awk -F '\t' -v OFS='\t' '
             a = k ~ /^a4_/ ? "architecture: seed 004 is Evergreen (HD 5870), the traces GCN; " : ""
             if (!demand(k ~ /^a4_/ ? "004" : "002"))
                 return "unexplained: register demand not compared (no trace is a kernel of the seed utilization table); " a runs_note()
+            # where the paper value lies on the line of the reduction over the traces on their utilization
+            if (fit("util_peak", k) && fit_b != 0)
+                a = a sprintf("the line over the %d traces, %.2f %s %.3f x utilization%% (r = %.2f), gives the paper value at %.2f%% of a slice, %.2f%% at the seed kernels%s; ", \
+                    fit_n, fit_a, fit_b < 0 ? "-" : "+", fit_b < 0 ? -fit_b : fit_b, fit_r, (p - fit_a) / fit_b, fit_a + fit_b * dm_p, "\047 mean utilization")
             if (demand_holds(s, p, 1))
                 return "register demand: ARGO rotates over the unused windows; " dm_w ": " (s + 0 > p + 0 ? "more unused windows, a larger" : "fewer unused windows, a smaller") \
                     " reduction (the rule: larger where the traces fill less of a slice than the seed kernels, smaller where more); " a runs_note()
