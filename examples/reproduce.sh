@@ -21,6 +21,25 @@
 #                                   aging study's base and argo duty maps (as argo.sh)
 #     seed 003 Figs. 4, 7           rft-heal --scheme pe (a trace with VLIW bundles only)
 #
+# The reasons are rules over the traces' values (facts.tsv), each stating
+# the direction of the difference it explains, else "unexplained: " and
+# what was checked:
+#   replayed slowdowns above the paper (seed 001 Fig. 7, 002 Fig. 20, 003
+#     Fig. 16): the least-squares line of the slowdown over the traces on,
+#     in turn, the wavefronts a slice holds at most (rft-alloc --util
+#     max_wf; "latency hiding", r <= -0.7), the SIMD issue demand
+#     (rft-replay --no-scheme: 4 cycles an instruction per cycle of the
+#     slice's span, mean over the slices; "busy SIMDs", r >= 0.7), the
+#     upper bound (the cycles the scheme adds per cycle; "added latency",
+#     r >= 0.7); the first whose line reaches the paper value within the
+#     traces' range
+#   register demand (ARGO's reductions, the slice energy and leakage
+#     saved): the traces the seed's utilization table names (seed 002
+#     Table 5, seed 004 Table 1) fill less of a slice than its kernels:
+#     a larger reduction or saving; more: a smaller one
+#   Fig. 3's shares: smaller than the paper where the traces fill less of
+#     a slice than the register file Fig. 3 uses
+#
 # The papers' numbers come from examples/paper-values.tsv, each with its
 # figure or table and section; the report prints them as they are there.
 #
@@ -167,6 +186,11 @@ per_trace() {
     [ -s "$d/recovery.tsv" ] ||
         { rft-alloc --scheme argo --recovery="$d/recovery.tsv.part" -o /dev/null "$src" 2>> "$d/log" &&
           mv "$d/recovery.tsv.part" "$d/recovery.tsv"; } || :
+    # the slices' schedules without a scheme: the SIMD's issue demand (the
+    # reasons of the replayed slowdowns)
+    [ -s "$d/replay.tsv" ] ||
+        { rft-replay --no-scheme --format tsv "$src" > "$d/replay.tsv.part" 2>> "$d/log" &&
+          mv "$d/replay.tsv.part" "$d/replay.tsv"; } || :
     a=$out/batch/aging/traces/$l
     if [ -s "$a/base.rft" ] && [ -s "$a/argo.rft" ]; then
         for p in 45nm 65nm; do
@@ -244,6 +268,12 @@ facts() {
                 "$d/util.tsv"
             [ ! -s "$d/recovery.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 $1 == "all" && $c["bank_bytes"] == 1024 { print "rec_1k\t" $c["worst_recovery%"] }' "$d/recovery.tsv"
+            # issue demand: the cycles a slice's instructions take to issue (4
+            # each: rft-replay --issue on GCN and Evergreen) per cycle of its
+            # span, mean over the slices (over 100: the trace issues faster)
+            [ ! -s "$d/replay.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                $1 ~ /^slice / && $c["cycles_naive"] > 0 { n++; b += 400 * $c["instructions"] / $c["cycles_naive"] }
+                END { if (n) printf "busy\t%.2f\n", b / n }' "$d/replay.tsv"
             for p in 45nm 65nm; do
                 [ ! -s "$d/vth-$p.tsv" ] || awk -F '\t' -v p="$p" '$1 == "all" {
                     if ($2 == "dvth_rd%") printf "a4_dvth_base_%s\t%s\na4_dvth_red_%s\t%s\n", p, $3, p, $5
@@ -293,7 +323,7 @@ awk -F '\t' -v OFS='\t' '
     FNR == 1 { pass++ }
     pass == 1 { if ($2 == "pe_none" && pe_msg !~ /no bundle records/) pe_msg = $3; v[$1, $2] = $3; has[$2] = 1; lab[$1] = 1; if (!($1 in seen)) { seen[$1] = 1; labels[++nl] = $1 }; next }
     # the values file twice: first the rows of each key (kernels the paper names)
-    pass == 2 { if (!/^#/ && $1 != "id") { nk[$9]++; kt[$9, nk[$9]] = $8; kp[$9, nk[$9]] = $5; ku[$9, nk[$9]] = $6 }; next }
+    pass == 2 { if (!/^#/ && $1 != "id") { nk[$9]++; kt[$9, nk[$9]] = $8; kp[$9, nk[$9]] = $5; ku[$9, nk[$9]] = $6; ks[$9, nk[$9]] = $2 }; next }
     /^#/ || $1 == "id" { if ($1 == "id") print $0, "suite", "reason"; next }
     function num(x) { return x ~ /^-?[0-9]+(\.[0-9]+)?$/ }
     # the aggregate of key k over the traces (mean, max, min; min!LABEL:
@@ -375,6 +405,38 @@ awk -F '\t' -v OFS='\t' '
         return "the duty maps are of the steady state (the kernel run again and again, rft-alloc --runs steady)" \
             (n10 ? ", " n10 " trace(s) run " r " times instead (no steady state: rft-batch runs file)" : "")
     }
+    # register demand beside the seed sd: over the rows of util_peak of seed
+    # sd whose kernel a trace is, the mean of the paper values (dm_p) and of
+    # the traces (dm_s), dm_n rows, dm_w the words; 0 if none
+    function demand(sd,   i, t, x) {
+        dm_p = dm_s = dm_n = 0
+        for (i = 1; i <= nk["util_peak"]; i++) {
+            t = kt["util_peak", i]
+            if (ks["util_peak", i] != sd || t ~ /^(mean|max|min)(!|$)/ || !(t in lab) || (x = value(t, "util_peak")) == "" || !num(kp["util_peak", i])) continue
+            dm_n++; dm_s += x; dm_p += kp["util_peak", i]
+        }
+        if (!dm_n) return 0
+        dm_s /= dm_n; dm_p /= dm_n
+        dm_w = sprintf("the %d %s seed %s names in its utilization table (%s) fill%s %.2f%% of a slice at %s peak, its kernels %.2f%% (means)", \
+            dm_n, dm_n == 1 ? "trace" : "traces", sd, sd == "004" ? "Table 1" : "Table 5", dm_n == 1 ? "s" : "", dm_s, dm_n == 1 ? "its" : "their", dm_p)
+        return 1
+    }
+    # the direction rule of register demand: a quantity that grows with the
+    # unused windows (more: 1) or shrinks (more: -1) differs from the paper
+    # the way the traces fill less (or more) of a slice than the seed kernels
+    function demand_holds(s, p, more) {
+        return (more * (s - p) > 0 && dm_s < dm_p) || (more * (s - p) < 0 && dm_s > dm_p)
+    }
+    # a replayed slowdown above the paper: the line of key k over the traces
+    # on key kx; 1 when |r| >= 0.7 with the sign sg and the paper value p lies
+    # on it within the traces (sl_x there); sl_w the words
+    function slow_fit(kx, k, p, sg, what) {
+        if (!fit(kx, k)) { sl_w = "no line on " what " (fewer than 3 traces, or all alike)"; return 0 }
+        sl_x = fit_b != 0 ? (p - fit_a) / fit_b : fit_lo - 1
+        sl_w = sprintf("over the %d traces, slowdown = %.2f %s %.3f x %s (r = %.2f), from %.2f to %.2f", \
+            fit_n, fit_a, fit_b < 0 ? "-" : "+", fit_b < 0 ? -fit_b : fit_b, what, fit_r, fit_lo, fit_hi)
+        return sg * fit_r >= 0.7 && sl_x >= fit_lo && sl_x <= fit_hi
+    }
     function why(k, t, s, p, un,   u, c, x, a, h, b, m, y, w, lo, hi, one) {
         u = mean("util_peak"); c = mean("compr")
         # the pattern rule: seed 002 fixes BS 8 (4) and the hardware deltas
@@ -419,27 +481,61 @@ awk -F '\t' -v OFS='\t' '
             if (fit_r > -0.8 || x < fit_lo || x > fit_hi) return "unexplained: the energy mix checked: " w
             return sprintf("energy mix: the saving falls as the share of static energy in Conv'"'"'s rises: %s; the paper'"'"'s %s%% lies on that line at %.2f%% static", w, p, x)
         }
-        if (k ~ /^ag_(l0|l1|t0|t1)red_argo/ || k ~ /^a4_(dvth|snm)_red/)
-            return "register demand: ARGO powers off only unused windows, and the traces fill " u "% of a slice at their peak " \
-                "(mean; the Table 1 and Table 5 rows set each beside the seed kernel); " (k ~ /^a4_/ ? "architecture: seed 004 is Evergreen (HD 5870), the traces GCN; " : "") runs_note()
+        # ARGO rotates over the unused windows: a trace that fills less of a
+        # slice than the seed kernels has more of them, a larger reduction
+        if (k ~ /^ag_(l0|l1|t0|t1)red_argo/ || k ~ /^a4_(dvth|snm)_red/) {
+            a = k ~ /^a4_/ ? "architecture: seed 004 is Evergreen (HD 5870), the traces GCN; " : ""
+            if (!demand(k ~ /^a4_/ ? "004" : "002"))
+                return "unexplained: register demand not compared (no trace is a kernel of the seed utilization table); " a runs_note()
+            # where the paper value lies on the line of the reduction over the traces on their utilization
+            if (fit("util_peak", k) && fit_b != 0)
+                a = a sprintf("the line over the %d traces, %.2f %s %.3f x utilization%% (r = %.2f), gives the paper value at %.2f%% of a slice, %.2f%% at the seed kernels%s; ", \
+                    fit_n, fit_a, fit_b < 0 ? "-" : "+", fit_b < 0 ? -fit_b : fit_b, fit_r, (p - fit_a) / fit_b, fit_a + fit_b * dm_p, "\047 mean utilization")
+            if (demand_holds(s, p, 1))
+                return "register demand: ARGO rotates over the unused windows; " dm_w ": " (s + 0 > p + 0 ? "more unused windows, a larger" : "fewer unused windows, a smaller") \
+                    " reduction (the rule: larger where the traces fill less of a slice than the seed kernels, smaller where more); " a runs_note()
+            return "unexplained: register demand checked: " dm_w ", which makes ARGO reduce " (dm_s < dm_p ? "more" : "less") \
+                " than the paper, not " (s + 0 > p + 0 ? "more" : "less") "; " a runs_note()
+        }
         if (k ~ /^ag_(l0|l1|t0|t1)red_/)
             return "workload: " c "% of the writes are compressible, " mean("pattern") "% fit a pattern (seed 002 Fig. 7: " paper("pattern", "mean") "%), which bounds what RC powers off; " runs_note()
-        if (k ~ /^ag_save_/ || k ~ /^ag_leak_/)
-            return "register demand: the traces fill " u "% of a slice at their peak (mean): the cells of unused windows are off in every scheme but the baseline, which keeps every cell on (seed 002 6.6; seed 004 Fig. 11 is Evergreen)"
+        if (k ~ /^ag_save_/ || k ~ /^ag_leak_/) {
+            w = "the cells of unused windows are off in every scheme but the baseline, which keeps every cell on (seed 002 6.6; seed 004 Fig. 11 is Evergreen)"
+            if (!demand($2)) return "unexplained: register demand not compared (no trace is a kernel of the seed utilization table); " w
+            if (demand_holds(s, p, 1))
+                return "register demand: " dm_w ": " (s + 0 > p + 0 ? "more" : "fewer") " unused windows, a " (s + 0 > p + 0 ? "larger" : "smaller") " saving; " w
+            return "unexplained: register demand checked: " dm_w ", which makes the saving " (dm_s < dm_p ? "larger" : "smaller") " than the paper, not " (s + 0 > p + 0 ? "larger" : "smaller") "; " w
+        }
         if (k ~ /^a4_(dvth|life)_base/)
             return "runs: " runs_note() "; the model is that of seed 004 (params/seed004-*.conf, calibrated to its Fig. 7 and Fig. 9), the duty maps are of the traces"
         if (k ~ /^a4_life_argo/) {
             x = which(t, k)
-            if (value(x, "util_peak") >= 90)
+            if (value(x, "util_peak") >= 90 && s + 0 < p + 0)
                 return "register demand: " x " (the smallest) fills " value(x, "util_peak") "% of a slice at its peak, ARGO has few unused windows to rotate; " runs_note()
-            return "unexplained: " x " (the smallest) gains " value(x, "a4_dvth_red_45nm") "% dVth from ARGO though it fills " \
-                value(x, "util_peak") "% of a slice at its peak; " runs_note() }
-        if (k ~ /^ag_slow_/) { sub(/^ag_slow_/, "", k)
-            return "replayed slowdown (rft-energy replayed_slowdown%: other wavefronts hide a wake-up); the upper bound (every wake-up delays its slice) is " value(t, "ag_upper_" k) "%" }
-        if (k ~ /^uv_slow_/) { sub(/^uv_slow_/, "", k)
-            return "replayed slowdown (rft-dcpatch --report perf, with its 2 extra stages); the upper bound is " value(t, "uv_upper_" k) "%" }
-        if (k ~ /^sc_slow_/) { sub(/^sc_slow_/, "", k)
-            return "replayed slowdown of the healthy kernel (rft-heal --report cost); the first-order estimate is " value(t, "sc_over_" k) "%, the upper bound " value(t, "sc_upper_" k) "%" }
+            return "unexplained: " x " (the smallest) gains " value(x, "a4_dvth_red_45nm") "% dVth from ARGO and fills " \
+                value(x, "util_peak") "% of a slice at its peak (the rule: 90% or more, a lifetime shorter than the paper); " runs_note() }
+        # replayed slowdowns above the paper: other wavefronts hide the added
+        # latency (a slice of few wavefronts cannot), or a busy SIMD has no
+        # idle cycles for the added work
+        if (k ~ /^(ag|uv|sc)_slow_/) {
+            x = substr(k, 9)
+            m = k ~ /^ag_/ ? "replayed slowdown (rft-energy replayed_slowdown%: other wavefronts hide a wake-up); the upper bound (every wake-up delays its slice) is " value(t, "ag_upper_" x) "%" \
+              : k ~ /^uv_/ ? "replayed slowdown (rft-dcpatch --report perf, with its 2 extra stages); the upper bound is " value(t, "uv_upper_" x) "%" \
+              : "replayed slowdown of the healthy kernel (rft-heal --report cost); the first-order estimate is " value(t, "sc_over_" x) "%, the upper bound " value(t, "sc_upper_" x) "%"
+            if (s + 0 <= p + 0) return "unexplained: the rules explain a slowdown above the paper, this one is not; " m
+            if (slow_fit("util_wf", k, p, -1, "the wavefronts a slice holds at most (rft-alloc --util max_wf)"))
+                return sprintf("latency hiding: the slowdown falls as a slice holds more wavefronts to hide the added latency: %s; the paper value %s%% lies on that line at %.1f wavefronts a slice (GCN holds up to 10 a SIMD); %s", sl_w, p, sl_x, m)
+            w = sl_w
+            if (slow_fit("busy", k, p, 1, "the SIMD issue demand% (4 cycles an instruction per cycle of the slice span, rft-replay --no-scheme, mean over the slices)"))
+                return sprintf("busy SIMDs: the slowdown rises with the SIMD issue demand, a SIMD busy issuing has no idle cycles for the added work: %s; the paper value %s%% lies on that line at %.2f%% issue demand; %s", sl_w, p, sl_x, m)
+            w = w "; " sl_w
+            # the added cycles per cycle of the run (the upper bound): how
+            # often the scheme adds latency (wake-ups, stages, redundant work)
+            y = substr(k, 1, 3) "upper_" x
+            if (slow_fit(y, k, p, 1, "the upper bound% (the added cycles per cycle, " y ")"))
+                return sprintf("added latency: the slowdown rises with the cycles the scheme adds per cycle of the run (its upper bound), the rest hidden: %s; the paper value %s%% lies on that line at an upper bound of %.2f%%; %s", sl_w, p, sl_x, m)
+            return "unexplained: wavefronts a slice, issue demand and added cycles checked: " w "; " sl_w "; " m
+        }
         if (k ~ /^sc_over_/)
             return "architecture: Fig. 9 is Evergreen (HD 5870, VLIW), the traces GCN (seed 003 Fig. 16: " paper("sc_slow_1", "mean") "% on Southern Islands); first-order estimate (rft-heal --report cost), the replay gives " value(t, "sc_slow_" substr(k, 9)) "%"
         if (k == "sc_red10") {
@@ -452,8 +548,13 @@ awk -F '\t' -v OFS='\t' '
             return "register demand and compression: " (t ~ /^(mean|max|min)/ ? "the traces fill " u "% of a slice at their peak (mean) with " c "%" \
                 : t " fills " value(t, "util_peak") "% of a slice at its peak with " value(t, "compr") "%") \
                 " compressible writes; DC-Patch spills to the LDS only where both leave no room (seed 001 V-A1)"
-        if (k ~ /^occ_/)
-            return "register demand: the traces fill " u "% of a slice at their peak (mean), the categories share what is used; " c "% of the writes are compressible"
+        # the entries in use (Fig. 3) grow with the registers the kernels hold
+        if (k ~ /^occ_/) {
+            x = paper("occ_used", "mean")
+            w = "the traces fill " u "% of a slice at their peak (mean), seed 001 Fig. 3 uses " x "% of the register file; the categories share what is used; " c "% of the writes are compressible"
+            if (num(x) && s + 0 < p + 0 && u + 0 < x + 0) return "register demand: " w
+            return "unexplained: register demand checked (it explains shares smaller than the paper where the traces use less): " w
+        }
         return ""
     }
     {
