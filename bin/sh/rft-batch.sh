@@ -195,32 +195,7 @@ EOF
 EOF
         [ "${shards:-1}" = 1 ] || shard_rules
         ;;
-    undervolt)
-        if [ "${shards:-1}" != 1 ]; then
-            undervolt_shard_rules
-            return
-        fi
-        cat <<'EOF'
-# examples/undervolt.sh: DC-Patch under each fault scenario (fault maps of
-# seed SEED, passed to DC-Patch in memory by rft run), its writes table and
-# its energy against Conv and Smooth.  The
-# summary is renamed into place after the stream is complete: it stands for
-# both.
-SEED = 1
-%/common.tsv: %/trace.rft
-	rft run --quiet 'faultmap --scenario common --seed $(SEED) "$<" | dcpatch --summary="$@.part" --format tsv -o "$*/common.rft"' $(LOG) && mv $@.part $@
-%/clustered.tsv: %/trace.rft
-	rft run --quiet 'faultmap --scenario clustered --seed $(SEED) "$<" | dcpatch --summary="$@.part" --format tsv -o "$*/clustered.rft"' $(LOG) && mv $@.part $@
-%/dispersed.tsv: %/trace.rft
-	rft run --quiet 'faultmap --scenario dispersed --seed $(SEED) "$<" | dcpatch --summary="$@.part" --format tsv -o "$*/dispersed.rft"' $(LOG) && mv $@.part $@
-
-# the total row of each scenario (seed 001 Fig. 5, 6; V-A2)
-%/writes.tsv: %/common.tsv %/clustered.tsv %/dispersed.tsv
-	{ grep '^#' $*/common.tsv; printf 'scenario\t'; grep -v '^#' $*/common.tsv | head -n 1 | cut -f2-; for s in common clustered dispersed; do printf '%s\t' $$s; awk -F '\t' '$$1 == "total"' $*/$$s.tsv | cut -f2-; done; } $(SAVE)
-%/energy.tsv: %/common.tsv %/clustered.tsv %/dispersed.tsv
-	rft-energy --format tsv common=$*/common.rft clustered=$*/clustered.rft dispersed=$*/dispersed.rft $(SAVE)
-EOF
-        ;;
+    undervolt) undervolt_rules ;;
     healing)
         if [ "${shards:-1}" != 1 ]; then
             healing_shard_rules
@@ -292,55 +267,75 @@ $(foreach t,$(TRACES),$(foreach m,$(MERGED_FILES),$(eval $(call MERGED,$(TRACE_D
 EOF
 }
 
-# --shards N, undervolt: shards of whole compute units (rft run --shard-by
-# cu: DC-Patch's LDS is a compute unit's), each running the three scenarios
-# in one pass; the energy scans added up by rft-merge, the writes table
-# from the added counters and the shards' largest run times.
-undervolt_shard_rules() {
+# The undervolt study: the three scenarios in one pass (rft run), each
+# ending in DC-Patch's summary and an energy scan; with --shards N, in N
+# shards of whole compute units (rft run --shard-by cu: DC-Patch's LDS is a
+# compute unit's), the scans added up by rft-merge.  One plan with shards
+# or without: the writes table made of the scans' counters and the
+# summaries' run times.
+undervolt_rules() {
     cat <<'EOF'
 # examples/undervolt.sh: DC-Patch under each fault scenario (fault maps of
 # seed SEED, drawn per slice from the seed and the slice, so that a shard
 # draws its slices' maps as the whole run does), its writes table and its
-# energy against Conv and Smooth, made in SHARDS shards of whole compute
-# units (folder sK: rft run --shard K/SHARDS --shard-by cu, which keeps the
-# compute units that are K modulo SHARDS: DC-Patch's LDS spill partition is
-# a compute unit's), the three scenarios in one pass.  Each shard writes
-# per scenario its summary (sK/S.tsv: its own total row, with the whole
-# trace's span and its slices' largest replayed and upper run times) and
-# energy scan (sK/S.rft, with DC-Patch's counters: a scan is an rft stream
-# that rft-energy prices as the stream it was made from, and is named as
-# that stream, S.rft, so that the tables' notes name the same files); the
-# trace's scan is the shards' added by rft-merge(1) (the whole run's, byte
-# for byte), its energy table rft-energy's of the scans, and its writes
-# table is made of the added counters and the shards' largest run times.
+# energy against Conv and Smooth, the three scenarios in one pass (rft run:
+# the fault maps passed to DC-Patch in memory, its stream to an energy
+# scan).  The pass writes per scenario S DC-Patch's summary (S.tsv: its
+# counts and total row, with the trace's span and its slices' largest
+# replayed and upper run times) and energy scan (S.rft, with DC-Patch's
+# counters: a scan is an rft stream that rft-energy prices as the patched
+# stream it was made from, and is named as that stream, so that the
+# tables' notes name the same files); the patched streams are not written.
 SEED = 1
 SCENARIOS = common clustered dispersed
+# scenario $(1)'s pipeline of the trace "$<", its files in folder $*/$(2)
+UV = 'faultmap --scenario $(1) --seed $(SEED) "$<" | dcpatch --summary="$*/$(2)$(1).tsv.part" --format tsv | energy --scan -o "$*/$(2)$(1).rft"'
 EOF
-    shard_ids
-    cat <<'EOF'
+    if [ "${shards:-1}" = 1 ]; then
+        cat <<'EOF'
+# the summaries and scans are kept (a few KB each)
+.PRECIOUS: %/common.tsv %/clustered.tsv %/dispersed.tsv %/common.rft %/clustered.rft %/dispersed.rft
+%/common.tsv %/clustered.tsv %/dispersed.tsv %/common.rft %/clustered.rft %/dispersed.rft: %/trace.rft
+	rft run --quiet $(foreach s,$(SCENARIOS),$(call UV,$(s),)) $(LOG)
+	for s in $(SCENARIOS); do mv $*/$$s.tsv.part $*/$$s.tsv; done
+# the summaries of scenario $(1)
+SUMMARIES = $*/$(1).tsv
+EOF
+    else
+        cat <<'EOF'
+# Made in SHARDS shards of whole compute units (folder sK: rft run --shard
+# K/SHARDS --shard-by cu keeps the compute units that are K modulo SHARDS:
+# DC-Patch's LDS spill partition is a compute unit's), each shard's
+# summaries (its own total row, over the whole trace's span) and scans in
+# sK; the trace's scan is the shards' added by rft-merge(1) (the whole
+# run's, byte for byte).
+EOF
+        shard_ids
+        cat <<'EOF'
 MERGED_FILES = common.rft clustered.rft dispersed.rft
 .SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft)
 # the shards' summaries and scans are kept (rft-batch --status reads them)
 .PRECIOUS: $(foreach k,$(SHARD_IDS),$(foreach s,$(SCENARIOS),%/s$(k)/$(s).tsv %/s$(k)/$(s).rft))
-# scenario $(1)'s pipeline in shard $(2) of the trace "$<" (folder $*)
-UV = 'faultmap --scenario $(1) --seed $(SEED) "$<" | dcpatch --summary="$*/s$(2)/$(1).tsv.part" --format tsv | energy --scan -o "$*/s$(2)/$(1).rft"'
+# the summaries of scenario $(1): the shards'
+SUMMARIES = $(foreach k,$(SHARD_IDS),$*/s$(k)/$(1).tsv)
 EOF
-    for k in $ids; do
-        printf '%%/s%s/common.tsv %%/s%s/clustered.tsv %%/s%s/dispersed.tsv ' $k $k $k
-        printf '%%/s%s/common.rft %%/s%s/clustered.rft %%/s%s/dispersed.rft: %%/trace.rft\n' $k $k $k
-        printf '\tmkdir -p $*/s%s && rft run --quiet --shard %s/$(SHARDS) --shard-by cu $(foreach s,$(SCENARIOS),$(call UV,$(s),%s)) $(LOG)\n' $k $k $k
-        printf '\tfor s in $(SCENARIOS); do mv $*/s%s/$$s.tsv.part $*/s%s/$$s.tsv; done\n' $k $k
-    done
-    merged_rules
+        for k in $ids; do
+            printf '%%/s%s/common.tsv %%/s%s/clustered.tsv %%/s%s/dispersed.tsv ' $k $k $k
+            printf '%%/s%s/common.rft %%/s%s/clustered.rft %%/s%s/dispersed.rft: %%/trace.rft\n' $k $k $k
+            printf '\tmkdir -p $*/s%s && rft run --quiet --shard %s/$(SHARDS) --shard-by cu $(foreach s,$(SCENARIOS),$(call UV,$(s),s%s/)) $(LOG)\n' $k $k $k
+            printf '\tfor s in $(SCENARIOS); do mv $*/s%s/$$s.tsv.part $*/s%s/$$s.tsv; done\n' $k $k
+        done
+        merged_rules
+    fi
     cat <<'EOF'
 
 # The total row of each scenario (seed 001 Fig. 5, 6; V-A2) as rft-dcpatch
 # --summary prints it: the counts, the LDS peak (the largest compute
-# unit's) and mean from DC-Patch's counters in the added scan (rft-view
+# unit's) and mean from DC-Patch's counters in the (added) scan (rft-view
 # prints them), the traced, replayed and upper run times the largest of the
-# shards' total rows (each of the whole trace's span; empty where a stream
-# was not replayed, or its cycles estimated), the shares computed from
-# them; the notes and header of shard 0's summary.
+# summaries' total rows (each of the whole trace's span; empty where a
+# stream was not replayed, or its cycles estimated), the shares computed
+# from them; the notes and header of the first summary.
 WRITES_ROW = awk -F '\t' -v OFS='\t' -v s=$(1) ' \
 	function pct(a, b, d) { return sprintf("%." d "f", b ? 100 * a / b : 0) } \
 	function slow(n, c) { return n ? sprintf("%.2f", 100 * (c - n) / n) : "" } \
@@ -355,9 +350,10 @@ WRITES_ROW = awk -F '\t' -v OFS='\t' -v s=$(1) ' \
 	    sprintf("%.1f", c[d "cu_cycles"] ? c[d "lds_spill_byte_cycles"] / c[d "cu_cycles"] : 0), \
 	    c[d "stall_cycles"], none ? "" : int0(n), blank ? "" : int0(r), blank ? "" : slow(n, r), \
 	    none ? "" : int0(u), none ? "" : slow(n, u) }'
-%/writes.tsv: %/common.rft %/clustered.rft %/dispersed.rft $$(foreach k,$$(SHARD_IDS),$$*/s$$(k)/common.tsv $$*/s$$(k)/clustered.tsv $$*/s$$(k)/dispersed.tsv)
-	{ grep '^#' $*/s0/common.tsv; printf 'scenario\t'; grep -v '^#' $*/s0/common.tsv | head -n 1 | cut -f2-; \
-	  for s in $(SCENARIOS); do rft-view $*/$$s.rft | $(call WRITES_ROW,$$s) - $(foreach k,$(SHARD_IDS),$*/s$(k)/$$s.tsv); done; } $(SAVE)
+FIRST_SUMMARY = $(firstword $(call SUMMARIES,common))
+%/writes.tsv: %/common.rft %/clustered.rft %/dispersed.rft $$(call SUMMARIES,common) $$(call SUMMARIES,clustered) $$(call SUMMARIES,dispersed)
+	{ grep '^#' $(FIRST_SUMMARY); printf 'scenario\t'; grep -v '^#' $(FIRST_SUMMARY) | head -n 1 | cut -f2-; \
+	  for s in $(SCENARIOS); do rft-view $*/$$s.rft | $(call WRITES_ROW,$$s) - $(call SUMMARIES,$$s); done; } $(SAVE)
 %/energy.tsv: %/common.rft %/clustered.rft %/dispersed.rft
 	rft-energy --format tsv common=$*/common.rft clustered=$*/clustered.rft dispersed=$*/dispersed.rft $(SAVE)
 EOF
