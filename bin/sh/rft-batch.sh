@@ -338,7 +338,7 @@ EOF
 # from them; the notes and header of the first summary.
 WRITES_ROW = awk -F '\t' -v OFS='\t' -v s=$(1) ' \
 	function pct(a, b, d) { return sprintf("%." d "f", b ? 100 * a / b : 0) } \
-	function slow(n, c) { return n ? sprintf("%.2f", 100 * (c - n) / n) : "" } \
+	$(AWK_SLOWDOWN) \
 	function int0(v) { return sprintf("%.0f", v) } \
 	FILENAME == "-" { for (i = 1; i <= NF; i++) if (split($$i, kv, "=") == 2) c[kv[1]] = kv[2]; next } \
 	/^\#/ || !h[FILENAME]++ { next } \
@@ -348,8 +348,8 @@ WRITES_ROW = awk -F '\t' -v OFS='\t' -v s=$(1) ' \
 	    pct(c[d "writes_lds"], w, 2), pct(c[d "writes_mispredicted"], w, 2), c[d "mov_injected"], c[d "reads"], \
 	    pct(c[d "lds_loads"], c[d "reads"], 3), c[d "lds_peak_bytes"], \
 	    sprintf("%.1f", c[d "cu_cycles"] ? c[d "lds_spill_byte_cycles"] / c[d "cu_cycles"] : 0), \
-	    c[d "stall_cycles"], none ? "" : int0(n), blank ? "" : int0(r), blank ? "" : slow(n, r), \
-	    none ? "" : int0(u), none ? "" : slow(n, u) }'
+	    c[d "stall_cycles"], none ? "" : int0(n), blank ? "" : int0(r), blank ? "" : slowdown(n, r), \
+	    none ? "" : int0(u), none ? "" : slowdown(n, u) }'
 FIRST_SUMMARY = $(firstword $(call SUMMARIES,common))
 %/writes.tsv: %/common.rft %/clustered.rft %/dispersed.rft $$(call SUMMARIES,common) $$(call SUMMARIES,clustered) $$(call SUMMARIES,dispersed)
 	{ grep '^#' $(FIRST_SUMMARY); printf 'scenario\t'; grep -v '^#' $(FIRST_SUMMARY) | head -n 1 | cut -f2-; \
@@ -412,12 +412,12 @@ SHARD_TABLES = $$(foreach k,$$(SHARD_IDS),$$*/s$$(k)/$(1).tsv)
 # over the whole trace's window and span), the shares computed from them
 %/cost.tsv: $(call SHARD_TABLES,cost) $(call SHARD_TABLES,slices)
 	{ $(call HEAL_NOTES,$*/s0/cost.tsv); awk -F '\t' -v OFS='\t' ' \
-	  function pct(n, c) { return n ? sprintf("%.2f", 100 * (c - n) / n) : "" } \
+	  $(AWK_SLOWDOWN) \
 	  /^\#/ { next } !h[FILENAME]++ { if (FILENAME == f0) print; next } $$2 != "all" { next } \
 	  { d = $$1; nd[d] = 1; for (i = 3; i <= 9; i++) if (i != 5 && i != 8) { if ($$i == "") b[d, i] = 1; else if ($$i + 0 > m[d, i]) m[d, i] = $$i + 0 } } \
 	  END { for (d = 1; d in nd; d++) { for (i = 3; i <= 9; i++) v[i] = sprintf("%.0f", m[d, i]); \
 	    if (b[d, 7]) v[7] = ""; \
-	    print d, "all", v[3], v[4], pct(m[d, 3], m[d, 4]), v[6], v[7], b[d, 7] ? "" : pct(m[d, 6], m[d, 7]), v[9], pct(m[d, 6], m[d, 9]) } }' \
+	    print d, "all", v[3], v[4], slowdown(m[d, 3], m[d, 4]), v[6], v[7], b[d, 7] ? "" : slowdown(m[d, 6], m[d, 7]), v[9], slowdown(m[d, 6], m[d, 9]) } }' \
 	  f0=$*/s0/cost.tsv $(foreach k,$(SHARD_IDS),$*/s$(k)/cost.tsv) | cut -f1,3-; } $(SAVE)
 # the degraded row of the shard holding the most stressed SC (the largest
 # busy cycles of an SC: its row is of that SC's duty alone)
@@ -475,6 +475,9 @@ LOG = 2>>\$(TRACE_DIR)/\$(word 2,\$(subst /, ,\$*))/log
 SAVE = >\$@.part \$(LOG) && mv \$@.part \$@
 # a symbolic link \$@ to \$(1), replacing an older one in one step
 LINK = ln -sf \$(1) \$@.\$\$\$\$ && mv -f \$@.\$\$\$\$ \$@
+# awk: the slowdown in % of run time c over n, empty without n (the
+# undervolt and healing tables made from shards)
+AWK_SLOWDOWN = function slowdown(n, c) { return n ? sprintf("%.2f", 100 * (c - n) / n) : "" }
 
 .PHONY: all table
 all: table
