@@ -43,7 +43,8 @@ static const char usage[] =
     "  pipeline               one argument, 'STAGE [ARGS...] | STAGE [ARGS...] ...', a STAGE\n"
     "                         being a program name without its rft- prefix\n"
     "      --threads N        Feed the stages from up to N threads, the last stages first\n"
-    "                         (default: RFT_THREADS, else the number of processors online)\n";
+    "                         (default: RFT_THREADS, else the processors online where\n"
+    "                         there are 4 or more, else 1)\n";
 
 typedef struct {
     char **word;            /* argv of the stage: word[0] its name */
@@ -303,6 +304,17 @@ static void run_free(run_ctx *r)
     free(r->same);
 }
 
+/* The default --threads: threads only where they pay.  A stage's thread
+ * needs a processor of its own beside the main thread's and the system's:
+ * on 2 processors a second thread took 1.2 to 2 times the CPU of one and
+ * no less wall time (bench/threads, issue 37), so below RUN_MIN_PROCS
+ * processors one thread; from there, one a processor. */
+#define RUN_MIN_PROCS 4
+static int run_default_threads(long procs)
+{
+    return procs < RUN_MIN_PROCS ? 1 : procs > 1024 ? 1024 : (int)procs;
+}
+
 int run_main(int argc, char **argv)
 {
     cli_usage_text = usage;
@@ -322,10 +334,8 @@ int run_main(int argc, char **argv)
     if (t && *t) {
         prog = "rft run";
         cli_run_threads = (int)cli_uint(skip ? "--threads" : "RFT_THREADS", t, 1, 1024);
-    } else {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        cli_run_threads = n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
-    }
+    } else
+        cli_run_threads = run_default_threads(sysconf(_SC_NPROCESSORS_ONLN));
     argc -= skip;
     argv += skip;
     if (argc < 2)

@@ -90,3 +90,34 @@ many() {
     run -0 rft run --help
     assert_output --partial '--threads N'
 }
+
+# The threads of a running `rft run` whose input waits in a FIFO (the
+# stages started: every record read, the end of the file not yet), given
+# environment $@.
+threads_of_run() {
+    mkfifo in.fifo
+    (cat s.rft; exec sleep 30) > in.fifo 2>/dev/null &
+    local feeder=$!
+    env "$@" rft run 'alloc --scheme rar in.fifo | gate --scheme rc | duty -o f.rft' 2>/dev/null &
+    local pid=$! n=0
+    sleep 1                 # the stages started, the threads with them
+    n=$(ls "/proc/$pid/task" 2>/dev/null | wc -l)
+    kill "$pid" "$feeder" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    rm -f in.fifo
+    echo "$n"
+}
+
+@test "rft run: the default is one thread below 4 processors, one a processor from there (issue 37)" {
+    procs=$(getconf _NPROCESSORS_ONLN)
+    one=$(threads_of_run RFT_THREADS=1)     # the main thread and the input's read-ahead
+    n=$(threads_of_run -u RFT_THREADS)
+    if [[ $procs -lt 4 ]]; then
+        [[ $n -eq $one ]]
+    else
+        [[ $n -gt $one ]]
+    fi
+    # --threads and RFT_THREADS keep their meaning whatever the processors
+    [[ $(threads_of_run RFT_THREADS=3) -gt $one ]]
+    rft run --help | grep -q 'processors online where'
+}
