@@ -268,8 +268,14 @@ char *fig_ylabel(const fig_series *s, size_t ns)
         }
     }
     size_t len = 0;
-    for (size_t i = 0; i < ns; i++)
+    int pct = 1;
+    for (size_t i = 0; i < ns; i++) {
         len += strlen(s[i].name) + 2;
+        pct &= s[i].name[0] && s[i].name[strlen(s[i].name) - 1] == '%';
+    }
+    /* a list longer than a figure's height: the key names the series */
+    if (len > FIG_YLABEL_MAX)
+        return xasprintf(pct ? "%% (the series in the key)" : "value (the series in the key)");
     char *all = xrealloc(NULL, len + 1);
     all[0] = 0;
     for (size_t i = 0; i < ns; i++)

@@ -44,6 +44,9 @@ typedef struct figure {
  * any case), or -1. */
 int fig_term_of(const char *output);
 
+/* The longest y label that a 480-pixel-high figure holds along its axis at
+ * the font's size; a longer list of names becomes a word and the key. */
+#define FIG_YLABEL_MAX 40
 /* A y label from the series' names (allocated): see rft-plot(1). */
 char *fig_ylabel(const fig_series *s, size_t ns);
 

@@ -374,7 +374,8 @@ static void chip_row(const heal_report *r, units *u)
         uint64_t mask = resting_mask(h, s);
         for (uint32_t j = 0; j < rft_heal_nsc(h); j++) {
             double dv0 = mask >> j & 1 ? 1e-3 * r->variation : 0;
-            double a = rft_heal_sc_alpha(h, s, j), b = rft_heal_sc_healed(h, s, mask, r->rest, j);
+            double a = rft_heal_sc_alpha(h, s, j);
+            double b = rft_heal_sc_healed(h, s, mask, r->rest, j, NULL);
             double dn = rft_heal_dvth(&r->p, a, horizon_s(r), dv0);
             double dh = rft_heal_dvth(&r->p, b, horizon_s(r), dv0);
             if (dn > mn)
@@ -387,6 +388,14 @@ static void chip_row(const heal_report *r, units *u)
              mn > 0 ? 100 * (1 - mh / mn) : NAN);
 }
 
+/* The work SC j of slice s would run under healing, in windows: beyond 1
+ * where its healthy neighbours cannot take all of the resting SCs' work. */
+static double healed_work(const heal_report *r, const rft_heal_slice *s, uint64_t mask, uint32_t j)
+{
+    double over, a = rft_heal_sc_healed(r->h, s, mask, r->rest, j, &over);
+    return a + over;
+}
+
 static void report_sc(const heal_report *r, int series)
 {
     const rft_heal *h = r->h;
@@ -396,6 +405,9 @@ static void report_sc(const heal_report *r, int series)
         printf("# note: with --rest-duty 0 and --variation 0 a resting SC does not age at all: "
                "its reduction is 100 %% by construction; SC_max compares the chip's most aged SC "
                "without and with healing\n");
+    const rft_heal_slice *most = NULL;   /* the slice whose healthy SC overflows most */
+    uint32_t most_sc = 0;
+    double most_work = 0;
     units_open(r, &u, series);
     for (size_t i = 0; i < rft_heal_nresting(h); i++) {
         uint64_t mask;
@@ -403,9 +415,13 @@ static void report_sc(const heal_report *r, int series)
         int hot = -1;   /* the healthy SC that ages most once it takes the work */
         for (uint32_t j = 0; j < nsc; j++)
             if (!(mask >> j & 1) &&
-                (hot < 0 || rft_heal_sc_healed(h, s, mask, r->rest, j) >
-                                rft_heal_sc_healed(h, s, mask, r->rest, (uint32_t)hot)))
+                (hot < 0 || healed_work(r, s, mask, j) > healed_work(r, s, mask, (uint32_t)hot)))
                 hot = (int)j;
+        if (hot >= 0 && healed_work(r, s, mask, (uint32_t)hot) > 1 &&
+            (!most || healed_work(r, s, mask, (uint32_t)hot) > most_work)) {
+            most = s, most_sc = (uint32_t)hot;
+            most_work = healed_work(r, s, mask, most_sc);
+        }
         for (uint32_t j = 0; j < nsc; j++) {
             int rest = mask >> j & 1;
             if (!rest && (int)j != hot)
@@ -413,7 +429,8 @@ static void report_sc(const heal_report *r, int series)
             char name[48];
             snprintf(name, sizeof name, "%u:%u:%u", s->cu, s->simd, j);
             double dv0 = rest ? 1e-3 * r->variation : 0;
-            double an = rft_heal_sc_alpha(h, s, j), ah = rft_heal_sc_healed(h, s, mask, r->rest, j);
+            double an = rft_heal_sc_alpha(h, s, j);
+            double ah = rft_heal_sc_healed(h, s, mask, r->rest, j, NULL);
             if (series) {
                 for (double t = 0; t < r->hours + u.step / 2; t += u.step) {
                     double x = fmin(t, r->hours) * 3600;
@@ -433,6 +450,10 @@ static void report_sc(const heal_report *r, int series)
     if (!series)
         chip_row(r, &u);
     table_free(u.t);
+    if (most && !series && r->fmt == FMT_TABLE)
+        printf("# note: busy_healed%% at most 100 %%: the healthy SCs cannot take all of the resting "
+               "SCs' work within the window; SC %u:%u:%u the most: %.2f %% of the window more\n",
+               most->cu, most->simd, most_sc, 100 * (most_work - 1));
 }
 
 /* ---- SC healing: redundant work-items and run time ------------------------------------------ */

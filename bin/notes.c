@@ -130,7 +130,8 @@ int notes_header(notes *n, size_t i, const rft_header *h)
         notes_addf(n, i, "differs from the seed: run once: %s rotates only across window "
                    "reassignments, few in one run; the seeds' lifetimes are of a kernel run "
                    "again and again (rft-alloc --runs steady)", scheme);
-    if (h->geom.lanes != NOTES_SEED_LANES || h->geom.entries != NOTES_SEED_ENTRIES)
+    if (!n->units_only &&
+        (h->geom.lanes != NOTES_SEED_LANES || h->geom.entries != NOTES_SEED_ENTRIES))
         notes_addf(n, i, "differs from the seed: a register file of %u lanes x %u entries, not "
                    "the seeds' GCN SIMD (%d x %d): windows, rotation and energy scale with it",
                    h->geom.lanes, h->geom.entries, NOTES_SEED_LANES, NOTES_SEED_ENTRIES);

@@ -34,6 +34,8 @@ typedef struct notes {
     char **text;
     unsigned char **on;         /* per note, per input (and [ninputs]: all of them) */
     size_t n;
+    int units_only;             /* of execution units (seed 003, on Evergreen): no register-file
+                                   note */
 } notes;
 
 void notes_init(notes *n, size_t ninputs, const char *const *label, const char *what);
@@ -60,7 +62,8 @@ char *notes_scheme(const rft_header *h);
  * number is the fallback of a refused steady state), or NULL. */
 char *notes_runs_text(const char *runs, const char *asked);
 /* What a stream's header says: its runs (runs=, repeat=copies=N), a
- * register file other than the seeds', a rotating scheme run once.
+ * register file other than the seeds' (unless n->units_only), a rotating
+ * scheme run once.
  * Returns 1 when the runs are the steady state. */
 int notes_header(notes *n, size_t i, const rft_header *h);
 /* The window the figures of input i span (the duty maps' span name and

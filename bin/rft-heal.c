@@ -231,10 +231,12 @@ static void take_profile(cli_job *j)
     r->taken = rft_heal_stage_take(j->st);
 }
 
-/* The trace's header: the tables' notes (runs, register file, its arch). */
+/* The trace's header: the tables' notes (runs, its arch).  Seed 003 is of
+ * execution units on Evergreen: its register file is no seed's GCN SIMD. */
 static void header_notes(cli_job *j, const rft_header *in)
 {
     heal_report *r = j->ctx;
+    r->nt.units_only = 1;
     notes_header(&r->nt, 0, in);
 }
 

@@ -225,6 +225,10 @@ static void parse(int argc, char **argv, plot_cli *plot)
         usage_error("--no-render writes the script and data beside -o FILE: name a file");
 }
 
+/* Lines chosen without -y drawn on one axis at most: beyond, panels (bars
+ * stay clusters, told apart by colour and hatching). */
+#define PLOT_MAX_OVERLAY 6
+
 int main(int argc, char **argv)
 {
     plot_cli plot = {.kind = -1, .render = 1, .gcol = SIZE_MAX, .f = {.width = 800, .height = 480}};
@@ -248,6 +252,13 @@ int main(int argc, char **argv)
     }
     select_series(&plot, xcol);
     x_axis(&plot, xcol);
+    /* more series than one axis keeps legible, chosen by default: a panel
+       each (nothing left out; -y draws fewer on one axis) */
+    if (!plot.npats && f->ns > PLOT_MAX_OVERLAY && f->kind == FIG_LINE && !f->panels) {
+        f->panels = 1;
+        warnx("warning: %s: %zu series, more than %d on one axis: each in a panel of its own "
+              "(-y picks the ones to draw together)", f->source, f->ns, PLOT_MAX_OVERLAY);
+    }
     /* panels: each its own y label where --ylabel gives none */
     char *ylabel = f->ylabel || f->panels ? NULL : fig_ylabel(f->s, f->ns);
     f->xlabel = f->xlabel ? f->xlabel : f->xname;

@@ -180,6 +180,10 @@ static void parse(int argc, char **argv, cli_job *j)
     }
     if (optind < argc)
         usage_error("unexpected argument '%s'", argv[optind]);
+    /* --arch evergreen is --geometry evergreen: seed 003's own register file
+       (1024 entries), unless its lanes are refused below */
+    if (evg && !geom && !(lanes_set && o.lanes != 64))
+        geom = rft_geom_named("evergreen");
     if (geom) {     /* its register file; an Evergreen one runs the evergreen models */
         int g_evg = strcmp(geom->name, "evergreen") == 0;
         if (arch_set && evg != g_evg)

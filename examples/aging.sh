@@ -20,7 +20,7 @@
 # (--runs steady on every rft-alloc unless -r says otherwise.)
 #
 # usage: aging.sh [-r once|N|steady] [-j N] [-k DIR] [-p DIR] [--span stream|slice|busy]
-#                 [--format table|tsv|json] [--quiet] TRACE [rft-vth options...]
+#                 [-f table|tsv|json] [--quiet] TRACE [rft-vth options...]
 #   TRACE     canonical text (plain or .zst, rft-decode(1)) or an rft stream
 #   --span    the window of rft-duty(1) (default: its default, slice); -s,
 #             its old spelling, still works for this release with a warning
@@ -36,16 +36,16 @@
 #             off of the average cell and of the cells with the longest '0'
 #             and '1'), longest0-by-reg.svg and longest1-by-reg.svg (Figs.
 #             14-15, 17-18: a panel per scheme over the registers)
-#   --format  table (default: titled tables for people); tsv (the tables
+#   -f, --format table (default: titled tables for people); tsv (the tables
 #             alone, a blank line between them); json (one object per
 #             table row, "table": "vth" or "energy" and "runs" first)
 #   --quiet   no progress on standard error (shown only on a terminal)
-# --format and --quiet are the script's wherever they are; the other words
+# -f (--format) and --quiet are the script's wherever they are; the other words
 # after TRACE go to rft-vth.  The schemes are labelled base, rc, rar, rcrar,
 # wc and argo in every table.
 set -eu
 
-usage="usage: aging.sh [-r once|N|steady] [-j N] [-k DIR] [-p DIR] [--span stream|slice|busy] [--format table|tsv|json] [--quiet] TRACE [rft-vth options...]"
+usage="usage: aging.sh [-r once|N|steady] [-j N] [-k DIR] [-p DIR] [--span stream|slice|busy] [-f table|tsv|json] [--quiet] TRACE [rft-vth options...]"
 help="  -r, --repeat RUNS     The runs of the kernel the duty maps are of: steady (default: rft-alloc --runs steady), once, or N times in a row (rft-repeat)
   -k, --keep DIR        Keep the duty maps in DIR (base.rft, rc.rft, rar.rft, rcrar.rft, wc.rft, argo.rft)
   -p, --plots DIR       Draw the seed's figures as SVG in DIR, each with its gnuplot script and data (rft-plot)

@@ -17,7 +17,7 @@
 # Figs. 7-9 are of the runs -r says.
 #
 # usage: argo.sh [-r once|N|steady] [-b N] [-j N] [-k DIR] [-p DIR] [--years YEARS]
-#                [--format table|tsv|json] [--quiet] TRACE
+#                [-f table|tsv|json] [--quiet] TRACE
 #   TRACE     canonical text (plain or .zst, rft-decode(1)) or an rft stream
 #   -r RUNS   the runs of the kernel (default steady): steady, run again and
 #             again without end (rft-alloc --runs steady; ARGO rotates once
@@ -34,13 +34,13 @@
 #             after YEARS at 45 and 65 nm), fig9.svg (SNM loss over the
 #             years, 45 nm), fig11.svg (leakage saved, allocator overhead
 #             and net, per compute unit: a panel each, its own axis)
-#   --format  table (default: titled tables for people); tsv (the tables
+#   -f, --format table (default: titled tables for people); tsv (the tables
 #             alone, a blank line between them); json (one object per
 #             table row, "table": "util", "recovery", "vth" or "energy" first)
 #   --quiet   no progress on standard error (shown only on a terminal)
 set -eu
 
-usage="usage: argo.sh [-r once|N|steady] [-b N] [-j N] [-k DIR] [-p DIR] [--years YEARS] [--format table|tsv|json] [--quiet] TRACE"
+usage="usage: argo.sh [-r once|N|steady] [-b N] [-j N] [-k DIR] [-p DIR] [--years YEARS] [-f table|tsv|json] [--quiet] TRACE"
 help="  -r, --repeat RUNS     The runs of the kernel the duty maps are of: steady (default: rft-alloc --runs steady), once, or N times in a row (rft-repeat)
   -b, --bank N          ARGO gates banks of N entries (rft-alloc --bank; default 1)
   -k, --keep DIR        Keep the placed streams and duty maps in DIR (base.rft, argo.rft, base.duty, argo.duty)

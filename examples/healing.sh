@@ -8,7 +8,7 @@
 #   SC healing  rft-decode TRACE | rft-heal --scheme sc --variation 10
 #
 # usage: healing.sh [-r steady|N] [-j N] [-k DIR] [-p DIR] [--variation MV] [--hours H]
-#                   [--format table|tsv|json] [--quiet] TRACE
+#                   [-f table|tsv|json] [--quiet] TRACE
 #   TRACE   canonical text (plain or .zst, rft-decode(1)), an Evergreen log
 #           (rft-decode --input-format auto) or an rft stream
 #   -r RUNS steady (default: rft-heal takes the trace as the kernel run
@@ -23,7 +23,7 @@
 #           default 0); -v, its old spelling, still works with a warning
 #   --hours H  the horizon in hours (default 360); -H, its old spelling,
 #           still works with a warning
-#   --format  table (default: rft-heal's summaries, for people); tsv (the
+#   -f, --format table (default: rft-heal's summaries, for people); tsv (the
 #           tables of -k, a blank line between them); json (one object per
 #           table row, "table": "pe_profile", "pe_units", "sc_units" or
 #           "sc_cost" first)
@@ -37,7 +37,7 @@
 # study only.
 set -eu
 
-usage="usage: healing.sh [-r steady|N] [-j N] [-k DIR] [-p DIR] [--variation MV] [--hours H] [--format table|tsv|json] [--quiet] TRACE"
+usage="usage: healing.sh [-r steady|N] [-j N] [-k DIR] [-p DIR] [--variation MV] [--hours H] [-f table|tsv|json] [--quiet] TRACE"
 help="  -r, --repeat RUNS     steady (default: rft-heal takes the trace as the kernel run again and again over the horizon) or N times in a row (rft-repeat)
   -k, --keep DIR        Keep the stream studied (trace.rft, when decoded or repeated) and the tables as TSV in DIR
   -p, --plots DIR       Draw the seed's figures as SVG in DIR, each with its gnuplot script and data (rft-plot)

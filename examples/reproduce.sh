@@ -60,6 +60,14 @@
 set -eu
 
 usage="usage: reproduce.sh [-o OUT] [-j N] [-r once|N|steady] [--also-runs LIST] [--values FILE] [--quiet] DIR..."
+help="  DIR                   A folder of traces (or trace files), as rft-batch takes them
+  -o, --output OUT      The report's folder (default: reproduction): REPORT.md, values.tsv (every row: paper, suite, reason), facts.tsv (every value per trace), figures/*.png, batch/ (the studies' folders: a rerun skips what is done) and traces/ (per trace)
+  -j, --jobs N          At most N jobs at once (default: the processors, at most 3)
+  -r, --repeat RUNS     The aging study's runs: steady (default), once or N (rft-batch -r)
+      --also-runs LIST  The aging study again for each RUNS of LIST (once, N, steady; separated by commas or blanks), its duty and dVth reductions in a table of their own beside the paper's (batch/aging-RUNS)
+      --values FILE     The papers' values (default: paper-values.tsv beside this script)
+      --quiet           No progress on standard error (shown only on a terminal)
+  -h, --help            Print this help and exit"
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=""
 . "$here/stages.sh"     # usage_error, need_arg, check_count, check_runs, progress
@@ -81,7 +89,7 @@ while [ $# -gt 0 ]; do
     --values) need_arg "$@"; values=$2; shift 2 ;;
     --values=*) values=${1#*=}; shift ;;
     --quiet) quiet=--quiet; shift ;;
-    -h | --help) printf '%s\n' "$usage"; exit 0 ;;
+    -h | --help) printf '%s\n\n%s\n' "$usage" "$help"; exit 0 ;;
     --) shift; break ;;
     -?*) usage_error "unknown option $1" ;;
     *) break ;;

@@ -26,7 +26,7 @@
 #                          meaning per letter across the rft programs,
 #                          rft(1) OPTIONS): -r, --repeat once|N|steady (runs),
 #                          -j, --jobs N, -k, --keep DIR (keep), -p, --plots
-#                          DIR (plots), --format table|tsv|json, --quiet,
+#                          DIR (plots), -f, --format table|tsv|json, --quiet,
 #                          -h, --help: 0 and shifted = words used, 1 for
 #                          anything else; --NAME=VALUE is --NAME VALUE
 #   old_option OLD NEW     the warning of an old spelling kept for a release
@@ -52,7 +52,7 @@ plots=""
 runs=steady
 # the --help lines of the shared options (the script's own come first)
 common_help="  -j, --jobs N          At most N processes at once (default: the processors, at most 3)
-      --format F        table (default: titled tables for people); tsv (the tables alone, a blank line between them); json (one object per table row, \"table\" first)
+  -f, --format F        table (default: titled tables for people); tsv (the tables alone, a blank line between them); json (one object per table row, \"table\" first)
       --quiet           No progress on standard error (shown only on a terminal)
   -h, --help            Print this help and exit"
 usage_error() {
@@ -78,7 +78,7 @@ script_option() {
     -k | --keep) need_arg "$@"; keep=$2; shifted=2 ;;
     -p | --plots) need_arg "$@"; plots=$2; shifted=2 ;;
     -r | --repeat) need_arg "$@"; check_runs "$1" "$2"; runs=$2; shifted=2 ;;
-    --format) need_arg "$@"; check_choice --format "$2" "table tsv json"; format=$2; shifted=2 ;;
+    -f | --format) need_arg "$@"; check_choice --format "$2" "table tsv json"; format=$2; shifted=2 ;;
     --quiet) quiet=--quiet; shifted=1 ;;
     -h | --help) printf '%s\n\n%s\n%s\n' "$usage" "$help" "$common_help"; exit 0 ;;
     --list-options)     # hidden, for tests/options.bats: the options of --help
@@ -161,7 +161,7 @@ take_trace() {
     passed=""
     while [ $# -gt 0 ]; do
         case $1 in
-        --format | --format=* | --quiet) script_option "$@"; shift "$shifted" ;;
+        -f | --format | --format=* | --quiet) script_option "$@"; shift "$shifted" ;;
         *) command -v own_word > /dev/null && own_word "$1" || passed="$passed $(q "$1")"; shift ;;
         esac
     done

@@ -16,7 +16,7 @@
 # DC-Patch in memory, never through a file or a compressor.
 #
 # usage: undervolt.sh [-S SEED] [-r once|N] [-j N] [-k DIR] [-p DIR] [--counts]
-#                     [--format table|tsv|json] [--quiet] TRACE [rft-energy options...]
+#                     [-f table|tsv|json] [--quiet] TRACE [rft-energy options...]
 #   TRACE     canonical text (plain or .zst, rft-decode(1)) or an rft stream
 #   -S, --seed SEED  seed of the fault maps (default 1)
 #   -r RUNS   the kernel run once (default) or N times in a row (rft-repeat(1)
@@ -30,15 +30,15 @@
 #             Smooth; when the energy is priced)
 #   --counts  the writes table in writes (rft-dcpatch --counts) instead of
 #             percentages; the energy table has no counts (rft-energy(1))
-#   --format  table (default: titled tables for people); tsv (the tables
+#   -f, --format table (default: titled tables for people); tsv (the tables
 #             alone, a blank line between them); json (one object per
 #             table row, "table": "writes" or "energy" first)
 #   --quiet   no progress on standard error (shown only on a terminal)
-# --counts, --format and --quiet are the script's wherever they are; the
+# --counts, -f (--format) and --quiet are the script's wherever they are; the
 # other words after TRACE go to rft-energy.
 set -eu
 
-usage="usage: undervolt.sh [-S SEED] [-r once|N] [-j N] [-k DIR] [-p DIR] [--counts] [--format table|tsv|json] [--quiet] TRACE [rft-energy options...]"
+usage="usage: undervolt.sh [-S SEED] [-r once|N] [-j N] [-k DIR] [-p DIR] [--counts] [-f table|tsv|json] [--quiet] TRACE [rft-energy options...]"
 help="  -S, --seed SEED       Seed of the fault maps (default 1)
   -r, --repeat RUNS     The kernel run once (default) or N times in a row (rft-repeat); DC-Patch keeps no duty: no steady state
   -k, --keep DIR        Keep the DC-Patch streams in DIR (common.rft, clustered.rft, dispersed.rft)

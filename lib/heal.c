@@ -711,16 +711,20 @@ const rft_heal_slice *rft_heal_resting(const rft_heal *h, size_t i, uint64_t *ma
 }
 
 double rft_heal_sc_healed(const rft_heal *h, const rft_heal_slice *s, uint64_t mask, double rest,
-                          uint32_t j)
+                          uint32_t j, double *over)
 {
     uint32_t nd = 0;
-    double moved = 0;
+    double moved = 0, a;
     for (uint32_t k = 0; k < h->nsc; k++)
         if (mask >> k & 1)
             nd++, moved += (1 - rest) * rft_heal_sc_alpha(h, s, k);
     if (mask >> j & 1)
-        return rest * rft_heal_sc_alpha(h, s, j);
-    return rft_heal_sc_alpha(h, s, j) + moved / (h->nsc - nd);
+        a = rest * rft_heal_sc_alpha(h, s, j);
+    else
+        a = rft_heal_sc_alpha(h, s, j) + moved / (h->nsc - nd);
+    if (over)
+        *over = a > 1 ? a - 1 : 0;
+    return a > 1 ? 1 : a;   /* a unit is busy at most the whole window */
 }
 
 /* ---- duty cycles of the PEs --------------------------------------------------------------- */

@@ -195,9 +195,10 @@ size_t rft_heal_nresting(const rft_heal *h);
 const rft_heal_slice *rft_heal_resting(const rft_heal *h, size_t i, uint64_t *mask);
 /* Duty cycle of SC j of slice s when the SCs of mask rest: a resting SC runs
  * rest x its duty; the healthy SCs share the rest of the resting SCs' work
- * evenly. */
+ * evenly.  A duty is at most 1: what a healthy SC would run beyond the
+ * window is stored in *over (a share of the window; may be NULL). */
 double rft_heal_sc_healed(const rft_heal *h, const rft_heal_slice *s, uint64_t mask, double rest,
-                          uint32_t j);
+                          uint32_t j, double *over);
 
 /* ---- the stage behind rft-heal(1) (rft.h, "stages") ---------------------------------------- */
 /* Feeds a profile made for the input's geometry (rft_heal_new: its error

@@ -124,7 +124,7 @@ plot data skip 1 using 1:2 with linespoints ls 1 title 'base_0%', \\
     assert_equal "${#lines[@]}" "$unused"
     run -0 awk -F '\t' '!/^#/ && h++ && $2 == "0"' reg.data.tsv
     assert_output ''
-    rft-plot --no-render -o all.svg reg.tsv
+    rft-plot --no-render -y '*%' -o all.svg reg.tsv   # one axis, asked for
     run -0 titles all
     assert_line base_longest_0%
     assert_line argo_1_cell_off%
@@ -163,7 +163,7 @@ lc rgb '#009E73' lw 1.5 dt 3 pt 6 ps 0.8 pi 1"
 @test "no two series alike: twelve colours, then dash types (lines) or hatching (bars)" {
     awk 'BEGIN { printf "x"; for (i = 1; i <= 30; i++) printf "\ts%d", i; print ""
                  for (r = 0; r < 3; r++) { printf "%d", r; for (i = 1; i <= 30; i++) printf "\t%d", r + i; print "" } }' > w.tsv
-    rft-plot --no-render -o w.svg w.tsv
+    rft-plot --no-render -y '*' -o w.svg w.tsv
     run -0 pipe "styles w | head -12 | cut -d' ' -f3 | sort -u | wc -l"
     assert_output 12
     run -0 pipe 'styles w | sort -u | wc -l'

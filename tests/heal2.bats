@@ -58,7 +58,11 @@ bundles() {
     # the healthy neighbours take 100 % of SC 3's work, not 800 %
     rft-heal --scheme sc --report units --format tsv --degraded 0:3 o.rft > u.tsv
     run -0 cell 0:0:0 busy_healed% < u.tsv
-    assert_output '106.67'
+    assert_output '100.00'
+    # what did not fit is said once, with the SC that would run the most
+    run -0 rft-heal --scheme sc --report units --degraded 0:3 o.rft
+    assert_line '# note: busy_healed% at most 100 %: the healthy SCs cannot take all of the resting SCs'"'"' work within the window; SC 0:0:0 the most: 6.67 % of the window more'
+    refute_output --partial '106.67'
     run -0 cell 0:0:3 busy_naive% < u.tsv
     assert_output '100.00'
 }

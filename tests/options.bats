@@ -133,15 +133,15 @@ old_case() {
     cmp <(rft-synth -S 7 --writes 300 | rft-view) <(rft-synth --seed 7 --writes 300 | rft-view)
 }
 
-@test "the four study scripts share -r, -j, -k, -p, --format and --quiet, with long names" {
+@test "the four study scripts share -r, -j, -k, -p, -f and --quiet, with long names" {
     local s o
     for s in $STUDIES; do
         run -0 "$TOP/examples/$s" --list-options
-        for o in -r --repeat -j --jobs -k --keep -p --plots --format --quiet -h --help; do
+        for o in -r --repeat -j --jobs -k --keep -p --plots -f --format --quiet -h --help; do
             assert_line -- "$o"
         done
         run -0 "$TOP/examples/$s" --help
-        assert_line --index 0 --regexp "^usage: $s .*\[--format table\|tsv\|json\] \[--quiet\] TRACE"
+        assert_line --index 0 --regexp "^usage: $s .*\[-f table\|tsv\|json\] \[--quiet\] TRACE"
     done
 }
 

@@ -204,9 +204,9 @@ static void test_stage(void)
     CHECK(rft_heal_rest_most(h) == 0 && rft_heal_nresting(h) == 1);
     uint64_t mask;
     CHECK(rft_heal_resting(h, 0, &mask) == s && mask == 1);
-    CHECK(rft_heal_sc_healed(h, s, mask, 0, 0) == 0);
-    CHECK(NEAR(rft_heal_sc_healed(h, s, mask, 0, 1), 0.05 + 0.06 / 15, 1e-15));
-    CHECK(NEAR(rft_heal_sc_healed(h, s, mask, 0.5, 0), 0.03, 1e-15));
+    CHECK(rft_heal_sc_healed(h, s, mask, 0, 0, NULL) == 0);
+    CHECK(NEAR(rft_heal_sc_healed(h, s, mask, 0, 1, NULL), 0.05 + 0.06 / 15, 1e-15));
+    CHECK(NEAR(rft_heal_sc_healed(h, s, mask, 0.5, 0, NULL), 0.03, 1e-15));
     /* a threshold between the two naive dVth picks SC 0 again: one slice, one mask */
     rft_nbti p;
     rft_nbti_seed003(&p);
