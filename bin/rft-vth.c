@@ -1,7 +1,7 @@
 /* rft-vth - duty-cycle and NBTI report from duty maps (rft-duty(1)): average
  * duty per bit position, longest '0' and '1' duty cycles, threshold-voltage
  * degradation, switching delay, SNM loss and lifetime, and their course over
- * the years; several maps side by side.  The maps are read by lib/duty.c
+ * the years; several maps side by side.  The maps are read by lib/dutycmp.c
  * (rft_duty_cmp), the figures come from lib/nbti.c, the tables from
  * bin/vth_report.c. */
 #include <getopt.h>
