@@ -282,10 +282,6 @@ CHECK_DEB_PKGS = slurmctld slurmd slurm-client munge python3-pandas python3-matp
 check-deps:
 	@( $(call deb_install,$(CHECK_DEB_PKGS)) ) || echo "check: the tests that need them will skip"
 
-check: all check-deps $(FUZZ_REPLAYS)
-	@set -e; for t in $(UNITS); do echo "unit: $$t"; ./$$t; done
-	bats tests/
-	@$(MAKE) --no-print-directory fuzz-replay fuzz-check
 
 # A developer's check while working: the unit tests and the Bats files of
 # tests/ but those of QUICK_SKIP (a tree rebuilt under a long path, an
@@ -296,16 +292,30 @@ check: all check-deps $(FUZZ_REPLAYS)
 QUICK_SKIP = longpath embed slurm bench batch batch-steady merge hostile scaling shards reproduce reproduce-reasons
 QUICK_BATS = $(filter-out $(QUICK_SKIP:%=tests/%.bats),$(wildcard tests/*.bats))
 QUICK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-check-quick: all check-deps
-	@set -e; for t in $(UNITS); do ./$$t >/dev/null || { echo "unit: $$t FAILED"; exit 1; }; done; \
-	echo "unit: $(words $(UNITS)) programs ok"; \
-	log=$$(mktemp -d); trap 'rm -rf "$$log"' EXIT; \
-	printf '%s\n' $(QUICK_BATS) | xargs -P $(QUICK_JOBS) -I{} sh -c \
+# $(call bats_files,FILES,JOBS,WHO): the Bats files JOBS at a time, a line
+# for each that passed, a failing file's output; fails when one failed
+define bats_files
+log=$$(mktemp -d); trap 'rm -rf "$$log"' EXIT; \
+	printf '%s\n' $(1) | xargs -P $(2) -I{} sh -c \
 	  'f={}; n=$${f##*/}; if bats "$$f" > "'"$$log"'/$$n.log" 2>&1; \
 	   then echo "ok   $$f ($$(grep -c "^ok" "'"$$log"'/$$n.log") tests)"; \
 	   else echo "FAIL $$f"; grep -v "^ok" "'"$$log"'/$$n.log"; exit 1; fi' || \
-	  { echo "check-quick: FAILED (make check runs every test)"; exit 1; }; \
-	echo "check-quick: passed; left out: $(QUICK_SKIP:%=tests/%.bats), fuzzing (make check)"
+	  { echo "$(3): FAILED"; exit 1; }
+endef
+check-quick: all check-deps
+	@set -e; for t in $(UNITS); do ./$$t >/dev/null || { echo "unit: $$t FAILED"; exit 1; }; done; \
+	echo "unit: $(words $(UNITS)) programs ok"; \
+	$(call bats_files,$(QUICK_BATS),$(QUICK_JOBS),check-quick (make check runs every test))
+	@echo "check-quick: passed; left out: $(QUICK_SKIP:%=tests/%.bats), fuzzing (make check)"
+
+# Every test: the files of check-quick QUICK_JOBS at a time, then those it
+# leaves out one at a time (timings, signals, whole studies: alone on the
+# machine), then the fuzz corpora.
+check: all check-deps $(FUZZ_REPLAYS)
+	@set -e; for t in $(UNITS); do echo "unit: $$t"; ./$$t; done
+	@$(call bats_files,$(QUICK_BATS),$(QUICK_JOBS),check)
+	@$(call bats_files,$(filter $(QUICK_SKIP:%=tests/%.bats),$(wildcard tests/*.bats)),1,check)
+	@$(MAKE) --no-print-directory fuzz-replay fuzz-check
 
 valgrind: all valgrind-deps
 	VALGRIND=1 bats tests/
