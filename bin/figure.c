@@ -402,6 +402,8 @@ static void small_bars(const figure *f)
 
 /* Pixels: the font's size, a line of text, a caption's line. */
 enum { LINE = 15, CAPTION_LINE = 14, GROUP_GAP = 1 };
+/* A caption's lines at most: the plot keeps most of the figure's height. */
+enum { CAPTION_LINES = 4 };
 
 typedef struct {
     double font;        /* the tick labels' font size */
@@ -547,34 +549,90 @@ static size_t mark_every(const figure *f, size_t i)
     return (f->nrows + MARKS_SHOWN - 1) / MARKS_SHOWN;
 }
 
-/* The caption under the figure: the head of each note (up to " (") but the
- * long ones of the columns ("note:", "categories:"), in lines of about the
- * figure's width; *n lines, allocated, NULL when there are no notes. */
+/* A note's head for the caption: up to " (" but its " [traces: ...]" (which
+ * inputs it holds for; "[N traces]" when long), an absolute path by its
+ * last name (a caption names no path of the machine).  Allocated. */
+static char *caption_head(const char *t)
+{
+    const char *end = strstr(t, " ("), *which = strrchr(t, '[');
+    size_t len = end ? (size_t)(end - t) : strlen(t);
+    if (which && which < t + len)     /* inside the head already */
+        which = NULL;
+    char *head = xrealloc(NULL, len + 64), *o = head;
+    for (size_t i = 0; i < len;) {
+        if (t[i] == '/' && (i == 0 || t[i - 1] == ' ' || t[i - 1] == '=' || t[i - 1] == ':')) {
+            size_t j = i, last = i;     /* the path's last name */
+            while (j < len && t[j] != ' ' && t[j] != ',' && t[j] != ';')
+                if (t[j++] == '/')
+                    last = j;
+            memcpy(o, t + last, j - last);
+            o += j - last;
+            i = j;
+        } else {
+            *o++ = t[i++];
+        }
+    }
+    *o = 0;
+    if (which && which[strlen(which) - 1] == ']') {
+        const char *colon = strchr(which, ':');
+        size_t wl = strlen(which), n = 1;
+        for (const char *c = which; *c; c++)
+            n += *c == ',';
+        if (wl <= 32 || !colon)
+            o += sprintf(o, " %.32s", which);
+        else
+            o += sprintf(o, " [%zu %.*s]", n, (int)(colon - which - 1 < 20 ? colon - which - 1 : 20),
+                         which + 1);
+    }
+    return head;
+}
+
+/* The caption under the figure: the head of each note (caption_head) but
+ * the long ones of the columns ("note:", "categories:"), each once, in at
+ * most CAPTION_LINES lines of about the figure's width (the rest counted:
+ * every note is in the data file); *n lines, allocated, NULL when there
+ * are no notes. */
 static char **caption(const figure *f, size_t *n)
 {
     *n = 0;
     if (!f->nnotes)
         return NULL;
-    size_t width = f->width / 7 > 40 ? f->width / 7 : 40;
-    char **line = xrealloc(NULL, (f->nnotes + 2) * sizeof *line);
+    size_t width = f->width / 7 > 40 ? f->width / 7 : 40, left = 0;
+    char **line = xrealloc(NULL, (CAPTION_LINES + 1) * sizeof *line);
+    char **seen = xrealloc(NULL, f->nnotes * sizeof *seen);
+    size_t nseen = 0;
     line[(*n)++] = xstrdup("Assumed:");
     for (size_t i = 0; i < f->nnotes; i++) {
         const char *t = f->note[i];
         if (strstr(t, "note:") || strstr(t, "categories:"))
             continue;
-        const char *end = strstr(t, " (");
-        int len = end ? (int)(end - t) : (int)strlen(t);
+        char *h = caption_head(t);
+        size_t k = 0;
+        while (k < nseen && strcmp(seen[k], h))
+            k++;
+        if (k < nseen) {        /* said already */
+            free(h);
+            continue;
+        }
+        seen[nseen++] = h;
         char *cur = line[*n - 1];
-        if (strlen(cur) + (size_t)len + 2 > width && strlen(cur) > 9) {
-            line = xrealloc(line, (*n + 2) * sizeof *line);
-            line[(*n)++] = xasprintf("%.*s", len, t);
+        if (strlen(cur) + strlen(h) + 2 > width && strlen(cur) > 9) {
+            if (*n == CAPTION_LINES) {
+                left++;
+                continue;
+            }
+            line[(*n)++] = xstrdup(h);
         } else {
-            line[*n - 1] = xasprintf("%s%s %.*s", cur, strcmp(cur, "Assumed:") ? ";" : "", len, t);
+            line[*n - 1] = xasprintf("%s%s %s", cur, strcmp(cur, "Assumed:") ? ";" : "", h);
             free(cur);
         }
     }
+    for (size_t k = 0; k < nseen; k++)
+        free(seen[k]);
+    free(seen);
     char *last = line[*n - 1];
-    line[*n - 1] = xasprintf("%s (every note: the data file)", last);
+    line[*n - 1] = left ? xasprintf("%s; %zu more (every note: the data file)", last, left)
+                        : xasprintf("%s (every note: the data file)", last);
     free(last);
     return line;
 }

@@ -75,3 +75,23 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
     run -0 pipe "grep '^set ylabel' n.gp one.gp six.gp p.gp | awk -F\"'\" 'length(\$2) > 40'"
     assert_output ''
 }
+
+@test "rft-plot captions: at most four lines, each note once, which traces it holds for, no machine path" {
+    {
+        printf '# runs: once (the stream states no runs) [traces: alpha, beta, gamma, delta, epsilon, zeta]\n'
+        printf '# window: /home/someone/deep/folder/trace.rft 0..100 (the span)\n'
+        printf '# runs: once (the stream states no runs) [traces: alpha, beta, gamma, delta, epsilon, zeta]\n'
+        printf '# lifetime: 5 years [traces: alpha]\n'
+        for i in $(seq 1 30); do printf '# differs from the seed: rule %d, said at length so that it needs a line (why)\n' "$i"; done
+        printf 'x\ty\n1\t2\n2\t3\n'
+    } > cap.tsv
+    rft-plot --no-render -o cap.svg cap.tsv
+    run -0 grep '^set label 1[0-9][0-9] ' cap.gp
+    [ "${#lines[@]}" -eq 4 ]
+    assert_line --index 0 --partial "'Assumed: runs: once [6 traces]; window: trace.rft 0..100; lifetime: 5 years [traces: alpha]"
+    assert_line --index 3 --partial '; 27 more (every note: the data file)'
+    refute_output --partial '/home/someone'
+    [ "$(grep -c 'runs: once' cap.gp)" -eq 1 ]
+    # every note stays in the data file
+    [ "$(grep -c '^# ' cap.data.tsv)" -ge 33 ]
+}
