@@ -1,0 +1,201 @@
+/* decinput.c - the input side of rft-decode (decinput.h): what it reads
+ * and how often, apart from its options (bin/rft-decode.c). */
+#include "decinput.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+
+static noreturn void line_fail(const char *input, uint64_t line, const char *why)
+{
+    char *msg = line ? xasprintf("%s:%llu: %s", input, (unsigned long long)line, why)
+                     : xasprintf("%s: %s", input, why);
+    if (cli_abandon_hook)
+        cli_abandon_hook();
+    die("%s", msg);
+}
+
+static void note(void *ctx, const char *msg) { warnx("%s", msg); }
+
+/* The pipeline trace's next instruction (rft_dec_opts.m2s_next). */
+static int trace_next(void *ctx, rft_m2s_inst *out)
+{
+    decode_cli *c = ctx;
+    for (;;) {
+        if (rft_m2s_trace_pop(c->tp, 0, out))
+            return 1;
+        /* tbuf is NULL before the first read: neither memchr nor + may see it */
+        char *s = c->tbuf ? c->tbuf + c->tpos : NULL;
+        char *nl = c->tlen > c->tpos ? memchr(s, '\n', c->tlen - c->tpos) : NULL;
+        if (!nl && !c->teof) {
+            if (c->tlen > c->tpos)
+                memmove(c->tbuf, s, c->tlen - c->tpos);
+            c->tlen -= c->tpos;
+            c->tpos = 0;
+            if (c->tlen == c->tcap) {
+                if (c->tcap >= 1u << 20)
+                    line_fail(c->tname, c->tline + 1, "a line longer than 1 MiB");
+                c->tcap = c->tcap ? 2 * c->tcap : 65536;
+                c->tbuf = xrealloc(c->tbuf, c->tcap);
+            }
+            long n = rft_in_read(c->tin, c->tbuf + c->tlen, c->tcap - c->tlen);
+            if (n < 0)
+                line_fail(c->tname, c->tline + 1, rft_in_error(c->tin));
+            c->teof = n == 0;
+            c->tlen += (size_t)n;
+            continue;
+        }
+        if (!nl && c->tpos == c->tlen)
+            return rft_m2s_trace_pop(c->tp, 1, out);
+        size_t len = nl ? (size_t)(nl - s) : c->tlen - c->tpos;
+        c->tpos += len + (nl != NULL);
+        c->tline++;
+        if (len && s[len - 1] == '\r')
+            len--;
+        int r = rft_m2s_trace_line(c->tp, s, len, out);
+        if (r < 0)
+            line_fail(c->tname, c->tline, rft_m2s_trace_why(c->tp));
+        if (r)
+            return 1;
+    }
+}
+static uint64_t file_bytes(void *ctx) { return rft_in_bytes(((decode_cli *)ctx)->in); }
+
+/* The pre-scan reads the input twice: stdin or a pipe is kept, as it is
+ * read the first time, in an unlinked temporary file. */
+static void keep(void *ctx, const char *p, size_t n)
+{
+    decode_cli *c = ctx;
+    if (!c->spool) {
+        const char *dir = getenv("TMPDIR");
+        c->tmp = xasprintf("%s/rft-decode.XXXXXX", dir && *dir ? dir : "/tmp");
+        int fd = mkstemp(c->tmp);
+        if (fd < 0 || !(c->spool = fdopen(fd, "w")))
+            die("%s: %s", c->tmp, strerror(errno));
+        unlink(c->tmp);     /* /dev/fd/N reads it again */
+    }
+    if (n && fwrite(p, 1, n, c->spool) != n)
+        die("%s: %s", c->tmp, strerror(errno));
+}
+
+static void read_again(const char *input, decode_cli *c)
+{
+    char err[256], fd[32];
+    if (c->spool && fflush(c->spool) != 0)
+        die("%s: %s", c->tmp, strerror(errno));
+    snprintf(fd, sizeof fd, "/dev/fd/%d", c->spool ? fileno(c->spool) : -1);
+    rft_in_close(c->in);
+    if (!(c->in = rft_in_open(c->spool ? fd : input, RFT_IN_AUTO, err, sizeof err)))
+        die("%s: %s", c->spool ? c->tmp : input, err);
+}
+
+static void read_more(const char *input, decode_cli *c, const rft_sink *out)
+{
+    size_t room;
+    char *p = rft_decode_space(c->d, &room);
+    if (out && c->flush)
+        cli_jobs_flush();   /* what is decoded goes out while the input is open */
+    long n = rft_in_read(c->in, p, room);
+    if (n < 0)
+        line_fail(input, rft_decode_progress(c->d)->lines + 1, rft_in_error(c->in));
+    rft_decode_fill(c->d, (size_t)n);
+}
+
+/* Decode until the header is final (out NULL) or to the end. */
+static void run(const char *input, decode_cli *c, const rft_sink *out)
+{
+    for (;;) {
+        switch (rft_decode_step(c->d, out)) {
+        case RFT_DECODE_MORE: read_more(input, c, out); break;
+        case RFT_DECODE_AGAIN: read_again(input, c); break;
+        case RFT_DECODE_HEADER: case RFT_DECODE_DONE: return;
+        case RFT_DECODE_EOPTS:
+            cli_usage_text = decode_usage;     /* the options do not fit this input */
+            usage_error("%s", rft_decode_why(c->d));
+        default: line_fail(input, rft_decode_progress(c->d)->err_line, rft_decode_why(c->d));
+        }
+    }
+}
+
+void decode_source_open(cli_job *j, rft_header *h)
+{
+    decode_cli *c = j->ctx;
+    char err[256];
+    struct stat st;
+    c->o.input = j->input;
+    if (strcmp(j->input, "-") == 0 || stat(j->input, &st) != 0 || !S_ISREG(st.st_mode))
+        c->o.keep = keep;   /* it cannot be read twice */
+    if (!(c->in = rft_in_open(j->input, RFT_IN_AUTO, err, sizeof err)))
+        die("%s: %s", j->input, err);
+    if (c->tname) {
+        if (!(c->tin = rft_in_open(c->tname, RFT_IN_AUTO, err, sizeof err)))
+            die("%s: %s", c->tname, err);
+        if (!(c->tp = rft_m2s_trace_new()))
+            die("out of memory");
+        if (c->o.dec.m2s_exec)
+            rft_m2s_trace_at_exec(c->tp, 0);
+        rft_m2s_trace_clock(c->tp, c->o.dec.m2s_mhz[0], c->o.dec.m2s_mhz[1]);
+        c->o.dec.m2s_next = trace_next;
+        c->o.dec.m2s_ctx = c;
+        c->o.dec.m2s_trace = c->tname;
+    }
+    if (!(c->d = rft_decode_new(&c->o)))
+        die("out of memory");
+    run(j->input, c, NULL);
+    if (rft_header_copy(h, rft_decode_header(c->d)))
+        die("out of memory");
+}
+
+void decode_source_run(cli_job *j, const rft_sink *out)
+{
+    decode_cli *c = j->ctx;
+    run(j->input, c, out);
+    if (c->tp && rft_m2s_trace_fetch_kept(c->tp))
+        warnx("%s: %llu of %llu instructions have no execute stage in the trace: stamped at their "
+              "fetch", c->tname, (unsigned long long)rft_m2s_trace_fetch_kept(c->tp),
+              (unsigned long long)rft_m2s_trace_insts(c->tp));
+    rft_in_close(c->in);
+    rft_in_close(c->tin);
+    rft_m2s_trace_free(c->tp);
+    free(c->tbuf);
+    if (c->spool)
+        fclose(c->spool);
+    free(c->tmp);
+    rft_decode_free(c->d);
+    free(c->events);
+}
+
+/* --kernel-events: the whole file (plain or zstd), for the decoder */
+void decode_read_events(decode_cli *c, const char *path)
+{
+    char err[256];
+    rft_in *in = rft_in_open(path, RFT_IN_AUTO, err, sizeof err);
+    size_t len = 0, cap = 1 << 16;
+    if (!in)
+        die("%s: %s", path, err);
+    c->events = xrealloc(NULL, cap);
+    for (long n;; len += (size_t)n) {
+        if (len == cap)
+            c->events = xrealloc(c->events, cap *= 2);
+        if ((n = rft_in_read(in, c->events + len, cap - len)) < 0)
+            die("%s: %s", path, rft_in_error(in));
+        if (n == 0)
+            break;
+    }
+    rft_in_close(in);
+    c->o.events = c->events;
+    c->o.events_len = len;
+    c->o.events_name = path;
+}
+
+void decode_cli_init(decode_cli *c)
+{
+    *c = (decode_cli){0};
+    rft_decode_opts_default(&c->o);
+    c->o.warn = note;
+    c->o.file_bytes = file_bytes;
+    c->o.ctx = c;
+}
