@@ -61,10 +61,12 @@ DEB_PKGS += procps
 # named after the package list, so that a package added later is installed too
 DEPS_STAMP = .deps-ok-$(shell echo '$(DEB_PKGS)' | cksum | cut -d' ' -f1)
 
-.PHONY: all check check-quick check-slurm demo install uninstall clean deps bench bench-traces bench-study bench-compare fuzz \
+.PHONY: all programs check check-quick check-slurm demo install uninstall clean deps bench bench-traces bench-study bench-compare fuzz \
 	static bench-scaling \
 	fuzz-build fuzz-replay fuzz-check fuzz-deps valgrind valgrind-deps check-deps
 all: $(DEPS_STAMP) $(PROGS) $(PROG_SCRIPTS) $(UNITS) $(SHLIB) examples/gate-inline
+# the programs alone (tests/longpath.bats builds no more)
+programs: $(DEPS_STAMP) $(PROGS) $(PROG_SCRIPTS)
 
 # $(call deb_install,PACKAGES): install the missing Debian 12 packages as
 # root, or say exactly what to run and fail.
