@@ -612,7 +612,7 @@ static void add_child(node *p, node *c)
 static void start(node *n, const rft_header *in)
 {
     n->job->st->input = node_input(n);
-    if (n->job->max_mem_set)
+    if (n->job->max_mem_set && !n->job->alone)  /* a stage of rft run: its own limit too */
         n->job->st->mem_max = n->job->max_mem;
     if (n->job->check) {
         prog = n->job->prog;
@@ -824,6 +824,8 @@ void cli_job_memory(cli_job *j, const char *mib)
 {
     j->max_mem = cli_max_memory(mib);
     j->max_mem_set = 1;
+    if (j->alone)           /* the program is the process: its budget */
+        rft_mem_limit(j->max_mem, NULL);
 }
 
 void cli_jobs_flush(void)

@@ -1,0 +1,105 @@
+#!/usr/bin/env bats
+# Hostile and unlucky input, third round (issue 31), items 5-8, 10 and 11:
+# one memory budget per process (rft run's stages together, the replay's
+# wavefronts, rft-faultmap's output), a replay failure inside a stage is an
+# error, the pipeline-trace and CUTracer decoders in linear time, rft-merge
+# refusing a scan or shard twice.  The streams come from
+# tests/unit/hostile_gen (`hostile_gen --list`).  Every command that main
+# ran away with runs here under a CPU (ulimit -t) or memory (ulimit -v)
+# limit, so that a regression fails instead of taking the machine.
+
+load test_helper
+
+GEN="$TOP/tests/unit/hostile_gen"
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+}
+
+# limited SECONDS KIB COMMAND...: COMMAND under SECONDS of CPU time and KIB
+# KiB of address space
+limited() { (ulimit -t "$1" -v "$2" && shift 2 && exec "$@"); }
+
+# ---- item 5: one budget per process ------------------------------------------------
+
+@test "item 5: rft run's stages share one --max-memory: the run is refused at 2048 MiB in all" {
+    "$GEN" slices-many m.rft
+    # main: each stage had 2048 MiB of its own (4.9 GB in one process)
+    run --separate-stderr -1 limited 120 3000000 rft run 'alloc m.rft | gate | energy --scan'
+    [[ $stderr == *"would bring the state of rft run to 204"*" MiB, over its limit of 2048 MiB (--max-memory MIB raises it)" ]] ||
+        fail "$stderr"
+    run --separate-stderr -1 limited 60 3000000 rft run --max-memory 16 'alloc m.rft | gate | energy --scan'
+    [[ $stderr == "rft-"*": record "*": slice "*" would bring the state of rft run to 16."*" MiB, over its limit of 16 MiB"* ]] ||
+        fail "$stderr"
+    run --separate-stderr -1 limited 60 3000000 rft run --threads 2 --max-memory=16 'alloc m.rft | gate | duty'
+    [[ $stderr == *"over its limit of 16 MiB"* ]] || fail "$stderr"
+    # a stage's own --max-memory in rft run is a limit of its own besides
+    run --separate-stderr -1 limited 60 3000000 rft run 'alloc m.rft | gate --max-memory 8 | energy --scan'
+    [[ $stderr == "rft-gate: "*"would bring the state of rft-gate to 8."*" MiB, over its limit of 8 MiB"* ]] ||
+        fail "$stderr"
+    run -2 rft run --max-memory lots 'alloc m.rft'
+    run -2 rft run --max-memory
+}
+
+@test "item 5: rft-replay and rft-heal take --max-memory (the process's budget)" {
+    "$GEN" waves-many w.rft
+    run --separate-stderr -1 limited 60 3000000 rft-replay --max-memory 32 w.rft
+    [[ $stderr == "rft-replay: w.rft: record "*": wavefront "*" on slice 0:0 (65535 registers) would bring the state of rft-replay to 32."*" MiB, over its limit of 32 MiB (--max-memory MIB raises it)" ]] ||
+        fail "$stderr"
+    run --separate-stderr -1 limited 60 3000000 rft-heal --scheme sc --max-memory 32 w.rft
+    [[ $stderr == *"over its limit of 32 MiB"* ]] || fail "$stderr"
+    run -2 rft-replay --max-memory x w.rft
+    rft-replay --help | grep -q -- '--max-memory MIB'
+    rft-heal --help | grep -q -- '--max-memory MIB'
+}
+
+@test "item 5: rft-faultmap refuses, before writing it, a map past --max-output (default 64M)" {
+    "$GEN" slices-many m.rft
+    # main: about 750 MB compressed in 5 CPU-minutes, no limit
+    run --separate-stderr -1 limited 60 1000000 bash -c 'rft-faultmap --scenario common m.rft > fm.rft'
+    [[ $stderr == "rft-faultmap: m.rft: record "*": the fault map of slice "*" (65535 entries of 4 blocks) would bring the maps written to 64."*" MiB, over the limit of 64 MiB (--max-output SIZE raises it)" ]] ||
+        fail "$stderr"
+    run -1 rft-view fm.rft          # no end record: refused downstream
+    run --separate-stderr -1 limited 60 1000000 bash -c 'rft-faultmap --scenario common --max-output 1M m.rft > fm.rft'
+    [[ $stderr == *"over the limit of 1 MiB"* ]] || fail "$stderr"
+    # the maps it writes stay within the limit
+    [ "$(zstd -dc fm.rft 2>/dev/null | wc -c)" -le $((1 << 20)) ] || fail "more than 1 MiB written"
+    # 0: no limit; a small stream passes the default
+    rft-synth --writes 200 -o s.rft
+    run -0 bash -c 'rft-faultmap --scenario common --max-output 0 s.rft | rft-view --stats'
+    run -0 bash -c 'rft-faultmap --scenario common s.rft | rft-view --stats'
+    run -2 rft-faultmap --scenario common --max-output lots s.rft
+    run -2 rft-faultmap --stats --max-output 1M s.rft
+    rft-faultmap --help | grep -q -- '--max-output SIZE'
+}
+
+# ---- item 6: the replay's wavefronts ----------------------------------------------
+
+@test "item 6: the replay's wavefronts count in the budget; rft-energy --scan refuses, exit 1" {
+    "$GEN" waves-many w.rft
+    [ "$(stat -c %s w.rft)" -lt 200000 ]
+    # main: about 14 GB; under a 4 GB limit "not replayed" and exit 0
+    run --separate-stderr -1 limited 60 4000000 rft-energy --scan --max-memory 64 w.rft
+    [[ $stderr == "rft-energy: w.rft: record "*": replay: wavefront "*" on slice 0:0 (65535 registers) would bring the state of rft-replay to 64."*" MiB, over its limit of 64 MiB (--max-memory MIB raises it)" ]] ||
+        fail "$stderr"
+    # the default budget, 2048 MiB, ends it too
+    run --separate-stderr -1 limited 120 4000000 rft-energy --scan w.rft
+    [[ $stderr == *"replay: wavefront "*"over its limit of 2048 MiB"* ]] || fail "$stderr"
+    run --separate-stderr -1 limited 120 4000000 rft run 'energy --scan w.rft'
+    [[ $stderr == *"replay: wavefront "*"would bring the state of rft run to"* ]] || fail "$stderr"
+}
+
+# ---- item 11: a replay failure inside a stage is an error ---------------------------
+
+@test "item 11: a replay failure inside rft-energy or rft-dcpatch is an error (exit 1), never a warning" {
+    "$GEN" unit-malformed u.rft
+    run --separate-stderr -1 rft-energy --scan u.rft
+    [ "$stderr" = "rft-energy: u.rft: record 4: replay: malformed unit record" ]
+    run --separate-stderr -1 bash -c 'rft-dcpatch --scenario common --report perf --summary=s.txt u.rft > o.rft'
+    [ "$stderr" = "rft-dcpatch: u.rft: record 4: replay: malformed unit record" ]
+    run -1 rft-view o.rft
+    run --separate-stderr -1 pipe "rft-alloc u.rft | rft-gate | rft-energy --params '$TOP/params/seed002-32nm.conf' -"
+    [[ $stderr == *"rft-energy: -: record "*": replay: malformed unit record"* ]] || fail "$stderr"
+    run --separate-stderr -1 rft run 'alloc u.rft | gate | energy --scan'
+    [[ $stderr == "rft-energy: -: record "*": replay: malformed unit record" ]] || fail "$stderr"
+}
