@@ -18,9 +18,8 @@ static const char usage[] =
     "Fault maps of register-file slices below the safe supply voltage (DC-Patch, seed 001)\n"
     "\n"
     FM_SOURCE_HELP
-    "      --max-output SIZE  Refuse, before writing it, a map that would bring the maps\n"
-    "                         written past SIZE bytes (K, M, G: KiB, MiB, GiB; default 64M;\n"
-    "                         0: no limit)\n"
+    "      --max-output SIZE  Refuse, before writing it, a map that would bring the maps "
+    "written past SIZE bytes (K, M, G, T: KiB ... TiB; default 64M; 0: no limit)\n"
     CLI_FILTER_HELP
     "      --csv              Print the maps as CSV, the format --map reads\n"
     "      --show             Draw each map, a character per block of every entry\n"
