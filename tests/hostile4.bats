@@ -103,3 +103,49 @@ limited() { (ulimit -t "$1" -v "$2" && shift 2 && exec "$@"); }
     run --separate-stderr -1 rft run 'alloc u.rft | gate | energy --scan'
     [[ $stderr == "rft-energy: -: record "*": replay: malformed unit record" ]] || fail "$stderr"
 }
+
+# ---- item 7: rft-decode --cycles-from ----------------------------------------------
+
+# pending_trace N M: a pipeline trace of N fetched instructions that never
+# execute, then M execute lines of instructions never fetched
+pending_trace() {
+    awk -v n="$1" -v m="$2" 'BEGIN { print "si.init version=\"1.1\" num_compute_units=1"; print "c clk=1"
+        for (i = 0; i < n; i++) printf "si.new_inst id=%d cu=0 ib=0 wg=0 wf=0 uop_id=0 stg=\"f\" asm=\"s_buffer_load_dword s0, s[12:15], 0x04\"\n", i
+        print "c clk=2"
+        for (i = 0; i < m; i++) printf "si.inst id=%d cu=0 wf=0 uop_id=0 stg=\"simd-e\"\n", n + i }'
+}
+
+@test "item 7: --cycles-from finds each execute line's fetch by hash (60000 x 60000 lines in well under a CPU-second)" {
+    pending_trace 60000 60000 > p.trace
+    # main compared every execute line with every pending fetch: 9.4 CPU-seconds
+    # here (a 135 KB trace ran 25 minutes), now 0.06
+    run --separate-stderr -1 limited 5 1000000 rft-decode --kernel fastWalshTransform --local-size 256 \
+        --cycles-from p.trace "$FIX/m2s42/fwt-det.isa.zst"
+    [[ $stderr == *"fwt-det.isa.zst:43: 'wf1:' names wavefront 1 in an instruction of wavefront 0" ]] ||
+        fail "$stderr"
+}
+
+# ---- item 8: the CUTracer decoder's launches ---------------------------------------
+
+@test "item 8: the CUTracer decoder keeps its launches in a map: 2*10^5 launches in a CPU-second" {
+    awk -v n=200000 'BEGIN { for (i = 0; i < n; i++)
+        printf "{\"type\":\"reg_trace\",\"cta\":[0,0,0],\"warp\":0,\"grid_launch_id\":%d,\"regs\":[],\"sass\":\"EXIT ;\"}\n", i }' |
+        zstd -q > l.ndjson.zst
+    # main searched every kernel before it at each launch: 480,000 launches
+    # took 90 CPU-seconds, 2*10^5 about 16; now 1.2 and 0.5
+    run -0 limited 8 1000000 rft-decode --input-format cutracer -o l.rft l.ndjson.zst
+    run -0 rft-view --stats l.rft
+    assert_line --regexp '^kernels +200000$'
+    # a launch's records after another's are still refused, by the map
+    printf '%s\n' '{"type":"reg_trace","cta":[0,0,0],"warp":0,"grid_launch_id":1,"regs":[],"sass":"EXIT ;"}' \
+        '{"type":"reg_trace","cta":[0,0,0],"warp":0,"grid_launch_id":2,"regs":[],"sass":"EXIT ;"}' \
+        '{"type":"reg_trace","cta":[0,0,0],"warp":0,"grid_launch_id":1,"regs":[],"sass":"EXIT ;"}' > again.ndjson
+    run --separate-stderr -1 rft-decode --input-format cutracer -o a.rft again.ndjson
+    [[ $stderr == *"again.ndjson:3: records of launch 1 after those of launch 2: a launch's records come together" ]] ||
+        fail "$stderr"
+    # launch id 2^64-1 is the maps' empty key (main: a segmentation fault):
+    # refused as out of range
+    printf '%s\n' '{"type":"reg_trace","cta":[0,0,0],"warp":0,"grid_launch_id":18446744073709551615,"regs":[],"sass":"EXIT ;"}' > max.ndjson
+    run --separate-stderr -1 rft-decode --input-format cutracer -o m.rft max.ndjson
+    [ "$stderr" = "rft-decode: max.ndjson:1: column 61: launch id: '18446744073709551615' is not an integer 0 to 18446744073709551614" ]
+}
