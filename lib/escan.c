@@ -384,7 +384,23 @@ rft_stage *rft_escan_new(const rft_escan_opts *o)
 const rft_escan *rft_escan_result(const rft_stage *s) { return &((const escan *)s)->r; }
 
 /* ---- the scans of a stream's shards, added up -------------------------------------- */
+/* 1 if stage is one of the comma-separated stages */
+static int in_list(const char *stages, const char *stage)
+{
+    size_t l = strlen(stage);
+    for (const char *p = stages; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, stage, l) == 0 && (p[l] == ',' || !p[l]))
+            return 1;
+    return 0;
+}
+
 int rft_escan_merge(rft_counters *sum, const rft_counters *add, char *why, size_t whylen)
+{
+    return rft_escan_merge_shard(sum, add, NULL, why, whylen);
+}
+
+int rft_escan_merge_shard(rft_counters *sum, const rft_counters *add, const char *stages,
+                          char *why, size_t whylen)
 {
     rft_escan *a = malloc(2 * sizeof *a), *b = a + 1;
     int e = RFT_EFORMAT;
@@ -425,6 +441,8 @@ int rft_escan_merge(rft_counters *sum, const rft_counters *add, char *why, size_
         a->replay_cycles += b->replay_cycles;
     }
     for (int k = 0; k < 2; k++) {
+        if (stages && !in_list(stages, kept[k]))
+            continue;           /* a stage before the shard: every shard's, once */
         const rft_counters *kb = kept_counters(b, k);
         for (int i = 0; i < kb->n; i++)
             if (rft_counters_merge(kept_counters(a, k), kb->name[i], kb->value[i])) {

@@ -210,6 +210,13 @@ int rft_header_copy(rft_header *dst, const rft_header *src);
 /* Set (replace or append) a metadata pair; returns RFT_EFORMAT if full or too long. */
 int rft_header_set(rft_header *h, const char *key, const char *val);
 const char *rft_header_get(const rft_header *h, const char *key);   /* NULL if absent */
+void rft_header_unset(rft_header *h, const char *key);              /* if present */
+/* Header keys of a stream written by a stage that read shard K of N of its
+ * input (rft(1) SHARDS): "K/N", "slice" or "cu", and the stages that ran
+ * on the shard, comma-separated in pipeline order.  rft-merge reads them. */
+#define RFT_META_SHARD "shard"
+#define RFT_META_SHARD_BY "shard_by"
+#define RFT_META_SHARD_STAGES "shard_stages"
 void rft_header_free(rft_header *h);
 
 /* ---- records -------------------------------------------------------------- */

@@ -149,3 +149,46 @@ pending_trace() {
     run --separate-stderr -1 rft-decode --input-format cutracer -o m.rft max.ndjson
     [ "$stderr" = "rft-decode: max.ndjson:1: column 61: launch id: '18446744073709551615' is not an integer 0 to 18446744073709551614" ]
 }
+
+# ---- item 10: rft-merge and shards -------------------------------------------------
+
+@test "item 10: shards say so in their header; rft-merge refuses a shard or a scan twice" {
+    rft-synth --writes 20000 --seed 3 -o t.rft
+    rft run "alloc t.rft | gate | energy --scan -o whole.scan"
+    local k
+    for k in 0 1 2; do rft run --shard $k/3 "alloc t.rft | gate | energy --scan -o s$k.scan"; done
+    run -0 rft-view -H s1.scan
+    assert_line --regexp '^shard +1/3$'
+    assert_line --regexp '^shard_by +slice$'
+    assert_line --regexp '^shard_stages +rft-alloc,rft-gate,rft-energy$'
+    rft-merge -o m.scan s0.scan s1.scan s2.scan
+    cmp <(rft-view whole.scan) <(rft-view m.scan)       # the header too: no shard keys
+    # main added them again without a word (a doubled energy)
+    run --separate-stderr -1 rft-merge -o x.scan s0.scan s1.scan s1.scan s2.scan
+    [ "$stderr" = "rft-merge: s1.scan: shard 1/3 twice: s1.scan and s1.scan (rft-merge adds each shard once)" ]
+    [ ! -e x.scan ]
+    run --separate-stderr -1 rft-merge -o x.scan whole.scan whole.scan
+    [ "$stderr" = "rft-merge: whole.scan: record 1: two energy scans of one stream, whole.scan and whole.scan, neither a shard: rft-merge adds the scans of its shards, each once (rft-energy --scan --shard K/N)" ]
+    rft run --shard 1/2 "alloc t.rft | gate | energy --scan -o h1.scan"
+    run --separate-stderr -1 rft-merge -o x.scan s0.scan h1.scan
+    [ "$stderr" = "rft-merge: h1.scan: s0.scan is shard 0/3 by slice, h1.scan shard 1/2 by slice: not shards of one run (--shard K/N of one N and one --shard-by)" ]
+}
+
+@test "item 10: shard scans of a stream gated by a separate rft-gate merge byte for byte like the whole (rft-gate's counters once)" {
+    rft-synth --writes 20000 --seed 3 -o t.rft
+    rft-alloc t.rft | rft-gate > g.rft
+    rft-energy --scan g.rft > whole.scan
+    local k
+    for k in 0 1 2; do rft-energy --scan --shard $k/3 g.rft > s$k.scan; done
+    run -0 rft-view -H s0.scan
+    assert_line --regexp '^shard_stages +rft-energy$'
+    # main added rft-gate's counters (every shard's, whole) three times
+    rft-merge -o m.scan s0.scan s1.scan s2.scan
+    cmp <(rft-view whole.scan) <(rft-view m.scan)
+    # and the energy priced from them is the whole's
+    cmp <(rft-energy whole.scan) <(rft-energy m.scan)
+    # the same with --shard-by cu, in rft run
+    for k in 0 1; do rft run --shard $k/2 --shard-by cu "energy --scan g.rft -o c$k.scan"; done
+    rft-merge -o mc.scan c0.scan c1.scan
+    cmp <(rft-view whole.scan) <(rft-view mc.scan)
+}
