@@ -306,6 +306,22 @@ uint64_t cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi)
     return v;
 }
 
+uint64_t cli_bytes(const char *opt, const char *s)
+{
+    static const char units[] = "KMGT";
+    size_t n = s ? strlen(s) : 0;
+    const char *u = n ? strchr(units, s[n - 1]) : NULL;
+    if (!u || !s[n - 1])
+        return cli_uint(opt, s, 0, UINT64_MAX);
+    char num[32];
+    if (n - 1 >= sizeof num)
+        usage_error("%s: '%s' is not a size", opt, s);
+    memcpy(num, s, n - 1);
+    num[n - 1] = 0;
+    int shift = 10 * (int)(u - units + 1);
+    return cli_uint(opt, num, 0, UINT64_MAX >> shift) << shift;
+}
+
 int64_t cli_int(const char *opt, const char *s, int64_t lo, int64_t hi)
 {
     char *end;

@@ -123,6 +123,8 @@ char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0
 /* Parse an unsigned decimal (or 0x hex) number in [lo, hi] for option opt;
  * a usage error otherwise. */
 uint64_t cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi);
+/* A size in bytes: a number, or one followed by K, M, G or T (KiB ... TiB). */
+uint64_t cli_bytes(const char *opt, const char *s);
 int64_t cli_int(const char *opt, const char *s, int64_t lo, int64_t hi);
 double cli_double(const char *opt, const char *s, double lo, double hi);
 
@@ -205,16 +207,17 @@ extern cli_stage stage;
         {"flush", no_argument, 0, 'F'}
 int cli_filter_option(int c, const char **output, rft_writer_opts *wo);
 
-/* --max-memory MIB, of the stages whose state grows with the slices
- * (rft-alloc, rft-gate, rft-duty, rft-dcpatch, rft-energy --scan): the
- * limit of rft_stage_reserve (rft.h), in MiB, 0 for none. */
+/* --max-memory MIB, of the stages whose state grows with the slices or
+ * the wavefronts (rft-alloc, rft-gate, rft-duty, rft-dcpatch, rft-energy
+ * --scan, rft-replay, rft-heal): the process's budget (rft_mem_limit,
+ * rft.h) in MiB, 0 for none; in rft run a stage's own limit besides. */
 #define CLI_MEMORY_OPT 0x4d4d   /* no letter: getopt_long's value */
 #define CLI_MEMORY_OPTION {"max-memory", required_argument, 0, CLI_MEMORY_OPT}
 /* The bytes of a --max-memory MIB (a usage error if not a number). */
 uint64_t cli_max_memory(const char *s);
 #define CLI_MEMORY_HELP                                                                         \
-    "      --max-memory MIB   Refuse a stream whose slices' state would pass MIB MiB, before " \
-    "allocating it (default 2048; 0: no limit)\n"
+    "      --max-memory MIB   Refuse a stream whose slices' or wavefronts' state would pass " \
+    "MIB MiB, before allocating it (default 2048; 0: no limit)\n"
 
 /* Called before a failing stage exits (bin/pipeline.c: every stream of
  * the pipeline left without its end record). */

@@ -609,10 +609,31 @@ static void add_child(node *p, node *c)
     p->child[i] = c;
 }
 
+/* A stage of a shard (--shard K/N): its output's header says which, and
+ * which stages ran on it (RFT_META_SHARD...), so that rft-merge refuses a
+ * shard twice and takes once the counters of the stages before the shard. */
+static void shard_mark(node *n, const rft_header *in)
+{
+    char k[32];
+    snprintf(k, sizeof k, "%u/%u", cli_shard_k, cli_shard_n);
+    const char *was = rft_header_get(in, RFT_META_SHARD);
+    const char *before = rft_header_get(in, RFT_META_SHARD_STAGES);
+    char *stages = was && before && strcmp(was, k) == 0 ? xasprintf("%s,%s", before, n->job->prog)
+                                                         : xasprintf("%s", n->job->prog);
+    int e = rft_header_set(&n->out, RFT_META_SHARD, k) ||
+            rft_header_set(&n->out, RFT_META_SHARD_BY, cli_shard_by == RFT_SHARD_BY_CU ? "cu" : "slice") ||
+            rft_header_set(&n->out, RFT_META_SHARD_STAGES, stages);
+    free(stages);
+    if (e) {
+        rft_stage_fail(n->job->st, RFT_EFORMAT, "header: too much metadata");
+        node_fail(n, 0);
+    }
+}
+
 static void start(node *n, const rft_header *in)
 {
     n->job->st->input = node_input(n);
-    if (n->job->max_mem_set)
+    if (n->job->max_mem_set && !n->job->alone)  /* a stage of rft run: its own limit too */
         n->job->st->mem_max = n->job->max_mem;
     if (n->job->check) {
         prog = n->job->prog;
@@ -620,6 +641,8 @@ static void start(node *n, const rft_header *in)
     }
     if (rft_stage_start(n->job->st, in, &n->out))
         node_fail(n, 0);
+    if (cli_shard_n)
+        shard_mark(n, in);
     n->st = n->job->st;
     n->feed = n->st->ops->feed;
     if (strcmp(n->out.producer, n->job->prog) != 0) {  /* a program run by another name */
@@ -824,6 +847,8 @@ void cli_job_memory(cli_job *j, const char *mib)
 {
     j->max_mem = cli_max_memory(mib);
     j->max_mem_set = 1;
+    if (j->alone)           /* the program is the process: its budget */
+        rft_mem_limit(j->max_mem, NULL);
 }
 
 void cli_jobs_flush(void)

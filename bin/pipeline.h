@@ -16,8 +16,9 @@ struct cli_job {
     int stream;             /* 1: writes a stream (to output, else standard output) */
     rft_writer_opts wo;
     int read_flags;         /* RFT_IN_AHEAD: the stage's own work is heavy */
-    int max_mem_set;        /* --max-memory: max_mem bytes for the stage's */
-    uint64_t max_mem;       /* rft_stage_reserve (0: no limit) */
+    int max_mem_set;        /* --max-memory: max_mem bytes, the process's budget
+                               (rft_mem_limit) of a program alone, a stage's */
+    uint64_t max_mem;       /* own limit in rft run (0: no limit) */
     /* After the stage's end, before any end record is written: the job's
      * reports (--summary ...), from ctx and the stage.  May be NULL. */
     void (*report)(cli_job *j);
@@ -72,7 +73,8 @@ void cli_prog_parse(const cli_prog *p, int argc, char **argv, cli_job *j);
  * -1).  Dies on any failure, leaving every stream without its end record. */
 void cli_pipelines_run(cli_job **pipe, const int *len, int npipes, int *const *same);
 
-/* --max-memory MIB (CLI_MEMORY_OPTION) for job j's stage. */
+/* --max-memory MIB (CLI_MEMORY_OPTION) for job j: the process's budget when
+ * j->alone, else its stage's own limit besides rft run's. */
 void cli_job_memory(cli_job *j, const char *mib);
 
 /* Threads of cli_pipelines_run: up to this many, the main one included,

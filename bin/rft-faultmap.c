@@ -9,8 +9,8 @@
 
 static const char usage[] =
     "rft-faultmap [--scenario NAME] [--seed N] [--shares A/B/C/D/E] [--systematic W]\n"
-    "             [--corr-length N] [--map FILE.csv] [--same] [-o FILE] [--level N] "
-    "[--flush]\n"
+    "             [--corr-length N] [--map FILE.csv] [--same] [--max-output SIZE] [-o FILE]\n"
+    "             [--level N] [--flush]\n"
     "             [FILE]\n"
     "rft-faultmap --csv|--show|--stats [-o FILE] [--format table|tsv|csv|json] [--counts]\n"
     "             [--slice LIST]"
@@ -18,6 +18,8 @@ static const char usage[] =
     "Fault maps of register-file slices below the safe supply voltage (DC-Patch, seed 001)\n"
     "\n"
     FM_SOURCE_HELP
+    "      --max-output SIZE  Refuse, before writing it, a map that would bring the maps "
+    "written past SIZE bytes (K, M, G, T: KiB ... TiB; default 64M; 0: no limit)\n"
     CLI_FILTER_HELP
     "      --csv              Print the maps as CSV, the format --map reads\n"
     "      --show             Draw each map, a character per block of every entry\n"
@@ -39,9 +41,11 @@ static void parse(int argc, char **argv, cli_job *j)
         {"format", required_argument, 0, 'f'},   {"slice", required_argument, 0, 's'},
         {"counts", no_argument, 0, 'c'},
         {"entries", required_argument, 0, 'N'},  {"blocks", required_argument, 0, 'B'},
+        {"max-output", required_argument, 0, 'X'},
         {0, 0, 0, 0}};
     fm_print *p = xrealloc(NULL, sizeof *p);    /* one per stage of a pipeline */
     int fmt_set = 0, geom_set = 0, ch;
+    const char *max_out = NULL;
     *p = (fm_print){.entries = 256, .blocks = 4, .fmt = FMT_TABLE, .fm = FM_SOURCE_INIT};
     while ((ch = cli_getopt(argc, argv, "o:f:", opts)) != -1) {
         switch (ch) {
@@ -54,6 +58,7 @@ static void parse(int argc, char **argv, cli_job *j)
         }
         case 'f': p->fmt = cli_format(optarg); fmt_set = 1; break;
         case 'c': p->counts = 1; break;
+        case 'X': max_out = optarg; break;
         case 's': p->slices = optarg; break;
         case 'N':
             p->entries = (uint32_t)cli_uint("--entries", optarg, 1, RFT_MAX_ENTRIES);
@@ -80,9 +85,13 @@ static void parse(int argc, char **argv, cli_job *j)
             usage_error("--slice, --entries and --blocks go with --csv, --show or --stats "
                         "(a stream has its own geometry)");
         j->st = rft_faultmap_stage_new(&p->fm.src);
+        if (j->st && max_out)
+            rft_faultmap_stage_max_output(j->st, cli_bytes("--max-output", max_out));
         j->ctx = p;     /* the stage reads its map options (p->fm) at its start */
         return;
     }
+    if (max_out)
+        usage_error("--max-output goes with a stream's maps, not --csv, --show or --stats");
     cli_stdout_to(j->output);   /* what --csv, --show or --stats print */
     j->output = NULL;
     if (given && optind < argc)

@@ -19,7 +19,7 @@ static const char usage[] =
     "         [--profile X=P,Y=P,Z=P,W=P,T=P] [--packing R] [--issue F]\n"
     "         [--degraded CU:[SIMD:]SC,... | --threshold MV] [--rest-duty F]\n"
     "         [--work-items N] [--max-wg N] [--max-wf N] [--wavefront-rule seed|ceil]\n"
-    "         [--sweep N] [--source auto|bundles|writes] [--counts]\n"
+    "         [--sweep N] [--source auto|bundles|writes] [--counts] [--max-memory MIB]\n"
     "         [--format table|tsv|csv|json] [FILE]\n"
     "PE healing and SC healing (seed 003): stress of the processing elements and stream "
     "cores, their threshold-voltage shift with and without healing, redundant work-items and "
@@ -66,6 +66,7 @@ static const char usage[] =
     "any\n"
     "      --counts           The profile and slices tables (--report) in instructions and cycles "
     "instead of percentages\n"
+    CLI_MEMORY_HELP
     "  -f, --format table|tsv|csv|json  Output: aligned tables for people (default), or one "
     "table\n";
 
@@ -108,7 +109,8 @@ static void parse(int argc, char **argv, heal_report *r)
         {"max-wf", required_argument, 0, 'm'}, {"wavefront-rule", required_argument, 0, 'u'},
         {"sweep", required_argument, 0, 'W'},  {"source", required_argument, 0, 'c'},
         {"format", required_argument, 0, 'f'}, {"output", required_argument, 0, 'o'},
-        {"counts", no_argument, 0, 'n'},       {0, 0, 0, 0}};
+        {"counts", no_argument, 0, 'n'},       CLI_MEMORY_OPTION,
+        {0, 0, 0, 0}};
     const char *params = NULL;
     rft_params set;
     char why[512];
@@ -165,6 +167,7 @@ static void parse(int argc, char **argv, heal_report *r)
         case 'f': r->fmt = cli_format(optarg); break;
         case 'o': r->output = optarg; break;
         case 'n': r->counts = 1; break;
+        case CLI_MEMORY_OPT: rft_mem_limit(cli_max_memory(optarg), NULL); break;
         default: cli_bad_option(argv);
         }
     }

@@ -49,6 +49,10 @@ static void source_open(cli_job *j, rft_header *h)
         stage.r = NULL;
         stage_fail("header: too much metadata");
     }
+    /* the sum is no shard: its header is the whole run's */
+    rft_header_unset(h, RFT_META_SHARD);
+    rft_header_unset(h, RFT_META_SHARD_BY);
+    rft_header_unset(h, RFT_META_SHARD_STAGES);
 }
 
 static void add_rec(void *ctx, rft_rec *rec)

@@ -15,7 +15,8 @@ static const char usage[] =
     "rft-replay [-o FILE] [--level N] [--flush] [--summary[=FILE] | -s FILE]\n"
     "           [--add-latency N [--hold] [--latency-unit alu|vmem|lds|all]] [--deps reg|all|none] [--issue N] [--lds-issue N] [--lds-order ready|traced] [--stages N] [--no-scheme]\n"
     "           [--wakeup-cycles N] [--mov-cycles N] [--stall-cycles N] [--lds-cycles N]\n"
-    "           [--degraded-scs N [--max-wg N] [--wavefront-rule seed|ceil]] [--trust-cycles] [--format table|tsv|csv|json] [FILE]\n"
+    "           [--degraded-scs N [--max-wg N] [--wavefront-rule seed|ceil]] [--trust-cycles] [--max-memory MIB]\n"
+    "           [--format table|tsv|csv|json] [FILE]\n"
     "Replay each slice's schedule from the trace's cycles: cycles naive, with the scheme, "
     "and the upper bound\n"
     "\n"
@@ -62,6 +63,7 @@ static const char usage[] =
     "(default seed)\n"
     "      --trust-cycles     Replay even a stream whose header says its cycles are estimated "
     "(issue_model)\n"
+    CLI_MEMORY_HELP
     "  -f, --format table|tsv|csv|json  Format of the table (default table)\n";
 
 typedef struct {
@@ -139,6 +141,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"max-wg", required_argument, 0, 'W'},
         {"wavefront-rule", required_argument, 0, 'R'},
         {"format", required_argument, 0, 'f'},
+        CLI_MEMORY_OPTION,
         {0, 0, 0, 0}};
     replay_cli *c = xrealloc(NULL, sizeof *c);     /* one per stage of a pipeline */
     rft_replay_opts o;
@@ -173,6 +176,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'W': o.max_wg = (uint32_t)cli_uint("--max-wg", optarg, 1, 1u << 20); mw = 1; break;
         case 'R': o.wfrule = cli_choice("--wavefront-rule", optarg, "seed|ceil"); mw = 1; break;
         case 'f': c->fmt = cli_format(optarg); break;
+        case CLI_MEMORY_OPT: cli_job_memory(j, optarg); break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))
                 cli_bad_option(argv);

@@ -12,7 +12,7 @@
 
 static const char usage[] =
     "rft command [argument ...]\n"
-    "rft run [--threads N] [--shard K/N] pipeline ...\n"
+    "rft run [--threads N] [--max-memory MIB] [--shard K/N] pipeline ...\n"
     "rft help [command]\n"
     "rft --help | --version\n"
     "Run rft-command found beside this program, then on PATH; rft help lists the commands\n"

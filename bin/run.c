@@ -34,9 +34,12 @@ static const cli_prog *const progs[] = {STAGES};
 #undef X
 
 static const char usage[] =
-    "rft run [--threads N] [--shard K/N] pipeline ...\n"
+    "rft run [--threads N] [--max-memory MIB] [--shard K/N] pipeline ...\n"
     "Run pipelines of rft stages in one process, records passing in memory (rft(1))\n"
     "\n"
+    "      --max-memory MIB   The memory budget of every stage together (their slices'\n"
+    "                         and wavefronts' state), refused before allocating past it\n"
+    "                         (default 2048; 0: no limit)\n"
     "      --shard K/N        Read shard K of N of the input only (rft(1))\n"
     "      --shard-by cu|slice  With --shard: shards of whole compute units, or of slices (the\n"
     "                         default; rft(1))\n"
@@ -315,6 +318,24 @@ static int run_default_threads(long procs)
     return procs < RUN_MIN_PROCS ? 1 : procs > 1024 ? 1024 : (int)procs;
 }
 
+/* --max-memory MIB or --max-memory=MIB before the pipelines: the budget of
+ * every stage together (rft_mem_limit); argc without them. */
+static int take_memory(int argc, char **argv)
+{
+    for (;;) {
+        const char *m = NULL;
+        if (argc > 2 && strcmp(argv[1], "--max-memory") == 0)
+            m = argv[2], memmove(argv + 1, argv + 3, (argc - 2) * sizeof *argv), argc -= 2;
+        else if (argc > 1 && strncmp(argv[1], "--max-memory=", 13) == 0)
+            m = argv[1] + 13, memmove(argv + 1, argv + 2, (argc - 1) * sizeof *argv), argc -= 1;
+        else if (argc == 2 && strcmp(argv[1], "--max-memory") == 0)
+            run_usage("%s", "--max-memory needs a value");
+        if (!m)
+            return argc;
+        rft_mem_limit(cli_max_memory(m), "rft run");
+    }
+}
+
 int run_main(int argc, char **argv)
 {
     cli_usage_text = usage;
@@ -323,6 +344,8 @@ int run_main(int argc, char **argv)
     argc = cli_take_shard(argc, argv);     /* the input's reader's (pipeline.c) */
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
         cli_help(usage);
+    rft_mem_limit(RFT_STAGE_MEM_DEFAULT, "rft run");
+    argc = take_memory(argc, argv);
     const char *t = getenv("RFT_THREADS");
     int skip = 0;               /* words before the pipelines */
     if (argc > 2 && strcmp(argv[1], "--threads") == 0)
@@ -338,6 +361,7 @@ int run_main(int argc, char **argv)
         cli_run_threads = run_default_threads(sysconf(_SC_NPROCESSORS_ONLN));
     argc -= skip;
     argv += skip;
+    argc = take_memory(argc, argv);
     if (argc < 2)
         run_usage("%s", "no pipeline");
     int np = argc - 1;

@@ -697,19 +697,19 @@ static int replay_start(dcp *d, const rft_header *out)
     return e ? rft_stage_fail(&d->st, e, "%s", rft_stage_error(d->rp)) : 0;
 }
 
-/* A stream the replay cannot follow is tabled without it, with a warning. */
-static void replay_drop(dcp *d)
+/* A stream the replay cannot follow (out of its memory budget, a malformed
+ * unit record) is an error e: never tabled another way (issue 31). */
+static int replay_fail(dcp *d, int e)
 {
-    rft_stage_warn(&d->st, "warning: %s: not replayed: %s", d->st.input, rft_stage_error(d->rp));
-    rft_stage_free(d->rp);
-    d->rp = NULL;
+    return rft_stage_fail(&d->st, e, "replay: %s", rft_stage_error(d->rp));
 }
 
 static int tee(void *ctx, rft_rec *rec)
 {
     dcp *d = ctx;
-    if (d->rp && rft_replay_ride(d->rp, rec))
-        replay_drop(d);
+    int e;
+    if (d->rp && (e = rft_replay_ride(d->rp, rec)))
+        return replay_fail(d, e);
     return d->down->put(d->down->ctx, rec);
 }
 
@@ -835,8 +835,8 @@ static int dcp_finish(rft_stage *st, const rft_sink *out)
     }
     if (d->rp)
         d->rp->whole = st->whole;
-    if (d->rp && rft_replay_ride_end(d->rp))
-        replay_drop(d);
+    if (d->rp && (e = rft_replay_ride_end(d->rp)))
+        return replay_fail(d, e);
     return put_counters(d, "total", d->total, out);
 }
 

@@ -344,6 +344,7 @@ void rft_duty_free(rft_duty *d)
 {
     if (!d)
         return;
+    rft_mem_give(d->held);
     for (size_t i = 0; i < d->ns; i++) {
         slice *s = d->s[i];
         for (uint32_t k = 0; k < d->entries; k++) {
@@ -410,7 +411,8 @@ static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
                      (uint64_t)d->entries * (d->pw * sizeof(uint64_t) + sizeof(ent) + 2);
     char what[96];
     snprintf(what, sizeof what, "slice %u:%u (%u entries of %u lanes)", cu, simd, d->entries, d->lanes);
-    if (rft_mem_over("rft-duty", what, d->held, bytes, d->o.max_mem, d->err, sizeof d->err))
+    if (rft_mem_over("rft-duty", what, d->held, bytes, d->o.max_mem, d->err, sizeof d->err) ||
+        rft_mem_take("rft-duty", what, bytes, d->err, sizeof d->err))
         return NULL;
     /* calloc: a large block comes as fresh zero pages, paid for when touched */
     slice *s = calloc(1, sizeof *s);
@@ -427,6 +429,7 @@ static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
             free(s->bank_on);
         }
         free(s);
+        rft_mem_give(bytes);
         oom(d);
         return NULL;
     }

@@ -201,27 +201,26 @@ static int start(rft_stage *st, const rft_header *in, rft_header *out)
     return e ? rft_stage_fail(st, e, "%s", rft_stage_error(s->rp)) : 0;
 }
 
-/* The replay sees every record; a stream it cannot replay (a wavefront
- * that never began) is priced without it, with a warning. */
-static void replay_feed(escan *s, rft_rec *rec)
+/* The replay sees every record; a stream it cannot replay (out of its
+ * memory budget, a malformed unit record) is an error: it is never priced
+ * another way (issue 31). */
+static int replay_feed(escan *s, rft_rec *rec)
 {
-    if (s->rp && rft_replay_ride(s->rp, rec)) {
-        rft_stage_warn(&s->st, "not replayed: %s", rft_stage_error(s->rp));
-        rft_stage_free(s->rp);
-        s->rp = NULL;
-    }
+    int e;
+    if (s->rp && (e = rft_replay_ride(s->rp, rec)))
+        return rft_stage_fail(&s->st, e, "replay: %s", rft_stage_error(s->rp));
+    return 0;
 }
 
 /* The replay's result: its slices' spans, traced and replayed. */
-static void replay_finish(escan *s)
+static int replay_finish(escan *s)
 {
     rft_escan *r = &s->r;
+    int e;
     if (!s->rp || s->adopted)
-        return;
-    if (rft_replay_ride_end(s->rp)) {
-        rft_stage_warn(&s->st, "not replayed: %s", rft_stage_error(s->rp));
-        return;
-    }
+        return 0;
+    if ((e = rft_replay_ride_end(s->rp)))
+        return rft_stage_fail(&s->st, e, "replay: %s", rft_stage_error(s->rp));
     r->replay = rft_replay_timed(s->rp, NULL) ? RFT_ESCAN_REPLAYED : RFT_ESCAN_ESTIMATED;
     for (uint32_t i = 0, n = rft_replay_nrows(s->rp); i < n; i++) {
         const rft_replay_row *w = rft_replay_get(s->rp, i);
@@ -230,6 +229,7 @@ static void replay_finish(escan *s)
             r->replay_cycles += w->replayed;
         }
     }
+    return 0;
 }
 
 static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
@@ -237,7 +237,9 @@ static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
     escan *s = (escan *)st;
     rft_escan *r = &s->r;
     uint16_t cu, simd;
-    replay_feed(s, rec);
+    int e = replay_feed(s, rec);
+    if (e)
+        return e;
     rft_alloc_rec a;
     switch (rec->kind) {
     case RFT_WFBEGIN: cu = rec->u.begin.cu, simd = rec->u.begin.simd; break;
@@ -328,7 +330,9 @@ static int finish(rft_stage *st, const rft_sink *out)
 {
     escan *s = (escan *)st;
     rft_escan *r = &s->r;
-    replay_finish(s);
+    int e = replay_finish(s);
+    if (e)
+        return e;
     uint64_t first = 0, last = 0;
     if (!s->adopted && st->whole) {
         /* a shard: the whole input's span and compute units, its slices
@@ -380,7 +384,23 @@ rft_stage *rft_escan_new(const rft_escan_opts *o)
 const rft_escan *rft_escan_result(const rft_stage *s) { return &((const escan *)s)->r; }
 
 /* ---- the scans of a stream's shards, added up -------------------------------------- */
+/* 1 if stage is one of the comma-separated stages */
+static int in_list(const char *stages, const char *stage)
+{
+    size_t l = strlen(stage);
+    for (const char *p = stages; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, stage, l) == 0 && (p[l] == ',' || !p[l]))
+            return 1;
+    return 0;
+}
+
 int rft_escan_merge(rft_counters *sum, const rft_counters *add, char *why, size_t whylen)
+{
+    return rft_escan_merge_shard(sum, add, NULL, why, whylen);
+}
+
+int rft_escan_merge_shard(rft_counters *sum, const rft_counters *add, const char *stages,
+                          char *why, size_t whylen)
 {
     rft_escan *a = malloc(2 * sizeof *a), *b = a + 1;
     int e = RFT_EFORMAT;
@@ -421,6 +441,8 @@ int rft_escan_merge(rft_counters *sum, const rft_counters *add, char *why, size_
         a->replay_cycles += b->replay_cycles;
     }
     for (int k = 0; k < 2; k++) {
+        if (stages && !in_list(stages, kept[k]))
+            continue;           /* a stage before the shard: every shard's, once */
         const rft_counters *kb = kept_counters(b, k);
         for (int i = 0; i < kb->n; i++)
             if (rft_counters_merge(kept_counters(a, k), kb->name[i], kb->value[i])) {

@@ -74,6 +74,12 @@ const rft_escan *rft_escan_result(const rft_stage *s);
  * scans of other spans, compute units or banks are refused.  0, or
  * RFT_EFORMAT (RFT_EMEM) and why. */
 int rft_escan_merge(rft_counters *sum, const rft_counters *add, char *why, size_t whylen);
+/* The same, add being the scan of a shard on which only the stages in
+ * stages (comma-separated, RFT_META_SHARD_STAGES) ran: the counters it keeps
+ * of a stage before the shard (rft-gate, rft-dcpatch of the whole stream)
+ * are every shard's, taken once, not added. */
+int rft_escan_merge_shard(rft_counters *sum, const rft_counters *add, const char *stages,
+                          char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

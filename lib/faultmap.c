@@ -516,7 +516,28 @@ typedef struct fmstage {
     uint64_t replaced;          /* map records of the input dropped */
     uint8_t *buf;
     size_t cap;
+    uint64_t out, out_max;      /* bytes of map records written, their limit */
 } fmstage;
+
+/* A map's record counted against the limit on what the stage writes:
+ * 0, or the error before any of it is written. */
+static int fm_put(fmstage *f, const rft_faultmap *m, const rft_sink *out)
+{
+    uint64_t n = rft_faultmap_record_len(m) + 5;
+    if (f->out_max && (n > f->out_max || f->out > f->out_max - n)) {
+        char at[40];
+        if (m->cu == RFT_FM_ALL)
+            snprintf(at, sizeof at, "every slice");
+        else
+            snprintf(at, sizeof at, "slice %u:%u", m->cu, m->simd);
+        return rft_stage_fail(&f->st, RFT_EFORMAT, "the fault map of %s (%u entries of %u blocks) "
+                              "would bring the maps written to %.1f MiB, over the limit of %.0f MiB "
+                              "(--max-output SIZE raises it)", at, m->entries, m->blocks,
+                              (f->out + n) / 1048576.0, f->out_max / 1048576.0);
+    }
+    f->out += n;
+    return rft_faultmap_put(&f->st, m, m->cu, m->simd, out, &f->buf, &f->cap);
+}
 
 static int fm_start(rft_stage *st, const rft_header *in, rft_header *out)
 {
@@ -549,7 +570,7 @@ static int fm_slice(fmstage *f, uint16_t cu, uint16_t simd, const rft_sink *out)
         return rft_stage_fail(&f->st, RFT_EFORMAT, "no fault map for slice %u:%u (%s has neither "
                               "its rows nor '*' rows; add --scenario)", cu, simd, f->src.csv);
     if (m == &tmp)  /* a CSV map went out up front */
-        e = rft_faultmap_put(&f->st, m, m->cu, m->simd, out, &f->buf, &f->cap);
+        e = fm_put(f, m, out);
     rft_faultmap_free(&tmp);
     return e;
 }
@@ -561,7 +582,7 @@ static int fm_upfront(fmstage *f, const rft_sink *out)
     f->started = 1;
     for (size_t i = 0; i < f->set.n && !e; i++) {
         const rft_faultmap *m = &f->set.maps[i];
-        e = rft_faultmap_put(&f->st, m, m->cu, m->simd, out, &f->buf, &f->cap);
+        e = fm_put(f, m, out);
         f->have_all |= m->cu == RFT_FM_ALL;
     }
     if (!e && f->src.have_gen && f->src.same && !f->have_all) {
@@ -571,7 +592,7 @@ static int fm_upfront(fmstage *f, const rft_sink *out)
                               &tmp, &m);
         if (e)
             return rft_stage_fail(&f->st, e, "out of memory");
-        e = rft_faultmap_put(&f->st, m, m->cu, m->simd, out, &f->buf, &f->cap);
+        e = fm_put(f, m, out);
         rft_faultmap_free(&tmp);
         f->have_all = 1;
     }
@@ -631,11 +652,17 @@ rft_stage *rft_faultmap_stage_new(const rft_fm_source *src)
         return NULL;
     f->src = *src;
     f->last = UINT32_MAX;
+    f->out_max = RFT_FM_MAX_OUTPUT;
     if (rft_slices_init(&f->seen)) {
         free(f);
         return NULL;
     }
     return &f->st;
+}
+
+void rft_faultmap_stage_max_output(rft_stage *st, uint64_t max)
+{
+    ((fmstage *)st)->out_max = max;
 }
 
 /* ---- CSV ------------------------------------------------------------------------ */

@@ -168,6 +168,11 @@ int rft_fm_source_header(rft_stage *st, const rft_fm_source *src, rft_header *h,
  * (a warning counts them).  The header gets faultmap=<the source>.  A CSV
  * map or a generator is needed. */
 rft_stage *rft_faultmap_stage_new(const rft_fm_source *src);
+/* The stage writes at most max bytes of fault map records (0: no limit;
+ * RFT_FM_MAX_OUTPUT by default): the map that would pass them is refused
+ * before any of it is written (rft-faultmap --max-output). */
+#define RFT_FM_MAX_OUTPUT (64ull << 20)
+void rft_faultmap_stage_max_output(rft_stage *st, uint64_t max);
 
 /* Hand m to out as an RFT_FAULTMAP record of slice (cu, simd), encoded in
  * *buf (grown to *cap as needed; the caller frees it).  0, or an error with

@@ -26,7 +26,11 @@ typedef struct pend {
     rft_m2s_inst in;
     uint64_t id;
     int done;
+    /* the pending fetches of one key (by_id) are chained in fetch order by
+     * their sequence numbers (NONE: the last); the first holds the last's */
+    uint64_t next, tail;
 } pend;
+#define NONE UINT64_MAX
 
 struct rft_m2s_trace {
     uint64_t clk, raw;          /* the cycle (the GPU's clock), the trace's clock */
@@ -36,14 +40,20 @@ struct rft_m2s_trace {
     uint64_t insts, fetch_kept, max_wait;
     pend *q;                    /* ring, fetch order */
     size_t head, n, cap, bound;
+    uint64_t head_seq;          /* the sequence number of q[head] (fetches count from 0) */
+    rft_map by_id;              /* key of (id, cu) -> sequence number of its first pending */
+    int map_ok;
     char why[160];
 };
 
 rft_m2s_trace *rft_m2s_trace_new(void) { return calloc(1, sizeof(rft_m2s_trace)); }
 void rft_m2s_trace_free(rft_m2s_trace *t)
 {
-    if (t)
+    if (t) {
         free(t->q);
+        if (t->map_ok)
+            rft_map_free(&t->by_id);
+    }
     free(t);
 }
 const char *rft_m2s_trace_why(const rft_m2s_trace *t) { return t->why; }
@@ -92,15 +102,69 @@ static int exec_stage(const char *s, size_t n)
     return 0;
 }
 
+/* ---- the pending fetches by (id, cu): each execute line finds its fetch in
+ * constant time (a search of the whole ring took 25 minutes on a 135 KB
+ * trace, issue 31).  Only fetches not done are chained. */
+static uint64_t id_key(uint64_t id, uint64_t cu)
+{
+    uint64_t k = id ^ (cu * 0x9e3779b97f4a7c15ull);
+    return k == UINT64_MAX ? k - 1 : k;    /* UINT64_MAX: rft_map's empty slot */
+}
+
+static pend *at_seq(rft_m2s_trace *t, uint64_t seq)
+{
+    return &t->q[(t->head + (size_t)(seq - t->head_seq)) % t->cap];
+}
+
+/* Take pending seq (prev: the one before it in its chain, NONE if first)
+ * out of its chain. */
+static void unchain(rft_m2s_trace *t, uint64_t key, uint64_t prev, uint64_t seq)
+{
+    pend *p = at_seq(t, seq);
+    if (prev == NONE) {
+        if (p->next == NONE) {
+            rft_map_del(&t->by_id, key);
+        } else {
+            at_seq(t, p->next)->tail = p->tail;
+            *rft_map_get(&t->by_id, key) = p->next;
+        }
+        return;
+    }
+    pend *q = at_seq(t, prev);
+    q->next = p->next;
+    if (p->next == NONE) {      /* it was the last: the first's tail */
+        pend *first = at_seq(t, *rft_map_get(&t->by_id, key));
+        first->tail = prev;
+    }
+}
+
+/* The first pending fetch of (id, cu) not done, or NONE; *prev as unchain takes it. */
+static uint64_t find_pending(rft_m2s_trace *t, uint64_t id, uint64_t cu, uint64_t *prev)
+{
+    uint64_t *v = t->map_ok ? rft_map_get(&t->by_id, id_key(id, cu)) : NULL;
+    *prev = NONE;
+    for (uint64_t s = v ? *v : NONE; s != NONE; *prev = s, s = at_seq(t, s)->next) {
+        pend *p = at_seq(t, s);
+        if (p->id == id && p->in.cu == cu)
+            return s;
+    }
+    return NONE;
+}
+
 int rft_m2s_trace_pop(rft_m2s_trace *t, int at_end, rft_m2s_inst *out)
 {
     if (t->n == 0 || (!t->q[t->head].done && !at_end))
         return 0;
     pend *p = &t->q[t->head];
-    if (!p->done)
+    if (!p->done) {
         t->fetch_kept++;
+        uint64_t prev, s = find_pending(t, p->id, p->in.cu, &prev);
+        if (s == t->head_seq)   /* the first not done of its key: the head of its chain */
+            unchain(t, id_key(p->id, p->in.cu), prev, s);
+    }
     *out = p->in;
     t->head = (t->head + 1) % t->cap;
+    t->head_seq++;
     t->n--;
     return 1;
 }
@@ -157,18 +221,18 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
             return 0;
         if (field(t, s, n, "id", UINT64_MAX / 10, &v[0]) || field(t, s, n, "cu", 65535, &v[1]))
             return RFT_EFORMAT;
-        for (size_t k = 0; k < t->n; k++) {
-            pend *p = &t->q[(t->head + k) % t->cap];
-            if (p->id != v[0] || p->in.cu != v[1] || p->done)
-                continue;
+        uint64_t prev, sq = find_pending(t, v[0], v[1], &prev);
+        if (sq != NONE) {
+            pend *p = at_seq(t, sq);
             if (ex)
                 p->in.cycle = t->clk;
             p->done = 1;        /* si.end_inst without an execute stage: fetch kept */
             if (!ex)
                 t->fetch_kept++;
+            uint64_t k = sq - t->head_seq;
             if (k + 1 > t->max_wait)
                 t->max_wait = k + 1;
-            break;
+            unchain(t, id_key(v[0], v[1]), prev, sq);
         }
         return 0;
     }
@@ -225,9 +289,29 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
         t->head = 0;
         t->cap = cap;
     }
+    if (!t->map_ok) {
+        if (rft_map_init(&t->by_id, 256)) {
+            snprintf(t->why, sizeof t->why, "out of memory");
+            return RFT_EFORMAT;
+        }
+        t->map_ok = 1;
+    }
+    uint64_t seq = t->head_seq + t->n, key = id_key(v[4], v[0]);
+    uint64_t *first = rft_map_get(&t->by_id, key);
+    if (!first && rft_map_put(&t->by_id, key, seq)) {
+        snprintf(t->why, sizeof t->why, "out of memory");
+        return RFT_EFORMAT;
+    }
     pend *p = &t->q[(t->head + t->n++) % t->cap];
     p->in = *out;
     p->id = v[4];
     p->done = 0;
+    p->next = NONE;
+    p->tail = seq;
+    if (first) {                /* after the last of its key */
+        pend *f = at_seq(t, *first);
+        at_seq(t, f->tail)->next = seq;
+        f->tail = seq;
+    }
     return 0;
 }

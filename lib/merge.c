@@ -27,6 +27,17 @@ struct rft_merge {
     rft_counter_set cs;
     rft_counters cnt;
     rft_counters *scan;     /* the energy scans added so far (escan.h), or NULL */
+    const char *scan_in;    /* the input of the first, and whether it is a shard */
+    int scan_shard;
+    /* The shards read so far (RFT_META_SHARD of their headers): "K/N by"
+     * and the input, to refuse one twice; the current input's stages (of
+     * its shard) and whether an earlier input was a shard (whose counters
+     * of the stages before the shard were taken: later shards' are not) */
+    char **shard;
+    const char **shard_in;
+    size_t nshard;
+    char cur_stages[RFT_MAX_STR + 1];
+    int cur_shard, upstream_taken;
     rft_duty_rec a, b;
     uint8_t *buf;           /* an encoded map or counters record */
     char why[RFT_MAX_STR + 256];    /* a file's name (at most PATH_MAX) and the rest */
@@ -70,6 +81,10 @@ void rft_merge_free(rft_merge *m)
     rft_map_free(&m->idx);
     rft_counter_set_free(&m->cs);
     free(m->scan);
+    for (size_t i = 0; i < m->nshard; i++)
+        free(m->shard[i]);
+    free(m->shard);
+    free(m->shard_in);
     free(m->a.t1);
     free(m->a.toff);
     free(m->b.t1);
@@ -80,10 +95,73 @@ void rft_merge_free(rft_merge *m)
 
 const char *rft_merge_why(const rft_merge *m) { return m->why; }
 
+/* The shard an input is (its header's keys), refused if one read before is
+ * the same or of another run's division. */
+static int shard_input(rft_merge *m, const char *name, const rft_header *h)
+{
+    const char *k = rft_header_get(h, RFT_META_SHARD), *by = rft_header_get(h, RFT_META_SHARD_BY);
+    const char *stages = rft_header_get(h, RFT_META_SHARD_STAGES);
+    if (m->cur_shard)
+        m->upstream_taken = 1;
+    m->cur_shard = k != NULL;
+    m->cur_stages[0] = 0;
+    if (!k)
+        return 0;
+    snprintf(m->cur_stages, sizeof m->cur_stages, "%s", stages ? stages : "");
+    char *id = malloc(strlen(k) + strlen(by ? by : "slice") + 5);
+    if (!id)
+        return bad(m, RFT_EMEM, "out of memory");
+    sprintf(id, "%s by %s", k, by ? by : "slice");  /* "K/N by BY" */
+    const char *n = strchr(id, '/');
+    for (size_t i = 0; i < m->nshard; i++) {
+        const char *o = m->shard[i], *on = strchr(o, '/');
+        if (strcmp(o, id) == 0) {
+            int e = bad(m, RFT_EFORMAT, "shard %s twice: %s and %s (rft-merge adds each shard once)",
+                        k, m->shard_in[i], name);
+            free(id);
+            return e;
+        }
+        if (!n || !on || strcmp(n, on) != 0) {
+            int e = bad(m, RFT_EFORMAT, "%s is shard %s, %s shard %s: not shards of one run "
+                        "(--shard K/N of one N and one --shard-by)", m->shard_in[i], m->shard[i],
+                        name, id);
+            free(id);
+            return e;
+        }
+    }
+    char **s = realloc(m->shard, (m->nshard + 1) * sizeof *s);
+    if (s)
+        m->shard = s;
+    const char **si = s ? realloc(m->shard_in, (m->nshard + 1) * sizeof *si) : NULL;
+    if (!si) {
+        free(id);
+        return bad(m, RFT_EMEM, "out of memory");
+    }
+    m->shard_in = si;
+    m->shard[m->nshard] = id;
+    m->shard_in[m->nshard++] = name;
+    return 0;
+}
+
+/* 1 if stage ran on the current input's shard (or the input is no shard) */
+static int of_shard(const rft_merge *m, const char *stage)
+{
+    if (!m->cur_shard)
+        return 1;
+    size_t l = strlen(stage);
+    for (const char *p = m->cur_stages; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, stage, l) == 0 && (p[l] == ',' || !p[l]))
+            return 1;
+    return 0;
+}
+
 int rft_merge_input(rft_merge *m, const char *name, const rft_header *h)
 {
     m->input = name;
     m->fed = m->trace = 0;
+    int e = shard_input(m, name, h);
+    if (e)
+        return e;
     if (!m->first_in) {
         m->first_in = name;
         m->geom = h->geom;
@@ -152,11 +230,27 @@ static int add_scan(rft_merge *m)
         if (!(m->scan = malloc(sizeof *m->scan)))
             return bad(m, RFT_EMEM, "out of memory");
         *m->scan = m->cnt;
+        m->scan_in = m->input;
+        m->scan_shard = m->cur_shard;
         return 0;
     }
     char why[RFT_STAGE_WHY];
-    int e = rft_escan_merge(m->scan, &m->cnt, why, sizeof why);
-    return e ? bad(m, e, "%s", why) : 0;
+    rft_counters *sum = malloc(sizeof *sum);
+    if (!sum)
+        return bad(m, RFT_EMEM, "out of memory");
+    *sum = *m->scan;
+    int e = rft_escan_merge_shard(sum, &m->cnt, m->cur_shard ? m->cur_stages : NULL, why, sizeof why);
+    if (!e && (!m->cur_shard || !m->scan_shard))    /* the same stream's, not two shards */
+        e = bad(m, RFT_EFORMAT, "two energy scans of one stream, %s and %s, %s: rft-merge adds "
+                "the scans of its shards, each once (rft-energy --scan --shard K/N)", m->scan_in,
+                m->input, !m->cur_shard && !m->scan_shard ? "neither a shard"
+                : !m->cur_shard ? "the second no shard" : "the first no shard");
+    else if (e)
+        e = bad(m, e, "%s", why);
+    else
+        *m->scan = *sum;
+    free(sum);
+    return e;
 }
 
 int rft_merge_feed(rft_merge *m, rft_rec *rec, const rft_sink *out)
@@ -172,6 +266,10 @@ int rft_merge_feed(rft_merge *m, rft_rec *rec, const rft_sink *out)
             return bad(m, RFT_EFORMAT, "malformed counters record");
         if (strcmp(m->cnt.stage, "rft-energy") == 0 && strcmp(m->cnt.scope, "scan") == 0)
             return add_scan(m);
+        /* a stage before the shard wrote the same counters in every shard:
+         * taken from the first shard only */
+        if (!of_shard(m, m->cnt.stage) && m->upstream_taken)
+            return 0;
         int e = rft_counter_set_add(&m->cs, &m->cnt);
         return e ? bad(m, e, "%s", e == RFT_EMEM ? "out of memory" : "too many counters") : 0;
     }

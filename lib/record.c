@@ -80,6 +80,18 @@ int rft_header_set(rft_header *h, const char *key, const char *val)
     return 0;
 }
 
+void rft_header_unset(rft_header *h, const char *key)
+{
+    for (int i = 0; i < h->nmeta; i++)
+        if (strcmp(h->meta[i].key, key) == 0) {
+            free(h->meta[i].key);
+            free(h->meta[i].val);
+            memmove(&h->meta[i], &h->meta[i + 1], (size_t)(h->nmeta - i - 1) * sizeof h->meta[0]);
+            h->nmeta--;
+            return;
+        }
+}
+
 const char *rft_header_get(const rft_header *h, const char *key)
 {
     for (int i = 0; i < h->nmeta; i++)

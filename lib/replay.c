@@ -152,6 +152,17 @@ static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 
 static int oom(replay *r) { return rft_stage_fail(&r->st, RFT_EMEM, "out of memory"); }
 
+/* The wavefronts' state, bytes more for b's, counted in the process's
+ * memory budget before it is allocated (rft_stage_reserve, issue 31): 0, or
+ * RFT_EMEM with the message. */
+static int charge(replay *r, uint64_t bytes, const rft_wfbegin *b)
+{
+    char what[96];
+    snprintf(what, sizeof what, "wavefront %u on slice %u:%u (%u registers)", b->wf, b->cu,
+             b->simd, b->nregs);
+    return rft_stage_reserve(&r->st, bytes, what);
+}
+
 /* ---- statistics ------------------------------------------------------------------- */
 static void see(stats *x, uint64_t t, uint64_t rr)
 {
@@ -546,6 +557,8 @@ static int on_begin(replay *r, const rft_wfbegin *b)
         i = r->freel[--r->nfree];
     } else {
         uint32_t old = r->wcap;
+        if (r->nw + 1 > old && charge(r, (uint64_t)(old ? old : 8) * (sizeof *r->w + sizeof *r->freel), b))
+            return RFT_EMEM;
         if (grow((void **)&r->w, &r->wcap, r->nw + 1, sizeof *r->w))
             return oom(r);
         if (r->wcap != old) {   /* room to free every wave */
@@ -594,6 +607,8 @@ static int on_begin(replay *r, const rft_wfbegin *b)
         w->kslice = (uint32_t)*x;
     }
     if (b->nregs > w->cap) {
+        if (charge(r, (uint64_t)(b->nregs - w->cap) * (sizeof *w->due + sizeof *w->wl + 1), b))
+            return RFT_EMEM;
         void *p = realloc(w->due, (size_t)b->nregs * (sizeof *w->due + sizeof *w->wl + 1));
         if (!p)
             return oom(r);

@@ -210,6 +210,13 @@ int rft_header_copy(rft_header *dst, const rft_header *src);
 /* Set (replace or append) a metadata pair; returns RFT_EFORMAT if full or too long. */
 int rft_header_set(rft_header *h, const char *key, const char *val);
 const char *rft_header_get(const rft_header *h, const char *key);   /* NULL if absent */
+void rft_header_unset(rft_header *h, const char *key);              /* if present */
+/* Header keys of a stream written by a stage that read shard K of N of its
+ * input (rft(1) SHARDS): "K/N", "slice" or "cu", and the stages that ran
+ * on the shard, comma-separated in pipeline order.  rft-merge reads them. */
+#define RFT_META_SHARD "shard"
+#define RFT_META_SHARD_BY "shard_by"
+#define RFT_META_SHARD_STAGES "shard_stages"
 void rft_header_free(rft_header *h);
 
 /* ---- records -------------------------------------------------------------- */
@@ -668,11 +675,14 @@ struct rft_stage {      /* the common head of every stage */
     void (*warn)(void *ctx, const char *msg);   /* NULL: warnings dropped */
     void *warn_ctx;
     char why[RFT_STAGE_WHY];
-    /* The state a stage keeps per slice (maps of its entries) is counted
-     * against a limit, so that a small stream with a large geometry or
-     * many slices is refused instead of taking the machine's memory:
-     * mem_max bytes (RFT_STAGE_MEM_DEFAULT from rft_stage_alloc; 0: no
-     * limit; rft-duty --max-memory), mem held so far (rft_stage_reserve). */
+    /* The state a stage keeps per slice (maps of its entries, a replay's
+     * wavefronts) is counted against the process's memory budget
+     * (rft_mem_limit, shared by every stage of the process), so that a
+     * small stream with a large geometry or many slices is refused instead
+     * of taking the machine's memory; mem_max bytes is the stage's own
+     * limit besides (0 from rft_stage_alloc: none; a stage's --max-memory
+     * in `rft run`), mem what it holds so far (rft_stage_reserve), given
+     * back to the budget by rft_stage_free. */
     uint64_t mem_max, mem;
     /* The records fed are a shard of the input (rft_reader_shard): what its
      * reader saw of the whole input, set by the driver before finish, else
@@ -681,6 +691,19 @@ struct rft_stage {      /* the common head of every stage */
     const rft_whole *whole;
 };
 #define RFT_STAGE_MEM_DEFAULT (2048ull << 20)
+
+/* The process's memory budget: what every stage holds (rft_stage_reserve),
+ * together, is refused past max bytes (0: no limit; RFT_STAGE_MEM_DEFAULT
+ * until set).  owner names the limit in messages ("rft run"; NULL: the
+ * stage that reserves).  Set it before any stage runs. */
+void rft_mem_limit(uint64_t max, const char *owner);
+uint64_t rft_mem_limit_get(void);
+uint64_t rft_mem_held(void);    /* bytes taken from the budget now */
+/* Take bytes more for stage's what ("slice 3:1") from the budget: 0, or 1
+ * and why (as rft_mem_over says it, the total being the process's) when
+ * they would bring it past its limit.  Thread-safe. */
+int rft_mem_take(const char *stage, const char *what, uint64_t bytes, char *why, size_t whylen);
+void rft_mem_give(uint64_t bytes);
 
 /* out is initialized here with the stage's program as producer; free it
  * with rft_header_free in any case. */
@@ -699,9 +722,11 @@ rft_sink rft_sink_writer(rft_writer *w);
 void *rft_stage_alloc(size_t size, const rft_stage_ops *ops);
 /* For stage modules: bytes more of per-slice state about to be allocated
  * for what ("slice 3:1"): 0, or RFT_EMEM before any allocation when they
- * would bring the stage past s->mem_max, with a message naming what,
- * the total and the limit. */
+ * would bring the stage past s->mem_max or the process past its budget
+ * (rft_mem_limit), with a message naming what, the total and the limit. */
 int rft_stage_reserve(rft_stage *s, uint64_t bytes, const char *what);
+/* bytes reserved before, given back (the state was freed). */
+void rft_stage_release(rft_stage *s, uint64_t bytes);
 /* The same for the state of slice cu:simd of entries entries, named
  * "slice CU:SIMD (N entries)", after the words of (NULL: none; "--util
  * on", at most 32 bytes). */

@@ -1,5 +1,6 @@
 /* stage.c - the common part of every stage (rft.h, "stages"). */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,6 @@ void *rft_stage_alloc(size_t size, const rft_stage_ops *ops)
     if (s) {
         s->ops = ops;
         s->input = "-";
-        s->mem_max = RFT_STAGE_MEM_DEFAULT;
     }
     return s;
 }
@@ -42,8 +42,10 @@ const char *rft_stage_name(const rft_stage *s) { return s->ops->name; }
 
 void rft_stage_free(rft_stage *s)
 {
-    if (s)
+    if (s) {
+        rft_mem_give(s->mem);
         s->ops->free(s);
+    }
 }
 
 int rft_stage_fail(rft_stage *s, int code, const char *fmt, ...)
@@ -67,12 +69,50 @@ int rft_mem_over(const char *stage, const char *what, uint64_t held, uint64_t mo
     return 1;
 }
 
+/* The process's budget (rft.h): one counter for every stage and thread. */
+static _Atomic uint64_t mem_held;
+static _Atomic uint64_t mem_max = RFT_STAGE_MEM_DEFAULT;
+static const char *mem_owner;
+
+void rft_mem_limit(uint64_t max, const char *owner)
+{
+    atomic_store(&mem_max, max);
+    mem_owner = owner;
+}
+
+uint64_t rft_mem_limit_get(void) { return atomic_load(&mem_max); }
+uint64_t rft_mem_held(void) { return atomic_load(&mem_held); }
+
+int rft_mem_take(const char *stage, const char *what, uint64_t bytes, char *why, size_t whylen)
+{
+    uint64_t max = atomic_load(&mem_max), held = atomic_load(&mem_held);
+    do {
+        if (rft_mem_over(mem_owner ? mem_owner : stage, what, held, bytes, max, why, whylen))
+            return 1;
+    } while (!atomic_compare_exchange_weak(&mem_held, &held, held + bytes));
+    return 0;
+}
+
+void rft_mem_give(uint64_t bytes)
+{
+    atomic_fetch_sub(&mem_held, bytes);
+}
+
 int rft_stage_reserve(rft_stage *s, uint64_t bytes, const char *what)
 {
-    if (rft_mem_over(s->ops->name, what, s->mem, bytes, s->mem_max, s->why, sizeof s->why))
+    if (rft_mem_over(s->ops->name, what, s->mem, bytes, s->mem_max, s->why, sizeof s->why) ||
+        rft_mem_take(s->ops->name, what, bytes, s->why, sizeof s->why))
         return RFT_EMEM;
     s->mem += bytes;
     return 0;
+}
+
+void rft_stage_release(rft_stage *s, uint64_t bytes)
+{
+    if (bytes > s->mem)
+        bytes = s->mem;
+    s->mem -= bytes;
+    rft_mem_give(bytes);
 }
 
 int rft_stage_reserve_slice(rft_stage *s, uint64_t bytes, const char *of, uint16_t cu,

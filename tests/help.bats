@@ -65,7 +65,7 @@ man_commands() {
 @test "rft --help matches rft(1)" {
     run -0 rft --help
     assert_line --index 0 "rft command [argument ...]"
-    assert_line --index 1 "rft run [--threads N] [--shard K/N] pipeline ..."
+    assert_line --index 1 "rft run [--threads N] [--max-memory MIB] [--shard K/N] pipeline ..."
     diff -u <(man_synopsis rft) <(help_synopsis rft <<<"$output")
 }
 

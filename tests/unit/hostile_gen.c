@@ -2,12 +2,14 @@
  * what a stage relies on (issue 21): the ordering rules of rft(5) (rule 8),
  * an end record that lies about the count (rule 5), and geometries whose
  * per-slice state would take gigabytes.  tests/hostile2.bats runs every
- * case through every stage.
+ * case through every stage; tests/hostile4.bats (issue 31) the wavefronts
+ * that would take the replay 14 GB and a malformed unit record.
  *
  *   hostile_gen --list          the cases, one a line: NAME CLASS RECORD, a
  *                               tab and what it is (CLASS: order, count,
- *                               geometry, kernel, mask or ok; RECORD: the
- *                               record a stage must name, 0 if none)
+ *                               geometry, waves, unit, kernel, mask or ok;
+ *                               RECORD: the record a stage must name, 0 if
+ *                               none)
  *   hostile_gen NAME FILE       write case NAME to FILE
  *   hostile_gen                 (make check) write every case and read it
  *                               back with librft's rule-8 reader: each fails
@@ -23,7 +25,7 @@
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); exit(1); } } while (0)
 
-enum op { K, B, W, R, A, E, DONE };
+enum op { K, B, W, R, A, E, U, DONE };  /* U: a unit record of 3 bytes (malformed) */
 typedef struct {
     enum op op;
     uint64_t cycle;
@@ -40,7 +42,9 @@ typedef struct {
     int geom;               /* 1: the format's largest lanes and entries;
                                2: 65,535 entries on 16,384 slices;
                                3: 12 lanes in blocks of 4, a write's exec
-                               mask with bits for lanes 12-15 too */
+                               mask with bits for lanes 12-15 too;
+                               4: 65,535 entries, MANY_WAVES wavefronts of
+                               65,535 registers running at once */
     uint32_t kernel;        /* index of the kernel record */
 } hostile;
 
@@ -86,6 +90,11 @@ static const hostile cases[] = {
     {"mask-beyond-lanes", 0, "12 lanes; a 1-work-item wavefront's exec mask also sets the bits "
      "of lanes 12-15, which do not exist (a stage counts 1 work-item)",
      {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 3, 0},
+    {"waves-many", 0, "65535 entries; 20000 wavefronts of 65535 registers each, all running "
+     "(the replay's state: about 14 GB)",
+     {{K, 0, 0, 0}, {DONE, 0, 0, 0}}, 0, 4, 0},
+    {"unit-malformed", 0, "a unit record of 3 bytes (rft(5): 17), which the replay refuses",
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {U, 3, 0, 0}, {E, 4, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
     {"kernel-2^31", 1, "a kernel record of index 2^31 (rft-view looped forever)",
      {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 1u << 31},
     {"kernel-2^24", 1, "a kernel record of index 2^24",
@@ -93,13 +102,18 @@ static const hostile cases[] = {
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 #define MANY_SLICES 16384u
+#define MANY_WAVES 20000u
+static uint16_t begin_nregs = 4;    /* registers of a begin record */
 
 /* What a case breaks: the ordering rules, the count, the geometry, the
  * kernel index, or nothing; mask: well formed, with exec mask bits for
  * lanes beyond the geometry's. */
 static const char *class_of(const hostile *c)
 {
-    return c->lie ? "count" : c->geom == 3 ? "mask" : c->geom ? "geometry"
+    for (const step *s = c->s; s->op != DONE; s++)
+        if (s->op == U)
+            return "unit";
+    return c->lie ? "count" : c->geom == 3 ? "mask" : c->geom == 4 ? "waves" : c->geom ? "geometry"
          : c->kernel ? "kernel" : c->record ? "order" : "ok";
 }
 
@@ -114,7 +128,7 @@ static void put(rft_writer *w, rft_rec *r, const rft_geom *g, enum op op, uint64
         break;
     }
     case B: {
-        rft_wfbegin b = {cycle, cu, 0, wf, 4, RFT_BF_KERNEL, RFT_NO_WG, kernel};
+        rft_wfbegin b = {cycle, cu, 0, wf, begin_nregs, RFT_BF_KERNEL, RFT_NO_WG, kernel};
         e = rft_write_begin(w, &b);
         break;
     }
@@ -156,6 +170,12 @@ static void put(rft_writer *w, rft_rec *r, const rft_geom *g, enum op op, uint64
         e = rft_write_end(w, &x);
         break;
     }
+    case U: {
+        static const uint8_t three[3] = {0};
+        rft_rec x = {.kind = RFT_UNITREC, .raw = three, .len = 3};
+        e = rft_write_rec(w, &x);
+        break;
+    }
     case DONE: break;
     }
     CHECK(e == 0);
@@ -190,7 +210,7 @@ static void write_case(const hostile *c, const char *path)
     if (c->geom == 1) {
         h.geom.lanes = RFT_MAX_LANES;
         h.geom.entries = RFT_MAX_ENTRIES;
-    } else if (c->geom == 2) {
+    } else if (c->geom == 2 || c->geom == 4) {
         h.geom.entries = RFT_MAX_ENTRIES;
     } else if (c->geom == 3) {
         h.geom.lanes = 12;
@@ -213,6 +233,14 @@ static void write_case(const hostile *c, const char *path)
             put(w, r, &h.geom, B, 1 + 2 * (uint64_t)cu, (uint16_t)cu, 0, 0);
             put(w, r, &h.geom, W, 2 + 2 * (uint64_t)cu, (uint16_t)cu, 0, 0);
         }
+    if (c->geom == 4) {     /* MANY_WAVES begins of 65,535 registers, a write each */
+        begin_nregs = RFT_MAX_ENTRIES;
+        for (uint32_t wf = 0; wf < MANY_WAVES; wf++)
+            put(w, r, &h.geom, B, 1 + (uint64_t)wf, 0, wf, 0);
+        for (uint32_t wf = 0; wf < MANY_WAVES; wf++)
+            put(w, r, &h.geom, W, 1 + MANY_WAVES + (uint64_t)wf, 0, wf, 0);
+        begin_nregs = 4;
+    }
     CHECK(rft_writer_close(w, 1, err, sizeof err) == 0);
     free(r);
     rft_header_free(&h);
