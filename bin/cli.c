@@ -283,7 +283,14 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
 
 void cli_bad_option(char **argv)
 {
-    const char *arg = argv[optind - 1];
+    /* getopt stops inside a word of short options without passing it: the
+       word is then argv[optind], not the one before (issue 31: '-x.rft') */
+    const char *arg = argv[optind - 1], *here = argv[optind];
+    int whole = arg[0] == '-' && arg[1] == optopt && !arg[2];     /* "-x" passed */
+    if (optopt && !whole && here && here[0] == '-' && here[1] != '-' && strchr(here + 1, optopt))
+        arg = here;
+    if (optopt && arg[0] == '-' && arg[1] != '-' && arg[2])
+        usage_error("unknown option '-%c' in '%s' (a file named so: ./%s)", optopt, arg, arg);
     if (optopt && arg[0] == '-' && arg[1] != '-' && arg[1] != optopt)
         usage_error("unknown option '-%c'", optopt);
     usage_error("unknown option or missing argument: '%s'", arg);

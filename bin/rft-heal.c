@@ -284,6 +284,7 @@ static rft_heal *read_trace(heal_report *r)
         rft_replay_opts_default(&o);
         o.pass = o.emit = 0;
         o.degraded_scs = (uint32_t)d;
+        o.degraded_sweep = 1;   /* the table stops below the slice's SCs */
         o.max_wg = r->o.max_wg;
         o.wfrule = r->o.wfrule;
         rc[d] = (heal_rp){r, (uint32_t)d};

@@ -251,13 +251,7 @@ static int oom(alloc *a) { return rft_stage_fail(&a->st, RFT_EMEM, "out of memor
  * hold element n; NULL when out of memory (p is left as it was). */
 static void *reserve(void *p, uint32_t *cap, uint32_t n, size_t sz, uint32_t first)
 {
-    if (n < *cap)
-        return p;
-    uint32_t c = *cap ? 2 * *cap : first;
-    void *np = realloc(p, (size_t)c * sz);
-    if (np)
-        *cap = c;
-    return np;
+    return rft_grow_to(&p, cap, (uint64_t)n + 1, sz, first) ? NULL : p;
 }
 
 static slice *slice_get(alloc *a, uint16_t cu, uint16_t simd)

@@ -164,6 +164,8 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return p;
+    if (need > SIZE_MAX / 2 / size)
+        return NULL;    /* no doubling that wraps */
     size_t n = *cap ? *cap : 16;
     while (n < need)
         n *= 2;

@@ -203,11 +203,20 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
     if (starts(s, n, "c clk=")) {
         uint64_t c = 0;
         size_t j = 6;
-        while (j < n && s[j] >= '0' && s[j] <= '9' && j < 25)
-            c = c * 10 + (uint64_t)(s[j++] - '0');
-        if (j == 6 || j != n || (t->have_clk && c < t->raw)) {
+        int wide = 0;   /* past 2^64 - 1: refused, never wrapped */
+        for (; j < n && s[j] >= '0' && s[j] <= '9'; j++) {
+            uint64_t d = (uint64_t)(s[j] - '0');
+            wide |= c > (UINT64_MAX - d) / 10;
+            c = c * 10 + d;
+        }
+        if (j == 6 || j != n || wide || (t->have_clk && c < t->raw)) {
             snprintf(t->why, sizeof t->why, "'%.*s' is not a cycle after %llu",
                      (int)(n > 40 ? 40 : n), s, (unsigned long long)t->raw);
+            return RFT_EFORMAT;
+        }
+        if (t->gpu_ps && c > 1 && c - 1 > (UINT64_MAX - t->gpu_ps) / t->trace_ps) {
+            snprintf(t->why, sizeof t->why, "cycle %llu of the trace's clock is past what "
+                     "--cycles-mhz turns into the GPU's (2^64 picoseconds)", (unsigned long long)c);
             return RFT_EFORMAT;
         }
         t->raw = c;

@@ -648,12 +648,18 @@ again:;
         rec->u.begin.flags = p[18];
         rec->u.begin.wg = ld32(p + 19);
         rec->u.begin.kernel = ld32(p + 23);
+        if (!rec->u.begin.nregs || rec->u.begin.nregs > r->h.geom.entries)
+            return rerr(r, RFT_EFORMAT, "begin record of %u registers (rft(5): 1 to the %u entries)",
+                        rec->u.begin.nregs, r->h.geom.entries);
         break;
     case RFT_WFEND:
         ld_where(p, &rec->u.end.cycle, &rec->u.end.cu, &rec->u.end.simd, &rec->u.end.wf);
         break;
     case RFT_WRITE:
         decode_write(&r->h.geom, p, &rec->w);
+        if ((rec->w.flags & RFT_WF_UNIT) == RFT_WF_UNIT)   /* one unit made the result */
+            return rerr(r, RFT_EFORMAT, "write record of both units, vmem and lds (flags 0x%02x)",
+                        rec->w.flags);
         break;
     case RFT_READ:
         ld_where(p, &rec->u.read.cycle, &rec->u.read.cu, &rec->u.read.simd, &rec->u.read.wf);

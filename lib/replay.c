@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dcpatch.h"
+#include "grow.h"
 #include "heal.h"
 #include "pattern.h"
 #include "replay.h"
@@ -21,6 +22,7 @@ typedef struct wave {
     uint64_t key;
     uint32_t slice, kslice;     /* its slice, its (kernel, slice) pair or UINT32_MAX */
     uint32_t kernel;            /* kernel index or RFT_NO_KERNEL */
+    uint32_t kslot;             /* its kernel's index in ks (kernel_slot), UINT32_MAX: none */
     uint32_t wg;                /* work-group or RFT_NO_WG */
     uint32_t twins;             /* SC healing: redundant wavefronts shadowing it */
     uint64_t t_last, r_last;    /* its last event: traced and replayed cycle */
@@ -69,7 +71,7 @@ typedef struct slice {
     stats st;
 } slice;
 
-typedef struct kslice { uint64_t first, last, added; uint32_t kernel; } kslice;
+typedef struct kslice { uint64_t first, last, added; uint32_t kslot; } kslice;
 
 /* a compute unit's LDS (replay.h): its last traced LDS instruction q (its
  * completion), q's replayed completion and extra cycles, the start of the
@@ -95,13 +97,17 @@ typedef struct replay {
     uint32_t nopen, opencap;
     uint64_t now;               /* cycle of the open events */
     int started;
+    int idle;                   /* a sweep's member past the slice's SCs: replays nothing */
     /* slices and kernels */
     rft_slices slice_of;
     slice *sl;
     uint32_t nsl, slcap;
-    stats *ks;                  /* per kernel index */
+    stats *ks;                  /* per kernel, in the order first met (kernel_slot) */
     char **kname;
-    uint32_t nk, kcap, kstcap;
+    uint32_t *kidx;             /* its kernel index */
+    uint32_t nk, kcap, kstcap, kidxcap;
+    rft_map kmap;               /* kernel index -> its slot: as many as kernels met, whatever
+                                   their indexes (2^31 is no table of 2^31) */
     rft_map ksmap;              /* kernel << 32 | slice -> index in kss */
     rft_map wgmap;              /* SC healing: kernel << 32 | wg -> GROUP(begun, assigned, alive) */
     kslice *kss;
@@ -137,17 +143,7 @@ void rft_replay_opts_default(rft_replay_opts *o)
 
 static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 {
-    if (need <= *cap)
-        return 0;
-    uint32_t n = *cap ? *cap : 8;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*p, (size_t)n * size);
-    if (!q)
-        return RFT_EMEM;
-    *p = q;
-    *cap = n;
-    return 0;
+    return rft_grow_to(p, cap, need, size, 8);
 }
 
 static int oom(replay *r) { return rft_stage_fail(&r->st, RFT_EMEM, "out of memory"); }
@@ -196,8 +192,8 @@ static void event(replay *r, wave *w, uint64_t t, uint64_t rr)
 {
     see(&r->sl[w->slice].st, t, rr);
     see(&r->total, t, rr);
-    if (w->kernel != RFT_NO_KERNEL && w->kernel < r->nk)
-        see(&r->ks[w->kernel], t, rr);
+    if (w->kslot != UINT32_MAX)
+        see(&r->ks[w->kslot], t, rr);
     if (w->kslice != UINT32_MAX) {
         kslice *k = &r->kss[w->kslice];
         if (t < k->first)
@@ -233,19 +229,24 @@ static int64_t lateness(const replay *r, const wave *w, int64_t src)
 
 /* w's instruction at traced t replayed at rr, its result a later, added
  * cycles in the upper bound: its wavefront, registers and counts */
-static void done(replay *r, wave *w, uint64_t t, uint64_t rr, uint64_t a, uint64_t added)
+static int done(replay *r, wave *w, uint64_t t, uint64_t rr, uint64_t a, uint64_t added)
 {
+    if (rr > RFT_REPLAY_MAX_CYCLE || r->total.added + added > RFT_REPLAY_MAX_CYCLE)
+        return rft_stage_fail(&r->st, RFT_EFORMAT, "cycle %llu: replayed past cycle 2^62, where "
+                              "the replay's arithmetic stops (rft-replay(1))",
+                              (unsigned long long)t);
     w->t_last = t;
     w->r_last = rr;
     w->a_last = a;
     written(w, (int64_t)(rr - t) + (int64_t)a);
     count(&r->sl[w->slice].st, added, w, w->g_misp);
     count(&r->total, added, w, w->g_misp);
-    if (w->kernel != RFT_NO_KERNEL && w->kernel < r->nk)
-        count(&r->ks[w->kernel], added, w, w->g_misp);
+    if (w->kslot != UINT32_MAX)
+        count(&r->ks[w->kslot], added, w, w->g_misp);
     if (w->kslice != UINT32_MAX)
         r->kss[w->kslice].added += added;
     event(r, w, t, rr);
+    return 0;
 }
 
 /* The cycles w's open instruction adds: its result a later, extra on its
@@ -324,8 +325,7 @@ static int lds_instruction(replay *r, wave *w, uint64_t t)
      * its schedule; --lds-order traced: it waits for the late one */
     L->bq_done = rr > avail && !r->o.lds_inorder ? (avail > t ? avail : t) : rr;
     L->bq_extra = c.extra;
-    done(r, w, t, rr, c.a, c.added);
-    return 0;
+    return done(r, w, t, rr, c.a, c.added);
 }
 
 /* A vector instruction of w at traced cycle t (replay.h). */
@@ -389,8 +389,7 @@ static int instruction(replay *r, wave *w, uint64_t t)
     s->q_key = w->key;
     s->q_wave = (uint32_t)(w - r->w);
     w->t_free = t + issue;
-    done(r, w, t, rr, c.a, c.added);
-    return 0;
+    return done(r, w, t, rr, c.a, c.added);
 }
 
 static void drop(replay *r, uint32_t i)
@@ -506,25 +505,32 @@ static long slice_index(replay *r, uint16_t cu, uint16_t simd)
     return r->nsl++;
 }
 
-static int kernel_stats(replay *r, uint32_t k)
+/* The slot of kernel index k in ks, kname and kidx, made when first met:
+ * 0, or RFT_EMEM. */
+static int kernel_slot(replay *r, uint32_t k, uint32_t *slot)
 {
-    uint32_t old = r->nk;
-    if (k < old)
+    uint64_t *x = rft_map_get(&r->kmap, k);
+    if (x) {
+        *slot = (uint32_t)*x;
         return 0;
-    if (grow((void **)&r->kname, &r->kcap, k + 1, sizeof *r->kname) ||
-        grow((void **)&r->ks, &r->kstcap, k + 1, sizeof *r->ks))
-        return RFT_EMEM;
-    for (uint32_t i = old; i <= k; i++) {
-        r->kname[i] = NULL;
-        memset(&r->ks[i], 0, sizeof r->ks[i]);
     }
-    r->nk = k + 1;
+    uint32_t i = r->nk;
+    if (grow((void **)&r->kname, &r->kcap, i + 1, sizeof *r->kname) ||
+        grow((void **)&r->ks, &r->kstcap, i + 1, sizeof *r->ks) ||
+        grow((void **)&r->kidx, &r->kidxcap, i + 1, sizeof *r->kidx) || rft_map_put(&r->kmap, k, i))
+        return RFT_EMEM;
+    r->kname[i] = NULL;
+    memset(&r->ks[i], 0, sizeof r->ks[i]);
+    r->kidx[i] = k;
+    r->nk = i + 1;
+    *slot = i;
     return 0;
 }
 
 static int on_kernel(replay *r, const rft_kernel *k)
 {
-    if (kernel_stats(r, k->index))
+    uint32_t slot;
+    if (kernel_slot(r, k->index, &slot))
         return oom(r);
     char *n = malloc((size_t)k->name_len + 1);
     if (!n)
@@ -532,8 +538,8 @@ static int on_kernel(replay *r, const rft_kernel *k)
     if (k->name_len)
         memcpy(n, k->name, k->name_len);
     n[k->name_len] = 0;
-    free(r->kname[k->index]);
-    r->kname[k->index] = n;
+    free(r->kname[slot]);
+    r->kname[slot] = n;
     return 0;
 }
 
@@ -582,6 +588,7 @@ static int on_begin(replay *r, const rft_wfbegin *b)
     w->kernel = b->kernel;
     w->wg = b->wg;
     w->kslice = UINT32_MAX;
+    w->kslot = UINT32_MAX;
     if (r->o.degraded_scs && b->wg != RFT_NO_WG) {
         uint64_t gk = (uint64_t)b->kernel << 32 | b->wg, *g = rft_map_get(&r->wgmap, gk);
         uint64_t nv = g ? GROUP(G_BEGUN(*g) + 1, G_ASSIGNED(*g), G_ALIVE(*g) + 1) : GROUP(1, 0, 1);
@@ -592,7 +599,7 @@ static int on_begin(replay *r, const rft_wfbegin *b)
     if (rft_map_put(&r->wmap, key, i))
         return oom(r);
     if (b->kernel != RFT_NO_KERNEL) {
-        if (kernel_stats(r, b->kernel))
+        if (kernel_slot(r, b->kernel, &w->kslot))
             return oom(r);
         uint64_t kk = (uint64_t)b->kernel << 32 | (uint32_t)si;
         uint64_t *x = rft_map_get(&r->ksmap, kk);
@@ -600,7 +607,7 @@ static int on_begin(replay *r, const rft_wfbegin *b)
             if (grow((void **)&r->kss, &r->kscap, r->nkss + 1, sizeof *r->kss) ||
                 rft_map_put(&r->ksmap, kk, r->nkss))
                 return oom(r);
-            r->kss[r->nkss] = (kslice){r->now, r->now, 0, b->kernel};
+            r->kss[r->nkss] = (kslice){r->now, r->now, 0, w->kslot};
             x = rft_map_get(&r->ksmap, kk);
             r->nkss++;
         }
@@ -680,6 +687,8 @@ static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
     uint16_t cu, simd;
     uint32_t wf, i;
     int e;
+    if (r->idle)
+        return pass(r, rec, out);
     if (rec->kind == RFT_KERNEL)
         return (e = on_kernel(r, &rec->u.kernel)) ? e : pass(r, rec, out);
     if (rec->kind == RFT_PATCH) {
@@ -702,6 +711,9 @@ static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
         return pass(r, rec, out);
     }
     uint64_t t = unitrec ? u.cycle : rft_rec_cycle(rec);
+    if (t > RFT_REPLAY_MAX_CYCLE)   /* rft(5) allows 2^64 - 1: refused, never wrapped */
+        return rft_stage_fail(st, RFT_EFORMAT, "cycle %llu: the replay counts cycles below 2^62 "
+                              "(rft-replay(1))", (unsigned long long)t);
     if (!r->started || t > r->now) {
         if ((e = close_all(r)))
             return e;
@@ -750,6 +762,13 @@ static int start(rft_stage *st, const rft_header *in, rft_header *out)
 {
     replay *r = (replay *)st;
     r->geom = in->geom;
+    /* a slice has block_lanes SCs: one at least stays healthy to take the work */
+    if (r->o.degraded_scs >= in->geom.block_lanes && r->o.degraded_sweep)
+        r->idle = 1;
+    else if (r->o.degraded_scs >= in->geom.block_lanes)
+        return rft_stage_fail(st, RFT_EFORMAT, "--degraded-scs %u: a slice of this stream has %u "
+                              "SCs (its block lanes): at most %u can rest", r->o.degraded_scs,
+                              in->geom.block_lanes, in->geom.block_lanes - 1);
     r->issue = r->o.issue ? r->o.issue : in->geom.lanes / in->geom.block_lanes;
     if (!r->issue)
         r->issue = 1;
@@ -780,6 +799,14 @@ static void row_of(rft_replay_row *w, const stats *x, int timed)
     w->lds_loads = x->lds;
 }
 
+/* A kernel's index and slot, sorted by index (the rows' order). */
+typedef struct { uint32_t index, slot; } kslot_of;
+static int by_index(const void *a, const void *b)
+{
+    uint32_t x = ((const kslot_of *)a)->index, y = ((const kslot_of *)b)->index;
+    return x < y ? -1 : x > y;
+}
+
 static int rows(replay *r)
 {
     uint32_t n = r->nsl + r->nk + 1;
@@ -803,10 +830,19 @@ static int rows(replay *r)
             end = r->sl[i].st.last_t + w->added;
     }
     for (uint32_t i = 0; i < r->nkss; i++)
-        if (r->kss[i].last + r->kss[i].added > kcyc[r->kss[i].kernel])
-            kcyc[r->kss[i].kernel] = r->kss[i].last + r->kss[i].added;
-    /* kernels by name, launches added up */
-    for (uint32_t k = 0; k < r->nk; k++) {
+        if (r->kss[i].last + r->kss[i].added > kcyc[r->kss[i].kslot])
+            kcyc[r->kss[i].kslot] = r->kss[i].last + r->kss[i].added;
+    /* kernels by name, launches added up, in the order of their indexes */
+    kslot_of *order = malloc((r->nk + 1) * sizeof *order);
+    if (!order) {
+        free(kcyc);
+        return oom(r);
+    }
+    for (uint32_t k = 0; k < r->nk; k++)
+        order[k] = (kslot_of){r->kidx[k], k};
+    qsort(order, r->nk, sizeof *order, by_index);
+    for (uint32_t o = 0; o < r->nk; o++) {
+        uint32_t k = order[o].slot;
         if (!r->ks[k].seen)
             continue;
         const char *name = r->kname[k] ? r->kname[k] : "?";
@@ -823,6 +859,7 @@ static int rows(replay *r)
             r->rowname[r->nrows] = malloc(strlen(name) + 1);
             if (!r->rowname[r->nrows]) {
                 free(kcyc);
+                free(order);
                 return oom(r);
             }
             strcpy(r->rowname[r->nrows], name);
@@ -836,6 +873,7 @@ static int rows(replay *r)
         w->movs += one.movs, w->mispredictions += one.mispredictions, w->lds_loads += one.lds_loads;
     }
     free(kcyc);
+    free(order);
     rft_replay_row *w = &r->rows[r->nrows++];
     w->scope = RFT_RP_TOTAL;
     uint64_t first = 0, last = 0;
@@ -902,6 +940,8 @@ static void replay_free(rft_stage *st)
         free(r->kname[i]);
     free(r->kname);
     free(r->ks);
+    free(r->kidx);
+    rft_map_free(&r->kmap);
     free(r->kss);
     for (uint32_t i = 0; r->rowname && i < r->nrows; i++)
         free(r->rowname[i]);
@@ -926,7 +966,7 @@ rft_stage *rft_replay_new(const rft_replay_opts *o)
         return NULL;
     r->o = *o;
     rft_pattern_opts_default(&r->po);
-    if (rft_slices_init(&r->slice_of) || rft_map_init(&r->wmap, 64) || rft_map_init(&r->ksmap, 64) ||
+    if (rft_slices_init(&r->slice_of) || rft_map_init(&r->wmap, 64) || rft_map_init(&r->ksmap, 64) || rft_map_init(&r->kmap, 16) ||
         rft_map_init(&r->wgmap, 64) || rft_map_init(&r->lmap, 16)) {
         replay_free(&r->st);
         return NULL;

@@ -118,6 +118,9 @@
 extern "C" {
 #endif
 
+/* The last cycle the replay counts, traced or replayed: its sums of cycles
+ * stay below 2^63, its signed lateness never overflows (issue 31). */
+#define RFT_REPLAY_MAX_CYCLE (1ull << 62)
 #define RFT_REPLAY_AUTO 0xFFFFFFFFu     /* stages: 2 on a patched stream, else 0 */
 /* latency_unit: an instruction's unit is that of its writes' RFT_WF_VMEM /
  * RFT_WF_LDS flags or of its unit record (vector memory wins over LDS),
@@ -158,6 +161,9 @@ typedef struct rft_replay_opts {
                                each work-group's redundant wavefronts (rft_heal_group_rule,
                                heal.h) issue the instructions of as many of its
                                wavefronts once more on the SIMD (0: none) */
+    int degraded_sweep;     /* one of a sweep of degraded_scs (rft-heal's cost table): at or
+                               past the slice's SCs it replays nothing, where alone it is an
+                               error */
     uint32_t max_wg;        /* SC healing: work-items a work-group holds at most (256) */
     int wfrule;             /* SC healing: enum rft_heal_wfrule (heal.h; default seed) */
     int trust;              /* replay even a stream whose cycles are estimated */

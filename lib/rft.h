@@ -115,10 +115,10 @@ static inline void rft_unit_encode(uint8_t *b, const rft_unitrec *u)
     b[16] = u->flags;
 }
 /* 0, or -1 when the payload is not a unit record's (its length, a flag bit
- * other than the unit's, none of them) */
+ * other than the unit's, not exactly one of them: both would print as one) */
 static inline int rft_unit_parse(const uint8_t *b, uint32_t len, rft_unitrec *u)
 {
-    if (len != RFT_UNITREC_LEN || (b[16] & ~RFT_WF_UNIT) || !(b[16] & RFT_WF_UNIT))
+    if (len != RFT_UNITREC_LEN || (b[16] != RFT_WF_VMEM && b[16] != RFT_WF_LDS))
         return -1;
     u->cycle = 0;
     for (int i = 7; i >= 0; i--)

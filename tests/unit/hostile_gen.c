@@ -25,7 +25,10 @@
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); exit(1); } } while (0)
 
-enum op { K, B, W, R, A, E, U, DONE };  /* U: a unit record of 3 bytes (malformed) */
+/* U: a unit record of 3 bytes (malformed); B0, BX: a begin of 0 registers
+ * and of one more than the entries; U2: a unit record of both units; W2: a
+ * write of both units (issue 31, rft(5)'s sizes and bits) */
+enum op { K, B, W, R, A, E, U, B0, BX, U2, W2, X0, DONE };  /* X0: an empty record of kind 0x40 */
 typedef struct {
     enum op op;
     uint64_t cycle;
@@ -97,6 +100,16 @@ static const hostile cases[] = {
      {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {U, 3, 0, 0}, {E, 4, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
     {"kernel-2^31", 1, "a kernel record of index 2^31 (rft-view looped forever)",
      {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 1u << 31},
+    {"begin-0-regs", 2, "a begin record of 0 registers (rft(5): 1 to entries)",
+     {{K, 0, 0, 0}, {B0, 1, 0, 0}, {E, 2, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
+    {"begin-over-entries", 2, "a begin record of one register more than the entries",
+     {{K, 0, 0, 0}, {BX, 1, 0, 0}, {E, 2, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
+    {"write-both-units", 3, "a write record of both units, vmem and lds",
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W2, 2, 0, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
+    {"unit-both", 0, "a unit record of both units (a malformed one: the stages refuse it)",
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {U2, 3, 0, 0}, {E, 4, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
+    {"unknown-empty", 0, "an empty record of an unknown kind (0x40) among a wavefront's",
+     {{K, 0, 0, 0}, {B, 1, 0, 0}, {X0, 1, 0, 0}, {W, 2, 0, 0}, {X0, 2, 0, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 0},
     {"kernel-2^24", 1, "a kernel record of index 2^24",
      {{K, 0, 0, 0}, {B, 1, 0, 0}, {W, 2, 0, 0}, {E, 3, 0, 0}, {DONE, 0, 0, 0}}, 0, 0, 1u << 24},
 };
@@ -111,8 +124,10 @@ static uint16_t begin_nregs = 4;    /* registers of a begin record */
 static const char *class_of(const hostile *c)
 {
     for (const step *s = c->s; s->op != DONE; s++)
-        if (s->op == U)
+        if (s->op == U || s->op == U2)
             return "unit";
+        else if (s->op == B0 || s->op == BX || s->op == W2)
+            return "size";
     return c->lie ? "count" : c->geom == 3 ? "mask" : c->geom == 4 ? "waves" : c->geom ? "geometry"
          : c->kernel ? "kernel" : c->record ? "order" : "ok";
 }
@@ -127,12 +142,24 @@ static void put(rft_writer *w, rft_rec *r, const rft_geom *g, enum op op, uint64
         e = rft_write_kernel(w, &k);
         break;
     }
-    case B: {
-        rft_wfbegin b = {cycle, cu, 0, wf, begin_nregs, RFT_BF_KERNEL, RFT_NO_WG, kernel};
+    case B:
+    case B0:
+    case BX: {
+        uint16_t n = op == B ? begin_nregs : op == B0 ? 0 : (uint16_t)(g->entries + 1);
+        rft_wfbegin b = {cycle, cu, 0, wf, n, RFT_BF_KERNEL, RFT_NO_WG, kernel};
         e = rft_write_begin(w, &b);
         break;
     }
-    case W: {
+    case U2: {
+        rft_unitrec u = {cycle, cu, 0, wf, RFT_WF_VMEM | RFT_WF_LDS};
+        uint8_t b[RFT_UNITREC_LEN];
+        rft_unit_encode(b, &u);
+        rft_rec x = {.kind = RFT_UNITREC, .raw = b, .len = sizeof b};
+        e = rft_write_rec(w, &x);
+        break;
+    }
+    case W:
+    case W2: {
         rft_write *x = &r->w;
         memset(x, 0, offsetof(rft_write, val));
         x->cycle = cycle;
@@ -146,6 +173,8 @@ static void put(rft_writer *w, rft_rec *r, const rft_geom *g, enum op op, uint64
             x->mask[i / 8] |= (uint8_t)(1u << (i % 8));
             x->val[i] = 100 + i;
         }
+        if (op == W2)
+            x->flags = RFT_WF_VMEM | RFT_WF_LDS;
         if (g->lanes == 12) {   /* case mask-beyond-lanes: lane 0, and 12-15 */
             x->mask[0] = 0x01;
             x->mask[1] = 0xf0;
@@ -173,6 +202,11 @@ static void put(rft_writer *w, rft_rec *r, const rft_geom *g, enum op op, uint64
     case U: {
         static const uint8_t three[3] = {0};
         rft_rec x = {.kind = RFT_UNITREC, .raw = three, .len = 3};
+        e = rft_write_rec(w, &x);
+        break;
+    }
+    case X0: {
+        rft_rec x = {.kind = 0x40, .raw = NULL, .len = 0};
         e = rft_write_rec(w, &x);
         break;
     }
@@ -278,7 +312,7 @@ static int self_check(void)
                 ;
             const char *cls = class_of(c);
             /* the plain reader takes rule 8 on trust; kernel indexes are the stages' */
-            if (!strcmp(cls, "count") || (order && !strcmp(cls, "order"))) {
+            if (!strcmp(cls, "count") || !strcmp(cls, "size") || (order && !strcmp(cls, "order"))) {
                 char want[32];
                 snprintf(want, sizeof want, "record %u: ", c->record);
                 if (e != RFT_EFORMAT || strncmp(rft_reader_error(rd), want, strlen(want)) != 0) {
