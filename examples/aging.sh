@@ -69,9 +69,9 @@ set_runs "$runs"
 vth_args=$passed   # the words after TRACE but the script's own: rft-vth's
 eval "rft-vth $vth_args --show-params" > /dev/null || exit 2     # checked before any work
 
-tmp=${TMPDIR:-/tmp}/rft-aging.$$
+# a folder of our own: a name nobody can plant before us (issue 31)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-aging.XXXXXX")
 keep_dir=$keep
-mkdir -p "$tmp"
 out=${keep:-$tmp}
 mkdir -p "$out"
 

@@ -3,9 +3,9 @@
 # main stages.  Every step is an ordinary pipeline you can copy.
 set -eu
 here=$(dirname "$0")
-tmp=${TMPDIR:-/tmp}/rft-demo.$$
+# folders of our own: names nobody can plant before us (issue 31)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-demo.XXXXXX")
 . "$here/stages.sh"     # stage, join; cleans up on exit and signals
-mkdir -p "$tmp"
 
 echo "== rft-synth: a seeded synthetic workload (6 kernel models, 2 CUs x 4 SIMDs)"
 stage rft-synth --writes 200000 --seed 1 -o "$tmp/demo.rft"
@@ -22,7 +22,7 @@ fi
 if [ -x "$here/aging.sh" ] && command -v rft-duty >/dev/null 2>&1; then
     echo
     echo "== aging: baseline, RC, RAR, RC+RAR, WC, ARGO (seed 002 section 6)"
-    figs=${TMPDIR:-/tmp}/rft-demo-figures        # kept: open them in a browser
+    figs=$(mktemp -d "${TMPDIR:-/tmp}/rft-demo-figures.XXXXXX")   # kept: open them in a browser
     if command -v rft-plot >/dev/null 2>&1; then
         stage "$here/aging.sh" -p "$figs" "$tmp/demo.rft"
         join

@@ -98,9 +98,9 @@ done
 [ $# -ge 1 ] || usage_error "no folder of traces"
 also=$(printf '%s' "$also" | tr ',' ' ')
 for r in $also; do check_runs --also-runs "$r"; done
-[ -r "$values" ] || { echo "$script: $values: cannot be read" >&2; exit 1; }
+[ -r "$values" ] || { printf '%s: %s: cannot be read\n' "$script" "$values" >&2; exit 1; }
 params=$here/../params
-[ -r "$params/seed004-45nm.conf" ] || { echo "$script: $params/seed004-45nm.conf: cannot be read" >&2; exit 1; }
+[ -r "$params/seed004-45nm.conf" ] || { printf '%s: %s: cannot be read\n' "$script" "$params/seed004-45nm.conf" >&2; exit 1; }
 
 mkdir -p "$out/batch" "$out/traces" "$out/figures"
 
@@ -146,7 +146,7 @@ study() {   # STUDY FOLDER RFT-BATCH-OPTIONS TRACES...: rft-batch --output batch
     shift 3
     progress "rft-batch --study $s $o"
     # shellcheck disable=SC2086
-    if ! rft-batch --jobs "$jobs" --quiet --study "$s" $o --output "$out/batch/$f" "$@" 2> "$tmp/$f.err"; then
+    if ! rft-batch --jobs "$jobs" --quiet --study "$s" $o --output "$out/batch/$f" -- "$@" 2> "$tmp/$f.err"; then
         batch_failed="$batch_failed $f"
         sed "s/^/$script: $f: /" "$tmp/$f.err" >&2
     fi
@@ -158,7 +158,7 @@ for r in $also; do
     [ "$r" = "$runs" ] || study aging "aging-$r" "--repeat $r" "$@"
 done
 progress ""
-[ -s "$out/batch/undervolt/traces.tsv" ] || { echo "$script: no trace found in $*" >&2; exit 1; }
+[ -s "$out/batch/undervolt/traces.tsv" ] || { printf '%s: no trace found in %s\n' "$script" "$*" >&2; exit 1; }
 
 # 2. The per-trace tables the studies do not make, on the decoded trace.
 # one trace: label $1; its tables into $out/traces/$1
@@ -594,7 +594,7 @@ plot() {   # NAME TSV rft-plot options...
     shift 2
     [ -s "$t" ] || return 0
     rft-plot --quiet --terminal png --width 900 --height 520 -o "$out/figures/$f.png" "$@" "$t" 2>> "$tmp/plot.err" ||
-        echo "$script: figure $f: $(tail -n 1 "$tmp/plot.err")" >&2
+        printf '%s: figure %s: %s\n' "$script" "$f" "$(tail -n 1 "$tmp/plot.err")" >&2
     rm -f "$out/figures/$f.png.gp" "$out/figures/$f.png.data.tsv"
 }
 bf() { printf '%s/batch/%s/figures/%s.tsv' "$out" "$1" "$2"; }
@@ -706,17 +706,18 @@ counts() {
                      NR - 1, a, r, u, c, x }' "$out/values.tsv"
 }
 {
-    echo "# Reproduction of the four seeds over $(echo "$labels" | wc -w | tr -d ' ') traces"
+    printf '# Reproduction of the four seeds over %s traces\n' "$(printf '%s\n' $labels | grep -c .)"
     echo
-    echo "Made by \`examples/reproduce.sh\` ($(date -u +%Y-%m-%d)) of commit ${commit:-unknown (not a git tree)}, the programs of $programs,"
-    echo "over: $(printf '%s\n' "$@" | local_paths | paste -s -d ' ' -)."
-    echo "Each row: the paper's value (from \`$(basename "$values")\`: never computed), the suite's"
+    printf 'Made by `examples/reproduce.sh` (%s) of commit %s, the programs of %s,\n' \
+        "$(date -u +%Y-%m-%d)" "${commit:-unknown (not a git tree)}" "$programs"
+    printf 'over: %s.\n' "$(printf '%s\n' "$@" | local_paths | paste -s -d ' ' -)"
+    printf 'Each row: the paper'"'"'s value (from `%s`: never computed), the suite'"'"'s\n' "$(basename -- "$values")"
     echo "(the mean over the traces unless the row names one), and why they differ. A row the"
-    echo "traces cannot give says so. Aging runs: $runs; the studies' folders are in \`batch/\`,"
+    printf 'traces cannot give says so. Aging runs: %s; the studies'"'"' folders are in `batch/`,\n' "$runs"
     echo "the per-trace tables in \`traces/\`, every value per trace in \`facts.tsv\`."
-    [ -z "$batch_failed" ] || { echo; echo "**Studies that failed on a trace:$batch_failed** (see \`batch/*/traces/*/log\`)."; }
+    [ -z "$batch_failed" ] || printf '\n**Studies that failed on a trace:%s** (see `batch/*/traces/*/log`).\n' "$batch_failed"
     echo
-    echo "Traces: $(echo $labels | sed 's/ /, /g')."
+    printf 'Traces: %s.\n' "$(printf '%s\n' $labels | paste -s -d ',' - | sed 's/,/, /g')"
     echo
     counts
     awk -F '\t' '
@@ -736,14 +737,14 @@ counts() {
     echo
     for f in "$out"/figures/*.png; do
         [ -e "$f" ] || continue
-        echo "![$(basename "$f" .png)](figures/$(basename "$f"))"
+        printf '![%s](figures/%s)\n' "$(basename -- "$f" .png)" "$(basename -- "$f")"
         echo
     done
     echo "## What the tables assumed"
     echo
     for s in aging undervolt healing; do
         [ -s "$out/batch/$s/table.tsv" ] || continue
-        echo "$s (\`batch/$s/table.tsv\`):"
+        printf '%s (`batch/%s/table.tsv`):\n' "$s" "$s"
         echo
         notes "$out/batch/$s/table.tsv"
         echo
@@ -751,4 +752,4 @@ counts() {
 } > "$out/REPORT.md.part"
 mv "$out/REPORT.md.part" "$out/REPORT.md"
 rm -f "$tmp"/*
-echo "$out/REPORT.md"
+printf '%s\n' "$out/REPORT.md"

@@ -70,9 +70,9 @@ energy_args=$passed   # the words after TRACE but the script's own: rft-energy's
 case $energy_args in *--params*) pf="" ;; *) pf="--params seed001-28nm" ;; esac
 eval "rft-energy $pf $energy_args --show-params" > /dev/null || exit 2
 
-tmp=${TMPDIR:-/tmp}/rft-undervolt.$$
+# a folder of our own: a name nobody can plant before us (issue 31)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rft-undervolt.XXXXXX")
 keep_dir=$keep
-mkdir -p "$tmp"
 out=${keep:-$tmp}
 mkdir -p "$out"
 

@@ -21,6 +21,10 @@ static int bad(rft_textdec *d, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(d->why, sizeof d->why, fmt, ap);
     va_end(ap);
+    /* quoted input may be binary: the message stays one line of text */
+    for (char *c = d->why; *c; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+            *c = '?';
     return RFT_EFORMAT;
 }
 

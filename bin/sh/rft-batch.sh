@@ -517,11 +517,24 @@ EOF
 
 # A trace's label: its file name without the trace suffixes.
 label_of() {
-    b=$(basename "$1")
+    b=$(basename -- "$1")
     b=${b%.zst}
     b=${b%.zstd}
     for s in .tsv .csv .txt .log .trace; do b=${b%"$s"}; done
     printf '%s\n' "${b%.rft}"
+}
+
+# A label from a file's name: every other character _ (é: two), a first .
+# or - after an x, and one already taken (or mean) numbered (_2, _3...).
+safe_label() {
+    b=$(printf '%s' "$1" | LC_ALL=C sed 's/[^A-Za-z0-9_.+-]/_/g; s/^[.-]/x&/')
+    [ -n "$b" ] || b=trace
+    l=$b n=1
+    while [ "$l" = mean ] || cut -f1 "$tmp/traces" 2>/dev/null | grep -qxF -- "$l"; do
+        n=$((n + 1))
+        l=${b}_$n
+    done
+    printf '%s\n' "$l"
 }
 
 # inputs.txt: the traces found, a line each (label, format, size, file), then
@@ -555,6 +568,7 @@ list_inputs() {
             }
         }'
     cat "$tmp/skipped"
+    [ ! -s "$tmp/relabelled" ] || cat "$tmp/relabelled"
 }
 
 # ---- which files are traces ---------------------------------------------------
@@ -588,7 +602,7 @@ decode_head() {
         herr="no records${head_cut:+ in its first $((probe_bytes / 1024)) KiB}"
         return 1
     fi
-    herr=$(grep -v '^rft-decode: -: format \|^rft-decode: warning: ' "$tmp/head.err" | head -n 1 |
+    herr=$(grep -av '^rft-decode: -: format \|^rft-decode: warning: ' "$tmp/head.err" | head -n 1 |
         sed 's/^rft-decode: -:\([0-9][0-9]*\): /line \1: /; s/^rft-decode: -: //')
     bad_line=$(printf '%s\n' "$herr" | sed -n 's/^line \([0-9][0-9]*\): .*/\1/p')
     if [ -n "$bad_line" ] && [ "$bad_line" -gt 1 ] &&
@@ -605,7 +619,7 @@ decode_head() {
 probe() {
     fmt="" named="" why=""
     [ -s "$1" ] || { why="an empty file"; return; }
-    if rft-view -H "$1" >/dev/null 2>&1; then fmt=rft; return; fi
+    if rft-view -H -- "$1" >/dev/null 2>&1; then fmt=rft; return; fi
     zstd -dcfq -- "$1" 2>/dev/null | head -c $probe_bytes >"$tmp/head" || :
     head_cut=""
     if [ "$(wc -c <"$tmp/head")" -ge $probe_bytes ]; then
@@ -636,6 +650,12 @@ add_trace() {   # PATH [LABEL [FROM-A-FOLDER]]
         die "$(printf '%s' "$1" | tr '[:cntrl:]' '?'): a control character (a newline, a tab, ...) in a trace's path is not supported"
     fi
     l=${2:-$(label_of "$1")}
+    if [ -z "${2:-}" ]; then    # a file's name: made a label, said so (issue 31)
+        l=$(safe_label "$l")
+        [ "$l" = "$(label_of "$1")" ] ||
+            printf '%s: %s: labelled %s (a label is letters, digits and _.+-, not first . or -)\n' \
+                "$prog" "$1" "$l" >>"$tmp/relabelled"
+    fi
     case $l in
     '' | .* | -* | *[!A-Za-z0-9_.+-]*)
         die "$1: label '$l' is not letters, digits and _.+- (give one in a manifest)" ;;
@@ -649,7 +669,7 @@ add_trace() {   # PATH [LABEL [FROM-A-FOLDER]]
         *) die "$1: $why" ;;
         esac
     fi
-    p=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+    p=$(cd -- "$(dirname -- "$1")" && pwd)/$(basename -- "$1")
     printf '%s\t%s\n' "$l" "$p" >>"$tmp/traces"
     printf '%s\t%s\t%s\n' "$l" "$fmt" "$(wc -c <"$1" | tr -d ' ')" >>"$tmp/found"
     [ -z "$named" ] || printf '%s\t%s\n' "$l" "$named" >>"$tmp/named"
@@ -671,6 +691,12 @@ add_folder() {
         fi
         if [ -n "$why" ]; then
             printf '%s: skipped %s: %s\n' "$prog" "$f" "$why" >>"$tmp/skipped.here"
+            # named as a trace (.rft, .trace): the batch fails at its end, naming it
+            case ${f##*/} in
+            *.rft | *.rft.* | *.trace | *.trace.*)
+                [ "${why#not a trace}" = "$why" ] || printf '%s: %s: named as a trace, but %s\n' \
+                    "$prog" "$f" "$why" >>"$tmp/broken" ;;
+            esac
             continue
         fi
         add_trace "$f" "" folder
@@ -685,7 +711,7 @@ add_folder() {
 
 add_manifest() {
     [ -r "$1" ] || die "$1: cannot read the manifest"
-    base=$(dirname "$1")
+    base=$(dirname -- "$1")
     n=0
     while IFS= read -r line || [ -n "$line" ]; do
         n=$((n + 1))
@@ -816,6 +842,8 @@ stop() {
     killer=$!
     wait "$make_pid" 2>/dev/null || :
     kill -KILL "$killer" 2>/dev/null || :
+    # what the stopped stages left half written (a rerun redoes it)
+    find "$out" -name '*.part' -type f -exec rm -f -- {} + 2>/dev/null || :
     printf '%s\n' "$1" >"$out/interrupted"
     [ -z "$mon" ] || printf '\n' >&2
     count_done
@@ -1126,6 +1154,8 @@ trap 'exit 129' HUP
 : >"$tmp/found"
 : >"$tmp/named"
 : >"$tmp/skipped"
+: >"$tmp/relabelled"
+: >"$tmp/broken"
 for a in "$@"; do
     if [ -d "$a" ]; then add_folder "${a%/}"; else add_trace "$a"; fi
 done
@@ -1242,4 +1272,9 @@ if [ -n "$slurm" ]; then
     run_slurm
 else
     run_local
+fi
+# a file named as a trace that is none fails the batch, the others done
+if [ -s "$tmp/broken" ]; then
+    cat "$tmp/broken" >&2
+    exit 1
 fi
