@@ -557,7 +557,8 @@ static int on_begin(replay *r, const rft_wfbegin *b)
         i = r->freel[--r->nfree];
     } else {
         uint32_t old = r->wcap;
-        if (r->nw + 1 > old && charge(r, (uint64_t)(old ? old : 8) * (sizeof *r->w + sizeof *r->freel), b))
+        uint64_t more = (uint64_t)(old ? old : 8) * (sizeof *r->w + sizeof *r->freel);
+        if (r->nw + 1 > old && charge(r, more, b))
             return RFT_EMEM;
         if (grow((void **)&r->w, &r->wcap, r->nw + 1, sizeof *r->w))
             return oom(r);
