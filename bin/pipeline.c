@@ -620,8 +620,9 @@ static void shard_mark(node *n, const rft_header *in)
     const char *before = rft_header_get(in, RFT_META_SHARD_STAGES);
     char *stages = was && before && strcmp(was, k) == 0 ? xasprintf("%s,%s", before, n->job->prog)
                                                          : xasprintf("%s", n->job->prog);
+    const char *by = cli_shard_by == RFT_SHARD_BY_CU ? "cu" : "slice";
     int e = rft_header_set(&n->out, RFT_META_SHARD, k) ||
-            rft_header_set(&n->out, RFT_META_SHARD_BY, cli_shard_by == RFT_SHARD_BY_CU ? "cu" : "slice") ||
+            rft_header_set(&n->out, RFT_META_SHARD_BY, by) ||
             rft_header_set(&n->out, RFT_META_SHARD_STAGES, stages);
     free(stages);
     if (e) {

@@ -394,6 +394,13 @@ static uint64_t clock_of(const rft_duty *d, const slice *s, uint64_t cyc)
     }
 }
 
+/* The state of one slice (new_slice) */
+static uint64_t slice_bytes(const rft_duty *d)
+{
+    return sizeof(slice) + d->entries * d->blk * sizeof(uint64_t) + 64 +
+           (uint64_t)d->entries * (d->pw * sizeof(uint64_t) + sizeof(ent) + 2);
+}
+
 static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
 {
     if (d->ns == d->cs) {
@@ -407,8 +414,7 @@ static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
         d->cs = cap;
     }
     /* what a slice takes, checked against the limit before any of it is */
-    uint64_t bytes = sizeof(slice) + d->entries * d->blk * sizeof(uint64_t) + 64 +
-                     (uint64_t)d->entries * (d->pw * sizeof(uint64_t) + sizeof(ent) + 2);
+    uint64_t bytes = slice_bytes(d);
     char what[96];
     snprintf(what, sizeof what, "slice %u:%u (%u entries of %u lanes)", cu, simd, d->entries, d->lanes);
     if (rft_mem_over("rft-duty", what, d->held, bytes, d->o.max_mem, d->err, sizeof d->err) ||
@@ -1530,7 +1536,11 @@ static int ds_start(rft_stage *st, const rft_header *in, rft_header *out)
         !(s->dr.t1 = malloc(bits * sizeof *s->dr.t1)) ||
         !(s->dr.toff = malloc(bits * sizeof *s->dr.toff)))
         return rft_stage_fail(st, RFT_EMEM, "out of memory");
-    return 0;
+    /* the header's geometry alone: a slice over the budget is refused now */
+    char what[96];
+    snprintf(what, sizeof what, "header: one slice (%u entries of %u lanes)", in->geom.entries,
+             in->geom.lanes);
+    return rft_stage_fits(st, slice_bytes(s->d), what);
 }
 
 static int ds_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)

@@ -449,17 +449,14 @@ int rft_power_init(rft_power *p, uint32_t entries, uint32_t full, uint32_t bank,
     p->full = full;
     p->bank = bank ? bank : 1;
     p->t = p->t0 = t0;
-    p->bits = malloc(entries * sizeof *p->bits);
+    /* every entry on until the placement says otherwise (no bit off, no
+     * bank off: zeros, fresh pages touched only where written); those never
+     * taken are taken out at the end */
+    p->off = calloc(entries, sizeof *p->off);
     p->st = calloc(entries, 1);
-    if (!p->bits || !p->st) {
+    if (!p->off || !p->st) {
         rft_power_free(p);
         return RFT_EMEM;
-    }
-    /* every entry on until the placement says otherwise; those never
-     * taken are taken out at the end */
-    for (uint32_t i = 0; i < entries; i++) {
-        p->bits[i] = full;
-        p->st[i] = RFT_PW_BANKON;
     }
     p->on = (uint64_t)entries * full;
     return 0;
@@ -467,9 +464,9 @@ int rft_power_init(rft_power *p, uint32_t entries, uint32_t full, uint32_t bank,
 
 void rft_power_free(rft_power *p)
 {
-    free(p->bits);
+    free(p->off);
     free(p->st);
-    p->bits = NULL;
+    p->off = NULL;
     p->st = NULL;
 }
 
@@ -492,17 +489,17 @@ static void settle_bank(rft_power *p, uint32_t i)
     int off = 1;
     for (uint32_t j = b0; j < b1 && off; j++)
         off = !(p->st[j] & RFT_PW_WINDOW);
-    int was_on = (p->st[b0] & RFT_PW_BANKON) != 0;
+    int was_on = !(p->st[b0] & RFT_PW_BANKOFF);
     if (off == !was_on)
         return;
     for (uint32_t j = b0; j < b1; j++) {
         if (off) {
-            p->on -= p->bits[j];
-            p->st[j] &= (uint8_t)~RFT_PW_BANKON;
+            p->on -= p->full - p->off[j];
+            p->st[j] |= RFT_PW_BANKOFF;
         } else {
-            p->bits[j] = p->full;
+            p->off[j] = 0;
             p->on += p->full;
-            p->st[j] |= RFT_PW_BANKON;
+            p->st[j] &= (uint8_t)~RFT_PW_BANKOFF;
             p->wakeups++;
         }
     }
@@ -553,9 +550,9 @@ void rft_power_write(rft_power *p, uint64_t t, uint32_t i, uint32_t on_bits)
     advance(p, t);
     if (on_bits > p->full)
         on_bits = p->full;
-    if (p->st[i] & RFT_PW_BANKON)
-        p->on = p->on - p->bits[i] + on_bits;
-    p->bits[i] = on_bits;
+    if (!(p->st[i] & RFT_PW_BANKOFF))
+        p->on = p->on - (p->full - p->off[i]) + on_bits;
+    p->off[i] = p->full - on_bits;
 }
 
 void rft_power_rebase(rft_power *p, uint64_t t0)

@@ -188,8 +188,9 @@ double rft_energy_mw_per_cu(const rft_eparams *e, double pj, double slice_cycles
  * Cycles must not decrease; an earlier cycle counts as the last one. */
 typedef struct rft_power {
     uint32_t entries, full, bank;
-    uint32_t *bits;     /* per entry: bits powered while its bank is on */
-    uint8_t *st;        /* per entry: RFT_PW_* */
+    uint32_t *off;      /* per entry: bits not powered while its bank is on
+                           (full minus those powered; 0 at first: all on) */
+    uint8_t *st;        /* per entry: RFT_PW_* (0 at first) */
     int gated;          /* free entries are power-gated (ARGO) */
     uint64_t t0;        /* start of the span */
     uint64_t on;        /* bits powered now */
@@ -199,7 +200,7 @@ typedef struct rft_power {
 } rft_power;
 #define RFT_PW_WINDOW 0x01
 #define RFT_PW_TAKEN 0x02
-#define RFT_PW_BANKON 0x04
+#define RFT_PW_BANKOFF 0x04  /* its bank is switched off */
 
 /* entries 1..RFT_MAX_ENTRIES, full = bits per entry, bank >= 1; 0 or RFT_EMEM. */
 int rft_power_init(rft_power *p, uint32_t entries, uint32_t full, uint32_t bank, uint64_t t0);

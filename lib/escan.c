@@ -206,8 +206,8 @@ static int start(rft_stage *st, const rft_header *in, rft_header *out)
  * another way (issue 31). */
 static int replay_feed(escan *s, rft_rec *rec)
 {
-    int e;
-    if (s->rp && (e = rft_replay_ride(s->rp, rec)))
+    int e;      /* after an adopted scan record the replay is moot: records are refused */
+    if (s->rp && !s->adopted && (e = rft_replay_ride(s->rp, rec)))
         return rft_stage_fail(&s->st, e, "replay: %s", rft_stage_error(s->rp));
     return 0;
 }

@@ -519,6 +519,16 @@ typedef struct fmstage {
     uint64_t out, out_max;      /* bytes of map records written, their limit */
 } fmstage;
 
+/* A limit of max bytes in words: "64 MiB", or "100000 bytes" */
+static const char *size_words(uint64_t max, char *buf, size_t n)
+{
+    if (max % (1u << 20) == 0)
+        snprintf(buf, n, "%llu MiB", (unsigned long long)(max >> 20));
+    else
+        snprintf(buf, n, "%llu bytes", (unsigned long long)max);
+    return buf;
+}
+
 /* A map's record counted against the limit on what the stage writes:
  * 0, or the error before any of it is written. */
 static int fm_put(fmstage *f, const rft_faultmap *m, const rft_sink *out)
@@ -530,10 +540,11 @@ static int fm_put(fmstage *f, const rft_faultmap *m, const rft_sink *out)
             snprintf(at, sizeof at, "every slice");
         else
             snprintf(at, sizeof at, "slice %u:%u", m->cu, m->simd);
+        char lim[48];
         return rft_stage_fail(&f->st, RFT_EFORMAT, "the fault map of %s (%u entries of %u blocks) "
-                              "would bring the maps written to %.1f MiB, over the limit of %.0f MiB "
+                              "would bring the maps written to %.1f MiB, over the limit of %s "
                               "(--max-output SIZE raises it)", at, m->entries, m->blocks,
-                              (f->out + n) / 1048576.0, f->out_max / 1048576.0);
+                              (f->out + n) / 1048576.0, size_words(f->out_max, lim, sizeof lim));
     }
     f->out += n;
     return rft_faultmap_put(&f->st, m, m->cu, m->simd, out, &f->buf, &f->cap);
@@ -547,6 +558,14 @@ static int fm_start(rft_stage *st, const rft_header *in, rft_header *out)
         return rft_stage_fail(st, RFT_EFORMAT, "no fault maps: neither a CSV map nor a generator");
     f->entries = in->geom.entries;
     f->blocks = in->geom.lanes / in->geom.block_lanes;
+    /* the header's geometry alone: one map past the limit is refused now */
+    uint64_t one = RFT_FM_FIXED + (uint64_t)f->entries * f->blocks + 5;
+    char lim[48];
+    if (f->out_max && one > f->out_max)
+        return rft_stage_fail(st, RFT_EFORMAT, "header: one fault map (%u entries of %u blocks) "
+                              "would bring the maps written to %.1f MiB, over the limit of %s "
+                              "(--max-output SIZE raises it)", f->entries, f->blocks,
+                              one / 1048576.0, size_words(f->out_max, lim, sizeof lim));
     int e = rft_fm_source_load(&f->src, f->entries, f->blocks, &f->set, why, sizeof why);
     if (e)
         return rft_stage_fail(st, e, "%s", why);

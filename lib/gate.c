@@ -14,7 +14,8 @@ const char *const rft_gate_counter_names[RFT_GC_N] = {
 typedef struct slice {
     uint16_t cu, simd;
     uint64_t n[RFT_GC_N];
-    uint32_t *on;           /* per entry: bits powered (RC: 0 = compressed and off) */
+    uint32_t *off;          /* per entry: bits not powered, full - on (RC: full = compressed
+                               and off); calloc: all on */
 } slice;
 
 typedef struct gate {
@@ -49,7 +50,7 @@ static slice *slice_get(gate *g, uint16_t cu, uint16_t simd)
         rft_stage_fail(&g->st, RFT_EFORMAT, "more than %u slices", 1u << 20);
         return NULL;
     }
-    if (rft_stage_reserve_slice(&g->st, sizeof(slice) + (uint64_t)g->geom.entries * sizeof *g->slices->on,
+    if (rft_stage_reserve_slice(&g->st, sizeof(slice) + (uint64_t)g->geom.entries * sizeof *g->slices->off,
                                 NULL, cu, simd, g->geom.entries))
         return NULL;
     if (rft_grow((void **)&g->slices, g->nslices, &g->cslices, sizeof *g->slices, 16))
@@ -57,12 +58,12 @@ static slice *slice_get(gate *g, uint16_t cu, uint16_t simd)
     slice *s = memset(&g->slices[g->nslices], 0, sizeof *s);
     s->cu = cu;
     s->simd = simd;
-    if (!(s->on = malloc(g->geom.entries * sizeof *s->on)))
+    /* cells are on until something switches them off: 0 cells off, fresh
+     * zero pages touched only where written */
+    if (!(s->off = calloc(g->geom.entries, sizeof *s->off)))
         goto oom;
-    for (uint32_t i = 0; i < g->geom.entries; i++)
-        s->on[i] = g->full;     /* cells are on until something switches them off */
     if (rft_slices_put(&g->slice_of, cu, simd, g->nslices)) {
-        free(s->on);
+        free(s->off);
         goto oom;
     }
     return &g->slices[g->nslices++];
@@ -203,7 +204,7 @@ static uint32_t wc_bits(const gate *g, const rft_write *w)
 static int gate_write(gate *g, slice *s, rft_write *w)
 {
     uint64_t *n = s->n;
-    uint32_t *cur = &s->on[w->phys], B = g->blocks, now;
+    uint32_t on = g->full - s->off[w->phys], *cur = &on, B = g->blocks, now;
     int div = divergent(g, w);
     if (div < 0)
         return RFT_EMEM;
@@ -270,7 +271,7 @@ static int gate_write(gate *g, slice *s, rft_write *w)
             w->flags |= RFT_WF_WAKEUP;
         }
     }
-    *cur = now;
+    s->off[w->phys] = g->full - now;
     w->on_bits = now;
     return 0;
 }
@@ -278,7 +279,7 @@ static int gate_write(gate *g, slice *s, rft_write *w)
 static void gate_read(gate *g, slice *s, const rft_regread *r)
 {
     uint64_t *n = s->n;
-    uint32_t cur = s->on[r->phys], B = g->blocks;
+    uint32_t cur = g->full - s->off[r->phys], B = g->blocks;
     n[RFT_GC_READS]++;
     if (g->o.scheme == RFT_GATE_RC) {
         /* the compression table is read beside the slice; a compressed
@@ -411,7 +412,7 @@ static void gate_free(rft_stage *st)
 {
     gate *g = (gate *)st;
     for (uint32_t i = 0; i < g->nslices; i++)
-        free(g->slices[i].on);
+        free(g->slices[i].off);
     free(g->slices);
     free(g->masks);
     free(g->wfree);

@@ -563,7 +563,8 @@ static int on_begin(replay *r, const rft_wfbegin *b)
         i = r->freel[--r->nfree];
     } else {
         uint32_t old = r->wcap;
-        if (r->nw + 1 > old && charge(r, (uint64_t)(old ? old : 8) * (sizeof *r->w + sizeof *r->freel), b))
+        uint64_t more = (uint64_t)(old ? old : 8) * (sizeof *r->w + sizeof *r->freel);
+        if (r->nw + 1 > old && charge(r, more, b))
             return RFT_EMEM;
         if (grow((void **)&r->w, &r->wcap, r->nw + 1, sizeof *r->w))
             return oom(r);
@@ -613,19 +614,25 @@ static int on_begin(replay *r, const rft_wfbegin *b)
         }
         w->kslice = (uint32_t)*x;
     }
+    int fresh = 0;
     if (b->nregs > w->cap) {
         if (charge(r, (uint64_t)(b->nregs - w->cap) * (sizeof *w->due + sizeof *w->wl + 1), b))
             return RFT_EMEM;
-        void *p = realloc(w->due, (size_t)b->nregs * (sizeof *w->due + sizeof *w->wl + 1));
-        if (!p)
+        /* calloc, not realloc: the old contents are cleared anyway, and a
+         * large block comes as zero pages, paid for when touched */
+        free(w->due);
+        w->due = calloc(b->nregs, sizeof *w->due + sizeof *w->wl + 1);
+        w->cap = w->due ? b->nregs : 0;
+        if (!w->due)
             return oom(r);
-        w->due = p;
-        w->cap = b->nregs;
+        fresh = 1;
     }
     w->wl = (uint16_t *)(w->due + w->cap);
     w->place = (uint8_t *)(w->wl + w->cap);
-    memset(w->due, 0, (size_t)b->nregs * sizeof *w->due);
-    memset(w->place, 0, b->nregs);
+    if (!fresh) {
+        memset(w->due, 0, (size_t)b->nregs * sizeof *w->due);
+        memset(w->place, 0, b->nregs);
+    }
     w->g_src = INT64_MIN;
     return join(r, i, G_BEGIN);
 }

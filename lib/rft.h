@@ -725,6 +725,11 @@ void *rft_stage_alloc(size_t size, const rft_stage_ops *ops);
  * would bring the stage past s->mem_max or the process past its budget
  * (rft_mem_limit), with a message naming what, the total and the limit. */
 int rft_stage_reserve(rft_stage *s, uint64_t bytes, const char *what);
+/* At the start, from the header's geometry: RFT_EMEM and the message if
+ * bytes (what one slice would take) could not be reserved now, so that a
+ * stream whose first slice alone is over the budget is refused before any
+ * record; else 0 (nothing taken). */
+int rft_stage_fits(rft_stage *s, uint64_t bytes, const char *what);
 /* bytes reserved before, given back (the state was freed). */
 void rft_stage_release(rft_stage *s, uint64_t bytes);
 /* The same for the state of slice cu:simd of entries entries, named

@@ -107,6 +107,15 @@ int rft_stage_reserve(rft_stage *s, uint64_t bytes, const char *what)
     return 0;
 }
 
+int rft_stage_fits(rft_stage *s, uint64_t bytes, const char *what)
+{
+    if (rft_mem_over(s->ops->name, what, s->mem, bytes, s->mem_max, s->why, sizeof s->why) ||
+        rft_mem_over(mem_owner ? mem_owner : s->ops->name, what, atomic_load(&mem_held), bytes,
+                     atomic_load(&mem_max), s->why, sizeof s->why))
+        return RFT_EMEM;
+    return 0;
+}
+
 void rft_stage_release(rft_stage *s, uint64_t bytes)
 {
     if (bytes > s->mem)

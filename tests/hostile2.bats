@@ -107,17 +107,23 @@ refused() {
 @test "oversized geometry: rft-duty refuses a slice of 65535 entries of 1024 lanes before allocating it" {
     "$GEN" geom-max g.rft
     [ "$(stat -c %s g.rft)" -lt 4096 ]
-    refused "rft-duty g.rft" 2 "over its limit of 2048 MiB (--max-memory MIB raises it)"
-    [[ $stderr == *"slice 0:0 (65535 entries of 1024 lanes) would bring the state of rft-duty to 6408.5 MiB"* ]]
+    # from the header's geometry, before any record (issue 31; was at record 2)
+    run --separate-stderr -1 bash -c "rft-duty g.rft > out.rft"
+    [ "$stderr" = "rft-duty: g.rft: header: one slice (65535 entries of 1024 lanes) would bring the state of rft-duty to 6408.5 MiB, over its limit of 2048 MiB (--max-memory MIB raises it)" ]
+    run -1 rft-view out.rft
 }
 
 @test "oversized geometry: 16384 slices of 65535 entries are refused by every stage that keeps slices" {
     "$GEN" slices-many m.rft
     local s
-    for s in "rft-alloc" "rft-alloc --util=util.txt" "rft-gate" "rft-duty" \
+    for s in "rft-alloc" "rft-alloc --util=util.txt" "rft-gate" \
              "rft-dcpatch --scenario common" "rft-energy --scan"; do
         refused "timeout 60 $s --max-memory 16 m.rft" "[0-9]*" "over its limit of 16 MiB (--max-memory"
     done
+    # rft-duty's slice (400 MiB) alone is over 16 MiB: refused at the header (issue 31)
+    run --separate-stderr -1 bash -c "timeout 60 rft-duty --max-memory 16 m.rft > out.rft"
+    [[ $stderr == "rft-duty: m.rft: header: one slice (65535 entries of 64 lanes) would bring the state of rft-duty to "*" MiB, over its limit of 16 MiB (--max-memory MIB raises it)" ]] ||
+        fail "$stderr"
     # the default limit, without one: rft-duty refuses at the fifth slice
     refused "rft-duty m.rft" 12 "slice 5:0 (65535 entries of 64 lanes)"
 }

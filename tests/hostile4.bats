@@ -192,3 +192,36 @@ pending_trace() {
     rft-merge -o mc.scan c0.scan c1.scan
     cmp <(rft-view whole.scan) <(rft-view mc.scan)
 }
+
+# ---- item 5: what the header's geometry says is refused before any record -------------
+
+@test "item 5: a slice or a map over the limit by the header's geometry alone is refused before any record" {
+    "$GEN" geom-max g.rft
+    run --separate-stderr -1 bash -c "rft-duty g.rft > o.rft"
+    [ "$stderr" = "rft-duty: g.rft: header: one slice (65535 entries of 1024 lanes) would bring the state of rft-duty to 6408.5 MiB, over its limit of 2048 MiB (--max-memory MIB raises it)" ]
+    run --separate-stderr -1 rft run 'alloc g.rft | duty -o o.rft'
+    [ "$stderr" = "rft-duty: -: header: one slice (65535 entries of 1024 lanes) would bring the state of rft run to 6408.5 MiB, over its limit of 2048 MiB (--max-memory MIB raises it)" ]
+    "$GEN" slices-many m.rft
+    run --separate-stderr -1 bash -c "rft-faultmap --scenario common --max-output 100K m.rft > o.rft"
+    [ "$stderr" = "rft-faultmap: m.rft: header: one fault map (65535 entries of 4 blocks) would bring the maps written to 0.3 MiB, over the limit of 102400 bytes (--max-output SIZE raises it)" ]
+    run -1 rft-view o.rft
+}
+
+@test "item 5: refused without paying for it: the stages touch none of the state they reserve before use" {
+    "$GEN" slices-many m.rft
+    # main: 4.9 GB and 24 s for the run; each stage alone 1 to 2 GB; now the
+    # same refusal at the same budget in well under 256 MB of address space
+    # more than the programs' own
+    run --separate-stderr -1 limited 20 3000000 rft run 'alloc m.rft | gate | energy --scan'
+    [[ $stderr == *"over its limit of 2048 MiB"* ]] || fail "$stderr"
+    local s
+    for s in "rft-alloc" "rft-gate" "rft-energy --scan"; do
+        run --separate-stderr -1 /usr/bin/time -f '%M' $s m.rft
+        [[ ${stderr_lines[0]} == *"over its limit of 2048 MiB"* ]] || fail "$s: $stderr"
+        [ "${stderr_lines[-1]}" -lt 262144 ] || fail "$s: peak ${stderr_lines[-1]} KiB"
+    done
+    "$GEN" waves-many w.rft
+    run --separate-stderr -1 /usr/bin/time -f '%M' rft-energy --scan w.rft
+    [[ ${stderr_lines[0]} == *"replay: wavefront "*"over its limit of 2048 MiB"* ]] || fail "$stderr"
+    [ "${stderr_lines[-1]}" -lt 262144 ] || fail "peak ${stderr_lines[-1]} KiB"
+}
