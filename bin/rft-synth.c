@@ -30,8 +30,9 @@ static const char usage[] =
     "100000)\n"
     "      --wg-size N        Work-items per work-group, 1 to 1024, for every kernel of the "
     "run (default: the model's)\n"
-    "      --geometry NAME    The register file of a GPU: gcn, evergreen (the same as --arch "
-    "evergreen), volta, ampere or hopper (lanes, entries, block lanes and SIMDs a CU; the "
+    "      --geometry NAME    The register file of a GPU: gcn, evergreen (the evergreen models "
+    "on Evergreen's own 1024-entry slices; --arch evergreen alone keeps 256, the seeds' energy "
+    "parameters' size), volta, ampere or hopper (lanes, entries, block lanes and SIMDs a CU; the "
     "CUs stay 2 unless --cus)\n"
     "      --cus N            Compute units, 1 to 64 (default 2; evergreen 20)\n"
     "      --simds N          SIMDs (slices) per compute unit, 1 to 16\n"
@@ -180,10 +181,6 @@ static void parse(int argc, char **argv, cli_job *j)
     }
     if (optind < argc)
         usage_error("unexpected argument '%s'", argv[optind]);
-    /* --arch evergreen is --geometry evergreen: seed 003's own register file
-       (1024 entries), unless its lanes are refused below */
-    if (evg && !geom && !(lanes_set && o.lanes != 64))
-        geom = rft_geom_named("evergreen");
     if (geom) {     /* its register file; an Evergreen one runs the evergreen models */
         int g_evg = strcmp(geom->name, "evergreen") == 0;
         if (arch_set && evg != g_evg)

@@ -182,7 +182,8 @@ per_trace() {
     fi
     # its kernels by name: the paper's rows are found by kernel, not by file name
     [ -s "$d/kernels" ] ||
-        { rft-view "$src" 2>> "$d/log" | awk -F '\t' '$1 == "K" && !s[$NF]++ { print $NF }' > "$d/kernels.part" &&
+        { rft-view "$src" 2>> "$d/log" | awk -F '\t' '$1 == "K" { n = $NF } $1 == "B" { n = $7 }
+            ($1 == "K" || $1 == "B") && !s[n]++ { print n }' > "$d/kernels.part" &&
           mv "$d/kernels.part" "$d/kernels"; } || :
     [ -s "$d/classify.tsv" ] ||
         { rft-classify --summary="$d/classify.tsv.part" --format tsv -o /dev/null "$src" 2>> "$d/log" &&
