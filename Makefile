@@ -173,7 +173,10 @@ tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h tests/unit/*.h
 # built twice: with libFuzzer (clang) to fuzz, and with replay.c and any
 # $(CC) with sanitizers to replay the corpora where libFuzzer is missing.
 FUZZ_DECODERS = m2s gem5 nvbit columns evg cutracer
-FUZZ_HARNESSES = reader payload text faultmap params $(addprefix dec-,$(FUZZ_DECODERS))
+# the stage families of fuzz_stage.c (harness stage-NAME, FUZZ_STAGE=NAME)
+FUZZ_STAGES = alloc classify dcpatch escan replay heal merge
+FUZZ_HARNESSES = reader payload text faultmap params $(addprefix dec-,$(FUZZ_DECODERS)) \
+	$(addprefix stage-,$(FUZZ_STAGES))
 FUZZ_CC ?= clang
 FUZZ_DEB_PKGS = clang libclang-rt-14-dev
 FUZZ_SECONDS ?= 60
@@ -210,6 +213,8 @@ $(FUZZ_OUT)/$(1)/librft-fuzz.a: $(LIB_SRC:%.c=$(FUZZ_OUT)/$(1)/%.o) $(FUZZ_OUT)/
 	$(AR) rcs $$@ $$^
 $(FUZZ_OUT)/$(1)/dec-%: $(FUZZ_DIR)/fuzz_dec.c $(FUZZ_OUT)/$(1)/librft-fuzz.a
 	$(2) $(WARN) $(3) -Ilib -DFUZZ_FORMAT='"$$*"' -o $$@ $$< $(4) $(FUZZ_OUT)/$(1)/librft-fuzz.a $(LDLIBS)
+$(FUZZ_OUT)/$(1)/stage-%: $(FUZZ_DIR)/fuzz_stage.c $(FUZZ_OUT)/$(1)/librft-fuzz.a
+	$(2) $(WARN) $(3) -Ilib -DFUZZ_STAGE='"$$*"' -o $$@ $$< $(4) $(FUZZ_OUT)/$(1)/librft-fuzz.a $(LDLIBS)
 $(FUZZ_OUT)/$(1)/%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_OUT)/$(1)/librft-fuzz.a bin/rft-decode.c bin/*.h
 	$(2) $(WARN) $(3) -Ilib -Ibin -o $$@ $$< $(4) $(FUZZ_OUT)/$(1)/librft-fuzz.a $(LDLIBS)
 endef

@@ -551,7 +551,7 @@ static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
     case RFT_KERNEL:
         if (a->occ && rft_occ_kernel(a->occ, rec->u.kernel.index, rec->u.kernel.name,
                                      rec->u.kernel.name_len))
-            return rft_stage_fail(st, RFT_EMEM, "kernel index %u", rec->u.kernel.index);
+            return rft_stage_fail(st, RFT_EMEM, "out of memory (kernel %u)", rec->u.kernel.index);
         break;
     case RFT_WFBEGIN: {
         rft_wfbegin b = rec->u.begin;   /* the next stage may change rec */

@@ -90,7 +90,8 @@ typedef struct dcp {
     kstat *ks;
     uint32_t nks, cks;
     rft_map ks_of;              /* a name's key -> its kstat */
-    uint32_t *kidx, nkidx;      /* stream kernel index -> ks index */
+    rft_map kidx;               /* stream kernel index -> ks index: as many as kernels
+                                   met, whatever their indexes (no table by index) */
     uint32_t none_k;            /* ks index for wavefronts without a kernel */
     cucount *cus;               /* per CU (index) */
     uint32_t ncus;
@@ -138,19 +139,8 @@ static uint32_t kstat_of(dcp *d, const char *name, size_t len)
 
 static int on_kernel(dcp *d, const rft_kernel *k)
 {
-    if (k->index > 1u << 24)
-        return rft_stage_fail(&d->st, RFT_EFORMAT, "kernel index %u", k->index);
-    if (k->index >= d->nkidx) {     /* doubled: no copy of the table per kernel */
-        uint32_t want = k->index + 1 > 2 * d->nkidx ? k->index + 1 : 2 * d->nkidx;
-        uint32_t *p = realloc(d->kidx, want * sizeof *p);
-        if (!p)
-            return oom(d);
-        d->kidx = p;
-        for (uint32_t i = d->nkidx; i < want; i++)
-            d->kidx[i] = UINT32_MAX;
-        d->nkidx = want;
-    }
-    if ((d->kidx[k->index] = kstat_of(d, k->name, k->name_len)) == UINT32_MAX)
+    uint32_t ks = kstat_of(d, k->name, k->name_len);
+    if (ks == UINT32_MAX || rft_map_put(&d->kidx, k->index, ks))
         return oom(d);
     return 0;
 }
@@ -158,8 +148,9 @@ static int on_kernel(dcp *d, const rft_kernel *k)
 /* UINT32_MAX: out of memory */
 static uint32_t kernel_of(dcp *d, uint32_t index)
 {
-    if (index < d->nkidx && d->kidx[index] != UINT32_MAX)
-        return d->kidx[index];
+    const uint64_t *v = rft_map_get(&d->kidx, index);
+    if (v)
+        return (uint32_t)*v;
     if (d->none_k == UINT32_MAX)
         d->none_k = kstat_of(d, "(none)", 6);
     return d->none_k;
@@ -851,7 +842,7 @@ static void dcp_free(rft_stage *st)
     free(d->waves);
     free(d->free_w);
     free(d->ks);
-    free(d->kidx);
+    rft_map_free(&d->kidx);
     free(d->cus);
     free(d->kc);
     free(d->mapbuf);
@@ -881,7 +872,8 @@ rft_stage *rft_dcpatch_new(const rft_dcpatch_opts *o)
     rft_pattern_opts_default(&d->po);
     if (rft_slices_init(&d->slice_of) || rft_map_init(&d->wave_of, 256) ||
         rft_map_init(&d->cu_of, 16) || rft_map_init(&d->kc_of, 64) ||
-        rft_map_init(&d->ks_slices, 64) || rft_map_init(&d->ks_of, 64)) {
+        rft_map_init(&d->ks_slices, 64) || rft_map_init(&d->ks_of, 64) ||
+        rft_map_init(&d->kidx, 64)) {
         dcp_free(&d->st);
         return NULL;
     }

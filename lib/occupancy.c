@@ -55,7 +55,8 @@ struct rft_occ {
     char **names;           /* rows: kernels, then "all" at rft_occ_rows() - 1 */
     uint32_t nrows, crows;
     rft_map row_by_name;        /* a name's key -> its row */
-    uint32_t *row_of, nrow_of;  /* stream kernel index -> row */
+    rft_map row_of;             /* stream kernel index -> row: as many as kernels met,
+                                   whatever their indexes (no table by index) */
     uint32_t none_row;
     slice *s;
     uint32_t ns, cs;
@@ -89,7 +90,8 @@ rft_occ *rft_occ_new(uint32_t entries, const uint32_t *banks, int nbank)
         o->nb += (entries + banks[j] - 1) / banks[j];
     }
     if (rft_slices_init(&o->slice_of) || rft_map_init(&o->span_of, 256) ||
-        rft_map_init(&o->row_by_name, 64)) {
+        rft_map_init(&o->row_by_name, 64) ||
+        rft_map_init(&o->row_of, 64)) {
         rft_occ_free(o);
         return NULL;
     }
@@ -114,7 +116,7 @@ void rft_occ_free(rft_occ *o)
     for (uint32_t i = 0; i < o->nrows; i++)
         free(o->names[i]);
     free(o->names);
-    free(o->row_of);
+    rft_map_free(&o->row_of);
     free(o->s);
     free(o->sp);
     free(o->vmin);
@@ -160,29 +162,17 @@ static uint32_t new_row(rft_occ *o, const char *name, size_t len)
 
 int rft_occ_kernel(rft_occ *o, uint32_t index, const char *name, size_t len)
 {
-    if (index > 1u << 24)
-        return RFT_EFORMAT;
     uint32_t r = new_row(o, name, len);
-    if (r == NONE)
+    if (r == NONE || rft_map_put(&o->row_of, index, r))
         return RFT_EMEM;
-    if (index >= o->nrow_of) {      /* doubled: no copy of the table per kernel */
-        uint32_t want = index + 1 > 2 * o->nrow_of ? index + 1 : 2 * o->nrow_of;
-        uint32_t *n = realloc(o->row_of, want * sizeof *n);
-        if (!n)
-            return RFT_EMEM;
-        for (uint32_t i = o->nrow_of; i < want; i++)
-            n[i] = NONE;
-        o->row_of = n;
-        o->nrow_of = want;
-    }
-    o->row_of[index] = r;
     return 0;
 }
 
 static uint32_t row_of(rft_occ *o, uint32_t kernel)
 {
-    if (kernel < o->nrow_of && o->row_of[kernel] != NONE)
-        return o->row_of[kernel];
+    const uint64_t *v = rft_map_get(&o->row_of, kernel);
+    if (v)
+        return (uint32_t)*v;
     if (o->none_row == NONE)
         o->none_row = new_row(o, "(none)", 6);
     return o->none_row;

@@ -916,7 +916,8 @@ int rft_write_raw(rft_writer *w, int kind, const void *payload, uint32_t len)
     uint8_t *p = frame(w, kind, len);
     if (!p)
         return w->failed;
-    memcpy(p, payload, len);
+    if (len)        /* an empty record may come with no payload (NULL) */
+        memcpy(p, payload, len);
     return 0;
 }
 

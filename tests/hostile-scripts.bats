@@ -48,6 +48,15 @@ setup() {
     assert_line "rft-batch: suite/a b.rft: labelled a_b (a label is letters, digits and _.+-, not first . or -)"
     assert_line --partial "suite/é.rft: labelled __"
     [ -s out/table.tsv ]
+    # the table's notes say which file each made label is, for that trace only
+    run -0 cat out/table.txt
+    assert_output --partial "label: a_b is the file suite/a b.rft (a label is letters, digits and _.+-, not first . or -) [traces: a_b]"
+    assert_output --partial "label: x-x is the file suite/-x.rft (a label is"
+    assert_output --partial "label: a_b_2 is the file suite/a_b.rft (the label a_b is another trace's) [traces: a_b_2]"
+    refute_output --partial "label: mean"
+    # inputs.txt says why too
+    run -0 cat out/inputs.txt
+    assert_line "rft-batch: suite/a_b.rft: labelled a_b_2 (the label a_b is another trace's)"
 }
 
 @test "item 17: reproduce.sh writes the report's paths and labels with printf, never echo" {

@@ -34,6 +34,17 @@ REPLAYS=(
     assert_output 1
 }
 
+@test "item 1 again: rft-dcpatch and rft-alloc's utilization keep kernels in a map, not a table by index (2^24: 64 MB, past it refused)" {
+    local c
+    for c in kernel-2^31 kernel-2^24; do
+        "$GEN" "$c" k.rft
+        # was: "record 1: kernel index 2147483648", exit 1; 2^24: 68 MB and 0.5 s
+        run -0 bash -c "ulimit -v 200000; rft-faultmap --scenario dispersed k.rft | rft-dcpatch -o /dev/null"
+        run -0 pipe "rft-alloc --util -o /dev/null k.rft | awk -F '\t' '\$1 == \"k\"' | wc -l"
+        assert_output 1
+    done
+}
+
 @test "item 1: kernel rows stay in the order of their indexes, whatever order they were met in" {
     z=$(printf ' 0%.0s' {1..64})
     {

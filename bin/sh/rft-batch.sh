@@ -651,10 +651,18 @@ add_trace() {   # PATH [LABEL [FROM-A-FOLDER]]
     fi
     l=${2:-$(label_of "$1")}
     if [ -z "${2:-}" ]; then    # a file's name: made a label, said so (issue 31)
-        l=$(safe_label "$l")
-        [ "$l" = "$(label_of "$1")" ] ||
-            printf '%s: %s: labelled %s (a label is letters, digits and _.+-, not first . or -)\n' \
-                "$prog" "$1" "$l" >>"$tmp/relabelled"
+        n0=$l
+        l=$(safe_label "$n0")
+        if [ "$l" != "$n0" ]; then
+            case $n0 in
+            '' | .* | -* | *[!A-Za-z0-9_.+-]*)
+                lwhy="a label is letters, digits and _.+-, not first . or -" ;;
+            mean) lwhy="the label mean is the mean rows'" ;;
+            *) lwhy="the label $n0 is another trace's" ;;
+            esac
+            printf '%s: %s: labelled %s (%s)\n' "$prog" "$1" "$l" "$lwhy" >>"$tmp/relabelled"
+            printf '%s\t%s\t%s\n' "$l" "$1" "$lwhy" >>"$tmp/relabels"
+        fi
     fi
     case $l in
     '' | .* | -* | *[!A-Za-z0-9_.+-]*)
@@ -1155,6 +1163,7 @@ trap 'exit 129' HUP
 : >"$tmp/named"
 : >"$tmp/skipped"
 : >"$tmp/relabelled"
+: >"$tmp/relabels"
 : >"$tmp/broken"
 for a in "$@"; do
     if [ -d "$a" ]; then add_folder "${a%/}"; else add_trace "$a"; fi
@@ -1232,6 +1241,8 @@ trace_dir
     if [ "$study" = aging ]; then
         echo "runs runs $(sed -n 's/^REPEAT = //p' "$out/Makefile")"
     fi
+    # a trace labelled other than its file's name says which file it is
+    echo "notes label.notes"
 } >"$tmp/collect.conf"
 mv "$tmp/collect.conf" "$out/collect.conf"
 {
@@ -1254,6 +1265,14 @@ while IFS='	' read -r l p; do
     rm -f "$d"/*.part "$d"/*.tmp?????? "$d"/*.rft.[0-9]* \
         "$d"/s[0-9]*/*.part "$d"/s[0-9]*/*.tmp??????
     is_done "$l" || : >"$d/log"
+    # label.notes: the file of a label made from its name (issue 31), for
+    # the tables' notes ("label: a_b is the file suite/a b.rft ...")
+    f=$(awk -F '\t' -v l="$l" '$1 == l { print $2 " (" $3 ")"; exit }' "$tmp/relabels")
+    if [ -n "$f" ]; then
+        printf '%s is the file %s\n' "$l" "$f" >"$d/label.notes"
+    elif [ -z "${rerun:-}" ]; then
+        rm -f "$d/label.notes"
+    fi
 done <"$out/traces.tsv"
 # the traces found (and the files skipped), in inputs.txt and on standard
 # error; a rerun without inputs (the traces of traces.tsv) keeps the list of

@@ -11,6 +11,10 @@
  *                               RECORD: the record a stage must name, 0 if
  *                               none)
  *   hostile_gen NAME FILE       write case NAME to FILE
+ *   hostile_gen --stages DIR    write every case of a small geometry (not
+ *                               those of gigabytes of state) to DIR/NAME.rft:
+ *                               the seeds of the stage harnesses
+ *                               (tests/fuzz/make-corpus)
  *   hostile_gen                 (make check) write every case and read it
  *                               back with librft's rule-8 reader: each fails
  *                               at its record
@@ -340,9 +344,19 @@ int main(int argc, char **argv)
             printf("%s %s %u\t%s\n", cases[i].name, class_of(&cases[i]), cases[i].record, cases[i].what);
         return 0;
     }
+    if (argc == 3 && strcmp(argv[1], "--stages") == 0) {
+        for (size_t i = 0; i < NCASES; i++) {
+            if (cases[i].geom == 2 || cases[i].geom == 4)
+                continue;
+            char path[4096];
+            CHECK(snprintf(path, sizeof path, "%s/%s.rft", argv[2], cases[i].name) < (int)sizeof path);
+            write_case(&cases[i], path);
+        }
+        return 0;
+    }
     const hostile *c = argc == 3 ? find(argv[1]) : NULL;
     if (!c) {
-        fprintf(stderr, "usage: hostile_gen [--list | NAME FILE]\n");
+        fprintf(stderr, "usage: hostile_gen [--list | --stages DIR | NAME FILE]\n");
         return 2;
     }
     write_case(c, argv[2]);
