@@ -1114,8 +1114,9 @@ static int reg_trace(rft_dec *d, cut *m)
         uint64_t inwg = wpc && f->warp >= lin * wpc && f->warp < (lin + 1) * wpc
                       ? f->warp - lin * wpc : f->warp;
         int given = d->o.prescan || d->o.nvgprs || (d->o.nregs && d->o.n_nregs);
-        if (!given && m->nregs)
-            d->next_nregs = (uint16_t)m->nregs;
+        if (!given && m->nregs)     /* NVIDIA allocates 256 registers a warp: a thread's
+                                       count rounded up to 8 (rft(5)); 255 -> 256 */
+            d->next_nregs = (uint16_t)((m->nregs + 7) / 8 * 8);
         else if (!given)
             return dec_bad(d, "launch %llu: the registers a thread has are unknown: give the "
                            "kernel events file (--kernel-events) or --nvgprs",

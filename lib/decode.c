@@ -602,7 +602,8 @@ static int configure(rft_decode *d)
         const rft_geom_name *nv = rft_geom_named("hopper");
         if (d->o.geometry && g->lanes != 32)
             return fail(d, RFT_DECODE_EOPTS, 0,
-                        "--geometry: a CUTracer warp has 32 lanes (volta, ampere or hopper)");
+                        "--geometry: a CUTracer warp has 32 lanes (volta, ampere, hopper or "
+                        "blackwell)");
         if (d->o.lanes_set && g->lanes != 32)
             return fail(d, RFT_DECODE_EOPTS, 0, "--lanes: a CUTracer warp has 32 lanes");
         g->lanes = 32;

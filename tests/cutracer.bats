@@ -160,7 +160,7 @@ EOF
     run -2 --separate-stderr rft-decode --input-format cutracer --lanes 64 "$F/vadd.ndjson"
     assert_equal "$stderr" "rft-decode: --lanes: a CUTracer warp has 32 lanes (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --input-format cutracer --geometry gcn "$F/vadd.ndjson"
-    assert_equal "$stderr" "rft-decode: --geometry: a CUTracer warp has 32 lanes (volta, ampere or hopper) (see rft-decode --help)"
+    assert_equal "$stderr" "rft-decode: --geometry: a CUTracer warp has 32 lanes (volta, ampere, hopper or blackwell) (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --input-format nvbit --kernel-events "$F/events.ndjson" "$F/vadd.ndjson"
     assert_equal "$stderr" "rft-decode: --kernel-events applies to the cutracer format (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --geometry fermi "$F/vadd.ndjson"

@@ -1,0 +1,54 @@
+#!/usr/bin/env bats
+# NVIDIA end to end (issue 34): register files by name (blackwell), NVIDIA's
+# register allocation granularity in the window, rft-synth up to the largest
+# GPU named, and the data-quality refusals of the cutracer decoder.  The
+# CUTracer fixtures are those of fixtures/cutracer/ (written from CUTracer's
+# reg_trace schema, src/trace_rapidjson.cpp), edited per test.
+
+load test_helper
+
+setup() {
+    cd "$BATS_TEST_TMPDIR"
+    F="$FIX/cutracer"
+}
+
+# ---- item 1: geometry ------------------------------------------------------------
+
+@test "nvidia: --geometry blackwell is a B200: 148 SMs of four 512-entry sub-partitions" {
+    run -0 bash -c 'set -o pipefail; rft-synth --geometry blackwell --cus 148 --writes 3000 > s.rft'
+    run -0 rft-view -H s.rft
+    assert_line --regexp '^lanes +32$'
+    assert_line --regexp '^entries +512$'
+    assert_line --regexp '^block_lanes +8$'
+    assert_line --regexp '^cus +148$'
+    run -0 --separate-stderr bash -c 'rft-decode --geometry blackwell --kernel-events "$1/events.ndjson" "$1/vadd.ndjson" | rft-view -H' _ "$F"
+    assert_line --regexp '^entries +512$'
+    run -0 bash -c 'man -l "$1/man/rft.5" 2>/dev/null | grep -c "blackwell"' _ "$TOP"
+}
+
+@test "nvidia: rft-synth --cus reaches the largest GPU named (148), a full Hopper is 132 SMs" {
+    rft-synth --geometry hopper --cus 132 --writes 3000 > s.rft
+    run -0 rft-view -H s.rft
+    assert_line --regexp '^cus +132$'
+    run -2 --separate-stderr rft-synth --cus 149
+    assert_equal "$stderr" "rft-synth: --cus: 149 is out of range 1..148 (see rft-synth --help)"
+}
+
+@test "nvidia: a CUTracer kernel of 10 registers a thread has a window of 16 (256 a warp)" {
+    sed 's/"nregs":8/"nregs":10/' "$F/events.ndjson" > ev.ndjson
+    run -0 --separate-stderr bash -c 'set -o pipefail; rft-decode --kernel-events ev.ndjson "$1/vadd.ndjson" | rft-view | grep "^B"' _ "$F"
+    assert_line --index 0 $'B\t0\t0\t0\t0\t16\tvadd\t0'
+    # 255 a thread, the most, is 256 entries
+    sed 's/"nregs":8/"nregs":255/' "$F/events.ndjson" > ev.ndjson
+    run -0 --separate-stderr bash -c 'set -o pipefail; rft-decode --kernel-events ev.ndjson "$1/vadd.ndjson" | rft-view | grep "^B"' _ "$F"
+    assert_line --index 0 $'B\t0\t0\t0\t0\t256\tvadd\t0'
+}
+
+@test "nvidia: rft-synth's NVIDIA kernels round a model's registers up to 8, GCN ones keep them" {
+    rft-synth --geometry hopper --kernels reduction --writes 2000 > h.rft
+    rft-synth --kernels reduction --writes 2000 > g.rft
+    run -0 bash -c 'rft-view h.rft | grep "^B" | head -1'
+    assert_output $'B\t0\t0\t0\t0\t16\treduction\t0'
+    run -0 bash -c 'rft-view g.rft | grep "^B" | head -1'
+    assert_output $'B\t0\t0\t0\t0\t13\treduction\t0'
+}
