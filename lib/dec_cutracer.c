@@ -1097,6 +1097,9 @@ static int reg_trace(rft_dec *d, cut *m)
             return dec_bad(d, "column 1: CTA %llu,%llu,%llu outside the grid %u,%u,%u",
                            (unsigned long long)f->cta[0], (unsigned long long)f->cta[1],
                            (unsigned long long)f->cta[2], m->grid[0], m->grid[1], m->grid[2]);
+    if (!(f->have & F_MASK) && !d->o.all_lanes)
+        return dec_bad(d, "a reg_trace record without active_mask (CUTracer before June 2026): "
+                       "which lanes ran is unknown; --assume-all-lanes-active takes all 32");
     uint32_t mask = f->have & F_MASK ? f->mask : 0xffffffffu;
     m->c[CC_NOMASK] += !(f->have & F_MASK);
     uint64_t cycle = m->clock;

@@ -52,3 +52,19 @@ setup() {
     run -0 bash -c 'rft-view g.rft | grep "^B" | head -1'
     assert_output $'B\t0\t0\t0\t0\t13\treduction\t0'
 }
+
+# ---- item 2: loud data quality -----------------------------------------------------
+
+@test "nvidia: a trace without active_mask is refused unless --assume-all-lanes-active, then a warning counts it" {
+    run -1 --separate-stderr rft-decode -o x.rft "$F/vadd-legacy.ndjson"
+    assert_equal "$stderr" "rft-decode: $F/vadd-legacy.ndjson:1: a reg_trace record without active_mask (CUTracer before June 2026): which lanes ran is unknown; --assume-all-lanes-active takes all 32"
+    [ ! -e x.rft ]
+    run -0 --separate-stderr rft-decode --assume-all-lanes-active -o x.rft "$F/vadd-legacy.ndjson"
+    assert_equal "${stderr%%$'\n'*}" "rft-decode: warning: $F/vadd-legacy.ndjson: 16 records without active_mask were taken as all 32 lanes active (--assume-all-lanes-active): values of inactive lanes, if any, are in the stream as register contents"
+    run -0 bash -c 'rft-decode --help | grep -c -- --assume-all-lanes-active; man -l "$1/man/rft-decode.1" 2>/dev/null | grep -c "assume-all-lanes-active"' _ "$TOP"
+}
+
+@test "nvidia: lane values never recovered are a warning with their count, not only a counter" {
+    run -0 --separate-stderr rft-decode --kernel-events "$F/events.ndjson" -o x.rft "$F/vadd.ndjson"
+    assert_equal "${stderr%%$'\n'*}" "rft-decode: warning: $F/vadd.ndjson: 16 lane values were never recovered (the lane was inactive wherever the register was next seen): they keep what the cell held"
+}
