@@ -690,11 +690,14 @@ static int type_is(const fields *f, const char *t)
 }
 
 /* a kernel's name: the JSON string s (n bytes) unescaped, its parameter
- * list dropped, blanks and commas made '_' (one token), into m->name */
+ * list dropped, the return type of a demangled name dropped ("void
+ * scale4<float4>(float4*)" -> scale4<float4>: what comes before a blank
+ * outside <> and ()), other blanks and commas made '_' (one token), into
+ * m->name */
 static int kname(rft_dec *d, cut *m, const char *s, size_t n, size_t col, size_t *len)
 {
     size_t o = 0;
-    int depth = 0;
+    int depth = 0, paren = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned c = (unsigned char)s[i];
         if (c == '\\') {
@@ -713,8 +716,17 @@ static int kname(rft_dec *d, cut *m, const char *s, size_t n, size_t col, size_t
             depth++;
         else if (c == '>' && depth > 0)
             depth--;
-        else if (c == '(' && depth == 0 && o > 0)
+        else if (c == '(' && depth == 0 && paren == 0 && o > 0)
             break;
+        else if (c == '(')
+            paren++;            /* (anonymous namespace)::k */
+        else if (c == ')' && paren > 0)
+            paren--;
+        int blank = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+        if (blank && depth == 0 && paren == 0) {
+            o = 0;              /* a return type (or nothing) before it */
+            continue;
+        }
         if (o == RFT_MAX_STR)
             return dec_bad(d, "column %zu: kernel name longer than %d bytes", col + 1, RFT_MAX_STR);
         m->name[o++] = c == ' ' || c == '\t' || c == ',' || c == '\n' || c == '\r' ? '_' : (char)c;

@@ -68,3 +68,21 @@ setup() {
     run -0 --separate-stderr rft-decode --kernel-events "$F/events.ndjson" -o x.rft "$F/vadd.ndjson"
     assert_equal "${stderr%%$'\n'*}" "rft-decode: warning: $F/vadd.ndjson: 16 lane values were never recovered (the lane was inactive wherever the register was next seen): they keep what the cell held"
 }
+
+# ---- item 3: names -----------------------------------------------------------------
+
+@test "nvidia: a demangled templated kernel name loses its return type (void scale4<float4> -> scale4<float4>)" {
+    sed 's/"kernel_name":"vadd(int\*)"/"kernel_name":"void scale4<float4>(float4*, int)"/' "$F/events.ndjson" > ev.ndjson
+    run -0 --separate-stderr bash -c 'set -o pipefail; rft-decode --kernel-events ev.ndjson "$1/vadd.ndjson" | rft-view | head -n 2' _ "$F"
+    assert_line --index 0 $'K\t0\tscale4<float4>'
+    sed 's/"kernel_name":"vadd(int\*)"/"kernel_name":"void (anonymous namespace)::axpy<float, 4>(float*)"/' "$F/events.ndjson" > ev.ndjson
+    run -0 --separate-stderr bash -c 'set -o pipefail; rft-decode --kernel-events ev.ndjson "$1/vadd.ndjson" | rft-view | head -n 1' _ "$F"
+    assert_output $'K\t0\t(anonymous_namespace)::axpy<float__4>'
+}
+
+@test "nvidia: warp is NVBit's global warp id: CTA 1's warp 3 of 64-thread blocks is its warp 1, sub-partition 1" {
+    printf '%s\n' '{"type":"kernel_launch","kernel_launch_id":0,"kernel_name":"k","grid":[2,1,1],"block":[64,1,1],"nregs":8}' > ev.ndjson
+    printf '%s\n' '{"type":"reg_trace","active_mask":"0xffffffff","cta":[1,0,0],"warp":3,"grid_launch_id":0,"sass":"EXIT ;","regs":[]}' > w.ndjson
+    run -0 --separate-stderr bash -c 'set -o pipefail; rft-decode --kernel-events ev.ndjson w.ndjson | rft-view | grep "^B"'
+    assert_output $'B\t0\t1\t1\t0\t8\tk\t1'
+}
