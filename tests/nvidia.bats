@@ -86,3 +86,13 @@ setup() {
     run -0 --separate-stderr bash -c 'set -o pipefail; rft-decode --kernel-events ev.ndjson w.ndjson | rft-view | grep "^B"'
     assert_output $'B\t0\t1\t1\t0\t8\tk\t1'
 }
+
+# ---- item 4: studies on NVIDIA streams -------------------------------------------
+
+@test "nvidia: rft-batch --study healing runs on a synthetic Hopper suite, the sweep sized to a slice of 8 SCs (1-7)" {
+    rft-synth --geometry hopper --kernels vecadd --writes 2000 -o vecadd.rft
+    rft-synth --geometry hopper --kernels reduction --writes 2000 -o reduction.rft
+    run -0 --separate-stderr rft-batch --study healing -o out vecadd.rft reduction.rft
+    run -0 awk -F '\t' 'NR > 1 && $1 == "vecadd" { print $2 }' out/table.tsv
+    assert_output "$(seq 1 7)"
+}
