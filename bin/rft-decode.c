@@ -11,6 +11,7 @@ static const char usage[] =
     "rft-decode [-o FILE] [--input-format auto|text|csv|m2s|evg|gem5|nvbit|cutracer|columns]\n"
     "           [-v] [--skip-bad] [--geometry NAME] [--lanes N] [--entries N]\n"
     "           [--block-lanes N] [--level N] [--kernel-events FILE] [--reorder N]\n"
+    "           [--assume-all-lanes-active]\n"
     "           [--clause-temps N]\n"
     "           [--flush] [--nvgprs N] [--kernel NAME] [--cus N] [--simds N]\n"
     "           [--issue-cycles N] [--local-size X[,Y[,Z]]] [--ticks-per-cycle N]\n"
@@ -25,8 +26,8 @@ static const char usage[] =
     "line, and at the end what was decoded and how fast\n"
     "      --skip-bad         For the simulator formats: a line that fits no grammar is left "
     "out with a warning\n"
-    "      --geometry NAME    The register file of a GPU: gcn, evergreen, volta, ampere or "
-    "hopper (lanes, entries, block lanes, CUs or SMs and their SIMDs; the options below "
+    "      --geometry NAME    The register file of a GPU: gcn, evergreen, volta, ampere, "
+    "hopper or blackwell (lanes, entries, block lanes, CUs or SMs and their SIMDs; the options below "
     "override it)\n"
     "      --lanes N          Lanes per register, 1 to 1024\n"
     "      --entries N        Entries (physical registers) per slice, 1 to 65535\n"
@@ -57,6 +58,9 @@ static const char usage[] =
     "blocks, registers a thread) of the trace's launches\n"
     "      --clause-temps N   evg: R<N> to R123 are the compiler's clause temporaries, not "
     "the kernel's registers (default 123; 124: none)\n"
+    "      --assume-all-lanes-active  cutracer: a record without active_mask (CUTracer "
+    "before June 2026) takes all 32 lanes as active, with a warning that counts them "
+    "(default: refused)\n"
     "      --reorder N        cutracer: records held back so that a write is stamped at its "
     "instruction, 1 to 16777216 (default 65536)\n"
     "      --columns MAP      The column map of a columns input: name=column,... with "
@@ -116,6 +120,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"geometry", required_argument, 0, 'G'}, {"kernel-events", required_argument, 0, 'K'},
         {"reorder", required_argument, 0, 'R'},  {"cycles-at", required_argument, 0, 'A'},
         {"clause-temps", required_argument, 0, 'Q'}, {"cycles-mhz", required_argument, 0, 'M'},
+        {"assume-all-lanes-active", no_argument, 0, 'Y'},
         {0, 0, 0, 0}};
     static const int radix[] = {0, 16, 10};     /* 0: auto */
     decode_cli *c = xrealloc(NULL, sizeof *c);  /* one per run */
@@ -154,6 +159,7 @@ static void parse(int argc, char **argv, cli_job *j)
             c->o.geometry = optarg;
             break;
         case 'K': events_path = optarg; break;
+        case 'Y': o->all_lanes = 1; break;
         case 'R': o->reorder = cli_uint("--reorder", optarg, 1, 1u << 24); break;
         case 'Q': o->clause_temps = (uint32_t)cli_uint("--clause-temps", optarg, 0, 124); break;
         case 'F': c->flush = 1; break;          /* before each read, not at each batch */

@@ -32,9 +32,11 @@ static const char usage[] =
     "run (default: the model's)\n"
     "      --geometry NAME    The register file of a GPU: gcn, evergreen (the evergreen models "
     "on Evergreen's own 1024-entry slices; --arch evergreen alone keeps 256, the seeds' energy "
-    "parameters' size), volta, ampere or hopper (lanes, entries, block lanes and SIMDs a CU; the "
-    "CUs stay 2 unless --cus)\n"
-    "      --cus N            Compute units, 1 to 64 (default 2; evergreen 20)\n"
+    "parameters' size), volta, ampere, hopper or blackwell (lanes, entries, block lanes and "
+    "SIMDs a CU; the CUs stay 2 unless --cus; NVIDIA windows rounded up to 8 registers a "
+    "thread)\n"
+    "      --cus N            Compute units (SMs), 1 to 148, the most of a GPU named "
+    "(default 2; evergreen 20)\n"
     "      --simds N          SIMDs (slices) per compute unit, 1 to 16\n"
     "      --lanes N          Lanes per register (work-items per wavefront), a multiple of 8 "
     "from 8 to 1024\n"
@@ -160,7 +162,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case O_WG:
             o.wg_size = (unsigned)cli_uint("--wg-size", optarg, 1, RFT_SYNTH_MAX_WAVES * 64);
             break;
-        case O_CUS: o.cus = (unsigned)cli_uint("--cus", optarg, 1, 64); cus_set = 1; break;
+        case O_CUS: o.cus = (unsigned)cli_uint("--cus", optarg, 1, RFT_GEOM_MAX_CUS); cus_set = 1; break;
         case O_SIMDS: o.simds = (unsigned)cli_uint("--simds", optarg, 1, 16); simds_set = 1; break;
         case O_LANES:
             o.lanes = (unsigned)cli_uint("--lanes", optarg, 8, RFT_MAX_LANES);
@@ -194,6 +196,7 @@ static void parse(int argc, char **argv, cli_job *j)
         o.entries = geom->geom.entries;
         o.block_lanes = geom->geom.block_lanes;
         o.simds = simds_set ? o.simds : geom->simds;
+        o.reg_gran = geom->geom.lanes == 32 ? 8 : 0;   /* NVIDIA: 256 registers a warp */
         simds_set = simds_set || !g_evg;
     }
     if (o.lanes % 8)

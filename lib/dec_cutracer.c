@@ -690,11 +690,14 @@ static int type_is(const fields *f, const char *t)
 }
 
 /* a kernel's name: the JSON string s (n bytes) unescaped, its parameter
- * list dropped, blanks and commas made '_' (one token), into m->name */
+ * list dropped, the return type of a demangled name dropped ("void
+ * scale4<float4>(float4*)" -> scale4<float4>: what comes before a blank
+ * outside <> and ()), other blanks and commas made '_' (one token), into
+ * m->name */
 static int kname(rft_dec *d, cut *m, const char *s, size_t n, size_t col, size_t *len)
 {
     size_t o = 0;
-    int depth = 0;
+    int depth = 0, paren = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned c = (unsigned char)s[i];
         if (c == '\\') {
@@ -713,8 +716,17 @@ static int kname(rft_dec *d, cut *m, const char *s, size_t n, size_t col, size_t
             depth++;
         else if (c == '>' && depth > 0)
             depth--;
-        else if (c == '(' && depth == 0 && o > 0)
+        else if (c == '(' && depth == 0 && paren == 0 && o > 0)
             break;
+        else if (c == '(')
+            paren++;            /* (anonymous namespace)::k */
+        else if (c == ')' && paren > 0)
+            paren--;
+        int blank = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+        if (blank && depth == 0 && paren == 0) {
+            o = 0;              /* a return type (or nothing) before it */
+            continue;
+        }
         if (o == RFT_MAX_STR)
             return dec_bad(d, "column %zu: kernel name longer than %d bytes", col + 1, RFT_MAX_STR);
         m->name[o++] = c == ' ' || c == '\t' || c == ',' || c == '\n' || c == '\r' ? '_' : (char)c;
@@ -1097,6 +1109,9 @@ static int reg_trace(rft_dec *d, cut *m)
             return dec_bad(d, "column 1: CTA %llu,%llu,%llu outside the grid %u,%u,%u",
                            (unsigned long long)f->cta[0], (unsigned long long)f->cta[1],
                            (unsigned long long)f->cta[2], m->grid[0], m->grid[1], m->grid[2]);
+    if (!(f->have & F_MASK) && !d->o.all_lanes)
+        return dec_bad(d, "a reg_trace record without active_mask (CUTracer before June 2026): "
+                       "which lanes ran is unknown; --assume-all-lanes-active takes all 32");
     uint32_t mask = f->have & F_MASK ? f->mask : 0xffffffffu;
     m->c[CC_NOMASK] += !(f->have & F_MASK);
     uint64_t cycle = m->clock;
@@ -1114,8 +1129,9 @@ static int reg_trace(rft_dec *d, cut *m)
         uint64_t inwg = wpc && f->warp >= lin * wpc && f->warp < (lin + 1) * wpc
                       ? f->warp - lin * wpc : f->warp;
         int given = d->o.prescan || d->o.nvgprs || (d->o.nregs && d->o.n_nregs);
-        if (!given && m->nregs)
-            d->next_nregs = (uint16_t)m->nregs;
+        if (!given && m->nregs)     /* NVIDIA allocates 256 registers a warp: a thread's
+                                       count rounded up to 8 (rft(5)); 255 -> 256 */
+            d->next_nregs = (uint16_t)((m->nregs + 7) / 8 * 8);
         else if (!given)
             return dec_bad(d, "launch %llu: the registers a thread has are unknown: give the "
                            "kernel events file (--kernel-events) or --nvgprs",

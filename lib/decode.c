@@ -602,7 +602,8 @@ static int configure(rft_decode *d)
         const rft_geom_name *nv = rft_geom_named("hopper");
         if (d->o.geometry && g->lanes != 32)
             return fail(d, RFT_DECODE_EOPTS, 0,
-                        "--geometry: a CUTracer warp has 32 lanes (volta, ampere or hopper)");
+                        "--geometry: a CUTracer warp has 32 lanes (volta, ampere, hopper or "
+                        "blackwell)");
         if (d->o.lanes_set && g->lanes != 32)
             return fail(d, RFT_DECODE_EOPTS, 0, "--lanes: a CUTracer warp has 32 lanes");
         g->lanes = 32;
@@ -677,6 +678,16 @@ static int end_warnings(rft_decode *d)
              in, (unsigned long long)inexact,
              (unsigned long long)(rft_counters_get(&d->b->c, "float_lanes") +
                                   rft_counters_get(&d->b->c, "double_lanes")));
+    uint64_t nomask = rft_counters_get(&d->b->c, "records_without_active_mask");
+    if (nomask)
+        warn(d, "warning: %s: %llu records without active_mask were taken as all 32 lanes "
+             "active (--assume-all-lanes-active): values of inactive lanes, if any, are in "
+             "the stream as register contents", in, (unsigned long long)nomask);
+    uint64_t unseen = rft_counters_get(&d->b->c, "unseen_lanes");
+    if (unseen)
+        warn(d, "warning: %s: %llu lane values were never recovered (the lane was inactive "
+             "wherever the register was next seen): they keep what the cell held", in,
+             (unsigned long long)unseen);
     uint64_t lost = rft_counters_get(&d->b->c, "unrecovered_writes");
     if (lost)
         warn(d, "warning: %s: %llu register writes were never shown by a later instruction: "

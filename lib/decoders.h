@@ -110,6 +110,8 @@ typedef struct rft_dec_opts {
     uint32_t m2s_mhz[2];        /* --cycles-mhz GPU,TRACE (0,0: the trace's clock), for the header */
     int m2s_exec;               /* its cycles are execute stages (--cycles-at execute): records
                                    are sorted in a window of `reorder` records (0: 4096) */
+    int all_lanes;              /* cutracer: a record without active_mask takes all 32 lanes
+                                   as active (--assume-all-lanes-active); 0: refused */
     uint64_t reorder;           /* cutracer: records held to stamp a write at its
                                    instruction; 0: 65536 */
     uint32_t clause_temps;      /* evg: GPRs from this one up (to R123) are the compiler's

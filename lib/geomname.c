@@ -15,10 +15,11 @@ static const rft_geom_name names[] = {
     /* NVIDIA: 64K 32-bit registers an SM in four sub-partitions of 16K, a
      * warp register 32 lanes x 32 bits: 512 entries of 128 B each; four
      * 8-lane blocks (32 B) keep DC-Patch's four blocks an entry.
-     * V100 80 SMs, A100 108 SMs, H100 SXM5 132 SMs. */
+     * V100 80 SMs, A100 108 SMs, H100 SXM5 132 SMs, B200 148 SMs. */
     {"volta", {32, 512, 8, 32}, 80, 4},
     {"ampere", {32, 512, 8, 32}, 108, 4},
     {"hopper", {32, 512, 8, 32}, 132, 4},
+    {"blackwell", {32, 512, 8, 32}, 148, 4},
 };
 
 const rft_geom_name *rft_geom_named(const char *name)

@@ -178,14 +178,16 @@ int rft_geom_check(const rft_geom *g, const char **why);
 static inline uint32_t rft_mask_bytes(const rft_geom *g) { return (g->lanes + 7) / 8; }
 
 /* A register file by name (rft(5), "GEOMETRY BY NAME"): gcn, evergreen,
- * volta, ampere, hopper; its geometry and slices (cus x simds: CUs or SMs,
+ * volta, ampere, hopper, blackwell; its geometry and slices (cus x simds: CUs or SMs,
  * SIMDs or sub-partitions).  NULL for another name. */
 typedef struct rft_geom_name {
     const char *name;
     rft_geom geom;
     uint32_t cus, simds;
 } rft_geom_name;
-#define RFT_GEOM_NAMES "gcn|evergreen|volta|ampere|hopper"
+#define RFT_GEOM_NAMES "gcn|evergreen|volta|ampere|hopper|blackwell"
+/* the most SMs or CUs of a GPU named (blackwell: 148) */
+#define RFT_GEOM_MAX_CUS 148
 const rft_geom_name *rft_geom_named(const char *name);
 
 typedef struct rft_meta {

@@ -564,6 +564,14 @@ static inline uint64_t rnd(rft_synth *sy)
     return x * 0x2545F4914F6CDD1Dull;
 }
 
+/* a wavefront's window: the model's registers a work-item, rounded up to
+ * the allocation unit (NVIDIA: 8 a thread, 256 a warp; rft(5)) */
+static unsigned window(const rft_synth *sy, const struct model *m)
+{
+    unsigned g = sy->o.reg_gran > 1 ? sy->o.reg_gran : 1;
+    return (m->nregs + g - 1) / g * g;
+}
+
 /* uniform in [0, n) for n < 2^32 */
 static inline uint32_t rnd_below(uint64_t r, uint32_t n) { return (uint32_t)(((r >> 32) * n) >> 32); }
 
@@ -936,11 +944,11 @@ static void begin_wave(rft_synth *sy, struct slice *s, unsigned j, uint32_t wg, 
     w->wg = wg;
     w->wiw = wiw;
     w->nlanes = sy->k_wg_items - wiw * L < L ? sy->k_wg_items - wiw * L : L;
-    w->regs = s->regs + (size_t)j * km->nregs * L;
+    w->regs = s->regs + (size_t)j * window(sy, km) * L;
     s->nalive++;
     sy->k_alive++;
     sy->rec->u.begin = (rft_wfbegin){.cycle = t, .cu = s->cu, .simd = s->simd, .wf = w->id,
-                                     .nregs = (uint16_t)km->nregs,
+                                     .nregs = (uint16_t)window(sy, km),
                                      .flags = RFT_BF_KERNEL | RFT_BF_WG, .wg = wg,
                                      .kernel = sy->kidx};
     emit(sy, RFT_WFBEGIN);
@@ -1032,7 +1040,7 @@ static uint64_t run_kernel(rft_synth *sy, uint32_t index, uint64_t t)
     sy->k_next_wg = 0;
     sy->k_alive = 0;
     wg_shape(sy, m, &sy->k_wg_items, &sy->k_wg_waves);
-    sy->k_maxwaves = sy->entries / m->nregs;
+    sy->k_maxwaves = sy->entries / window(sy, m);
     if (sy->k_maxwaves > MAX_WAVES)
         sy->k_maxwaves = MAX_WAVES;
     sy->room_changed = 1;
@@ -1210,7 +1218,8 @@ static int setup(rft_synth *sy, const rft_synth_opts *o)
         return e;
     for (unsigned i = 0; i < sy->nk; i++) {
         const struct model *m = &sy->mset[sy->ks[i]];
-        unsigned fit = sy->entries / m->nregs < MAX_WAVES ? sy->entries / m->nregs : MAX_WAVES;
+        unsigned fit = sy->entries / window(sy, m) < MAX_WAVES ? sy->entries / window(sy, m)
+                                                              : MAX_WAVES;
         unsigned items, waves;
         wg_shape(sy, m, &items, &waves);
         if (waves > fit)

@@ -38,6 +38,8 @@ typedef struct rft_synth_opts {
     unsigned entries;       /* per slice; 0: 256 */
     unsigned block_lanes;   /* lanes per block; 0: 16, 8 when lanes is no multiple of 16 */
     unsigned wg_size;       /* work-items per work-group; 0: each model's own */
+    unsigned reg_gran;      /* a work-item's registers allocated in units of this many
+                               (NVIDIA: 8, 256 a warp; rft(5)); 0 or 1: the model's count */
     uint64_t seed;
 } rft_synth_opts;
 

@@ -31,7 +31,7 @@ refused() {
             json=${json/"${BASH_REMATCH[0]}"/$(regs32 "${BASH_REMATCH[1]}")}
         done
         printf '{"type":"callstack_def"}\n%s\n' "$json" > h.ndjson
-        run -1 --separate-stderr rft-decode --input-format cutracer --kernel-events ev.ndjson -o x.rft h.ndjson
+        run -1 --separate-stderr rft-decode --input-format cutracer --assume-all-lanes-active --kernel-events ev.ndjson -o x.rft h.ndjson
         assert_equal "$stderr" "rft-decode: h.ndjson:2: $msg"
         [ ! -e x.rft ]
     done

@@ -22,13 +22,15 @@ decodes() {
     diff -u "$F/$exp" out.tsv
 }
 
+UNSEEN="16 lane values were never recovered (the lane was inactive wherever the register was next seen): they keep what the cell held"
 LOST="2 register writes were never shown by a later instruction: their values are unknown and they are not in the stream"
 
 # ---- the fixtures ---------------------------------------------------------------
 
 @test "cutracer: kernel_metadata, regs_indices and active_mask decode to the expected records" {
     decodes vadd.expected --input-format cutracer --kernel-events "$F/events.ndjson" "$F/vadd.ndjson"
-    assert_equal "$stderr" "rft-decode: warning: $F/vadd.ndjson: $LOST"
+    assert_equal "$stderr" "rft-decode: warning: $F/vadd.ndjson: $UNSEEN
+rft-decode: warning: $F/vadd.ndjson: $LOST"
     # a write is stamped at its instruction (IMAD at cycle 16), its value the one seen next
     run -0 grep -c $'^W\t16\t0\t0\t0\t0\tffffffff\t00000000\t00000001' out.tsv
     # the predicated store's inactive lanes keep what the cell held (0)
@@ -52,7 +54,7 @@ LOST="2 register writes were never shown by a later instruction: their values ar
 }
 
 @test "cutracer: the older form (inline sass, no active_mask, no regs_indices) through a pipe" {
-    run -0 --separate-stderr bash -c 'set -o pipefail; cat "$1" | rft-decode > s.rft' _ "$F/vadd-legacy.ndjson"
+    run -0 --separate-stderr bash -c 'set -o pipefail; cat "$1" | rft-decode --assume-all-lanes-active > s.rft' _ "$F/vadd-legacy.ndjson"
     rft-view s.rft | diff -u "$F/vadd-legacy.expected" -
     run -0 rft-view -H s.rft
     assert_line --regexp '^nvgprs +5$'
@@ -70,7 +72,7 @@ LOST="2 register writes were never shown by a later instruction: their values ar
     printf '%s\n' \
       '{"type":"reg_trace","cta":[0,0,0],"warp":0,"grid_launch_id":0,"sass":"ULDC UR4, c[0x0][0x160] ;","regs":[],"uregs":[7],"uregs_indices":[4]}' \
       '{"type":"reg_trace","cta":[0,0,0],"warp":0,"grid_launch_id":0,"sass":"EXIT ;","regs":[]}' > u.ndjson
-    run -0 --separate-stderr bash -c 'rft-decode --nvgprs 4 u.ndjson | rft-view | tail -n 1'
+    run -0 --separate-stderr bash -c 'rft-decode --assume-all-lanes-active --nvgprs 4 u.ndjson | rft-view | tail -n 1'
     assert_output --partial $'uniform_register_values=1\tuniform_register_writes=1\t'
     assert_output --partial $'records_without_active_mask=2\t'
 }
@@ -88,7 +90,7 @@ LOST="2 register writes were never shown by a later instruction: their values ar
 
 @test "cutracer: kernel_launch lines in the trace itself name the kernel" {
     cat "$F/events.ndjson" "$F/vadd-legacy.ndjson" > both.ndjson
-    run -0 --separate-stderr bash -c 'rft-decode both.ndjson | rft-view | head -n 2'
+    run -0 --separate-stderr bash -c 'rft-decode --assume-all-lanes-active both.ndjson | rft-view | head -n 2'
     assert_line --index 0 $'K\t0\tvadd'
     assert_line --index 1 $'B\t0\t0\t0\t0\t8\tvadd\t0'
 }
@@ -100,7 +102,7 @@ LOST="2 register writes were never shown by a later instruction: their values ar
     printf '{"type":"kernel_launch","kernel_launch_id":9,"kernel_name":"k","nregs":8}\n' > ev.ndjson
     while IFS='|' read -r json msg; do
         printf '{"type":"callstack_def"}\n%s\n' "$json" > h.ndjson
-        run -1 --separate-stderr rft-decode --input-format cutracer --kernel-events ev.ndjson h.ndjson
+        run -1 --separate-stderr rft-decode --input-format cutracer --assume-all-lanes-active --kernel-events ev.ndjson h.ndjson
         assert_equal "$stderr" "rft-decode: h.ndjson:2: $msg"
     done <<EOF
 {"type":"reg_trace",}|column 21: expected a string
@@ -152,7 +154,7 @@ EOF
 @test "cutracer: records of a launch after another launch's are refused" {
     { cat "$F/vadd-legacy.ndjson"; sed 's/"grid_launch_id":3/"grid_launch_id":4/' "$F/vadd-legacy.ndjson"
       head -n 1 "$F/vadd-legacy.ndjson"; } > two.ndjson
-    run -1 --separate-stderr rft-decode --nvgprs 8 two.ndjson
+    run -1 --separate-stderr rft-decode --assume-all-lanes-active --nvgprs 8 two.ndjson
     assert_equal "$stderr" "rft-decode: two.ndjson:33: records of launch 3 after those of launch 4: a launch's records come together"
 }
 
@@ -160,11 +162,11 @@ EOF
     run -2 --separate-stderr rft-decode --input-format cutracer --lanes 64 "$F/vadd.ndjson"
     assert_equal "$stderr" "rft-decode: --lanes: a CUTracer warp has 32 lanes (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --input-format cutracer --geometry gcn "$F/vadd.ndjson"
-    assert_equal "$stderr" "rft-decode: --geometry: a CUTracer warp has 32 lanes (volta, ampere or hopper) (see rft-decode --help)"
+    assert_equal "$stderr" "rft-decode: --geometry: a CUTracer warp has 32 lanes (volta, ampere, hopper or blackwell) (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --input-format nvbit --kernel-events "$F/events.ndjson" "$F/vadd.ndjson"
     assert_equal "$stderr" "rft-decode: --kernel-events applies to the cutracer format (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --geometry fermi "$F/vadd.ndjson"
-    assert_equal "$stderr" "rft-decode: --geometry: 'fermi' is not one of gcn|evergreen|volta|ampere|hopper (see rft-decode --help)"
+    assert_equal "$stderr" "rft-decode: --geometry: 'fermi' is not one of gcn|evergreen|volta|ampere|hopper|blackwell (see rft-decode --help)"
     run -2 --separate-stderr rft-decode --reorder 0 "$F/vadd.ndjson"
 }
 

@@ -133,14 +133,14 @@ pending_trace() {
         zstd -q > l.ndjson.zst
     # main searched every kernel before it at each launch: 480,000 launches
     # took 90 CPU-seconds, 2*10^5 about 16; now 1.2 and 0.5
-    run -0 limited 8 1000000 rft-decode --input-format cutracer -o l.rft l.ndjson.zst
+    run -0 limited 8 1000000 rft-decode --input-format cutracer --assume-all-lanes-active -o l.rft l.ndjson.zst
     run -0 rft-view --stats l.rft
     assert_line --regexp '^kernels +200000$'
     # a launch's records after another's are still refused, by the map
     printf '%s\n' '{"type":"reg_trace","cta":[0,0,0],"warp":0,"grid_launch_id":1,"regs":[],"sass":"EXIT ;"}' \
         '{"type":"reg_trace","cta":[0,0,0],"warp":0,"grid_launch_id":2,"regs":[],"sass":"EXIT ;"}' \
         '{"type":"reg_trace","cta":[0,0,0],"warp":0,"grid_launch_id":1,"regs":[],"sass":"EXIT ;"}' > again.ndjson
-    run --separate-stderr -1 rft-decode --input-format cutracer -o a.rft again.ndjson
+    run --separate-stderr -1 rft-decode --input-format cutracer --assume-all-lanes-active -o a.rft again.ndjson
     [[ $stderr == *"again.ndjson:3: records of launch 1 after those of launch 2: a launch's records come together" ]] ||
         fail "$stderr"
     # launch id 2^64-1 is the maps' empty key (main: a segmentation fault):

@@ -78,7 +78,7 @@ study_about() {
     case $1 in
     aging) echo "seed 002 section 6: baseline, RC, RAR, RC+RAR, WC, ARGO (examples/aging.sh)" ;;
     undervolt) echo "seed 001: DC-Patch under the common, clustered, dispersed fault maps (examples/undervolt.sh)" ;;
-    healing) echo "seed 003: SC healing, dVth of the degraded SC and run-time cost for 1-8 degraded SCs" ;;
+    healing) echo "seed 003: SC healing, dVth of the degraded SC and run-time cost for 1-8 degraded SCs (at most a slice's SCs less one: 1-7 on an NVIDIA sub-partition of 8 SCs, an SC being a lane of each 8-lane block)" ;;
     pipeline) echo "rft-decode TRACE | $pipeline" ;;
     esac
 }
@@ -202,12 +202,12 @@ EOF
             return
         fi
         cat <<'EOF'
-# SC healing (seed 003 5.3) of a GCN trace: the run-time cost with 1 to 8
-# degraded SCs per slice (Fig. 9; the rows with every CU healed), and the
+# SC healing (seed 003 5.3) of a GCN trace: the run-time cost with 1 to 8 (an
+# NVIDIA slice of 8 SCs: 1 to 7) degraded SCs per slice (Fig. 9; the rows with every CU healed), and the
 # dVth of the one degraded SC after 360 hours, naive and healthy kernel
 # (Fig. 8), as the row of 1 degraded SC.
 %/cost.tsv: %/trace.rft
-	rft-heal --scheme sc --report cost --sweep 8 --format tsv $< $(LOG) | awk -F '\t' '/^#/ { print; next } !h++ || $$2 == "all"' | cut -f1,3- $(SAVE)
+	rft-heal --scheme sc --report cost --format tsv $< $(LOG) | awk -F '\t' '/^#/ { print; next } !h++ || $$2 == "all"' | cut -f1,3- $(SAVE)
 %/units.tsv: %/trace.rft
 	rft-heal --scheme sc --report units --format tsv $< $(LOG) | awk -F '\t' -v OFS='\t' '/^#/ { print; next } !h++ { $$1 = "degraded_scs"; print; next } $$2 == "degraded" { $$1 = 1; print }' | cut -f1,3- $(SAVE)
 EOF
@@ -384,7 +384,7 @@ HEAL = rft-heal --shard $(2)/$(SHARDS) --shard-by cu --scheme sc --format tsv $(
 EOF
     for k in $ids; do
         printf '%%/s%s/cost.tsv: %%/trace.rft\n' $k
-        printf '\tmkdir -p $*/s%s && $(call HEAL,--report cost --sweep 8,%s) $(SAVE)\n' $k $k
+        printf '\tmkdir -p $*/s%s && $(call HEAL,--report cost,%s) $(SAVE)\n' $k $k
         printf '%%/s%s/units.tsv: %%/trace.rft\n' $k
         printf '\tmkdir -p $*/s%s && $(call HEAL,--report units,%s) $(SAVE)\n' $k $k
         printf '%%/s%s/slices.tsv: %%/trace.rft\n' $k
