@@ -37,9 +37,9 @@ int main(int argc, char **argv)
                                          {"shard-by", required_argument, 0, 'b'},
                                          {"output", required_argument, 0, 'o'},
                                          {"level", required_argument, 0, 'l'},
-                                         {"quiet", no_argument, 0, 'q'},
                                          {0, 0, 0, 0}};
     cli_init(argc, argv, usage);
+    argc = cli_take_quiet(argc, argv);
     uint32_t n = 0;
     int by = RFT_SHARD_BY_SLICE;
     const char *out = NULL;
@@ -54,7 +54,6 @@ int main(int argc, char **argv)
             break;
         case 'o': out = optarg; break;
         case 'l': wo.level = cli_level(optarg); break;
-        case 'q': break;
         default: cli_bad_option(argv);
         }
     }
