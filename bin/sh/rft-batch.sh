@@ -30,7 +30,7 @@ One study over many traces, on this machine or on a Slurm cluster, and the cross
       --study NAME       aging, undervolt or healing
       --pipeline STAGES  A study of your own (see Studies)
   -r, --repeat RUNS      The aging study's kernels run again and again (steady, the default: rft-alloc --runs steady), once, or N times in a row (rft-repeat); recorded in the folder's Makefile, so a folder holds one
-      --shards N         The study made in N (2 or more) shards of each trace, each reading the whole stream: of its slices (aging) or its compute units (undervolt, healing; default: see Studies); recorded in the folder's Makefile
+      --shards N         The study made in N (2 or more) shards of each trace: of its slices (aging, each reading its file from rft-split) or its compute units (undervolt, healing; default: see Studies); recorded in the folder's Makefile
   -m, --manifest FILE    Traces listed in FILE, one a line: its path (relative to the manifest's folder), and optionally a tab and its label; blank lines and lines starting with # are skipped
       --input-format F   Take the raw simulator logs of format F (m2s, evg, gem5 or nvbit) found in a folder as traces too, rft-decode(1) given --input-format F for them; without it a folder gives only its rft streams and text and CSV traces
       --force            Redo every result of the traces given
