@@ -15,7 +15,7 @@ static const char usage[] =
     "rft-split --shards N [--shard-by cu|slice] -o PREFIX [--level N] [FILE]\n"
     "A stream cut into the files of its N shards in one pass\n"
     "\n"
-    "  -n, --shards N         The number of shards, 1 to 65536\n"
+    "      --shards N         The number of shards, 1 to 65536\n"
     "      --shard-by cu|slice  A slice's index is its CU alone (cu) or CU x SIMDs + SIMD "
     "(slice, the default), as --shard-by of the readers\n"
     "  -o, --output PREFIX    Shard K goes to PREFIX.K.rft, or to PREFIX with {} replaced by K "
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     const char *out = NULL;
     rft_writer_opts wo = {.level = RFT_DEFAULT_LEVEL};
     int ch;
-    while ((ch = cli_getopt(argc, argv, "n:o:", opts)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "o:", opts)) != -1) {
         switch (ch) {
         case 'n': n = (uint32_t)cli_uint("--shards", optarg, 1, 65536); break;
         case 'b':
