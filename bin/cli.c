@@ -114,8 +114,10 @@ int cli_take_shard(int argc, char **argv)
 void cli_reader_shard(rft_reader *r, const char *input)
 {
     if (cli_shard_n && rft_reader_shard_by(r, cli_shard_k, cli_shard_n, cli_shard_by)) {
+        char why[400];
+        snprintf(why, sizeof why, "%s", rft_reader_error(r));
         rft_reader_close(r);
-        die("%s: out of memory", input);
+        die("%s: %s", input, why);
     }
 }
 

@@ -33,6 +33,7 @@ static const char *const known[][2] = {
     {"alloc", "Place the register window of every wavefront in its slice (first-fit, RAR, ARGO)"},
     {"gate", "Power state of register-file entries from their contents (RC, WC)"},
     {"duty", "Per-cell duty cycles: time at 0, at 1 and switched off"},
+    {"split", "A stream cut into the files of its shards in one pass"},
     {"merge", "Add the duty maps and counters of several streams"},
     {"vth", "Duty-cycle summaries, threshold-voltage shift and SNM loss (NBTI)"},
     {"faultmap", "Fault maps of an undervolted register file"},

@@ -439,7 +439,8 @@ def import_numpy():
     try:
         import numpy
     except ImportError:
-        raise Bad("NumPy is not installed (Debian: apt-get install python3-numpy)") from None
+        raise Bad("NumPy is not installed for %s (Debian: apt-get install python3-numpy; "
+                  "else: %s -m pip install numpy)" % (sys.executable, sys.executable)) from None
     return numpy
 
 
@@ -738,10 +739,6 @@ def read_tables(path):
     lines (titles, notes) before and after a table go to its
     df.attrs["notes"].  Numbers become numbers, empty cells NaN.  Needs pandas
     (Debian: python3-pandas)."""
-    try:
-        import pandas
-    except ImportError:
-        raise Bad("pandas is not installed (Debian: apt-get install python3-pandas)") from None
     import io
     import json
     if path == "-":
@@ -749,6 +746,17 @@ def read_tables(path):
     else:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
+    # the study scripts' text output for people ("== title" lines above
+    # their tables) is not a table file: refuse it rather than misread it
+    for line in lines:
+        if line.startswith("== "):
+            raise Bad("%s: text output for people ('%s'): run the script with --format tsv"
+                      % (path, line[:60]))
+    try:
+        import pandas
+    except ImportError:
+        raise Bad("pandas is not installed for %s (Debian: apt-get install python3-pandas; "
+                  "else: %s -m pip install pandas)" % (sys.executable, sys.executable)) from None
     parts, notes, rows = [], [], []     # a table: the notes before it and its rows
     for line in lines + [""]:
         if line.startswith("#") or not line.strip():

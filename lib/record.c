@@ -160,6 +160,9 @@ struct rft_reader {
     uint32_t shard_simds;   /* SIMDs per CU of the slice index (0: the CU alone) */
     rft_whole whole;        /* what the shard's reader saw of the whole stream */
     uint8_t *cu_seen;       /* its compute units, a bit each */
+    uint32_t split_k, split_n;  /* a split's shard: its keys (n 0: not one) */
+    int split_by;
+    int whole_read;         /* its whole record was read */
     char err[320];
 };
 
@@ -322,6 +325,23 @@ static int parse_header(rft_reader *r, char *err, size_t errlen)
         return RFT_EFORMAT;
     }
     r->start = 12 + hlen;
+    const char *sk = rft_header_get(&r->h, RFT_META_SPLIT);
+    const char *sb = rft_header_get(&r->h, RFT_META_SPLIT_BY);
+    if (sk || sb) {
+        unsigned k, n;
+        char c;
+        if (!sk || !sb || sscanf(sk, "%u/%u%c", &k, &n, &c) != 2 || n == 0 || k >= n ||
+            (strcmp(sb, "slice") != 0 && strcmp(sb, "cu") != 0)) {
+            snprintf(err, errlen, "header: split %s by %s: not a shard of a split",
+                     sk ? sk : "(none)", sb ? sb : "(none)");
+            return RFT_EFORMAT;
+        }
+        r->split_k = k;
+        r->split_n = n;
+        r->split_by = strcmp(sb, "cu") == 0 ? RFT_SHARD_BY_CU : RFT_SHARD_BY_SLICE;
+        rft_header_unset(&r->h, RFT_META_SPLIT);
+        rft_header_unset(&r->h, RFT_META_SPLIT_BY);
+    }
     return 0;
 }
 
@@ -505,6 +525,15 @@ int rft_reader_shard_by(rft_reader *r, uint32_t k, uint32_t n, int by)
         snprintf(r->err, sizeof r->err, "shard %u of %u: not a shard", k, n);
         return RFT_EFORMAT;
     }
+    if (r->split_n && (k != r->split_k || n != r->split_n || by != r->split_by)) {
+        snprintf(r->err, sizeof r->err,
+                 "shard %u/%u of a split by %s, not shard %u/%u by %s: read it with --shard "
+                 "%u/%u --shard-by %s", r->split_k, r->split_n,
+                 r->split_by == RFT_SHARD_BY_CU ? "cu" : "slice", k, n,
+                 by == RFT_SHARD_BY_CU ? "cu" : "slice", r->split_k, r->split_n,
+                 r->split_by == RFT_SHARD_BY_CU ? "cu" : "slice");
+        return RFT_EFORMAT;
+    }
     if (!r->cu_seen && !(r->cu_seen = calloc(1, 65536 / 8))) {
         snprintf(r->err, sizeof r->err, "out of memory");
         return RFT_EMEM;
@@ -522,10 +551,36 @@ int rft_reader_shard_by(rft_reader *r, uint32_t k, uint32_t n, int by)
 
 const rft_whole *rft_reader_whole(const rft_reader *r) { return r->shard_n ? &r->whole : NULL; }
 
+void rft_whole_encode(const rft_whole *w, uint8_t *p)
+{
+    for (int k = 1; k <= RFT_BUNDLE; k++, p += 17) {
+        p[0] = w->seen[k];
+        st64(p + 1, w->first[k]);
+        st64(p + 9, w->last[k]);
+    }
+    st32(p, w->cus);
+}
+
+int rft_whole_parse(const uint8_t *p, uint32_t len, rft_whole *w)
+{
+    if (len != RFT_WHOLE_LEN)
+        return RFT_EFORMAT;
+    memset(w, 0, sizeof *w);
+    for (int k = 1; k <= RFT_BUNDLE; k++, p += 17) {
+        if (p[0] > 1)
+            return RFT_EFORMAT;
+        w->seen[k] = p[0];
+        w->first[k] = ld64(p + 1);
+        w->last[k] = ld64(p + 9);
+    }
+    w->cus = ld32(p);
+    return 0;
+}
+
 /* The slice of a record of a kind tied to one (wavefront records, duty
  * maps, fault maps of one slice, allocation and patch records): 1 and
  * (cu, simd); 0 for the others, which every shard keeps. */
-static int rec_slice(int kind, const uint8_t *p, uint32_t len, uint16_t *cu, uint16_t *simd)
+int rft_rec_slice(int kind, const uint8_t *p, uint32_t len, uint16_t *cu, uint16_t *simd)
 {
     uint32_t at;
     switch (kind) {
@@ -556,7 +611,7 @@ static int shard_skip(rft_reader *r, int kind, const uint8_t *p, uint32_t len)
 {
     rft_whole *w = &r->whole;
     uint16_t cu = 0, simd = 0;
-    int tied = rec_slice(kind, p, len, &cu, &simd);
+    int tied = rft_rec_slice(kind, p, len, &cu, &simd);
     if (kind >= RFT_KERNEL && kind <= RFT_BUNDLE) {
         uint64_t c = ld64(p);
         if (!w->seen[kind])
@@ -605,7 +660,28 @@ again:;
     if (kind <= RFT_BUNDLE && (kind == RFT_KERNEL ? len < want : len != want))
         return rerr(r, RFT_EFORMAT, "%s record of %u bytes (expected %u)", rft_kind_name(kind),
                     len, want);
-    if (r->shard_n && kind != RFT_END) {
+    if (r->split_n && !r->shard_n)
+        return rerr(r, RFT_EFORMAT, "shard %u/%u of a split by %s: read it with --shard %u/%u "
+                    "--shard-by %s", r->split_k, r->split_n,
+                    r->split_by == RFT_SHARD_BY_CU ? "cu" : "slice", r->split_k, r->split_n,
+                    r->split_by == RFT_SHARD_BY_CU ? "cu" : "slice");
+    if (kind == RFT_WHOLE) {
+        /* a split's shard: what the whole stream held, kept by its reader */
+        if (!r->split_n || r->whole_read)
+            return rerr(r, RFT_EFORMAT, "whole record %s", r->split_n ? "twice" :
+                        "outside a split's shard");
+        if (rft_whole_parse(p, len, &r->whole))
+            return rerr(r, RFT_EFORMAT, "malformed whole record");
+        r->whole_read = 1;
+        r->start += FRAME_HDR + len;
+        r->count++;
+        goto again;
+    }
+    if (r->split_n && kind == RFT_END && !r->whole_read)
+        return rerr(r, RFT_EFORMAT, "split's shard without its whole record");
+    if (r->split_n && r->whole_read && kind != RFT_END)
+        return rerr(r, RFT_EFORMAT, "%s record after the whole record", rft_kind_name(kind));
+    if (r->shard_n && !r->whole_read && kind != RFT_END) {
         /* a record of another shard's slice is skipped as it is, unbuilt */
         if ((e = shard_skip(r, kind, p, len)) < 0)
             return e;

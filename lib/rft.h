@@ -64,7 +64,9 @@ enum rft_kind {
     RFT_COUNTERS = 0x11, /* any stage: named event counters (rft_counters) */
     RFT_FAULTMAP = 0x12, /* rft-faultmap: faulty blocks of a slice */
     RFT_ALLOC = 0x13,    /* rft-alloc: a window placed in or freed from a slice */
-    RFT_PATCH = 0x14,    /* rft-dcpatch: where the write that follows goes */
+    RFT_PATCH = 0x14,
+    RFT_WHOLE = 0x15,    /* rft-split: what the whole stream held (rft_whole), before the end
+                            record of a split's shard; its reader keeps it, no stage sees it */    /* rft-dcpatch: where the write that follows goes */
 };
 
 /* Write classification (rft-classify), stored in rft_write.cls. */
@@ -414,6 +416,24 @@ typedef struct rft_whole {
     uint32_t cus;
 } rft_whole;
 const rft_whole *rft_reader_whole(const rft_reader *r);
+/* A shard cut from the whole stream by rft-split (rft-split(1)): its header
+ * has the keys split ("K/N") and split_by (slice or cu), which its reader
+ * takes off the header it gives, and a whole record before its end record.
+ * Its reader must be given the same shard (rft_reader_shard_by, else an
+ * error at the first rft_read); it then reads as that shard of the whole
+ * stream, rft_reader_whole giving the whole stream's, from the whole record
+ * once read (every record of a split's shard is kept). */
+#define RFT_META_SPLIT "split"
+#define RFT_META_SPLIT_BY "split_by"
+#define RFT_WHOLE_LEN (RFT_BUNDLE * 17u + 4u)
+/* The payload of a whole record (RFT_WHOLE_LEN bytes), and back: 0, or
+ * RFT_EFORMAT when malformed. */
+/* The slice of a record of a kind tied to one (wavefront records, duty
+ * maps, fault maps of one slice, allocation and patch records): 1 and
+ * (cu, simd); 0 for the others, which every shard keeps. */
+int rft_rec_slice(int kind, const uint8_t *p, uint32_t len, uint16_t *cu, uint16_t *simd);
+void rft_whole_encode(const rft_whole *w, uint8_t *p);
+int rft_whole_parse(const uint8_t *p, uint32_t len, rft_whole *w);
 /* The first and last cycles of w's records of kinds lo to hi: 1, or 0
  * when it saw none. */
 static inline int rft_whole_span(const rft_whole *w, int lo, int hi, uint64_t *first, uint64_t *last)

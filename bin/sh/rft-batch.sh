@@ -30,7 +30,7 @@ One study over many traces, on this machine or on a Slurm cluster, and the cross
       --study NAME       aging, undervolt or healing
       --pipeline STAGES  A study of your own (see Studies)
   -r, --repeat RUNS      The aging study's kernels run again and again (steady, the default: rft-alloc --runs steady), once, or N times in a row (rft-repeat); recorded in the folder's Makefile, so a folder holds one
-      --shards N         The study made in N (2 or more) shards of each trace, each reading the whole stream: of its slices (aging) or its compute units (undervolt, healing; default: see Studies); recorded in the folder's Makefile
+      --shards N         The study made in N (2 or more) shards of each trace: of its slices (aging, each reading its file from rft-split) or its compute units (undervolt, healing; default: see Studies); recorded in the folder's Makefile
   -m, --manifest FILE    Traces listed in FILE, one a line: its path (relative to the manifest's folder), and optionally a tab and its label; blank lines and lines starting with # are skipped
       --input-format F   Take the raw simulator logs of format F (m2s, evg, gem5 or nvbit) found in a folder as traces too, rft-decode(1) given --input-format F for them; without it a folder gives only its rft streams and text and CSV traces
       --force            Redo every result of the traces given
@@ -236,11 +236,15 @@ EOF
     cat <<'EOF'
 MAPS = base.rft rc.rft rar.rft rcrar.rft wc.rft argo.rft
 SCANS = base.scan rc.scan rar.scan rcrar.scan wc.scan argo.scan
-.SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft $(TRACE_DIR)/$(t)/runs.rft)
+.SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft $(TRACE_DIR)/$(t)/runs.rft $(foreach k,$(SHARD_IDS),$(TRACE_DIR)/$(t)/split/runs.$(k).rft))
+# the split (rft-split(1)): runs.rft read once and cut into the files of its
+# shards, which the shards read instead of the whole (a shard costs its share)
 EOF
+    printf '%s: %%/runs.rft\n' "$(for k in $ids; do printf '%%/split/runs.%s.rft ' $k; done)"
+    printf '\tmkdir -p $*/split && rft-split --shards $(SHARDS) -o "$*/split/runs.{}.rft" "$<" $(LOG)\n'
     for k in $ids; do
         printf '%%/s%s/base.rft %%/s%s/rc.rft %%/s%s/rar.rft %%/s%s/rcrar.rft %%/s%s/wc.rft %%/s%s/argo.rft ' $k $k $k $k $k $k
-        printf '%%/s%s/base.scan %%/s%s/rc.scan %%/s%s/rar.scan %%/s%s/rcrar.scan %%/s%s/wc.scan %%/s%s/argo.scan: %%/runs.rft\n' $k $k $k $k $k $k
+        printf '%%/s%s/base.scan %%/s%s/rc.scan %%/s%s/rar.scan %%/s%s/rcrar.scan %%/s%s/wc.scan %%/s%s/argo.scan: %%/split/runs.%s.rft\n' $k $k $k $k $k $k $k
         printf '\tmkdir -p $*/s%s && rft run --quiet --shard %s/$(SHARDS) $(call SCHEMES,duty,rft,s%s/) $(call SCHEMES,energy --scan,scan,s%s/) $(LOG)\n' $k $k $k $k
     done
     echo 'MERGED_FILES = $(MAPS) $(SCANS)'
