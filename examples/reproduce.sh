@@ -598,7 +598,7 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
             m = k ~ /^ag_/ ? "replayed slowdown (rft-energy replayed_slowdown%: other wavefronts hide a wake-up); the upper bound (every wake-up delays its slice) is " value(t, "ag_upper_" x) "%" \
               : k ~ /^uv_/ ? "replayed slowdown (rft-dcpatch --report perf, with its 2 extra stages); the upper bound is " value(t, "uv_upper_" x) "%" \
               : "replayed slowdown of the healthy kernel (rft-heal --report cost); the first-order estimate is " value(t, "sc_over_" x) "%, the upper bound " value(t, "sc_upper_" x) "%"
-            if (s + 0 <= p + 0) return "unexplained: the rule explains a slowdown above the paper, this one is not; " m
+            if (s + 0 <= p + 0) return "unexplained: " (k ~ /^sc_/ ? "busy SIMDs" : "latency hiding") " does not apply (it explains a slowdown above the paper, this one is not); " m
             # one rule a seed, from its own mechanism (issue 33: never the
             # first of several that fits): the stages of DC-Patch and the
             # wake-ups of RC are latency that other wavefronts hide (seeds
@@ -616,7 +616,7 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
             return "unexplained (no rule tests it; the facts): Fig. 9 is Evergreen (HD 5870, VLIW), the traces GCN (seed 003 Fig. 16: " paper("sc_slow_1", "mean") "% on Southern Islands); first-order estimate (rft-heal --report cost), the replay gives " value(t, "sc_slow_" substr(k, 9)) "%"
         if (k == "sc_red10") {
             x = mean("sc_red")
-            return "unexplained (no rule tests it; the facts): the degraded SC rests while the others take its work, and a kernel with idle slots lets it rest more (rft-heal(1)); with --variation 0 (rft-batch --study healing) the reduction is " x "% (a resting SC does not age at all: 100% by construction); " ties() }
+            return "unexplained (no rule tests it; the facts): the degraded SC rests while the others take its work, and a kernel with idle slots lets it rest more (rft-heal(1)); with --variation 0 (rft-batch --study healing) the reduction is " x "% (a resting SC does not age at all: 100% by construction)" }
         if (k ~ /^util_/ || k == "rec_1k")
             return "unexplained (no rule tests it; the facts): " (t ~ /^(mean|max|min)/ ? "" : value(t, "util_vgprs") " VGPRs x " value(t, "util_wf") " wavefronts on a slice; ") \
                 "the traces are GCN (256-entry slices, registers as its compiler allots them), seed 004 counts HD 5870 registers (32 wavefronts a CU)"
@@ -661,6 +661,7 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
             r = (r ~ /^unexplained/ ? "differs: " : "differs: reason holds: ") r
         }
         r = r mw
+        if (k == "sc_red10" && (x = ties()) != "") r = r "; " x
         print $0, s, r
     }
     # the match of the paper'"'"'s kernels to the traces (issue 33: rows by
