@@ -268,6 +268,8 @@ facts() {
         h=$out/batch/healing/traces/$l
         {
             [ ! -s "$d/kernels" ] || sed 's/^/kernel\t/' "$d/kernels"
+            # and those rft-alloc names (from the B records, where a stream has no K record)
+            [ ! -s "$d/util.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { next } $1 != "all" { print "kernel\t" $1 }' "$d/util.tsv"
             [ ! -s "$d/classify.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
                 $1 == "total" { print "compr\t" $c["compr%"]; printf "pattern\t%.2f\n", 100 - $c["other%"] }' "$d/classify.tsv"
             for r in auto any; do
