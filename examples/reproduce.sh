@@ -253,6 +253,16 @@ progress ""
 # the aging study's longest duty and dVth and their reductions: FILE PREFIX
 vth_facts() {
     [ ! -s "$1" ] || awk -F '\t' -v p="$2" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        # the mean '0' duty over the cells, and the cell behind the longest
+        # (seed 002 6.2 defines the longest: one cell of the slice)
+        $1 == "all" && $2 == "avg_0%" {
+            n = split("rc rar rcrar wc argo", s, " ")
+            for (i = 1; i <= n; i++) print p "ag_a0red_" s[i] "\t" $c[s[i] "_red%"]
+            next }
+        $1 == "all" && $2 == "longest_0_cell" {
+            n = split("base rc rar rcrar wc argo", s, " ")
+            for (i = 1; i <= n; i++) if ($c[s[i]] != "") print p "ag_l0cell_" s[i] "\t" $c[s[i]]
+            next }
         $1 == "all" {
             k = $2 == "longest_0%" ? "l0" : $2 == "longest_1%" ? "l1" : $2 == "dvth_t0_norm" ? "t0" : $2 == "dvth_t1_norm" ? "t1" : ""
             if (k == "") next
@@ -482,6 +492,15 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
         if (!m) return ""
         return "the degraded SC is the busiest (rft-heal --report units), " (n ? "a tie-break on " n " of the " m " traces (" w "): another SC is as busy, the one taken is the first by index" : "on none of the " m " traces a tie: it is the one busiest SC")
     }
+    # the cell of the longest '"'"'0'"'"' duty per trace, base and scheme x
+    function cells(x,   i, w) {
+        w = ""
+        for (i = 1; i <= nl; i++)
+            if ((labels[i], "ag_l0cell_base") in v)
+                w = w (w == "" ? "" : ", ") labels[i] " " v[labels[i], "ag_l0cell_base"] " -> " \
+                    (((labels[i], "ag_l0cell_" x) in v) ? v[labels[i], "ag_l0cell_" x] : "?")
+        return w == "" ? "not known" : w
+    }
     # register demand beside the seed sd: over the rows of util_peak of seed
     # sd whose kernel a trace is, the mean of the paper values (dm_p) and of
     # the traces (dm_s), dm_n rows, dm_w the words; 0 if none
@@ -574,6 +593,12 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
                     " reduction (the rule: larger where the traces fill less of a slice than the seed kernels, smaller where more); " a runs_note()
             return "unexplained: register demand checked: " dm_w ", which makes ARGO reduce " (dm_s < dm_p ? "more" : "less") \
                 " than the paper, not " (s + 0 > p + 0 ? "more" : "less") "; " a runs_note()
+        }
+        if (k ~ /^ag_l0red_/) {
+            x = substr(k, 10)
+            return "unexplained (no rule tests it; the facts): the statistic is seed 002 6.2'"'"'s longest '"'"'0'"'"' duty cycle among the cells of the entire slice, one cell (the maximum, rft-vth longest_0%); " \
+                "the mean '"'"'0'"'"' duty over the cells (avg_0%) is reduced " mean("ag_a0red_" x) "% by " x " (mean over the traces); the cells behind the longest (CU:SIMD rREGISTER bLANE, base -> " x "): " cells(x) "; " \
+                c "% of the writes are compressible, " mean("pattern") "% fit a pattern (seed 002 Fig. 7: " paper("pattern", "mean") "%); " runs_note()
         }
         if (k ~ /^ag_(l0|l1|t0|t1)red_/)
             return "unexplained (no rule tests it; the facts): " c "% of the writes are compressible, " mean("pattern") "% fit a pattern (seed 002 Fig. 7: " paper("pattern", "mean") "%), which bounds what RC powers off; " runs_note()

@@ -135,3 +135,12 @@ rule() { reason "$@" | sed -E 's/^(differs: (reason holds: |unexplained: )?)//; 
         [[ $n == 0 ]] || assert_output --partial "a tie-break on $n of the 3 traces"
     done
 }
+
+@test "RC's longest '0' row names the statistic seed 002 6.2 defines, the cells behind it and the mean beside it" {
+    for s in A B; do
+        m=$(awk -F '\t' '$2 == "ag_a0red_rc" { t += $3; n++ } END { printf "%.2f", t / n }' "${!s}.rep/facts.tsv")
+        run -0 reason 002-f13-rc "${!s}.rep"
+        assert_output --partial "the statistic is seed 002 6.2's longest '0' duty cycle among the cells of the entire slice, one cell (the maximum, rft-vth longest_0%); the mean '0' duty over the cells (avg_0%) is reduced $m% by rc (mean over the traces); the cells behind the longest (CU:SIMD rREGISTER bLANE, base -> rc): "
+        assert_output --regexp "cells behind the longest \([^)]*\): [a-z0-9]+ [0-9]+:[0-9]+ r[0-9]+ b[0-9]+ -> "
+    done
+}
