@@ -46,6 +46,22 @@
 #     a larger reduction or saving; more: a smaller one
 #   Fig. 3's shares: smaller than the paper where the traces fill less of
 #     a slice than the register file Fig. 3 uses
+#   compressible writes (seed 001 Fig. 2, seed 002 Fig. 7): the pattern
+#     rule, the paper's value between the rule the hardware encodes (BS 8,
+#     deltas powers of two) and that of the characterisation (each
+#     kernel's own block size, any delta), within 10%
+#   DC-Patch's savings (Fig. 8): the energy mix, the line of the saving
+#     on Conv's static share with r <= -0.8, the paper's value on it
+#   Fig. 6: one trace, the mean over the others within the paper's
+#   a mean no mechanism rule covers (Fig. 5): the kernel set, every
+#     kernel the paper names within 10% of its value
+#   RC's longest '0' rows: no rule; the row names the statistic (seed 002
+#     6.2: one cell, the slice's maximum), the cells behind it and the
+#     mean '0' duty reduction beside it
+# Rows are found by kernel: a trace labelled as the paper's kernel, else
+# the first whose stream runs the kernel the AMD APP SDK sample names (K
+# records, or rft-alloc's kernel names); kernels.tsv and the report show
+# the match.  tests/reproduce-rules.bats runs two suites of other names.
 #
 # The papers' numbers come from examples/paper-values.tsv, each with its
 # figure or table and section; the report prints them as they are there.
