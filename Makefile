@@ -297,7 +297,7 @@ check-deps:
 # whole studies over suites and their shards, signals sent to running
 # studies) and no fuzzing, the files run QUICK_JOBS at a time (default: the
 # CPUs); a failing file's output is printed.  `make check` runs everything.
-QUICK_SKIP = longpath embed slurm bench batch batch-steady merge hostile hostile-scripts scaling shards reproduce reproduce-reasons nvidia
+QUICK_SKIP = longpath embed slurm bench batch batch-steady merge hostile hostile-scripts scaling shards reproduce reproduce-reasons reproduce-rules nvidia
 QUICK_BATS = $(filter-out $(QUICK_SKIP:%=tests/%.bats),$(wildcard tests/*.bats))
 QUICK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # $(call bats_files,FILES,JOBS,WHO): the Bats files JOBS at a time, a line

@@ -131,7 +131,7 @@ data_rows() { awk -F '\t' '!/^#/ && $1 != "id"' "${1:-$VALUES}"; }
     run -0 grep -E '^Made by `examples/reproduce.sh` \([0-9-]+\) of commit ([0-9a-f]{12}|unknown)' "$REP/REPORT.md"
     # the programs: this tree's (test_helper puts bin/ first; valgrind its wrappers)
     [[ ${VALGRIND:-} == 1 ]] || assert_output --partial ", the programs of this tree's bin/,"
-    run -0 grep -Fx 'over: tr.' "$REP/REPORT.md"
+    run -0 grep -Fx 'over: folder `tr` (3 traces).' "$REP/REPORT.md"
 }
 
 @test "the report counts its rows by what their reason is" {
