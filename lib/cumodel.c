@@ -154,7 +154,6 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
         return 0;
     uint32_t issue = tr->issue ? tr->issue : 4;
     uint32_t i0 = simd_interval(traced, issue), i1 = simd_interval(cfg, issue);
-    int64_t d_alu = delta(cfg->rew_latency, traced->rew_latency);
     int64_t d_vm = delta(cfg->vm_write_latency, traced->vm_write_latency);
     int64_t d_lds = delta(cfg->lds_write_latency, traced->lds_write_latency);
     uint32_t vm_int = ceil_div(cfg->vm_write_latency, cfg->vm_write_buffer);
@@ -345,7 +344,7 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
                     uint64_t *sf = &simd_free[(size_t)cu * npools + f->simd % npools];
                     uint64_t s = umax(r, *sf);
                     *sf = s + i1;
-                    t = add_d(s, d_alu, r);
+                    t = s;      /* 4.2 tracks no register: the wavefront goes on once it issued */
                 } else if (ev->unit == RFT_CM_VMEM) {   /* 1: the write stage and its buffer */
                     t = umax(add_d(r, d_vm, r), vm_free[cu]);
                     vm_free[cu] = t + vm_int;

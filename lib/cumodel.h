@@ -17,7 +17,8 @@
  * The model, per ND-range (the six mechanisms of issue 32):
  *   1. units and buffers: a vector ALU instruction holds its SIMD for
  *      max(issue, ReadExecWriteLatency / ReadExecWriteBufferSize) cycles
- *      and its result comes (ReadExecWriteLatency - traced) later; a vector
+ *      (4.2 tracks no register: its wavefront goes on once it issued, so
+ *      the knob is the SIMD's throughput); a vector
  *      memory (LDS) instruction completes (WriteLatency - traced) later and
  *      its compute unit's write stage takes one completion per
  *      ceil(WriteLatency / WriteBufferSize) cycles (a 1-entry buffer: one

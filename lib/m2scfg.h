@@ -14,7 +14,8 @@ typedef struct rft_m2scfg {
     uint32_t max_wg_per_pool;   /* [ ComputeUnit ] MaxWorkGroupsPerWavefrontPool (10) */
     uint32_t max_wf_per_pool;   /* [ ComputeUnit ] MaxWavefrontsPerWavefrontPool (10) */
     uint32_t rew_latency;       /* [ SIMDUnit ] ReadExecWriteLatency (8) */
-    uint32_t rew_buffer;        /* [ SIMDUnit ] ReadExecWriteBufferSize (2) */
+    uint32_t rew_buffer;        /* [ SIMDUnit ] ReadExecWriteBufferSize: as 4.2 uses it,
+                                   one instruction (bench/m2s-validation/README) */
     uint32_t vm_write_latency;  /* [ VectorMemUnit ] WriteLatency (1) */
     uint32_t vm_write_buffer;   /* [ VectorMemUnit ] WriteBufferSize (1) */
     uint32_t lds_write_latency; /* [ LDSUnit ] WriteLatency (1) */

@@ -56,13 +56,13 @@ static void test_alone(void)
 {
     rft_m2scfg t = base(1), c = t;
     reset();
-    add(0, 0, 0, 0, 0, 22, 3, (uint64_t[]){10, 14, 18}, (uint8_t[]){A, A, A}, NULL);
+    add(0, 0, 0, 0, 0, 30, 3, (uint64_t[]){10, 18, 26}, (uint8_t[]){A, A, A}, NULL);
     uint64_t tr;
-    CHECK(run(&t, &c, &tr) == 22 && tr == 22);          /* baseline exact */
-    c.rew_latency = 12;                                  /* +4: each of 3 results, alone */
-    CHECK(run(&t, &c, NULL) == 34);
-    c.rew_latency = 20;                                  /* +12: 22 + 36 */
-    CHECK(run(&t, &c, NULL) == 58);
+    CHECK(run(&t, &c, &tr) == 30 && tr == 30);          /* baseline exact */
+    c.rew_latency = 12;     /* the SIMD held 12 per instruction: 10, 22, 34; ends 38 */
+    CHECK(run(&t, &c, NULL) == 38);
+    c.rew_latency = 20;     /* 10, 30, 50; ends 54 */
+    CHECK(run(&t, &c, NULL) == 54);
 }
 
 static void test_write_buffer(void)
@@ -95,15 +95,19 @@ static void test_dispatch(void)
 static void test_drift(void)
 {
     rft_m2scfg t = base(1), c = t;
-    reset();    /* A and B in step on one SIMD; A has an LDS load */
-    add(0, 0, 0, 0, 0, 38, 3, (uint64_t[]){4, 30, 36}, (uint8_t[]){A, L, A}, NULL);
-    add(0, 1, 0, 0, 0, 44, 8, (uint64_t[]){8, 12, 16, 20, 24, 28, 32, 40},
+    reset();    /* A and B in step on one SIMD (8 cycles an instruction); A has an LDS load */
+    add(0, 0, 0, 0, 0, 76, 3, (uint64_t[]){8, 60, 72}, (uint8_t[]){A, L, A}, NULL);
+    add(0, 1, 0, 0, 0, 88, 8, (uint64_t[]){16, 24, 32, 40, 48, 56, 64, 80},
         (uint8_t[]){A, A, A, A, A, A, A, A}, NULL);
-    CHECK(run(&t, &c, NULL) == 44);
-    /* LDS +10: A's load at 40, its ALU at 40, ends 42; B, not held up by
-     * the traced interleaving, issues at 36 and ends 40: span 42 */
+    CHECK(run(&t, &c, NULL) == 88);
+    /* A's ALU after the load and B's last were traced waiting on the SIMD
+     * (own parts 0).  LDS +10: A's load at 70; B, not held up by the traced
+     * interleaving, issues at 64 and 72 and ends 80; A's ALU at 80, ends
+     * 84: they drift apart, B ending before its traced end */
     c.lds_write_latency = 11;
-    CHECK(run(&t, &c, NULL) == 42);
+    CHECK(run(&t, &c, NULL) == 84);
+    c.lds_write_latency = 21;   /* A's load at 80, its ALU at 80: 84 */
+    CHECK(run(&t, &c, NULL) == 84);
 }
 
 static void test_store_drain(void)
@@ -150,10 +154,12 @@ static void test_simd_throughput(void)
     rft_m2scfg t = base(1), c = t;
     reset();    /* two wavefronts ready together on one SIMD */
     add(0, 0, 0, 0, 0, 5, 1, (uint64_t[]){4}, (uint8_t[]){A}, NULL);
-    add(0, 1, 0, 0, 0, 9, 1, (uint64_t[]){8}, (uint8_t[]){A}, NULL);
-    CHECK(run(&t, &c, NULL) == 9);
-    c.rew_latency = 20;     /* SIMD held 20 / 2 = 10: 4 + 12, 14 + 12; ends 27 */
-    CHECK(run(&t, &c, NULL) == 27);
+    add(0, 1, 0, 0, 0, 13, 1, (uint64_t[]){12}, (uint8_t[]){A}, NULL);
+    CHECK(run(&t, &c, NULL) == 13);
+    c.rew_latency = 20;     /* the SIMD held 20: 4, 24; ends 25 */
+    CHECK(run(&t, &c, NULL) == 25);
+    c.rew_latency = 20, c.rew_buffer = 2;   /* 20 / 2: 4, 14; ends 15 */
+    CHECK(run(&t, &c, NULL) == 15);
 }
 
 static void test_cfg(void)
