@@ -137,6 +137,29 @@ static int ivcmp(const void *a, const void *b)
     return x->d - y->d;     /* ends (-1) first */
 }
 
+static const rft_cm_trace *sort_tr;     /* qsort's context (one model at a time per thread is not
+                                           promised: see wf_cmp) */
+static const uint32_t *sort_order;
+static int wf_cmp(const void *a, const void *b)
+{
+    const rft_cm_wf *x = &sort_tr->wf[*(const uint32_t *)a], *y = &sort_tr->wf[*(const uint32_t *)b];
+    if (x->ndrange != y->ndrange)
+        return x->ndrange < y->ndrange ? -1 : 1;
+    if (x->wg != y->wg)
+        return x->wg < y->wg ? -1 : 1;
+    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : *(const uint32_t *)a > *(const uint32_t *)b;
+}
+static int wg_cmp(const void *a, const void *b)
+{
+    const wgrp *x = a, *y = b;
+    const rft_cm_wf *fx = &sort_tr->wf[sort_order[x->first_wf]], *fy = &sort_tr->wf[sort_order[y->first_wf]];
+    if (fx->ndrange != fy->ndrange)
+        return fx->ndrange < fy->ndrange ? -1 : 1;
+    if (x->first_begin != y->first_begin)
+        return x->first_begin < y->first_begin ? -1 : 1;
+    return x->first_wf < y->first_wf ? -1 : x->first_wf > y->first_wf;
+}
+
 static int64_t delta(uint32_t a, uint32_t b) { return (int64_t)a - (int64_t)b; }
 static uint64_t add_d(uint64_t t, int64_t d, uint64_t floor)
 {
@@ -178,42 +201,37 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
      * order of begin; a wavefront without a work-group is one alone */
     uint32_t ng = 0;
     {
-        /* wavefronts are in order of begin: group by (ndrange, wg) with a
-         * small search back over the open groups of the same ND-range */
-        for (uint32_t w = 0; w < tr->nwf; w++) {
-            const rft_cm_wf *f = &tr->wf[w];
-            uint32_t found = NONE;
-            if (f->wg != RFT_NO_WG)
-                for (uint32_t q = ng; q-- > 0;) {
-                    const rft_cm_wf *f0 = &tr->wf[order[g[q].first_wf]];
-                    if (f0->ndrange != f->ndrange)
-                        break;
-                    if (f0->wg == f->wg) {
-                        found = q;
-                        break;
-                    }
-                }
-            if (found == NONE) {
-                g[ng] = (wgrp){.first_wf = w, .nwf = 0, .first_begin = f->begin};
-                order[w] = w;
-                found = ng++;
-            }
-            wgof[w] = found;
-            g[found].nwf++;
+        /* wavefronts by (ND-range, work-group, begin); a run of one key is a
+         * work-group (a wavefront without one is alone); groups then by
+         * (ND-range, first begin) */
+        for (uint32_t w = 0; w < tr->nwf; w++)
+            order[w] = w;
+        sort_tr = tr;
+        qsort(order, tr->nwf, sizeof *order, wf_cmp);
+        for (uint32_t i = 0; i < tr->nwf; i++) {
+            const rft_cm_wf *f = &tr->wf[order[i]];
+            const rft_cm_wf *p = i ? &tr->wf[order[i - 1]] : NULL;
+            if (!p || p->ndrange != f->ndrange || p->wg != f->wg || f->wg == RFT_NO_WG)
+                g[ng++] = (wgrp){.first_wf = i, .nwf = 0, .first_begin = f->begin};
+            g[ng - 1].nwf++;
+            g[ng - 1].first_begin = f->begin < g[ng - 1].first_begin ? f->begin : g[ng - 1].first_begin;
         }
-        /* order[]: the wavefronts of each group together */
-        uint32_t *pos = calloc(ng + 1, sizeof *pos);
-        if (!pos)
-            goto out;
-        for (uint32_t w = 0; w < tr->nwf; w++)
-            pos[wgof[w] + 1]++;
+        sort_order = order;
+        qsort(g, ng, sizeof *g, wg_cmp);
         for (uint32_t q = 0; q < ng; q++)
-            pos[q + 1] += pos[q];
-        for (uint32_t q = 0; q < ng; q++)
-            g[q].first_wf = pos[q];
+            for (uint32_t j = 0; j < g[q].nwf; j++)
+                next[order[g[q].first_wf + j]] = q;
+        /* order[] again, groups in their new order */
+        uint32_t k = 0;
+        for (uint32_t q = 0; q < ng; q++) {
+            for (uint32_t j = 0; j < g[q].nwf; j++)
+                wgof[k + j] = order[g[q].first_wf + j];
+            g[q].first_wf = k;
+            k += g[q].nwf;
+        }
+        memcpy(order, wgof, tr->nwf * sizeof *order);
         for (uint32_t w = 0; w < tr->nwf; w++)
-            order[pos[wgof[w]]++] = w;
-        free(pos);
+            wgof[w] = next[w];
     }
 
     /* the most work-groups resident on one compute unit at once, traced:
