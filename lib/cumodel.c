@@ -330,7 +330,8 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
             res_wg[best]++, res_wf[best] += D->nwf;                                      \
             for (uint32_t j = 0; j < D->nwf; j++) {                                      \
                 uint32_t ww = order[D->first_wf + j];                                     \
-                uint64_t bb = now + (tr->wf[ww].begin - D->first_begin);                   \
+                uint64_t bb = now + (tr->wf[ww].begin - D->first_begin) +                  \
+                              (now == start ? D->first_begin - tb : 0);                  \
                 next[ww] = 0;                                                             \
                 t_last[ww] = bb;                                                           \
                 uint64_t rr = tr->wf[ww].n ? bb + own[tr->wf[ww].first] : bb;                 \
