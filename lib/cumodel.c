@@ -125,6 +125,7 @@ typedef struct {
     uint32_t first_wf, nwf;     /* its wavefronts: order[first_wf ..] */
     uint64_t first_begin;       /* traced */
     uint32_t cu, left;          /* placed on; wavefronts not ended */
+    uint32_t nd;                /* its ND-range */
     uint64_t end, last_store;
 } wgrp;
 
@@ -137,24 +138,21 @@ static int ivcmp(const void *a, const void *b)
     return x->d - y->d;     /* ends (-1) first */
 }
 
-static const rft_cm_trace *sort_tr;     /* qsort's context (one model at a time per thread is not
-                                           promised: see wf_cmp) */
-static const uint32_t *sort_order;
+typedef struct { uint32_t nd, wg, w; } wkey;
 static int wf_cmp(const void *a, const void *b)
 {
-    const rft_cm_wf *x = &sort_tr->wf[*(const uint32_t *)a], *y = &sort_tr->wf[*(const uint32_t *)b];
-    if (x->ndrange != y->ndrange)
-        return x->ndrange < y->ndrange ? -1 : 1;
+    const wkey *x = a, *y = b;
+    if (x->nd != y->nd)
+        return x->nd < y->nd ? -1 : 1;
     if (x->wg != y->wg)
         return x->wg < y->wg ? -1 : 1;
-    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : *(const uint32_t *)a > *(const uint32_t *)b;
+    return x->w < y->w ? -1 : x->w > y->w;
 }
 static int wg_cmp(const void *a, const void *b)
 {
     const wgrp *x = a, *y = b;
-    const rft_cm_wf *fx = &sort_tr->wf[sort_order[x->first_wf]], *fy = &sort_tr->wf[sort_order[y->first_wf]];
-    if (fx->ndrange != fy->ndrange)
-        return fx->ndrange < fy->ndrange ? -1 : 1;
+    if (x->nd != y->nd)
+        return x->nd < y->nd ? -1 : 1;
     if (x->first_begin != y->first_begin)
         return x->first_begin < y->first_begin ? -1 : 1;
     return x->first_wf < y->first_wf ? -1 : x->first_wf > y->first_wf;
@@ -204,19 +202,23 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
         /* wavefronts by (ND-range, work-group, begin); a run of one key is a
          * work-group (a wavefront without one is alone); groups then by
          * (ND-range, first begin) */
+        wkey *kk = malloc(tr->nwf * sizeof *kk);
+        if (!kk)
+            goto out;
         for (uint32_t w = 0; w < tr->nwf; w++)
-            order[w] = w;
-        sort_tr = tr;
-        qsort(order, tr->nwf, sizeof *order, wf_cmp);
+            kk[w] = (wkey){tr->wf[w].ndrange, tr->wf[w].wg, w};
+        qsort(kk, tr->nwf, sizeof *kk, wf_cmp);
+        for (uint32_t w = 0; w < tr->nwf; w++)
+            order[w] = kk[w].w;
+        free(kk);
         for (uint32_t i = 0; i < tr->nwf; i++) {
             const rft_cm_wf *f = &tr->wf[order[i]];
             const rft_cm_wf *p = i ? &tr->wf[order[i - 1]] : NULL;
             if (!p || p->ndrange != f->ndrange || p->wg != f->wg || f->wg == RFT_NO_WG)
-                g[ng++] = (wgrp){.first_wf = i, .nwf = 0, .first_begin = f->begin};
+                g[ng++] = (wgrp){.first_wf = i, .nwf = 0, .first_begin = f->begin, .nd = f->ndrange};
             g[ng - 1].nwf++;
             g[ng - 1].first_begin = f->begin < g[ng - 1].first_begin ? f->begin : g[ng - 1].first_begin;
         }
-        sort_order = order;
         qsort(g, ng, sizeof *g, wg_cmp);
         for (uint32_t q = 0; q < ng; q++)
             for (uint32_t j = 0; j < g[q].nwf; j++)
