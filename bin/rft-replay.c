@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cumodel.h"
+#include "m2scfg.h"
 #include "pipeline.h"
 #include "replay.h"
 #include "notes.h"
@@ -16,6 +18,7 @@ static const char usage[] =
     "           [--add-latency N [--hold] [--latency-unit alu|vmem|lds|all]] [--deps reg|all|none] [--issue N] [--lds-issue N] [--lds-order ready|traced] [--stages N] [--no-scheme]\n"
     "           [--wakeup-cycles N] [--mov-cycles N] [--stall-cycles N] [--lds-cycles N]\n"
     "           [--degraded-scs N [--max-wg N] [--wavefront-rule seed|ceil]] [--trust-cycles] [--max-memory MIB]\n"
+    "           [--model shift|cu [--m2s-config FILE] [--m2s-what-if FILE]]\n"
     "           [--format table|tsv|csv|json] [FILE]\n"
     "Replay each slice's schedule from the trace's cycles: cycles naive, with the scheme, "
     "and the upper bound\n"
@@ -63,11 +66,20 @@ static const char usage[] =
     "(default seed)\n"
     "      --trust-cycles     Replay even a stream whose header says its cycles are estimated "
     "(issue_model)\n"
+    "      --model shift|cu   shift: the traced schedule shifted by the cycles added (default); "
+    "cu: the trace re-timed through a model of the compute unit (lib/cumodel.c, issue 32), "
+    "at the traced configuration and at the what-if one\n"
+    "      --m2s-config FILE  With --model cu: the Multi2Sim 4.2 --si-config ini the trace was "
+    "taken with (4.2's defaults where a key is absent)\n"
+    "      --m2s-what-if FILE With --model cu: an ini read over --m2s-config's, the changed "
+    "knobs (default: none)\n"
     CLI_MEMORY_HELP
     "  -f, --format table|tsv|csv|json  Format of the table (default table)\n";
 
 typedef struct {
     const char *summary;
+    int model;                  /* 0: shift, 1: cu */
+    rft_m2scfg traced, whatif;
     enum cli_fmt fmt;
     FILE *out;
     notes nt;                   /* what the input's header says */
@@ -118,6 +130,83 @@ static void report(cli_job *j)
     side_close(c->out, c->summary);
 }
 
+/* --model cu: per ND-range and in total, the traced span, the model at the
+ * traced configuration (its error against the span) and at the what-if one
+ * (its slowdown over the model's traced-configuration cycles). */
+static void put_cu_row(cli_table *t, const char *scope, const rft_cm_result *b,
+                       const rft_cm_result *w)
+{
+    table_str(t, scope);
+    table_u64(t, b->traced);
+    table_u64(t, b->cycles);
+    table_u64(t, w->cycles);
+    table_dbl(t, rft_replay_pct(b->traced, b->cycles), 2);
+    table_dbl(t, rft_replay_pct(b->cycles, w->cycles), 2);
+    table_u64(t, b->instructions);
+    table_end_row(t);
+}
+
+static void report_cu(cli_job *j)
+{
+    replay_cli *c = j->ctx;
+    if (!c->out)
+        return;
+    static const char *const cols[] = {"scope", "cycles_traced", "cycles_model", "cycles_what_if",
+                                       "baseline_error_pct", "slowdown_pct", "instructions"};
+    const rft_cm_trace *tr = rft_cumodel_trace(j->st);
+    uint32_t nnd = rft_cumodel_nndranges(j->st);
+    rft_cm_result bt, wt;
+    rft_cm_result *bn = calloc(nnd ? nnd : 1, sizeof *bn), *wn = calloc(nnd ? nnd : 1, sizeof *wn);
+    if (!bn || !wn)
+        die("out of memory");
+    if (rft_cumodel_run(tr, &c->traced, &c->traced, &bt, bn, nnd) ||
+        rft_cumodel_run(tr, &c->traced, &c->whatif, &wt, wn, nnd))
+        die("out of memory");
+    cli_table *t = table_new(c->fmt, c->out, 7, cols);
+    notes_put(&c->nt, t, NULL);
+    notes_free(&c->nt);
+    for (uint32_t i = 0; i < nnd; i++) {
+        if (!bn[i].traced && !bn[i].cycles)
+            continue;
+        char *s = xasprintf("ndrange %u %s", i, rft_cumodel_ndname(j->st, i));
+        put_cu_row(t, s, &bn[i], &wn[i]);
+        free(s);
+    }
+    put_cu_row(t, "total", &bt, &wt);
+    table_free(t);
+    free(bn);
+    free(wn);
+    side_close(c->out, c->summary);
+}
+
+static void read_cfg(rft_m2scfg *cfg, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        die("%s: cannot open", path);
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            if (cap > (1u << 20))
+                die("%s: larger than 1 MiB", path);
+            cap = cap ? 2 * cap : 4096;
+            buf = xrealloc(buf, cap);
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    if (ferror(f))
+        die("%s: read error", path);
+    fclose(f);
+    char why[256];
+    if (rft_m2scfg_parse(cfg, buf, n, why, sizeof why))
+        die("%s: %s", path, why);
+    free(buf);
+}
+
 static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
@@ -141,11 +230,15 @@ static void parse(int argc, char **argv, cli_job *j)
         {"max-wg", required_argument, 0, 'W'},
         {"wavefront-rule", required_argument, 0, 'R'},
         {"format", required_argument, 0, 'f'},
+        {"model", required_argument, 0, 'M'},
+        {"m2s-config", required_argument, 0, 'K'},
+        {"m2s-what-if", required_argument, 0, 'Y'},
         CLI_MEMORY_OPTION,
         {0, 0, 0, 0}};
     replay_cli *c = xrealloc(NULL, sizeof *c);     /* one per stage of a pipeline */
     rft_replay_opts o;
-    int ch, lu = 0, mw = 0;
+    int ch, lu = 0, mw = 0, shiftopt = 0;
+    const char *cfgpath = NULL, *whatif = NULL;
     rft_replay_opts_default(&o);
     *c = (replay_cli){.fmt = FMT_TABLE};
     while ((ch = cli_getopt(argc, argv, "o:s:f:", opts)) != -1) {
@@ -176,6 +269,9 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'W': o.max_wg = (uint32_t)cli_uint("--max-wg", optarg, 1, 1u << 20); mw = 1; break;
         case 'R': o.wfrule = cli_choice("--wavefront-rule", optarg, "seed|ceil"); mw = 1; break;
         case 'f': c->fmt = cli_format(optarg); break;
+        case 'M': c->model = cli_choice("--model", optarg, "shift|cu"); break;
+        case 'K': cfgpath = optarg; break;
+        case 'Y': whatif = optarg; break;
         case CLI_MEMORY_OPT: cli_job_memory(j, optarg); break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))
@@ -183,6 +279,19 @@ static void parse(int argc, char **argv, cli_job *j)
         }
     }
     j->input = cli_input(argc, argv);
+    shiftopt = o.add_latency || o.degraded_scs || o.issue || o.deps != RFT_REPLAY_DEPS_REG;
+    if (c->model == 1 && shiftopt)
+        usage_error("--model cu takes its latencies from --m2s-config and --m2s-what-if");
+    if (c->model == 0 && (cfgpath || whatif))
+        usage_error("--m2s-config and --m2s-what-if need --model cu");
+    if (c->model == 1 && j->output)
+        usage_error("--model cu writes no stream (-o)");
+    rft_m2scfg_default(&c->traced);
+    if (cfgpath)
+        read_cfg(&c->traced, cfgpath);
+    c->whatif = c->traced;
+    if (whatif)
+        read_cfg(&c->whatif, whatif);
     if (o.hold && !o.add_latency)
         usage_error("--hold needs --add-latency");
     if (lu && !o.add_latency)
@@ -199,9 +308,15 @@ static void parse(int argc, char **argv, cli_job *j)
         c->out = side_open(c->summary);
     o.pass = j->stream;
     o.emit = j->stream;
-    if (!(j->st = rft_replay_new(&o)))
-        die("out of memory");
-    j->report = report;
+    if (c->model == 1) {
+        if (!(j->st = rft_cumodel_new(0)))
+            die("out of memory");
+        j->report = report_cu;
+    } else {
+        if (!(j->st = rft_replay_new(&o)))
+            die("out of memory");
+        j->report = report;
+    }
     j->check = header_notes;
     j->ctx = c;
 }

@@ -1,0 +1,139 @@
+/* m2scfg.c - Multi2Sim 4.2 Southern Islands configuration (m2scfg.h). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "m2scfg.h"
+
+void rft_m2scfg_default(rft_m2scfg *c)
+{
+    *c = (rft_m2scfg){.frequency = 1000, .num_cu = 32, .num_pools = 4, .max_wg_per_pool = 10,
+                      .max_wf_per_pool = 10, .rew_latency = 8, .rew_buffer = 1,
+                      .vm_write_latency = 1, .vm_write_buffer = 1, .lds_write_latency = 1,
+                      .lds_write_buffer = 1};
+}
+
+typedef struct { const char *sec, *key; size_t off; uint32_t min; } cfgkey;
+#define F(f) offsetof(rft_m2scfg, f)
+#define NOF ((size_t)-1)
+static const cfgkey keys[] = {
+    {"Device", "Frequency", F(frequency), 1}, {"Device", "NumComputeUnits", F(num_cu), 1},
+    {"ComputeUnit", "NumWavefrontPools", F(num_pools), 1},
+    {"ComputeUnit", "MaxWorkGroupsPerWavefrontPool", F(max_wg_per_pool), 1},
+    {"ComputeUnit", "MaxWavefrontsPerWavefrontPool", F(max_wf_per_pool), 1},
+    {"ComputeUnit", "NumVectorRegisters", NOF, 1}, {"ComputeUnit", "NumScalarRegisters", NOF, 1},
+    {"SIMDUnit", "ReadExecWriteLatency", F(rew_latency), 1},
+    {"SIMDUnit", "ReadExecWriteBufferSize", F(rew_buffer), 1},
+    {"VectorMemUnit", "WriteLatency", F(vm_write_latency), 1},
+    {"VectorMemUnit", "WriteBufferSize", F(vm_write_buffer), 1},
+    {"LDSUnit", "WriteLatency", F(lds_write_latency), 1},
+    {"LDSUnit", "WriteBufferSize", F(lds_write_buffer), 1},
+};
+/* keys read and not used by the model, per section */
+static const char *const unused_common[] = {"Width", "IssueBufferSize", "DecodeLatency",
+    "DecodeBufferSize", "ReadLatency", "ReadBufferSize", "WriteLatency", "WriteBufferSize",
+    "MaxInflightMem", "ExecLatency", "ExecBufferSize", "ReadExecWriteLatency",
+    "ReadExecWriteBufferSize", NULL};
+static const char *const unused_fe[] = {"FetchLatency", "FetchWidth", "FetchBufferSize",
+    "IssueLatency", "IssueWidth", "MaxInflightMem", NULL};
+static const char *const unused_lds[] = {"Size", "AllocSize", "BlockSize", "Latency", "Ports", NULL};
+static const char *const unused_dev[] = {"NDRangeSize", "WavefrontSize", NULL};
+static const char *const unused_cu[] = {"LocalMemorySize", "LocalMemoryAllocSize",
+    "LocalMemoryLatency", "LocalMemoryBlockSize", "LocalMemoryPorts", "NumVectorRegisters",
+    "NumScalarRegisters", NULL};
+static const struct { const char *sec; const char *const *keys; } sections[] = {
+    {"Device", unused_dev}, {"ComputeUnit", unused_cu}, {"FrontEnd", unused_fe},
+    {"SIMDUnit", unused_common}, {"ScalarUnit", unused_common}, {"BranchUnit", unused_common},
+    {"LDSUnit", unused_common}, {"VectorMemUnit", unused_common}, {"LocalDataShare", unused_lds},
+};
+
+static void trim(char **b, char **e)
+{
+    while (*b < *e && isspace((unsigned char)**b))
+        (*b)++;
+    while (*e > *b && isspace((unsigned char)(*e)[-1]))
+        (*e)--;
+}
+
+int rft_m2scfg_parse(rft_m2scfg *c, const char *text, size_t len, char *why, size_t whylen)
+{
+    char sec[64] = "";
+    int known_sec = 0;
+    unsigned line = 0;
+    for (const char *p = text, *end = text + len; p < end; ) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        char buf[512];
+        size_t n = (size_t)(le - p);
+        line++;
+        if (n >= sizeof buf) {
+            snprintf(why, whylen, "line %u: too long", line);
+            return -1;
+        }
+        memcpy(buf, p, n);
+        buf[n] = 0;
+        p = nl ? nl + 1 : end;
+        char *b = buf, *e = buf + n;
+        char *cm = strpbrk(b, ";#");
+        if (cm)
+            e = cm;
+        trim(&b, &e);
+        if (b == e)
+            continue;
+        *e = 0;
+        if (*b == '[') {
+            if (e[-1] != ']') {
+                snprintf(why, whylen, "line %u: bad section line", line);
+                return -1;
+            }
+            char *sb = b + 1, *se = e - 1;
+            trim(&sb, &se);
+            snprintf(sec, sizeof sec, "%.*s", (int)(se - sb), sb);
+            known_sec = 0;
+            for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
+                if (strcasecmp(sections[i].sec, sec) == 0)
+                    known_sec = 1;
+            if (!known_sec) {
+                snprintf(why, whylen, "line %u: unknown section [ %s ]", line, sec);
+                return -1;
+            }
+            continue;
+        }
+        char *eq = strchr(b, '=');
+        if (!eq || !sec[0]) {
+            snprintf(why, whylen, "line %u: %s", line, sec[0] ? "no '=' in the line" : "a key before any section");
+            return -1;
+        }
+        char *kb = b, *ke = eq, *vb = eq + 1, *ve = e;
+        trim(&kb, &ke);
+        trim(&vb, &ve);
+        *ke = 0;
+        *ve = 0;
+        char *vend;
+        unsigned long v = strtoul(vb, &vend, 10);
+        int isnum = *vb && isdigit((unsigned char)*vb) && *vend == 0 && v <= 1000000000ul;
+        int found = 0;
+        for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+            if (strcasecmp(keys[i].sec, sec) == 0 && strcasecmp(keys[i].key, kb) == 0) {
+                found = 1;
+                if (!isnum || v < keys[i].min) {
+                    snprintf(why, whylen, "line %u: [ %s ] %s: bad value '%s'", line, sec, kb, vb);
+                    return -1;
+                }
+                if (keys[i].off != NOF)
+                    *(uint32_t *)((char *)c + keys[i].off) = (uint32_t)v;
+            }
+        for (size_t i = 0; !found && i < sizeof sections / sizeof *sections; i++)
+            if (strcasecmp(sections[i].sec, sec) == 0)
+                for (const char *const *k = sections[i].keys; *k; k++)
+                    if (strcasecmp(*k, kb) == 0)
+                        found = 1;
+        if (!found) {
+            snprintf(why, whylen, "line %u: unknown key %s in [ %s ]", line, kb, sec);
+            return -1;
+        }
+    }
+    return 0;
+}

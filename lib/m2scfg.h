@@ -1,0 +1,34 @@
+/* m2scfg.h - the GPU configuration of a Multi2Sim 4.2 Southern Islands run
+ * (its --si-config ini), 4.2's defaults where a key is absent (issue 32).
+ * No I/O: the caller gives the file's text. */
+#ifndef RFT_M2SCFG_H
+#define RFT_M2SCFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rft_m2scfg {
+    uint32_t frequency;         /* [ Device ] Frequency, MHz (1000) */
+    uint32_t num_cu;            /* [ Device ] NumComputeUnits (32) */
+    uint32_t num_pools;         /* [ ComputeUnit ] NumWavefrontPools (4) */
+    uint32_t max_wg_per_pool;   /* [ ComputeUnit ] MaxWorkGroupsPerWavefrontPool (10) */
+    uint32_t max_wf_per_pool;   /* [ ComputeUnit ] MaxWavefrontsPerWavefrontPool (10) */
+    uint32_t rew_latency;       /* [ SIMDUnit ] ReadExecWriteLatency (8) */
+    uint32_t rew_buffer;        /* [ SIMDUnit ] ReadExecWriteBufferSize: as 4.2 uses it,
+                                   one instruction (bench/m2s-validation/README) */
+    uint32_t vm_write_latency;  /* [ VectorMemUnit ] WriteLatency (1) */
+    uint32_t vm_write_buffer;   /* [ VectorMemUnit ] WriteBufferSize (1) */
+    uint32_t lds_write_latency; /* [ LDSUnit ] WriteLatency (1) */
+    uint32_t lds_write_buffer;  /* [ LDSUnit ] WriteBufferSize (1) */
+} rft_m2scfg;
+
+void rft_m2scfg_default(rft_m2scfg *c);
+/* Parse text (len bytes) over c (defaults or an earlier file): 0, or -1
+ * with why (line number and the section, key or value at fault).  Every
+ * key of 4.2's [ Device ], [ ComputeUnit ], [ FrontEnd ], [ SIMDUnit ],
+ * [ ScalarUnit ], [ BranchUnit ], [ LDSUnit ], [ VectorMemUnit ] and
+ * [ LocalDataShare ] is known (those the model does not use are read and
+ * kept nowhere); an unknown section or key is an error that names it. */
+int rft_m2scfg_parse(rft_m2scfg *c, const char *text, size_t len, char *why, size_t whylen);
+
+#endif

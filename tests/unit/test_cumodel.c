@@ -1,0 +1,198 @@
+/* test_cumodel.c - unit tests of lib/cumodel.c and lib/m2scfg.c on small
+ * hand-made traces, every number computed by hand (issue 32): the traced
+ * configuration gives back the traced span; a wavefront alone pays in
+ * full; a 1-entry write buffer serialises write-backs (a 64-entry one does
+ * not); a work-group waits for a free slot and lands on the compute unit
+ * that frees first; two wavefronts in step drift apart when one is
+ * delayed; a kernel ends after its stores drain; the LDS completes in
+ * ready order one per its write interval; an ND-range waits for the
+ * previous one on every compute unit; the configuration file's keys. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cumodel.h"
+#include "m2scfg.h"
+
+#define CHECK(c) do { if (!(c)) { \
+    fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); exit(1); } } while (0)
+
+enum { A = RFT_CM_ALU, V = RFT_CM_VMEM, L = RFT_CM_LDS };
+
+static rft_cm_wf wf[16];
+static rft_cm_ev ev[64];
+static uint32_t nwf, nev;
+
+static void reset(void) { nwf = nev = 0; }
+/* a wavefront: nd, wg, cu, simd, begin, end, then n events (cycle, unit, store) */
+static void add(uint32_t nd, uint32_t wg, uint16_t cu, uint16_t simd, uint64_t b, uint64_t e,
+                int n, const uint64_t *c, const uint8_t *u, const uint8_t *st)
+{
+    wf[nwf] = (rft_cm_wf){nd, wg, cu, simd, b, e, nev, (uint32_t)n};
+    for (int i = 0; i < n; i++)
+        ev[nev++] = (rft_cm_ev){c[i], u[i], st ? st[i] : 0};
+    nwf++;
+}
+
+static uint64_t run(const rft_m2scfg *t, const rft_m2scfg *c, uint64_t *traced)
+{
+    rft_cm_trace tr = {wf, nwf, ev, nev, 4};
+    rft_cm_result r;
+    CHECK(rft_cumodel_run(&tr, t, c, &r, NULL, 0) == 0);
+    if (traced)
+        *traced = r.traced;
+    return r.cycles;
+}
+
+static rft_m2scfg base(uint32_t ncu)
+{
+    rft_m2scfg c;
+    rft_m2scfg_default(&c);
+    c.num_cu = ncu;
+    return c;
+}
+
+static void test_alone(void)
+{
+    rft_m2scfg t = base(1), c = t;
+    reset();
+    add(0, 0, 0, 0, 0, 30, 3, (uint64_t[]){10, 18, 26}, (uint8_t[]){A, A, A}, NULL);
+    uint64_t tr;
+    CHECK(run(&t, &c, &tr) == 30 && tr == 30);          /* baseline exact */
+    c.rew_latency = 12;     /* the SIMD held 12 per instruction: 10, 22, 34; ends 38 */
+    CHECK(run(&t, &c, NULL) == 38);
+    c.rew_latency = 20;     /* 10, 30, 50; ends 54 */
+    CHECK(run(&t, &c, NULL) == 54);
+}
+
+static void test_write_buffer(void)
+{
+    rft_m2scfg t = base(1), c = t;
+    reset();    /* two wavefronts of one compute unit, SIMDs 0 and 1, loads back at 100, 101 */
+    add(0, 0, 0, 0, 0, 101, 1, (uint64_t[]){100}, (uint8_t[]){V}, NULL);
+    add(0, 1, 0, 1, 0, 102, 1, (uint64_t[]){101}, (uint8_t[]){V}, NULL);
+    CHECK(run(&t, &c, NULL) == 102);
+    c.vm_write_latency = 11;        /* 1 entry: 110, then max(111, 110 + 11) = 121; ends 122 */
+    CHECK(run(&t, &c, NULL) == 122);
+    c.vm_write_buffer = 64;         /* 64 entries: 110, 111; ends 112 */
+    CHECK(run(&t, &c, NULL) == 112);
+}
+
+static void test_dispatch(void)
+{
+    rft_m2scfg t = base(2);
+    t.num_pools = 1, t.max_wg_per_pool = 1;     /* one work-group per compute unit */
+    reset();
+    add(0, 0, 0, 0, 0, 100, 1, (uint64_t[]){10}, (uint8_t[]){A}, NULL);
+    add(0, 1, 1, 0, 0, 50, 1, (uint64_t[]){10}, (uint8_t[]){A}, NULL);
+    /* traced on compute unit 0 after work-group 0; the model's compute unit
+     * 1 frees first (50): it runs there 50..100 */
+    add(0, 2, 0, 0, 100, 150, 1, (uint64_t[]){110}, (uint8_t[]){A}, NULL);
+    uint64_t tr;
+    CHECK(run(&t, &t, &tr) == 100 && tr == 150);
+}
+
+static void test_drift(void)
+{
+    rft_m2scfg t = base(1), c = t;
+    reset();    /* A and B in step on one SIMD (8 cycles an instruction); A has an LDS load */
+    add(0, 0, 0, 0, 0, 76, 3, (uint64_t[]){8, 60, 72}, (uint8_t[]){A, L, A}, NULL);
+    add(0, 1, 0, 0, 0, 88, 8, (uint64_t[]){16, 24, 32, 40, 48, 56, 64, 80},
+        (uint8_t[]){A, A, A, A, A, A, A, A}, NULL);
+    CHECK(run(&t, &c, NULL) == 88);
+    /* A's ALU after the load and B's last were traced waiting on the SIMD
+     * (own parts 0).  LDS +10: A's load at 70; B, not held up by the traced
+     * interleaving, issues at 64 and 72 and ends 80; A's ALU at 80, ends
+     * 84: they drift apart, B ending before its traced end */
+    c.lds_write_latency = 11;
+    CHECK(run(&t, &c, NULL) == 84);
+    c.lds_write_latency = 21;   /* A's load at 80, its ALU at 80: 84 */
+    CHECK(run(&t, &c, NULL) == 84);
+}
+
+static void test_store_drain(void)
+{
+    rft_m2scfg t = base(1), c = t;
+    reset();    /* a load observed 100 cycles; a store at 110; s_endpgm at 120 */
+    add(0, 0, 0, 0, 0, 120, 2, (uint64_t[]){100, 110}, (uint8_t[]){V, V}, (uint8_t[]){0, 1});
+    uint64_t tr;
+    CHECK(run(&t, &c, &tr) == 210 && tr == 120);        /* the store drains 110 + 100 */
+    c.vm_write_latency = 11;    /* load 110, store 120 + 10 = 130, drains 100 later: 230 */
+    CHECK(run(&t, &c, NULL) == 230);
+}
+
+static void test_lds(void)
+{
+    rft_m2scfg t = base(1), c = t;
+    reset();    /* two LDS loads of one compute unit ready at 20 and 22 */
+    add(0, 0, 0, 0, 0, 21, 1, (uint64_t[]){20}, (uint8_t[]){L}, NULL);
+    add(0, 1, 0, 1, 0, 23, 1, (uint64_t[]){22}, (uint8_t[]){L}, NULL);
+    CHECK(run(&t, &c, NULL) == 23);
+    c.lds_write_latency = 11;   /* 30, then 30 + 11 = 41; ends 42 */
+    CHECK(run(&t, &c, NULL) == 42);
+}
+
+static void test_ndrange(void)
+{
+    rft_m2scfg t = base(2);
+    reset();
+    add(0, 0, 0, 0, 0, 100, 1, (uint64_t[]){50}, (uint8_t[]){A}, NULL);
+    add(0, 1, 1, 0, 0, 20, 1, (uint64_t[]){10}, (uint8_t[]){A}, NULL);
+    /* traced at 30 on compute unit 1; it waits for compute unit 0: 100..120 */
+    add(1, 0, 1, 0, 30, 50, 1, (uint64_t[]){40}, (uint8_t[]){A}, NULL);
+    uint64_t tr;
+    rft_cm_trace trc = {wf, nwf, ev, nev, 4};
+    rft_cm_result r, nd[2];
+    CHECK(rft_cumodel_run(&trc, &t, &t, &r, nd, 2) == 0);
+    CHECK(r.cycles == 120 && r.traced == 100);
+    CHECK(nd[0].cycles == 100 && nd[1].cycles == 20 && nd[1].traced == 20);
+    (void)tr;
+}
+
+static void test_simd_throughput(void)
+{
+    rft_m2scfg t = base(1), c = t;
+    reset();    /* two wavefronts ready together on one SIMD */
+    add(0, 0, 0, 0, 0, 5, 1, (uint64_t[]){4}, (uint8_t[]){A}, NULL);
+    add(0, 1, 0, 0, 0, 13, 1, (uint64_t[]){12}, (uint8_t[]){A}, NULL);
+    CHECK(run(&t, &c, NULL) == 13);
+    c.rew_latency = 20;     /* the SIMD held 20: 4, 24; ends 25 */
+    CHECK(run(&t, &c, NULL) == 25);
+    c.rew_latency = 20, c.rew_buffer = 2;   /* 20 / 2: 4, 14; ends 15 */
+    CHECK(run(&t, &c, NULL) == 15);
+}
+
+static void test_cfg(void)
+{
+    rft_m2scfg c;
+    char why[200];
+    rft_m2scfg_default(&c);
+    const char *ok = "; a comment\n[ Device ]\nNumComputeUnits = 10\nFrequency=925\n\n"
+                     "[ VectorMemUnit ]\nWriteLatency = 21\nWriteBufferSize = 64\n"
+                     "[ SIMDUnit ]\nWidth = 1\n";
+    CHECK(rft_m2scfg_parse(&c, ok, strlen(ok), why, sizeof why) == 0);
+    CHECK(c.num_cu == 10 && c.frequency == 925 && c.vm_write_latency == 21 &&
+          c.vm_write_buffer == 64 && c.rew_latency == 8);
+    const char *bad = "[ SIMDUnit ]\nReadExecWriteLatncy = 9\n";
+    CHECK(rft_m2scfg_parse(&c, bad, strlen(bad), why, sizeof why) == -1);
+    CHECK(strstr(why, "line 2") && strstr(why, "ReadExecWriteLatncy"));
+    const char *sec = "[ Devise ]\n";
+    CHECK(rft_m2scfg_parse(&c, sec, strlen(sec), why, sizeof why) == -1 && strstr(why, "Devise"));
+    const char *val = "[ Device ]\nNumComputeUnits = 0\n";
+    CHECK(rft_m2scfg_parse(&c, val, strlen(val), why, sizeof why) == -1);
+}
+
+int main(void)
+{
+    test_alone();
+    test_write_buffer();
+    test_dispatch();
+    test_drift();
+    test_store_drain();
+    test_lds();
+    test_ndrange();
+    test_simd_throughput();
+    test_cfg();
+    printf("test_cumodel: ok\n");
+    return 0;
+}
