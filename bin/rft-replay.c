@@ -71,7 +71,7 @@ static const char usage[] =
     "at the traced configuration and at the what-if one\n"
     "      --m2s-config FILE  With --model cu: the Multi2Sim 4.2 --si-config ini the trace was "
     "taken with (4.2's defaults where a key is absent)\n"
-    "      --m2s-what-if FILE With --model cu: an ini read over --m2s-config's, the changed "
+    "      --m2s-what-if FILE  With --model cu: an ini read over --m2s-config's, the changed "
     "knobs (default: none)\n"
     CLI_MEMORY_HELP
     "  -f, --format table|tsv|csv|json  Format of the table (default table)\n";

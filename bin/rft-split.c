@@ -12,7 +12,7 @@
 #include "split.h"
 
 static const char usage[] =
-    "rft-split --shards N [--shard-by cu|slice] -o PREFIX [--level N] [FILE]\n"
+    "rft-split --shards N [--shard-by cu|slice] -o PREFIX [--level N] [--flush] [FILE]\n"
     "A stream cut into the files of its N shards in one pass\n"
     "\n"
     "      --shards N         The number of shards, 1 to 65536\n"
@@ -20,7 +20,9 @@ static const char usage[] =
     "(slice, the default), as --shard-by of the readers\n"
     "  -o, --output PREFIX    Shard K goes to PREFIX.K.rft, or to PREFIX with {} replaced by K "
     "when it holds {}\n"
-    "      --level N          zstd level of the shards: -99..-1 (fast), 1..22 (default 1)\n";
+    "      --level N          zstd level of the shards: -99..-1 (fast), 1..22 (default 1)\n"
+    "      --flush            Flush each shard's compressed output after every batch of records, "
+    "for a reader that follows the files as they grow\n";
 
 /* The file of shard k: the template with {} replaced by k, or PREFIX.k.rft. */
 static char *shard_path(const char *tmpl, uint32_t k)
@@ -37,6 +39,7 @@ int main(int argc, char **argv)
                                          {"shard-by", required_argument, 0, 'b'},
                                          {"output", required_argument, 0, 'o'},
                                          {"level", required_argument, 0, 'l'},
+                                         {"flush", no_argument, 0, 'F'},
                                          {0, 0, 0, 0}};
     cli_init(argc, argv, usage);
     argc = cli_take_quiet(argc, argv);
@@ -54,6 +57,7 @@ int main(int argc, char **argv)
             break;
         case 'o': out = optarg; break;
         case 'l': wo.level = cli_level(optarg); break;
+        case 'F': wo.flush_each = 1; break;
         default: cli_bad_option(argv);
         }
     }
