@@ -221,9 +221,11 @@ EOF
     assert_equal "$stderr" "rft-batch: out: holds a batch of the aging study, not healing (use another folder)"
     mkdir d2
     cp "$TR"/b.tsv d2/a.tsv
-    run -1 --separate-stderr rft-batch -o out2 "$TR"/a.rft d2
-    assert_equal "$stderr" "rft-batch: two traces labelled 'a' (give labels in a manifest)"
-    [ ! -e out2/table.tsv ]
+    # two files of one name: the second labelled a_2, and said so (issue 31, item 16)
+    run -0 --separate-stderr rft-batch -o out2 "$TR"/a.rft d2
+    run -0 cut -f1 out2/traces.tsv
+    assert_output $'a\na_2'
+    run -0 grep -F 'd2/a.tsv: labelled a_2' out2/inputs.txt
 }
 
 @test "Slurm not installed, sbatch refusing the job: its own message, status 1, nothing submitted" {
