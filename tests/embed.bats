@@ -197,7 +197,9 @@ except rft_reader.Bad as e:
     print(e)
     sys.exit(1)
 " "$SHARE" "$BATS_TEST_TMPDIR/sim.rft"
-    assert_output "NumPy is not installed (Debian: apt-get install python3-numpy)"
+    # the interpreter named (issue 35): a venv's python needs pip, not apt
+    exe=$("$py" -c 'import sys; print(sys.executable)')
+    assert_output "NumPy is not installed for $exe (Debian: apt-get install python3-numpy; else: $exe -m pip install numpy)"
 }
 
 @test "make uninstall removes exactly what make install put" {
