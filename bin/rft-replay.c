@@ -201,7 +201,7 @@ static void read_cfg(rft_m2scfg *cfg, const char *path)
     if (ferror(f))
         die("%s: read error", path);
     fclose(f);
-    char why[256];
+    char why[1024];     /* holds a whole line of the ini (m2scfg.c: under 512) quoted */
     if (rft_m2scfg_parse(cfg, buf, n, why, sizeof why))
         die("%s: %s", path, why);
     free(buf);

@@ -116,16 +116,16 @@ int main(int argc, char **argv)
     rft_whole_encode(rft_split_whole(sp), whole);
     int ok = e == RFT_EOF;
     for (uint32_t k = 0; k < n; k++) {
-        char werr_[400];
+        char cerr[400];
         if (ok && rft_write_raw(w[k], RFT_WHOLE, whole, RFT_WHOLE_LEN)) {
             ok = 0;
             bad = paths[k];
             snprintf(err, sizeof err, "%s", rft_writer_error(w[k]));
         }
-        if (rft_writer_close(w[k], ok, werr_, sizeof werr_) && ok) {
+        if (rft_writer_close(w[k], ok, cerr, sizeof cerr) && ok) {
             ok = 0;
             bad = paths[k];
-            snprintf(err, sizeof err, "%s", werr_);
+            snprintf(err, sizeof err, "%s", cerr);
         }
     }
     rft_split_free(sp);

@@ -59,8 +59,8 @@
 #     6.2: one cell, the slice's maximum), the cells behind it and the
 #     mean '0' duty reduction beside it
 # Rows are found by kernel: a trace labelled as the paper's kernel, else
-# the first whose stream runs the kernel the AMD APP SDK sample names (K
-# records, or rft-alloc's kernel names); kernels.tsv and the report show
+# the first whose stream runs the kernel the AMD APP SDK sample names (the
+# kernels rft-alloc --util names); kernels.tsv and the report show
 # the match.  tests/reproduce-rules.bats runs two suites of other names.
 #
 # The papers' numbers come from examples/paper-values.tsv, each with its
@@ -196,11 +196,6 @@ per_trace() {
         rft-decode --input-format auto -o "$d/trace.rft" "$src" 2>> "$d/log" || return 0
         src=$d/trace.rft
     fi
-    # its kernels by name: the paper's rows are found by kernel, not by file name
-    [ -s "$d/kernels" ] ||
-        { rft-view "$src" 2>> "$d/log" | awk -F '\t' '$1 == "K" { n = $NF } $1 == "B" { n = $7 }
-            ($1 == "K" || $1 == "B") && !s[n]++ { print n }' > "$d/kernels.part" &&
-          mv "$d/kernels.part" "$d/kernels"; } || :
     [ -s "$d/classify.tsv" ] ||
         { rft-classify --summary="$d/classify.tsv.part" --format tsv -o /dev/null "$src" 2>> "$d/log" &&
           mv "$d/classify.tsv.part" "$d/classify.tsv"; } || :
@@ -294,8 +289,8 @@ facts() {
         u=$out/batch/undervolt/traces/$l
         h=$out/batch/healing/traces/$l
         {
-            [ ! -s "$d/kernels" ] || sed 's/^/kernel\t/' "$d/kernels"
-            # and those rft-alloc names (from the B records, where a stream has no K record)
+            # its kernels by name, as rft-alloc --util names them (K records or, in a
+            # stream without them, the B records): rows are found by kernel
             [ ! -s "$d/util.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { next } $1 != "all" { print "kernel\t" $1 }' "$d/util.tsv"
             [ ! -s "$d/classify.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
                 $1 == "total" { print "compr\t" $c["compr%"]; printf "pattern\t%.2f\n", 100 - $c["other%"] }' "$d/classify.tsv"

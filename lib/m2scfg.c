@@ -90,6 +90,11 @@ int rft_m2scfg_parse(rft_m2scfg *c, const char *text, size_t len, char *why, siz
             }
             char *sb = b + 1, *se = e - 1;
             trim(&sb, &se);
+            if ((size_t)(se - sb) >= sizeof sec) {    /* no section is so long: never cut it */
+                snprintf(why, whylen, "line %u: unknown section (a name of %zu characters)", line,
+                         (size_t)(se - sb));
+                return -1;
+            }
             snprintf(sec, sizeof sec, "%.*s", (int)(se - sb), sb);
             known_sec = 0;
             for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
