@@ -187,7 +187,10 @@ EOF
         cat <<'EOF'
 
 # each table's notes (parameters, lifetime, temperature, runs, window, what
-# the columns assume) are its '# ' lines, which rft-collect(1) gathers
+# the columns assume) are its '# ' lines, which rft-collect(1) gathers.
+# SAVE writes them whole (.part, then mv): a signal between the mv and the
+# recipe's end must not make make delete a complete result
+.PRECIOUS: %/vth.tsv %/energy.tsv
 %/vth.tsv: %/base.rft %/rc.rft %/rar.rft %/rcrar.rft %/wc.rft %/argo.rft
 	rft-vth --format tsv base=$*/base.rft rc=$*/rc.rft rar=$*/rar.rft rcrar=$*/rcrar.rft wc=$*/wc.rft argo=$*/argo.rft $(SAVE)
 %/energy.tsv: %/base.scan %/rc.scan %/rar.scan %/rcrar.scan %/wc.scan %/argo.scan
