@@ -108,20 +108,20 @@ $(SHLIB): $(PIC_OBJ)
 bin/%.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -Ilib -c -o $@ $<
 bin/rft-faultmap bin/rft-dcpatch: bin/fmsource.o
-bin/rft-decode: bin/decinput.o
+bin/rft-decode: bin/decinput.o bin/m2sfile.o
 bin/rft-alloc: bin/occreport.o bin/notes.o
 bin/rft-classify: bin/clsreport.o bin/notes.o
 bin/rft-gate bin/rft-duty: bin/notes.o
 # rft run (bin/run.c) links every stage program, built without its main(),
 # and the helpers of those programs
 RUN_STAGES := $(shell sed -n 's/^ *X(\([a-z]*\)).*/\1/p' bin/run.c)
-RUN_HELPERS = bin/decinput.o bin/fmsource.o bin/occreport.o bin/clsreport.o bin/fmprint.o bin/dcpreport.o bin/pricing.o bin/replaycols.o bin/notes.o
+RUN_HELPERS = bin/decinput.o bin/fmsource.o bin/occreport.o bin/clsreport.o bin/fmprint.o bin/dcpreport.o bin/pricing.o bin/replaycols.o bin/notes.o bin/m2sfile.o
 bin/%.run.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -DCLI_NO_MAIN -Ilib -c -o $@ $<
 bin/rft: bin/run.o $(RUN_STAGES:%=bin/rft-%.run.o) $(RUN_HELPERS)
 bin/rft-faultmap: bin/fmprint.o bin/notes.o
 bin/rft-dcpatch: bin/dcpreport.o bin/replaycols.o bin/notes.o
-bin/rft-replay: bin/replaycols.o bin/notes.o
+bin/rft-replay: bin/replaycols.o bin/notes.o bin/m2sfile.o
 bin/rft-collect: bin/crosstab.o bin/notes.o
 bin/rft-plot: bin/figure.o
 bin/rft-energy: bin/pricing.o bin/notes.o
