@@ -95,7 +95,8 @@ static int own_parts(const rft_cm_trace *tr, uint32_t i0, uint64_t *own)
             if (tr->ev[e].unit == RFT_CM_ALU)
                 s[k++] = (sev){tr->ev[e].cycle, (uint32_t)tr->wf[w].cu << 16 | tr->wf[w].simd, e, w};
         }
-    qsort(s, nalu, sizeof *s, sev_cmp);
+    if (nalu)   /* qsort(NULL, 0, ...) is undefined */
+        qsort(s, nalu, sizeof *s, sev_cmp);
     for (k = 1; k < nalu; k++)      /* right after another wavefront's instruction on
                                      * its SIMD: it waited for that one at most */
         if (s[k - 1].slice == s[k].slice && s[k].c - s[k - 1].c <= i0 && s[k - 1].w != s[k].w)
