@@ -27,6 +27,7 @@ It checks the magic, the format version, the header, every record length and
 the end record's count, as librft does.  Exit status: 0 ok, 1 bad data, 2 usage.
 """
 import collections
+import mmap
 import re
 import shutil
 import signal
@@ -867,13 +868,54 @@ def duty_block(np, a, starts, numbers, lanes, dtype, out=None):
         refuse(np.add.reduceat(values > cycles[rec], first_run) > 0,
                "duty record: a cell's time at '1' and off exceeds its cycles")
     del r, rec
-    off.reshape(-1)[:] = np.repeat(values.astype(dtype), counts)
+    single = runs == 1                  # one run: the entry's cells all off as long
+    if single.all():
+        off[...] = values.astype(dtype)[:, None]
+    else:
+        off.reshape(-1)[:] = np.repeat(values.astype(dtype), counts)
     del values, counts
     np.subtract(cycles.astype(dtype)[:, None], off, out=t0)      # no wrap: off <= cycles
     if (t1 > t0).any():
         refuse((t1 > t0).any(axis=1), "duty record: a cell's time at '1' and off exceeds its cycles")
     t0 -= t1
     return f, t0, t1, off
+
+
+class Growing:
+    """An array [n, *row] that grows along its first axis without a copy: its
+    memory a private anonymous mmap, enlarged with mremap (mmap.resize), its new
+    pages zero and taken from the system only when written.  .array is a
+    view of it (None while growing: no other view may be held then)."""
+
+    def __init__(self, np, row, dtype):
+        self.np, self.row, self.dtype = np, tuple(row), np.dtype(dtype)
+        self.rowbytes = int(np.prod(self.row, dtype=np.int64)) * self.dtype.itemsize
+        self.n = 0
+        self.map = mmap.mmap(-1, mmap.PAGESIZE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        self.array = self._view()
+
+    def _view(self):
+        a = self.np.frombuffer(self.map, self.dtype, self.n * self.rowbytes // self.dtype.itemsize)
+        return a.reshape((self.n,) + self.row)
+
+    def grow(self, n):
+        self.array = None
+        size = max(n * self.rowbytes, mmap.PAGESIZE)
+        if size > len(self.map):
+            self.map.resize(size)
+            if hasattr(mmap, "MADV_HUGEPAGE"):
+                self.map.madvise(mmap.MADV_HUGEPAGE)
+        self.n = n
+        self.array = self._view()
+
+    def widen(self, dtype):
+        """The same values in a wider dtype (a new map, the old one freed)."""
+        new = Growing(self.np, self.row, dtype)
+        new.grow(self.n)
+        new.array[...] = self.array
+        self.array = None
+        self.map.close()
+        self.__dict__.update(new.__dict__)
 
 
 class DutyArrays:
@@ -913,8 +955,9 @@ class DutyArrays:
         self.slice_index = {}
         with Stream(path) as s:
             lanes, entries = s.header.lanes, s.header.entries
-            self.t0, self.t1, self.off = (np.zeros((0, entries, lanes, 32), self.dtype)
-                                          for _ in range(3))
+            self._big = {name: Growing(np, (entries, lanes, 32), self.dtype)
+                         for name in ("t0", "t1", "off")}
+            self._views()
             self.cycles, self.first, self.last = (np.zeros((0, entries), np.uint64)
                                                   for _ in range(3))
             self.used = np.zeros((0, entries), bool)
@@ -933,6 +976,7 @@ class DutyArrays:
                     continue
                 seen = self._add(np, a, starts, numbers, lanes, entries, want, seen)
         self.first[~seen] = 0
+        del self._big
         order = sorted(range(len(self.slices)), key=lambda i: self.slices[i])
         if order != list(range(len(self.slices))):      # not sorted by cu, simd: a copy
             for name in ("t0", "t1", "off", "cycles", "first", "last", "used"):
@@ -950,13 +994,11 @@ class DutyArrays:
                 if not len(starts):
                     return seen
         self.span = SPANS[int(f["span"][-1])]
-        # the slices of the block; new ones grow the arrays (in place: realloc)
+        # the slices of the block; new ones grow the arrays (Growing: no copy)
         uk, inv = np.unique(key, return_inverse=True)
         new = [k for k in uk.tolist() if (k >> 16, k & 0xffff) not in self.slice_index]
         if new:
             n = len(self.slices) + len(new)
-            for name in ("t0", "t1", "off"):
-                getattr(self, name).resize((n, entries, lanes, 32), refcheck=False)
             for arr in (self.cycles, self.first, self.last, self.used, seen):
                 arr.resize((n, entries), refcheck=False)
             for k in new:
@@ -978,8 +1020,15 @@ class DutyArrays:
                 raise Bad("record %d: an entry of %d cycles (more than %s holds)"
                           % (numbers[np.argmax(total)], total.max(), self.dtype))
             self.dtype = need
-            for name in ("t0", "t1", "off"):
-                setattr(self, name, getattr(self, name).astype(need))
+            self.t0 = self.t1 = self.off = None
+            for g in self._big.values():
+                g.widen(need)           # a copy of what was read (none at the start)
+            self._views()
+        if new:
+            self.t0 = self.t1 = self.off = None
+            for g in self._big.values():
+                g.grow(len(self.slices))
+            self._views()
         first, last = self.first.reshape(-1), self.last.reshape(-1)
         sflat, uflat = seen.reshape(-1), self.used.reshape(-1)
         fresh = ~sflat[lin]
@@ -1004,6 +1053,9 @@ class DutyArrays:
         sflat[lin] = True
         uflat[lin[f["flags"] & 1 == 0]] = True
         return seen
+
+    def _views(self):
+        self.t0, self.t1, self.off = (self._big[name].array for name in ("t0", "t1", "off"))
 
     def shares(self):
         """t0, t1, off as shares of each entry's cycles (float64, NaN where it has none)."""
@@ -1203,8 +1255,10 @@ class Results:
 
     def write(self, out):
         if self.np is False:
-            sys.stderr.write("rft_reader.py: no summary of the duty map without NumPy "
-                             "(Debian: apt-get install python3-numpy)\n")
+            try:
+                import_numpy()
+            except Bad as e:
+                sys.stderr.write("rft_reader.py: no summary of the duty map: %s\n" % e)
         def sl(cu, simd):
             return "all" if cu == simd == 0xffff else "%d:%d" % (cu, simd)
         if self.duty:
