@@ -16,10 +16,17 @@ As a module (`make install` puts it in PREFIX/share/rftrace):
             if rec.kind == "write":
                 print(rec.cycle, rec.vreg, hex(rec.mask), rec.values)
     cols = rft_reader.write_arrays("trace.rft")    # NumPy: one array per write field
+    d = rft_reader.duty_arrays("base.rft")         # NumPy: a duty map, [slice, entry, lane, bit]
+    d = rft_reader.duty_arrays("base.rft", slices=[(0, 1)])   # one slice only
 
 Records are plain Python objects (ints, tuples, str).  With NumPy installed,
 open_stream(..., arrays=True) gives each write's mask and values as arrays and
 write_arrays() gives all writes as columns; nothing else needs NumPy.
+duty_arrays() reads a duty map into NumPy a block of decompressed content at
+a time (Stream.record_blocks: structured dtypes over the block, no Python
+loop per record or per cell), its t0, t1, off of the narrowest unsigned type
+that holds an entry's cycles (they were uint64 before issue 35; dtype= asks
+for one); bench/pyreader measures it against zstd -dc.
 Compressed streams are read through python3-zstandard when it is installed,
 else through the zstd program.
 
