@@ -190,3 +190,30 @@ EOF
     exe=$(python3 -c 'import sys; print(sys.executable)')
     assert_output "NumPy is not installed for $exe (Debian: apt-get install python3-numpy; else: $exe -m pip install numpy)"
 }
+
+@test "read_tables: a study script's tables for people refused, naming --format tsv; its TSV read" {
+    rft-synth --quiet --writes 2000 -o u.rft
+    sh "$TOP/examples/undervolt.sh" --quiet u.rft > people.txt
+    sh "$TOP/examples/undervolt.sh" --quiet --format tsv u.rft > tables.tsv
+    # the refusal comes before pandas is needed: any python3
+    run -1 python3 - "$READER_DIR" <<'EOF'
+import sys; sys.path.insert(0, sys.argv[1]); import rft_reader
+try:
+    rft_reader.read_tables("people.txt")
+except rft_reader.Bad as e:
+    print(e)
+    sys.exit(1)
+EOF
+    assert_output "people.txt: text output for people ('$(head -1 people.txt | cut -c1-60)'): run the script with --format tsv"
+    for py in python3 /usr/bin/python3 ""; do
+        [ -n "$py" ] || skip "pandas is not installed (Debian: python3-pandas): the TSV not read"
+        "$py" -c "import pandas" 2>/dev/null && break
+    done
+    run -0 "$py" - "$READER_DIR" <<'EOF'
+import sys; sys.path.insert(0, sys.argv[1]); import rft_reader
+t = rft_reader.read_tables("tables.tsv")
+print(len(t), list(t[0].columns[:2]), t[0]["writes"].tolist(), list(t[1].columns[:2]))
+EOF
+    w=$(rft-view --stats --format tsv u.rft | awk -F '\t' '$1 == "writes" { print $2 }')
+    assert_output "2 ['scenario', 'writes'] [$w, $w, $w] ['scheme', 'vdd_mV']"
+}
