@@ -583,21 +583,21 @@ class Stream:
             self.counts[code] = self.counts.get(code, 0) + 1
             yield code, p
 
-    def record_blocks(self, code, candidates, size=None):
+    def record_blocks(self, candidates, size=None):
         """The records of a stream block by block, for readers into NumPy:
         (a, starts, numbers, others) for each block of the content, a: the block as a
-        uint8 array, starts: int64 array of the offsets in a of its records of
-        kind code that candidates(np, a) found and that follow each other
+        uint8 array, starts: int64 array of the offsets in a of its records
+        that candidates(np, a) found and that follow each other
         (the payload of one at start + 5), others: [(kind code, payload,
         number)] of its other records, in order.  candidates gives the offsets of the
-        well-formed records of kind code in a (sorted), and their
+        well-formed records of the kinds it reads in a (sorted), and their
         lengths (the 5 bytes of kind and length included), as int64 arrays;
         numbers: the records' numbers in the stream (from 1), as in messages;
         they are taken only where the records before them lead to them, so a
         match inside another record's payload does no harm.  Records between
-        them (other kinds, or one of kind code that candidates refused) are
-        read one by one and checked as raw_records() does; the loop in Python
-        is per block and per such record, never per record of kind code."""
+        them (other kinds, or one that candidates refused) are read one by
+        one and checked as raw_records() does; the loop in Python is per
+        block and per such record, never per record that candidates found."""
         np = import_numpy()
         size = size or BLOCK
         lanes = self.header.lanes
@@ -626,7 +626,6 @@ class Stream:
                     runs.append(cand[i:k + 1])
                     numbers.append(np.arange(self.count + 1, self.count + 2 + k - i))
                     self.count += k + 1 - i
-                    self.counts[code] = self.counts.get(code, 0) + k + 1 - i
                     pos = int(nxt[k])
                     if k < j:
                         break
@@ -651,7 +650,11 @@ class Stream:
                 pos += 5 + ln
             carry = buf[pos:]
             if runs:
-                yield a, np.concatenate(runs), np.concatenate(numbers), others
+                starts = np.concatenate(runs)
+                for c, k in enumerate(np.bincount(a[starts], minlength=256).tolist()):
+                    if k:
+                        self.counts[c] = self.counts.get(c, 0) + k
+                yield a, starts, np.concatenate(numbers), others
             else:
                 yield a, np.zeros(0, np.int64), np.zeros(0, np.int64), others
         where = "record %d: " % (self.count + 1)
@@ -723,20 +726,47 @@ def open_stream(path="-", arrays=False):
     return Stream(path, arrays)
 
 
+def fixed_candidates(lanes, kinds):
+    """For Stream.record_blocks: the records of the kinds given, all of one
+    length (begin, end-wf, write, read, bundle), that have it and no
+    reserved wavefront id."""
+    def find(np, a):
+        n = len(a) - 21                 # kind, length, cycle, cu, simd, wf
+        if n < 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        is_kind = np.zeros(256, bool)
+        length = np.zeros(256, np.int64)
+        for k in kinds:
+            is_kind[k] = True
+            length[k] = KINDS[k].lengths(lanes)[0]
+        c = np.flatnonzero(is_kind[a[:n + 1]])
+        ln = _rows(np, a[1:], 4, c).view("<u4").ravel()
+        c = c[ln == length[a[c]]]
+        wf = _rows(np, a[17:], 4, c).view("<u4").ravel()
+        c = c[wf != 0xffffffff]
+        return c, 5 + length[a[c]]
+    return find
+
+
 def write_arrays(path="-"):
     """All writes of a stream as NumPy columns: cycle, cu, simd, wf, vreg, phys,
     cls, bs, wc, flags, c0, de, db, on_bits (one value per write), mask (bool,
-    writes x lanes) and values (uint32, writes x lanes)."""
+    writes x lanes) and values (uint32, writes x lanes).  Read block by
+    block (Stream.record_blocks), the writes of a block through a structured
+    dtype, no Python loop per record (but per kernel record)."""
     np = import_numpy()
     with Stream(path) as s:
         lanes = s.header.lanes
-        payloads = bytearray()
-        for code, p in s.raw_records():
-            if code == 0x04:
-                payloads += p
-    mb = mask_bytes(lanes)
-    dtype = np.dtype(list(WRITE_FIELDS) + [("mask", "u1", (mb,)), ("values", "<u4", (lanes,))])
-    table = np.frombuffer(bytes(payloads), dtype)
+        mb = mask_bytes(lanes)
+        dtype = np.dtype(list(WRITE_FIELDS) + [("mask", "u1", (mb,)), ("values", "<u4", (lanes,))])
+        parts = []
+        for a, starts, numbers, others in s.record_blocks(
+                fixed_candidates(lanes, (0x02, 0x03, 0x04, 0x05, 0x06))):
+            w = starts[a[starts] == 0x04]
+            if len(w):
+                parts.append(_rows(np, a[5:], dtype.itemsize, w).view(dtype).ravel())
+    table = np.concatenate(parts) if parts else np.zeros(0, dtype)
+    del parts
     cols = {name: np.ascontiguousarray(table[name]) for name, _ in WRITE_FIELDS}
     bits = np.unpackbits(table["mask"].reshape(len(table), mb), axis=1, bitorder="little")
     cols["mask"] = bits[:, :lanes].astype(bool)
@@ -969,8 +999,7 @@ class DutyArrays:
                                                   for _ in range(3))
             self.used = np.zeros((0, entries), bool)
             seen = np.zeros((0, entries), bool)
-            for a, starts, numbers, others in s.record_blocks(
-                    0x10, duty_candidates(lanes, entries)):
+            for a, starts, numbers, others in s.record_blocks(duty_candidates(lanes, entries)):
                 for code, p, number in others:
                     if code == 0x10:        # one the candidates refused: say why
                         try:
