@@ -217,3 +217,25 @@ EOF
     w=$(rft-view --stats --format tsv u.rft | awk -F '\t' '$1 == "writes" { print $2 }')
     assert_output "2 ['scenario', 'writes'] [$w, $w, $w] ['scheme', 'vdd_mV']"
 }
+
+@test "write_arrays: every write as rft-view prints it, whatever the block size" {
+    need_numpy
+    rft-view "$D/t.rft" | grep '^W' > view.txt
+    [ "$(wc -l < view.txt)" -gt 1000 ]
+    run -0 "$PY" - "$READER_DIR" "$D/t.rft" <<'EOF'
+import sys; sys.path.insert(0, sys.argv[1]); import rft_reader
+for block in (4 << 20, 1000, 333):
+    rft_reader.BLOCK = block
+    c = rft_reader.write_arrays(sys.argv[2])
+    lanes = c["values"].shape[1]
+    with open("py%d.txt" % block, "w") as f:
+        for i in range(len(c["cycle"])):
+            mask = sum(1 << b for b in range(lanes) if c["mask"][i, b])
+            f.write("W\t%d\t%d\t%d\t%d\t%d\t%0*x\t%s\n" % (
+                c["cycle"][i], c["cu"][i], c["simd"][i], c["wf"][i], c["vreg"][i],
+                (lanes + 3) // 4, mask, "\t".join("%08x" % v for v in c["values"][i])))
+EOF
+    for b in 4194304 1000 333; do
+        run -0 cmp view.txt "py$b.txt"
+    done
+}
