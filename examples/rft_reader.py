@@ -600,7 +600,6 @@ class Stream:
         block and per such record, never per record that candidates found."""
         np = import_numpy()
         size = size or BLOCK
-        lanes = self.header.lanes
         carry = b""
         ended = False
         for block in self.content.blocks(size):
@@ -913,7 +912,8 @@ def duty_block(np, a, starts, numbers, lanes, dtype, out=None):
     del values, counts
     np.subtract(cycles.astype(dtype)[:, None], off, out=t0)      # no wrap: off <= cycles
     if (t1 > t0).any():
-        refuse((t1 > t0).any(axis=1), "duty record: a cell's time at '1' and off exceeds its cycles")
+        refuse((t1 > t0).any(axis=1),
+               "duty record: a cell's time at '1' and off exceeds its cycles")
     t0 -= t1
     return f, t0, t1, off
 
