@@ -49,6 +49,7 @@ ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 CHUNK = 1 << 16
 BLOCK = 4 << 20     # bytes of content a NumPy reader takes at a time
 SLAB = 1 << 17      # cells of duty records decoded together (in cache)
+RESERVE = 1 << 36   # bytes of address space (not memory) for each big array
 
 
 class Bad(Exception):
@@ -355,24 +356,6 @@ class Content:
         self.pos += len(out)
         return out
 
-    def blocks(self, size):
-        """The rest of the content as bytes objects of about size bytes or more
-        each (the last one shorter), the bytes buffered by read() first."""
-        parts, n = [bytes(self.buf[self.pos:])], len(self.buf) - self.pos
-        self.buf, self.pos = bytearray(), 0
-        while True:
-            while n < size:
-                chunk = self.next_chunk()
-                if not chunk:
-                    break
-                parts.append(chunk)
-                n += len(chunk)
-            if not n:
-                return
-            block = parts[0] if len(parts) == 1 else b"".join(parts)
-            parts, n = [], 0
-            yield block
-
     def close(self):
         pass
 
@@ -586,29 +569,51 @@ class Stream:
 
     def record_blocks(self, candidates, size=None):
         """The records of a stream block by block, for readers into NumPy:
-        (a, starts, numbers, others) for each block of the content, a: the block as a
-        uint8 array, starts: int64 array of the offsets in a of its records
-        that candidates(np, a) found and that follow each other
-        (the payload of one at start + 5), others: [(kind code, payload,
-        number)] of its other records, in order.  candidates gives the offsets of the
-        well-formed records of the kinds it reads in a (sorted), and their
-        lengths (the 5 bytes of kind and length included), as int64 arrays;
-        numbers: the records' numbers in the stream (from 1), as in messages;
-        they are taken only where the records before them lead to them, so a
-        match inside another record's payload does no harm.  Records between
-        them (other kinds, or one that candidates refused) are read one by
-        one and checked as raw_records() does; the loop in Python is per
-        block and per such record, never per record that candidates found."""
+        (a, starts, numbers, others) for each block of about size (BLOCK)
+        bytes of the content.  a: the block, a uint8 array valid until the
+        next block is asked for (one buffer serves them all: no new memory
+        to fault in per block); starts: int64 array of the offsets in a of
+        the records that candidates(np, a) found and that follow each other
+        (the payload of one at start + 5); numbers: their numbers in the
+        stream (from 1), as in messages; others: [(kind code, payload,
+        number)] of the other records of the block, in order.  candidates
+        gives the offsets of the well-formed records of the kinds it reads in
+        a (sorted) and their lengths (the 5 bytes of kind and length
+        included), as int64 arrays; they are taken only where the records
+        before them lead to them, so a match inside another record's payload
+        does no harm.  Records between them (other kinds, or one that
+        candidates refused) are read one by one and checked as raw_records()
+        does; the loop in Python is per block and per such record, never
+        per record that candidates found."""
         np = import_numpy()
         size = size or BLOCK
-        carry = b""
-        ended = False
-        for block in self.content.blocks(size):
+        buf = bytearray(size + 2 * CHUNK)
+        held = len(self.content.buf) - self.content.pos      # what read() buffered
+        if held > len(buf):
+            buf = bytearray(held + size)
+        buf[:held] = self.content.buf[self.content.pos:]
+        self.content.buf, self.content.pos = bytearray(), 0
+        eof = ended = False
+        while True:
+            while held < size and not eof:
+                chunk = self.content.next_chunk()
+                if not chunk:
+                    eof = True
+                    break
+                if held + len(chunk) > len(buf):     # a record longer than a block
+                    bigger = bytearray(2 * (held + len(chunk)))
+                    bigger[:held] = buf[:held]
+                    buf = bigger
+                buf[held:held + len(chunk)] = chunk
+                held += len(chunk)
             if ended:
-                raise Bad("record %d: data after the end record" % (self.count + 1))
-            buf = carry + block if carry else block
-            a = np.frombuffer(buf, np.uint8)
-            n = len(buf)
+                if held:
+                    raise Bad("record %d: data after the end record" % (self.count + 1))
+                return
+            if not held:
+                break
+            n = held
+            a = np.frombuffer(buf, np.uint8, n)
             cand, clen = candidates(np, a)
             cand = np.asarray(cand, np.int64)
             nxt = cand + np.asarray(clen, np.int64)
@@ -636,7 +641,7 @@ class Stream:
                 self.check_length(rcode, ln, self.count + 1)
                 if pos + 5 + ln > n:
                     break
-                p = buf[pos + 5:pos + 5 + ln]
+                p = bytes(buf[pos + 5:pos + 5 + ln])
                 if rcode == 0x00:
                     self.check_end(p, self.count + 1)
                     if pos + 5 + ln != n:
@@ -648,7 +653,6 @@ class Stream:
                 self.counts[rcode] = self.counts.get(rcode, 0) + 1
                 others.append((rcode, p, self.count))
                 pos += 5 + ln
-            carry = buf[pos:]
             if runs:
                 starts = np.concatenate(runs)
                 for c, k in enumerate(np.bincount(a[starts], minlength=256).tolist()):
@@ -657,14 +661,17 @@ class Stream:
                 yield a, starts, np.concatenate(numbers), others
             else:
                 yield a, np.zeros(0, np.int64), np.zeros(0, np.int64), others
+            del a
+            buf[:n - pos] = buf[pos:n]          # the record cut at the block's end
+            held = n - pos
+            if eof and not ended:
+                break
         where = "record %d: " % (self.count + 1)
-        if ended:
-            return
-        if not carry:
+        if not held:
             raise Bad(where + "stream ends without an end record (truncated)")
-        if len(carry) < 5:
+        if held < 5:
             raise Bad(where + "stream ends inside the kind and length (truncated)")
-        self.check_length(*struct.unpack_from("<BI", carry), self.count + 1)
+        self.check_length(*struct.unpack_from("<BI", buf), self.count + 1)
         raise Bad(where + "stream ends inside the record (truncated)")
 
     def check_length(self, code, n, number):
@@ -919,18 +926,50 @@ def duty_block(np, a, starts, numbers, lanes, dtype, out=None):
     return f, t0, t1, off
 
 
+def _noreserve():
+    """mmap's MAP_NORESERVE where Python does not name it (0x4000 on Linux
+    for x86, ARM and RISC-V; elsewhere none is known here: 0)."""
+    import platform
+    if hasattr(mmap, "MAP_NORESERVE"):
+        return mmap.MAP_NORESERVE
+    if sys.platform.startswith("linux") and \
+            re.match(r"(x86_64|i.86|aarch64|arm|riscv)", platform.machine()):
+        return 0x4000
+    return 0
+
+
 class Growing:
     """An array [n, *row] that grows along its first axis without a copy: its
-    memory a private anonymous mmap, enlarged with mremap (mmap.resize), its new
-    pages zero and taken from the system only when written.  .array is a
-    view of it (None while growing: no other view may be held then)."""
+    memory a private anonymous mmap whose pages are taken from the system
+    only when written.  The map reserves RESERVE bytes of address space
+    (MAP_NORESERVE: no memory is committed); where that is refused (a
+    ulimit -v, strict overcommit) or not enough, it is enlarged with mremap
+    (mmap.resize), still without a copy but with slower page faults.
+    .array is a view of it (None while growing: no other view may be held
+    then)."""
 
     def __init__(self, np, row, dtype):
         self.np, self.row, self.dtype = np, tuple(row), np.dtype(dtype)
         self.rowbytes = int(np.prod(self.row, dtype=np.int64)) * self.dtype.itemsize
         self.n = 0
-        self.map = mmap.mmap(-1, mmap.PAGESIZE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        self.map = None
+        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
+        if _noreserve():
+            try:
+                self.map = mmap.mmap(-1, RESERVE, flags=flags | _noreserve())
+            except (OSError, OverflowError, ValueError):
+                pass
+        if self.map is None:
+            self.map = mmap.mmap(-1, mmap.PAGESIZE, flags=flags)
+        self._huge()
         self.array = self._view()
+
+    def _huge(self):
+        if hasattr(mmap, "MADV_HUGEPAGE"):
+            try:
+                self.map.madvise(mmap.MADV_HUGEPAGE)
+            except OSError:
+                pass
 
     def _view(self):
         a = self.np.frombuffer(self.map, self.dtype, self.n * self.rowbytes // self.dtype.itemsize)
@@ -941,8 +980,7 @@ class Growing:
         size = max(n * self.rowbytes, mmap.PAGESIZE)
         if size > len(self.map):
             self.map.resize(size)
-            if hasattr(mmap, "MADV_HUGEPAGE"):
-                self.map.madvise(mmap.MADV_HUGEPAGE)
+            self._huge()
         self.n = n
         self.array = self._view()
 

@@ -160,9 +160,11 @@ b[rec + 5 + 3] += 1
 open(sys.argv[1], "wb").write(b)
 EOF
     head -c 30000 "$D/rc.raw" > cut.raw
+    head -c -13 "$D/rc.raw" > noend.raw         # without its end record
+    { cat "$D/rc.raw"; echo; } > trail.raw
     run -0 "$PY" - "$READER_DIR" <<'EOF'
 import sys; sys.path.insert(0, sys.argv[1]); import rft_reader
-for path in ("m.raw", "cut.raw"):
+for path in ("m.raw", "cut.raw", "noend.raw", "trail.raw"):
     for read in (lambda: rft_reader.duty_arrays(path), lambda: list(rft_reader.records_of(path, "duty"))):
         try:
             read()
@@ -173,6 +175,10 @@ EOF
     assert_line --index 1 "${lines[0]}"
     assert_line --index 2 --regexp '^record [0-9]+: stream ends inside the record \(truncated\)$'
     assert_line --index 3 "${lines[2]}"
+    assert_line --index 4 --regexp '^record [0-9]+: stream ends without an end record \(truncated\)$'
+    assert_line --index 5 "${lines[4]}"
+    assert_line --index 6 --regexp '^record [0-9]+: data after the end record$'
+    assert_line --index 7 "${lines[6]}"
 }
 
 @test "duty_arrays without NumPy names the interpreter" {
