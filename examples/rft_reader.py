@@ -594,8 +594,9 @@ class Stream:
         buf[:held] = self.content.buf[self.content.pos:]
         self.content.buf, self.content.pos = bytearray(), 0
         eof = ended = False
+        fill = size             # fill the buffer to this many bytes
         while True:
-            while held < size and not eof:
+            while held < fill and not eof:
                 chunk = self.content.next_chunk()
                 if not chunk:
                     eof = True
@@ -664,6 +665,7 @@ class Stream:
             del a
             buf[:n - pos] = buf[pos:n]          # the record cut at the block's end
             held = n - pos
+            fill = size if pos else held + 1    # a record longer than a block: read on
             if eof and not ended:
                 break
         where = "record %d: " % (self.count + 1)

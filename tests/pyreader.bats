@@ -65,6 +65,7 @@ used = np.array([r[12] == "used" for r in rows])[head].reshape(n, entries)
 for path, block, *how in runs:
     if how == ["program"]:
         sys.modules["zstandard"] = None     # the zstd program, not the module
+    rft_reader.CHUNK = 100 if how == ["chunk100"] else 1 << 16
     rft_reader.BLOCK = int(block)
     d = rft_reader.duty_arrays(path, slices=want or None)
     assert d.slices == slices, (d.slices, slices)
@@ -82,11 +83,12 @@ EOF
     compare_py
     # blocks of 1000, 777 and 4099 bytes: records cut between blocks, the
     # counters records at the end read one by one; the content not
-    # compressed; through the zstd program
+    # compressed; through the zstd program; blocks of 300 bytes read 100
+    # bytes at a time, shorter than a record (about 1 KB)
     run -0 "$PY" compare.py "$READER_DIR" "$D/cells.tsv" "$D/rc.rft:4194304" "$D/rc.rft:1000" \
-        "$D/rc.raw:777" "$D/rc.rft:4099:program"
+        "$D/rc.raw:777" "$D/rc.rft:4099:program" "$D/rc.raw:300:chunk100"
     [[ ${lines[0]} == "uint16 (2, 256, 16, 32) "* ]]
-    [ "${#lines[@]}" = 4 ] && [ "$(printf '%s\n' "${lines[@]}" | sort -u | wc -l)" = 1 ]
+    [ "${#lines[@]}" = 5 ] && [ "$(printf '%s\n' "${lines[@]}" | sort -u | wc -l)" = 1 ]
 }
 
 @test "duty_arrays: one slice read alone, the same cells, the memory of one slice" {
