@@ -16,10 +16,17 @@ As a module (`make install` puts it in PREFIX/share/rftrace):
             if rec.kind == "write":
                 print(rec.cycle, rec.vreg, hex(rec.mask), rec.values)
     cols = rft_reader.write_arrays("trace.rft")    # NumPy: one array per write field
+    d = rft_reader.duty_arrays("base.rft")         # NumPy: a duty map, [slice, entry, lane, bit]
+    d = rft_reader.duty_arrays("base.rft", slices=[(0, 1)])   # one slice only
 
 Records are plain Python objects (ints, tuples, str).  With NumPy installed,
 open_stream(..., arrays=True) gives each write's mask and values as arrays and
 write_arrays() gives all writes as columns; nothing else needs NumPy.
+duty_arrays() reads a duty map into NumPy a block of decompressed content at
+a time (Stream.record_blocks: structured dtypes over the block, no Python
+loop per record or per cell), its t0, t1, off of the narrowest unsigned type
+that holds an entry's cycles (they were uint64 before issue 35; dtype= asks
+for one); bench/pyreader measures it against zstd -dc.
 Compressed streams are read through python3-zstandard when it is installed,
 else through the zstd program.
 
@@ -27,6 +34,7 @@ It checks the magic, the format version, the header, every record length and
 the end record's count, as librft does.  Exit status: 0 ok, 1 bad data, 2 usage.
 """
 import collections
+import mmap
 import re
 import shutil
 import signal
@@ -39,6 +47,9 @@ MAX_RECORD = 16 << 20
 MAX_STR = 4095
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 CHUNK = 1 << 16
+BLOCK = 4 << 20     # bytes of content a NumPy reader takes at a time
+SLAB = 1 << 17      # cells of duty records decoded together (in cache)
+RESERVE = 1 << 36   # bytes of address space (not memory) for each big array
 
 
 class Bad(Exception):
@@ -152,12 +163,17 @@ def parse_duty(p, lanes, np):
         raise Bad("duty record of %d bytes (expected %d)"
                   % (len(p), DUTY_FIXED + planes * pb + 10 * runs))
     pos = DUTY_FIXED + planes * pb
-    counts, values = [], []
-    for i in range(runs):
-        c, v = struct.unpack_from("<HQ", p, pos + 10 * i)
-        counts.append(c)
-        values.append(v)
-    if min(counts) < 1 or sum(counts) != cells:
+    if np is None:
+        counts, values = [], []
+        for i in range(runs):
+            c, v = struct.unpack_from("<HQ", p, pos + 10 * i)
+            counts.append(c)
+            values.append(v)
+    else:
+        r = np.frombuffer(p, np.dtype(list(RUN_FIELDS)), runs, pos)
+        counts, values = r["count"].astype(np.int64), r["value"]
+    if (min(counts) < 1 or sum(counts) != cells) if np is None else \
+            (counts.min() < 1 or counts.sum() != cells):
         raise Bad("duty record: its runs of off time do not cover the %d cells" % cells)
     if np is None:
         t1 = [0] * cells
@@ -171,12 +187,15 @@ def parse_duty(p, lanes, np):
         t0 = tuple(cycles - a - o for a, o in zip(t1, off))
         t1, off = tuple(t1), tuple(off)
     else:
-        bits = np.unpackbits(np.frombuffer(p, np.uint8, planes * pb, DUTY_FIXED)
-                             .reshape(planes, pb), axis=1, bitorder="little")
         t1 = np.zeros(cells, np.uint64)
-        for k in range(planes):
-            t1 |= bits[k].astype(np.uint64) << np.uint64(k)
-        off = np.repeat(np.array(values, np.uint64), counts)
+        tb = t1.view(np.uint8).reshape(cells, 8)
+        if sys.byteorder == "big":
+            tb = tb[:, ::-1]
+        rows = np.frombuffer(p, np.uint8, planes * pb, DUTY_FIXED).reshape(planes, pb)
+        for k0 in range(0, planes, 8):     # 8 planes: byte k0 / 8 of every cell
+            tb[:, k0 // 8] = np.packbits(np.unpackbits(rows[k0:k0 + 8], axis=1, bitorder="little"),
+                                         axis=0, bitorder="little")[0]
+        off = np.repeat(np.asarray(values, np.uint64), counts)
         if np.any(t1 > np.uint64(cycles) - np.minimum(off, np.uint64(cycles))) or \
                 np.any(off > np.uint64(cycles)):
             raise Bad("duty record: a cell's time at '1' and off exceeds its cycles")
@@ -548,6 +567,134 @@ class Stream:
             self.counts[code] = self.counts.get(code, 0) + 1
             yield code, p
 
+    def record_blocks(self, candidates, size=None):
+        """The records of a stream block by block, for readers into NumPy:
+        (a, starts, numbers, others) for each block of about size (BLOCK)
+        bytes of the content.  a: the block, a uint8 array valid until the
+        next block is asked for (one buffer serves them all: no new memory
+        to fault in per block); starts: int64 array of the offsets in a of
+        the records that candidates(np, a) found and that follow each other
+        (the payload of one at start + 5); numbers: their numbers in the
+        stream (from 1), as in messages; others: [(kind code, payload,
+        number)] of the other records of the block, in order.  candidates
+        gives the offsets of the well-formed records of the kinds it reads in
+        a (sorted) and their lengths (the 5 bytes of kind and length
+        included), as int64 arrays; they are taken only where the records
+        before them lead to them, so a match inside another record's payload
+        does no harm.  Records between them (other kinds, or one that
+        candidates refused) are read one by one and checked as raw_records()
+        does; the loop in Python is per block and per such record, never
+        per record that candidates found."""
+        np = import_numpy()
+        size = size or BLOCK
+        buf = bytearray(size + 2 * CHUNK)
+        held = len(self.content.buf) - self.content.pos      # what read() buffered
+        if held > len(buf):
+            buf = bytearray(held + size)
+        buf[:held] = self.content.buf[self.content.pos:]
+        self.content.buf, self.content.pos = bytearray(), 0
+        eof = ended = False
+        fill = size             # fill the buffer to this many bytes
+        while True:
+            while held < fill and not eof:
+                chunk = self.content.next_chunk()
+                if not chunk:
+                    eof = True
+                    break
+                if held + len(chunk) > len(buf):     # a record longer than a block
+                    bigger = bytearray(2 * (held + len(chunk)))
+                    bigger[:held] = buf[:held]
+                    buf = bigger
+                buf[held:held + len(chunk)] = chunk
+                held += len(chunk)
+            if ended:
+                if held:
+                    raise Bad("record %d: data after the end record" % (self.count + 1))
+                return
+            if not held:
+                break
+            n = held
+            a = np.frombuffer(buf, np.uint8, n)
+            cand, clen = candidates(np, a)
+            cand = np.asarray(cand, np.int64)
+            nxt = cand + np.asarray(clen, np.int64)
+            brk = np.flatnonzero(nxt[:-1] != cand[1:])     # the chain breaks after these
+            runs, numbers, others = [], [], []
+            pos = 0
+            while True:
+                i = int(np.searchsorted(cand, pos))
+                if i < len(cand) and cand[i] == pos:
+                    b = int(np.searchsorted(brk, i))
+                    j = int(brk[b]) if b < len(brk) else len(cand) - 1
+                    k = i + int(np.searchsorted(nxt[i:j + 1], n, "right")) - 1
+                    if k < i:
+                        break               # its record goes on in the next block
+                    runs.append(cand[i:k + 1])
+                    numbers.append(np.arange(self.count + 1, self.count + 2 + k - i))
+                    self.count += k + 1 - i
+                    pos = int(nxt[k])
+                    if k < j:
+                        break
+                    continue
+                if pos + 5 > n:
+                    break
+                rcode, ln = struct.unpack_from("<BI", buf, pos)
+                self.check_length(rcode, ln, self.count + 1)
+                if pos + 5 + ln > n:
+                    break
+                p = bytes(buf[pos + 5:pos + 5 + ln])
+                if rcode == 0x00:
+                    self.check_end(p, self.count + 1)
+                    if pos + 5 + ln != n:
+                        raise Bad("record %d: data after the end record" % (self.count + 1))
+                    pos, ended = n, True
+                    break
+                self.check_record(rcode, p, self.count + 1)
+                self.count += 1
+                self.counts[rcode] = self.counts.get(rcode, 0) + 1
+                others.append((rcode, p, self.count))
+                pos += 5 + ln
+            if runs:
+                starts = np.concatenate(runs)
+                for c, k in enumerate(np.bincount(a[starts], minlength=256).tolist()):
+                    if k:
+                        self.counts[c] = self.counts.get(c, 0) + k
+                yield a, starts, np.concatenate(numbers), others
+            else:
+                yield a, np.zeros(0, np.int64), np.zeros(0, np.int64), others
+            del a
+            buf[:n - pos] = buf[pos:n]          # the record cut at the block's end
+            held = n - pos
+            fill = size if pos else held + 1    # a record longer than a block: read on
+            if eof and not ended:
+                break
+        where = "record %d: " % (self.count + 1)
+        if not held:
+            raise Bad(where + "stream ends without an end record (truncated)")
+        if held < 5:
+            raise Bad(where + "stream ends inside the kind and length (truncated)")
+        self.check_length(*struct.unpack_from("<BI", buf), self.count + 1)
+        raise Bad(where + "stream ends inside the record (truncated)")
+
+    def check_length(self, code, n, number):
+        kind = KINDS.get(code, UNKNOWN)
+        lo, hi = kind.lengths(self.header.lanes)
+        if not lo <= n <= hi:
+            raise Bad("record %d: %s record of %d bytes (expected %s)" % (
+                number, kind.name, n, lo if lo == hi else "%d..%d" % (lo, hi)))
+
+    def check_end(self, p, number):
+        (count,) = struct.unpack("<Q", p)
+        if count != self.count:
+            raise Bad("record %d: end record counts %d records, stream has %d"
+                      % (number, count, self.count))
+
+    def check_record(self, code, p, number):
+        if code == 0x01 and struct.unpack_from("<H", p, 13)[0] != len(p) - 15:
+            raise Bad("record %d: kernel name length does not match the record length" % number)
+        if KINDS.get(code, UNKNOWN).on_slice and p[12:16] == b"\xff\xff\xff\xff":
+            raise Bad("record %d: reserved wavefront id 4294967295" % number)
+
     def kinds_and_records(self):
         lanes = self.header.lanes
         for code, p in self.raw_records():
@@ -588,20 +735,47 @@ def open_stream(path="-", arrays=False):
     return Stream(path, arrays)
 
 
+def fixed_candidates(lanes, kinds):
+    """For Stream.record_blocks: the records of the kinds given, all of one
+    length (begin, end-wf, write, read, bundle), that have it and no
+    reserved wavefront id."""
+    def find(np, a):
+        n = len(a) - 21                 # kind, length, cycle, cu, simd, wf
+        if n < 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        is_kind = np.zeros(256, bool)
+        length = np.zeros(256, np.int64)
+        for k in kinds:
+            is_kind[k] = True
+            length[k] = KINDS[k].lengths(lanes)[0]
+        c = np.flatnonzero(is_kind[a[:n + 1]])
+        ln = _rows(np, a[1:], 4, c).view("<u4").ravel()
+        c = c[ln == length[a[c]]]
+        wf = _rows(np, a[17:], 4, c).view("<u4").ravel()
+        c = c[wf != 0xffffffff]
+        return c, 5 + length[a[c]]
+    return find
+
+
 def write_arrays(path="-"):
     """All writes of a stream as NumPy columns: cycle, cu, simd, wf, vreg, phys,
     cls, bs, wc, flags, c0, de, db, on_bits (one value per write), mask (bool,
-    writes x lanes) and values (uint32, writes x lanes)."""
+    writes x lanes) and values (uint32, writes x lanes).  Read block by
+    block (Stream.record_blocks), the writes of a block through a structured
+    dtype, no Python loop per record (but per kernel record)."""
     np = import_numpy()
     with Stream(path) as s:
         lanes = s.header.lanes
-        payloads = bytearray()
-        for code, p in s.raw_records():
-            if code == 0x04:
-                payloads += p
-    mb = mask_bytes(lanes)
-    dtype = np.dtype(list(WRITE_FIELDS) + [("mask", "u1", (mb,)), ("values", "<u4", (lanes,))])
-    table = np.frombuffer(bytes(payloads), dtype)
+        mb = mask_bytes(lanes)
+        dtype = np.dtype(list(WRITE_FIELDS) + [("mask", "u1", (mb,)), ("values", "<u4", (lanes,))])
+        parts = []
+        for a, starts, numbers, others in s.record_blocks(
+                fixed_candidates(lanes, (0x02, 0x03, 0x04, 0x05, 0x06))):
+            w = starts[a[starts] == 0x04]
+            if len(w):
+                parts.append(_rows(np, a[5:], dtype.itemsize, w).view(dtype).ravel())
+    table = np.concatenate(parts) if parts else np.zeros(0, dtype)
+    del parts
     cols = {name: np.ascontiguousarray(table[name]) for name, _ in WRITE_FIELDS}
     bits = np.unpackbits(table["mask"].reshape(len(table), mb), axis=1, bitorder="little")
     cols["mask"] = bits[:, :lanes].astype(bool)
@@ -621,46 +795,355 @@ def records_of(path, kind, arrays=False):
                     raise Bad("record %d: %s" % (s.count, e)) from None
 
 
+DUTY_FIELDS = (("version", "u1"), ("span", "u1"), ("flags", "u1"), ("planes", "u1"),
+               ("cu", "<u2"), ("simd", "<u2"), ("entry", "<u2"), ("entries", "<u2"),
+               ("lanes", "<u2"), ("runs", "<u2"), ("first", "<u8"), ("last", "<u8"),
+               ("cycles", "<u8"))     # the duty record's fixed part, DUTY_FIXED bytes
+RUN_FIELDS = (("count", "<u2"), ("value", "<u8"))   # one run of off time
+
+
+def narrowest(np, top):
+    """The narrowest unsigned integer dtype that holds 0..top."""
+    for t in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(t).max:
+            return np.dtype(t)
+    return np.dtype(np.uint64)
+
+
+def _rows(np, a, width, at):
+    """The width bytes of a from each offset of at: uint8 [len(at), width], a
+    copy made without an index per byte (a strided view of a, then rows)."""
+    if len(at) == 0:
+        return np.zeros((0, width), np.uint8)
+    return np.lib.stride_tricks.sliding_window_view(a, width)[at]
+
+
+def duty_candidates(lanes, entries):
+    """For Stream.record_blocks: the duty records of a block that look whole
+    and well formed (kind 0x10, version 1, the stream's geometry, a length
+    that agrees with their planes and runs)."""
+    def find(np, a):
+        n = len(a) - 5 - DUTY_FIXED
+        if n < 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        c = np.flatnonzero(a[:n + 1] == 0x10)
+        c = c[a[c + 5] == 1]
+        w = _rows(np, a, 5 + DUTY_FIXED, c)
+        ln = np.ascontiguousarray(w[:, 1:5]).view("<u4").ravel().astype(np.int64)
+        f = np.ascontiguousarray(w[:, 5:]).view(np.dtype(list(DUTY_FIELDS))).ravel()
+        planes, runs = f["planes"].astype(np.int64), f["runs"].astype(np.int64)
+        ok = ((f["span"] >= 1) & (f["span"] <= 3) & (planes <= 64) & (f["lanes"] == lanes)
+              & (f["entries"] == entries) & (f["entry"] < entries) & (runs >= 1)
+              & (runs <= 32 * lanes) & (ln == DUTY_FIXED + planes * 4 * lanes + 10 * runs))
+        return c[ok], 5 + ln[ok]
+    return find
+
+
+_SPREAD = {}
+
+
+def spread(np):
+    """uint64 [256]: byte i of entry v is bit i of v (a byte's bits, one a byte)."""
+    if "t" not in _SPREAD:
+        v = np.arange(256, dtype=np.uint64)
+        _SPREAD["t"] = sum((v >> np.uint64(i) & np.uint64(1)) << np.uint64(8 * i)
+                           for i in range(8))
+    return _SPREAD["t"]
+
+
+def duty_block(np, a, starts, numbers, lanes, dtype, out=None):
+    """The duty records at starts (offsets in a, as Stream.record_blocks gives
+    them): their fixed parts (a structured array of DUTY_FIELDS) and t0, t1,
+    off as dtype arrays [record, cell], written into out=(t0, t1, off) when
+    given (t1 zero).  Vectorized over the records: the loops in Python are
+    per bit plane and per number of planes."""
+    m, cells, pb = len(starts), 32 * lanes, 4 * lanes
+    f = _rows(np, a[5:], DUTY_FIXED, starts).view(np.dtype(list(DUTY_FIELDS))).ravel()
+    if out is None:
+        out = tuple(np.zeros((m, cells), dtype) for _ in range(3))
+    t0, t1, off = out
+
+    def refuse(bad, why):
+        raise Bad("record %d: %s" % (numbers[np.flatnonzero(bad)[0]], why))
+    cycles = f["cycles"]
+    if (cycles > np.iinfo(dtype).max).any():
+        refuse(cycles > np.iinfo(dtype).max, "duty record of %d cycles (more than %s holds)"
+               % (cycles.max(), dtype))
+    # t1: plane k of a record is bit k of its cells, 4 x lanes bytes (cell
+    # 8j + i: bit i of byte j).  Spread to a byte a bit, 8 planes shifted
+    # and or-ed give byte k0 / 8 of the cells' values, 8 cells a uint64,
+    # written into those bytes of t1 (little-endian)
+    planes = f["planes"]
+    tb = t1.view(np.uint8).reshape(m, cells, dtype.itemsize)
+    if sys.byteorder == "big":
+        tb = tb[:, :, ::-1]
+    body, table = a[5 + DUTY_FIXED:], spread(np)
+    for p in np.unique(planes).tolist():
+        if p == 0:
+            continue
+        idx = np.flatnonzero(planes == p)
+        whole = len(idx) == m
+        rows = _rows(np, body, p * pb, starts[idx]).reshape(len(idx), p, pb)
+        for k0 in range(0, p, 8):
+            acc = table[rows[:, k0]]
+            for k in range(k0 + 1, min(k0 + 8, p)):
+                acc |= table[rows[:, k]] << np.uint64(k - k0)
+            byte = acc.view(np.uint8).reshape(len(idx), cells)
+            if k0 // 8 >= dtype.itemsize:
+                if byte.any():
+                    refuse(planes == p, "duty record: a cell's time at '1' exceeds its cycles")
+            elif whole:
+                tb[:, :, k0 // 8] = byte
+            else:
+                tb[idx, :, k0 // 8] = byte
+    # off: the runs (count, value) after the planes, repeated count times
+    runs = f["runs"].astype(np.int64)
+    first_run = np.cumsum(runs) - runs
+    rec = np.repeat(np.arange(m), runs)
+    at = (starts + 5 + DUTY_FIXED + planes.astype(np.int64) * pb)[rec] + \
+        10 * (np.arange(len(rec)) - first_run[rec])
+    r = _rows(np, a, 10, at).view(np.dtype(list(RUN_FIELDS))).ravel()
+    del at
+    counts = r["count"].astype(np.int64)
+    if counts.min() < 1 or (np.add.reduceat(counts, first_run) != cells).any():
+        bad = np.add.reduceat(np.minimum(counts, 1), first_run) != runs
+        bad |= np.add.reduceat(counts, first_run) != cells
+        refuse(bad, "duty record: its runs of off time do not cover the %d cells" % cells)
+    values = r["value"]
+    if (values > cycles[rec]).any():
+        refuse(np.add.reduceat(values > cycles[rec], first_run) > 0,
+               "duty record: a cell's time at '1' and off exceeds its cycles")
+    del r, rec
+    single = runs == 1                  # one run: the entry's cells all off as long
+    if single.all():
+        off[...] = values.astype(dtype)[:, None]
+    else:
+        off.reshape(-1)[:] = np.repeat(values.astype(dtype), counts)
+    del values, counts
+    np.subtract(cycles.astype(dtype)[:, None], off, out=t0)      # no wrap: off <= cycles
+    if (t1 > t0).any():
+        refuse((t1 > t0).any(axis=1),
+               "duty record: a cell's time at '1' and off exceeds its cycles")
+    t0 -= t1
+    return f, t0, t1, off
+
+
+def _noreserve():
+    """mmap's MAP_NORESERVE where Python does not name it (0x4000 on Linux
+    for x86, ARM and RISC-V; elsewhere none is known here: 0)."""
+    import platform
+    if hasattr(mmap, "MAP_NORESERVE"):
+        return mmap.MAP_NORESERVE
+    if sys.platform.startswith("linux") and \
+            re.match(r"(x86_64|i.86|aarch64|arm|riscv)", platform.machine()):
+        return 0x4000
+    return 0
+
+
+class Growing:
+    """An array [n, *row] that grows along its first axis without a copy: its
+    memory a private anonymous mmap whose pages are taken from the system
+    only when written.  The map reserves RESERVE bytes of address space
+    (MAP_NORESERVE: no memory is committed); where that is refused (a
+    ulimit -v, strict overcommit) or not enough, it is enlarged with mremap
+    (mmap.resize), still without a copy but with slower page faults.
+    .array is a view of it (None while growing: no other view may be held
+    then)."""
+
+    def __init__(self, np, row, dtype):
+        self.np, self.row, self.dtype = np, tuple(row), np.dtype(dtype)
+        self.rowbytes = int(np.prod(self.row, dtype=np.int64)) * self.dtype.itemsize
+        self.n = 0
+        self.map = None
+        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
+        if _noreserve():
+            try:
+                self.map = mmap.mmap(-1, RESERVE, flags=flags | _noreserve())
+            except (OSError, OverflowError, ValueError):
+                pass
+        if self.map is None:
+            self.map = mmap.mmap(-1, mmap.PAGESIZE, flags=flags)
+        self._huge()
+        self.array = self._view()
+
+    def _huge(self):
+        if hasattr(mmap, "MADV_HUGEPAGE"):
+            try:
+                self.map.madvise(mmap.MADV_HUGEPAGE)
+            except OSError:
+                pass
+
+    def _view(self):
+        a = self.np.frombuffer(self.map, self.dtype, self.n * self.rowbytes // self.dtype.itemsize)
+        return a.reshape((self.n,) + self.row)
+
+    def grow(self, n):
+        self.array = None
+        size = max(n * self.rowbytes, mmap.PAGESIZE)
+        if size > len(self.map):
+            self.map.resize(size)
+            self._huge()
+        self.n = n
+        self.array = self._view()
+
+    def widen(self, dtype):
+        """The same values in a wider dtype (a new map, the old one freed)."""
+        new = Growing(self.np, self.row, dtype)
+        new.grow(self.n)
+        new.array[...] = self.array
+        self.array = None
+        self.map.close()
+        self.__dict__.update(new.__dict__)
+
+
 class DutyArrays:
     """A duty map (rft-duty(1), rft-merge(1)) as NumPy arrays, slice by slice.
 
-    slices: [(cu, simd), ...] sorted; t0, t1, off: uint64 [slice, entry, lane,
-    bit], the cycles each cell spent at '0', at '1' and switched off;
-    cycles, first, last: uint64 [slice, entry], the time counted for every
-    cell of the entry and its window; used: bool [slice, entry] (False: the
-    entry was never allocated, rft(5) flag 0x01, or has no record); span:
-    "stream", "slice" or "busy".  slice_index[(cu, simd)] gives the index.
-    Memory: 24 bytes a cell (1.5 MB a slice of 256 x 64 x 32 cells); a list
-    of slices= keeps only those.
+    slices: [(cu, simd), ...] sorted; t0, t1, off: [slice, entry, lane,
+    bit], the cycles each cell spent at '0', at '1' and switched off, of
+    dtype: the narrowest unsigned integer type that holds the most cycles of
+    an entry (uint8 to uint64; dtype= asks for one, a map that needs more is
+    refused); cycles, first, last: uint64 [slice, entry], the time counted
+    for every cell of the entry and its window; used: bool [slice, entry]
+    (False: the entry was never allocated, rft(5) flag 0x01, or has no
+    record); span: "stream", "slice" or "busy".  slice_index[(cu, simd)]
+    gives the index.  An entry found twice (maps not merged) is added up,
+    its window the lowest first and the highest last.
+
+    The records are read block by block (BLOCK bytes of content, one buffer)
+    into NumPy, with no loop in Python per record or per cell (but per slab
+    of records of about SLAB cells, decoded together in the processor's
+    cache).  Memory: 3 x the dtype's bytes a cell (uint32: 12 bytes, 6 MB a
+    slice of 256 x 64 x 32 cells), in maps that grow without a copy
+    (Growing), plus the block and a slab's temporaries while reading (1.18x
+    the arrays' bytes at the peak for 21M cells, bench/pyreader);
+    slices=[(cu, simd), ...] keeps only those slices (one slice: the memory
+    of one) and decodes no other slice's records (the whole stream is still
+    decompressed).  A type found too narrow by a later entry is widened
+    then (a copy).
     """
 
-    def __init__(self, path="-", slices=None):
+    def __init__(self, path="-", slices=None, dtype=None):
         np = import_numpy()
-        want = None if slices is None else {tuple(x) for x in slices}
-        recs = {}
-        entries = lanes = None
+        want = None
+        if slices is not None:
+            want = np.array(sorted({int(c) << 16 | int(m) for c, m in slices}), np.int64)
+        self.fixed_dtype = dtype is not None
+        self.dtype = np.dtype(dtype if dtype is not None else np.uint8)
+        if self.dtype.kind != "u":
+            raise ValueError("dtype %s: an unsigned integer type is needed" % self.dtype)
         self.span = None
-        for d in records_of(path, "duty", arrays=True):
-            entries, lanes = d.entries, d.lanes
-            self.span = d.span
-            if want is None or (d.cu, d.simd) in want:
-                recs.setdefault((d.cu, d.simd), []).append(d)
-        self.slices = sorted(recs)
+        self.slices = []
+        self.slice_index = {}
+        with Stream(path) as s:
+            lanes, entries = s.header.lanes, s.header.entries
+            self._big = {name: Growing(np, (entries, lanes, 32), self.dtype)
+                         for name in ("t0", "t1", "off")}
+            self._views()
+            self.cycles, self.first, self.last = (np.zeros((0, entries), np.uint64)
+                                                  for _ in range(3))
+            self.used = np.zeros((0, entries), bool)
+            seen = np.zeros((0, entries), bool)
+            for a, starts, numbers, others in s.record_blocks(duty_candidates(lanes, entries)):
+                for code, p, number in others:
+                    if code == 0x10:        # one the candidates refused: say why
+                        try:
+                            d = parse_duty(p, lanes, np)
+                        except (Bad, struct.error) as e:
+                            raise Bad("record %d: %s" % (number, e)) from None
+                        raise Bad("record %d: duty record of entry %d of %d in a stream of %d"
+                                  % (number, d.entry, d.entries, entries))
+                if not len(starts):
+                    continue
+                seen = self._add(np, a, starts, numbers, lanes, entries, want, seen)
+        self.first[~seen] = 0
+        del self._big
+        order = sorted(range(len(self.slices)), key=lambda i: self.slices[i])
+        if order != list(range(len(self.slices))):      # not sorted by cu, simd: a copy
+            for name in ("t0", "t1", "off", "cycles", "first", "last", "used"):
+                setattr(self, name, getattr(self, name)[order])
+            self.slices = [self.slices[i] for i in order]
         self.slice_index = {sl: i for i, sl in enumerate(self.slices)}
-        n, e, l = len(self.slices), entries or 0, lanes or 0
-        self.t0, self.t1, self.off = (np.zeros((n, e, l, 32), np.uint64) for _ in range(3))
-        self.cycles, self.first, self.last = (np.zeros((n, e), np.uint64) for _ in range(3))
-        self.used = np.zeros((n, e), bool)
-        for sl, ds in recs.items():
-            i = self.slice_index[sl]
-            for d in ds:
-                self.t0[i, d.entry] += d.t0       # a map may hold an entry twice (unmerged)
-                self.t1[i, d.entry] += d.t1
-                self.off[i, d.entry] += d.off
-                self.cycles[i, d.entry] += np.uint64(d.cycles)
-                self.first[i, d.entry] = d.first
-                self.last[i, d.entry] = d.last
-                self.used[i, d.entry] |= not d.flags & 1
+
+    def _add(self, np, a, starts, numbers, lanes, entries, want, seen):
+        f = _rows(np, a[5:], DUTY_FIXED, starts).view(np.dtype(list(DUTY_FIELDS))).ravel()
+        key = f["cu"].astype(np.int64) << 16 | f["simd"]
+        if want is not None:
+            keep = np.isin(key, want)
+            if not keep.all():
+                starts, numbers, f, key = starts[keep], numbers[keep], f[keep], key[keep]
+                if not len(starts):
+                    return seen
+        self.span = SPANS[int(f["span"][-1])]
+        # the slices of the block; new ones grow the arrays (Growing: no copy)
+        uk, inv = np.unique(key, return_inverse=True)
+        new = [k for k in uk.tolist() if (k >> 16, k & 0xffff) not in self.slice_index]
+        if new:
+            n = len(self.slices) + len(new)
+            for arr in (self.cycles, self.first, self.last, self.used, seen):
+                arr.resize((n, entries), refcheck=False)
+            for k in new:
+                self.slice_index[(k >> 16, k & 0xffff)] = len(self.slices)
+                self.slices.append((k >> 16, k & 0xffff))
+        si = np.array([self.slice_index[(k >> 16, k & 0xffff)] for k in uk.tolist()])[inv]
+        e = f["entry"].astype(np.int64)
+        lin = si * entries + e
+        once = len(np.unique(lin)) == len(lin)
+        cyc = self.cycles.reshape(-1)
+        total = cyc[lin] + f["cycles"] if once else None
+        if total is None:
+            tmp = cyc.copy()
+            np.add.at(tmp, lin, f["cycles"])
+            total = tmp[lin]
+        need = narrowest(np, int(total.max()))
+        if need.itemsize > self.dtype.itemsize:
+            if self.fixed_dtype:
+                raise Bad("record %d: an entry of %d cycles (more than %s holds)"
+                          % (numbers[np.argmax(total)], total.max(), self.dtype))
+            self.dtype = need
+            self.t0 = self.t1 = self.off = None
+            for g in self._big.values():
+                g.widen(need)           # a copy of what was read (none at the start)
+            self._views()
+        if new:
+            self.t0 = self.t1 = self.off = None
+            for g in self._big.values():
+                g.grow(len(self.slices))
+            self._views()
+        first, last = self.first.reshape(-1), self.last.reshape(-1)
+        sflat, uflat = seen.reshape(-1), self.used.reshape(-1)
+        fresh = ~sflat[lin]
+        flats = [getattr(self, name).reshape(-1, 32 * lanes) for name in ("t0", "t1", "off")]
+        # slabs of records of about SLAB cells: the steps of duty_block pass
+        # over data in the processor's cache (4x faster for the bit planes)
+        step = max(1, SLAB // (32 * lanes))
+        if once and fresh.all() and lin[-1] - lin[0] == len(lin) - 1 and \
+                (np.diff(lin) == 1).all():      # the usual: new entries in order, in place
+            for i in range(0, len(lin), step):
+                j = min(i + step, len(lin))
+                duty_block(np, a, starts[i:j], numbers[i:j], lanes, self.dtype,
+                           tuple(x[lin[0] + i:lin[0] + j] for x in flats))
+        elif once:
+            for i in range(0, len(lin), step):
+                _, t0, t1, off = duty_block(np, a, starts[i:i + step], numbers[i:i + step],
+                                            lanes, self.dtype)
+                for flat, v in zip(flats, (t0, t1, off)):
+                    flat[lin[i:i + step]] += v
+        else:
+            _, t0, t1, off = duty_block(np, a, starts, numbers, lanes, self.dtype)
+            for flat, v in zip(flats, (t0, t1, off)):
+                np.add.at(flat, lin, v)
+        del flats
+        first[lin[fresh]] = np.iinfo(np.uint64).max
+        np.minimum.at(first, lin, f["first"])
+        np.maximum.at(last, lin, f["last"])
+        np.add.at(cyc, lin, f["cycles"])
+        sflat[lin] = True
+        uflat[lin[f["flags"] & 1 == 0]] = True
+        return seen
+
+    def _views(self):
+        self.t0, self.t1, self.off = (self._big[name].array for name in ("t0", "t1", "off"))
 
     def shares(self):
         """t0, t1, off as shares of each entry's cycles (float64, NaN where it has none)."""
@@ -670,9 +1153,10 @@ class DutyArrays:
             return tuple(np.where(c > 0, a / c, np.nan) for a in (self.t0, self.t1, self.off))
 
 
-def duty_arrays(path="-", slices=None):
-    """The duty map of a stream as NumPy arrays (DutyArrays)."""
-    return DutyArrays(path, slices)
+def duty_arrays(path="-", slices=None, dtype=None):
+    """The duty map of a stream as NumPy arrays (DutyArrays); slices=[(cu,
+    simd)] reads one slice only, dtype= the type of t0, t1, off."""
+    return DutyArrays(path, slices, dtype)
 
 
 def counters(path="-"):
@@ -859,8 +1343,10 @@ class Results:
 
     def write(self, out):
         if self.np is False:
-            sys.stderr.write("rft_reader.py: no summary of the duty map without NumPy "
-                             "(Debian: apt-get install python3-numpy)\n")
+            try:
+                import_numpy()
+            except Bad as e:
+                sys.stderr.write("rft_reader.py: no summary of the duty map: %s\n" % e)
         def sl(cu, simd):
             return "all" if cu == simd == 0xffff else "%d:%d" % (cu, simd)
         if self.duty:
