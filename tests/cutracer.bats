@@ -234,12 +234,15 @@ EOF
     rft-decode --kernel-events "$F/events.ndjson" "$F/vadd.ndjson" -o v.rft 2>/dev/null
     run -0 --separate-stderr sh "$TOP/examples/aging.sh" --quiet v.rft
     assert_line --regexp '^all +avg_0% +[0-9.]+ +'
-    assert_line --partial "note: energy not priced: the trace's register file (lanes, entries, block lanes: 32 512 8)"
+    # the energy of NVIDIA's register file: params/nvidia-gating-32nm.conf (issue 34)
+    assert_line --regexp '^base +100\.00 '
+    assert_line --regexp '^parameters: .*/nvidia-gating-32nm\.conf$'
     run -0 --separate-stderr sh "$TOP/examples/undervolt.sh" --quiet v.rft
     assert_line --regexp '^common +8 +'
-    assert_line --partial "note: energy not priced"
+    assert_line --regexp '^conv +800 '
+    assert_line --regexp '^parameters: .*/nvidia-undervolt-28nm\.conf$'
     run -0 --separate-stderr sh "$TOP/examples/undervolt.sh" --quiet --format json v.rft
-    assert_equal "$stderr" "undervolt.sh: note: energy not priced: the trace's register file (lanes, entries, block lanes: 32 512 8) is not the one the energy parameters price (64 256 16, GCN's in every set of the seeds); give rft-energy(1) a parameter set of this geometry"
+    assert_equal "$stderr" ""
 }
 
 @test "the aging and undervolt studies run on a synthetic NVIDIA workload (rft-synth --geometry hopper)" {
