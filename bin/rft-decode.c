@@ -11,7 +11,7 @@ static const char usage[] =
     "rft-decode [-o FILE] [--input-format auto|text|csv|m2s|evg|gem5|nvbit|cutracer|columns]\n"
     "           [-v] [--skip-bad] [--geometry NAME] [--lanes N] [--entries N]\n"
     "           [--block-lanes N] [--level N] [--kernel-events FILE] [--reorder N]\n"
-    "           [--assume-all-lanes-active]\n"
+    "           [--assume-all-lanes-active] [--cutracer-ipoint before|after]\n"
     "           [--clause-temps N]\n"
     "           [--flush] [--nvgprs N] [--kernel NAME] [--cus N] [--simds N]\n"
     "           [--issue-cycles N] [--local-size X[,Y[,Z]]] [--ticks-per-cycle N]\n"
@@ -61,6 +61,9 @@ static const char usage[] =
     "      --assume-all-lanes-active  cutracer: a record without active_mask (CUTracer "
     "before June 2026) takes all 32 lanes as active, with a warning that counts them "
     "(default: refused)\n"
+    "      --cutracer-ipoint before|after  cutracer: the values of a record are the "
+    "registers' before the instruction (default; CUTRACER_INSTRUMENT_IPOINT=a) or after it "
+    "(=b); a trace whose values contradict the point is refused (rft-decode(1), CUTRACER)\n"
     "      --reorder N        cutracer: records held back so that a write is stamped at its "
     "instruction, 1 to 16777216 (default 65536)\n"
     "      --columns MAP      The column map of a columns input: name=column,... with "
@@ -121,6 +124,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"reorder", required_argument, 0, 'R'},  {"cycles-at", required_argument, 0, 'A'},
         {"clause-temps", required_argument, 0, 'Q'}, {"cycles-mhz", required_argument, 0, 'M'},
         {"assume-all-lanes-active", no_argument, 0, 'Y'},
+        {"cutracer-ipoint", required_argument, 0, 'P'},
         {0, 0, 0, 0}};
     static const int radix[] = {0, 16, 10};     /* 0: auto */
     decode_cli *c = xrealloc(NULL, sizeof *c);  /* one per run */
@@ -160,6 +164,7 @@ static void parse(int argc, char **argv, cli_job *j)
             break;
         case 'K': events_path = optarg; break;
         case 'Y': o->all_lanes = 1; break;
+        case 'P': o->ipoint_after = cli_choice("--cutracer-ipoint", optarg, "before|after"); break;
         case 'R': o->reorder = cli_uint("--reorder", optarg, 1, 1u << 24); break;
         case 'Q': o->clause_temps = (uint32_t)cli_uint("--clause-temps", optarg, 0, 124); break;
         case 'F': c->flush = 1; break;          /* before each read, not at each batch */

@@ -44,6 +44,15 @@
 #define KNOWN 1
 #define PENDING 2               /* written, its value not seen yet */
 #define LATE 4                  /* pending, its place in the window given up */
+#define SHOWN 8                 /* written by an instruction whose record showed the register
+                                   (its values then in the cell, its lanes in w->word): the
+                                   next sighting checks the instruction point */
+
+/* --cutracer-ipoint before: a trace is refused when this many writes were
+ * checked and not one changed its register (IPOINT_CHECK_EARLY at once, at
+ * least IPOINT_CHECK_MIN at its end) */
+#define IPOINT_CHECK_MIN 4
+#define IPOINT_CHECK_EARLY 64
 
 enum { CC_UVALS, CC_UWRITES, CC_PWRITES, CC_UNSEEN, CC_LATE, CC_NOMASK, CC_N };
 static const char *const cc_names[CC_N] = {
@@ -125,6 +134,8 @@ typedef struct {
     rft_map pend;               /* wf << 16 | reg -> seq of its place */
     rft_rec *out;
     uint64_t c[CC_N];
+    uint64_t ip_checked, ip_changed;    /* writes whose register was seen again, those of
+                                           them that changed it (the instruction point) */
 } cut;
 
 enum { S_READY = 1, S_PENDING, S_DROPPED };
@@ -849,7 +860,7 @@ static void drop(rft_dec *d, cut *m, dec_wave *w, uint32_t reg)
             rft_map_del(&m->pend, (uint64_t)w->wf << 16 | reg);
         }
     }
-    w->bits[reg] &= (uint8_t)~(PENDING | LATE);
+    w->bits[reg] &= (uint8_t)~(PENDING | LATE | SHOWN);
 }
 
 /* ---- kernels and warps ----------------------------------------------------------- */
@@ -1022,11 +1033,46 @@ static void mask_bytes(uint32_t v, uint8_t *mask)
         mask[i] = (uint8_t)(v >> 8 * i);
 }
 
-/* register r of w seen with the values v on the lanes of mask */
+/* --cutracer-ipoint before, contradicted: every write seen again left its
+ * register as the record of its instruction showed it */
+static int ipoint_before_refused(rft_dec *d, const cut *m)
+{
+    return dec_bad(d, "values contradict --cutracer-ipoint before: none of the %llu writes "
+                   "whose register was seen again changed it (each record shows the value its "
+                   "instruction writes): the values are the registers' after the instruction "
+                   "(CUTRACER_INSTRUMENT_IPOINT=b); give --cutracer-ipoint after",
+                   (unsigned long long)m->ip_checked);
+}
+
+/* register r of w seen with the values v on the lanes of mask; wr: the
+ * record's instruction writes r (its values are then no check of the
+ * instruction point: after it they would be its own write's) */
 static int seen(rft_dec *d, cut *m, dec_wave *w, uint32_t r, const uint32_t *v, uint32_t mask,
-                uint64_t cycle)
+                int wr, uint64_t cycle)
 {
     uint32_t *cell = w->vals + (size_t)r * WARP;
+    if (w->bits[r] & SHOWN && wr) {
+        w->bits[r] &= (uint8_t)~SHOWN;
+    } else if (w->bits[r] & SHOWN) {
+        /* the register's values where its writer showed it (cell) against these, on the
+         * lanes of both: after the writer (--cutracer-ipoint after) they are the same
+         * values, nothing wrote it since; before it, the write changed some of them */
+        uint32_t both = mask & w->word[r];
+        int changed = 0;
+        for (uint32_t u = both; u; u &= u - 1)
+            changed |= cell[__builtin_ctz(u)] != v[__builtin_ctz(u)];
+        m->ip_checked += both != 0;
+        m->ip_changed += changed;
+        w->bits[r] &= (uint8_t)~SHOWN;
+        if (changed && d->o.ipoint_after)
+            return dec_bad(d, "column 1: values contradict --cutracer-ipoint after: R%u of warp "
+                           "%llu differs from what the instruction writing it showed, though no "
+                           "instruction wrote it since: the values are the registers' before "
+                           "the instruction (--cutracer-ipoint before)",
+                           r, (unsigned long long)m->f.warp);
+        if (!d->o.ipoint_after && !m->ip_changed && m->ip_checked >= IPOINT_CHECK_EARLY)
+            return ipoint_before_refused(d, m);
+    }
     if (w->bits[r] & PENDING) {
         uint32_t wmask = w->word[r], val[WARP];
         uint8_t mb[4];
@@ -1152,16 +1198,20 @@ static int reg_trace(rft_dec *d, cut *m)
         if ((e = dec_reg(d, d->nk - 1, r, w, tok, strlen(tok))))
             return e;
     }
-    /* values shown: pending writes revealed */
-    if (w->vals)
-        for (int i = 0; i < nr; i++)
-            if (regs[i] != RZ &&
-                (e = seen(d, m, w, regs[i], m->vals + (size_t)i * WARP, mask, cycle)))
-                return e;
-    /* reads: every register but the destination's */
     int lead = 0;               /* the destination's values come first */
     while (lead < nd && lead < nr && regs[lead] == o->dst + lead)
         lead++;
+    int after = d->o.ipoint_after;
+    /* values shown: pending writes revealed (after the instruction, the
+     * destination's values are its write's, not a sighting) */
+    if (w->vals)
+        for (int i = 0; i < nr; i++) {
+            int wr = regs[i] >= o->dst && regs[i] < (uint32_t)o->dst + (uint32_t)nd;
+            if (regs[i] != RZ && !(after && wr) &&
+                (e = seen(d, m, w, regs[i], m->vals + (size_t)i * WARP, mask, wr, cycle)))
+                return e;
+        }
+    /* reads: every register but the destination's */
     for (int i = lead; i < nr; i++) {
         int dup = 0;
         for (int j = lead; j < i; j++)
@@ -1169,15 +1219,23 @@ static int reg_trace(rft_dec *d, cut *m)
         if (regs[i] != RZ && !dup && (e = dec_read(d, w, cycle, regs[i], RFT_NO_PHYS)))
             return e;
     }
-    /* the write, its value to be seen */
+    /* the write: its value shown here (after the instruction), else to be seen */
     for (int k = 0; k < nd; k++) {
         uint32_t r = (uint32_t)o->dst + (uint32_t)k;
         if (!w->bits)
             continue;
         if (w->bits[r] & PENDING)
             drop(d, m, w, r);
-        w->bits[r] |= PENDING;
         w->word[r] = mask;
+        if (after && k < lead) {
+            uint8_t mb[4];
+            mask_bytes(mask, mb);
+            w->bits[r] = KNOWN | SHOWN;
+            if ((e = dec_write(d, w, cycle, r, RFT_NO_PHYS, mb, m->vals + (size_t)k * WARP)))
+                return e;
+            continue;
+        }
+        w->bits[r] |= PENDING | (k < lead ? SHOWN : 0);
         if ((e = reserve(d, m, w, r, cycle)))
             return e;
     }
@@ -1281,6 +1339,8 @@ int rft_dec_events_line(rft_dec *d, const char *s, size_t n)
 static int finish(rft_dec *d)
 {
     cut *m = d->priv;
+    if (!d->o.ipoint_after && !m->ip_changed && m->ip_checked >= IPOINT_CHECK_MIN)
+        return ipoint_before_refused(d, m);
     int e = end_kernel(d, m);
     return e ? e : m->emit ? flush(d, m) : 0;
 }
@@ -1297,9 +1357,11 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
     f(ctx, "slice_mapping", b);
     f(ctx, "exec_masks", "active_mask of each record (none: all 32 lanes, counted)");
     snprintf(b, sizeof b, "a write is the first SASS operand (2 registers for .64/.WIDE, 4 for "
-             ".128), stamped at its instruction with its active lanes; its value is the one "
+             ".128), stamped at its instruction with its active lanes; its value is %sthe one "
              "seen where the register is next an operand; records wait in a window of %llu "
              "to stamp it there, later it is stamped where seen (late_stamped_writes)",
+             d->o.ipoint_after ? "the destination's in its own record (values after the "
+             "instruction: --cutracer-ipoint after), else " : "",
              (unsigned long long)(m->cap ? m->cap : d->o.reorder ? d->o.reorder : 65536));
     f(ctx, "write_recovery", b);
     f(ctx, "lost", "writes never seen again (unrecovered_writes), lanes inactive where seen "
