@@ -1037,10 +1037,10 @@ static void mask_bytes(uint32_t v, uint8_t *mask)
  * register as the record of its instruction showed it */
 static int ipoint_before_refused(rft_dec *d, const cut *m)
 {
-    return dec_bad(d, "values contradict --cutracer-ipoint before: none of the %llu writes "
-                   "whose register was seen again changed it (each record shows the value its "
-                   "instruction writes): the values are the registers' after the instruction "
-                   "(CUTRACER_INSTRUMENT_IPOINT=b); give --cutracer-ipoint after",
+    return dec_bad(d, "values contradict --cutracer-ipoint before: not one of %llu writes seen "
+                   "again changed its register, each record shows what its instruction wrote: "
+                   "values taken after it (CUTRACER_INSTRUMENT_IPOINT=b); give --cutracer-ipoint "
+                   "after",
                    (unsigned long long)m->ip_checked);
 }
 
@@ -1066,9 +1066,9 @@ static int seen(rft_dec *d, cut *m, dec_wave *w, uint32_t r, const uint32_t *v, 
         w->bits[r] &= (uint8_t)~SHOWN;
         if (changed && d->o.ipoint_after)
             return dec_bad(d, "column 1: values contradict --cutracer-ipoint after: R%u of warp "
-                           "%llu differs from what the instruction writing it showed, though no "
-                           "instruction wrote it since: the values are the registers' before "
-                           "the instruction (--cutracer-ipoint before)",
+                           "%llu changed since its writer's record showed it, with no write "
+                           "between: values taken before the instruction (--cutracer-ipoint "
+                           "before)",
                            r, (unsigned long long)m->f.warp);
         if (!d->o.ipoint_after && !m->ip_changed && m->ip_checked >= IPOINT_CHECK_EARLY)
             return ipoint_before_refused(d, m);

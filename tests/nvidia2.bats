@@ -93,7 +93,7 @@ hopper_suite() {
 
 @test "nvidia ipoint: values recorded after the instruction are refused as before (the default), decoded with --cutracer-ipoint after" {
     run -1 --separate-stderr rft-decode --kernel-events "$F/events.ndjson" -o x.rft "$F/vadd-after.ndjson"
-    assert_equal "$stderr" "rft-decode: $F/vadd-after.ndjson:17: values contradict --cutracer-ipoint before: none of the 6 writes whose register was seen again changed it (each record shows the value its instruction writes): the values are the registers' after the instruction (CUTRACER_INSTRUMENT_IPOINT=b); give --cutracer-ipoint after"
+    assert_equal "$stderr" "rft-decode: $F/vadd-after.ndjson:17: values contradict --cutracer-ipoint before: not one of 6 writes seen again changed its register, each record shows what its instruction wrote: values taken after it (CUTRACER_INSTRUMENT_IPOINT=b); give --cutracer-ipoint after"
     [ ! -e x.rft ]
     # after: the same writes as the before trace, at the same cycles, and the write
     # never seen again (MOV R4) recovered from its own record
@@ -108,7 +108,7 @@ hopper_suite() {
 
 @test "nvidia ipoint: values recorded before the instruction are refused with --cutracer-ipoint after, at the first write seen changed" {
     run -1 --separate-stderr rft-decode --cutracer-ipoint after --kernel-events "$F/events.ndjson" -o x.rft "$F/vadd.ndjson"
-    assert_equal "$stderr" "rft-decode: $F/vadd.ndjson:7: column 1: values contradict --cutracer-ipoint after: R3 of warp 1 differs from what the instruction writing it showed, though no instruction wrote it since: the values are the registers' before the instruction (--cutracer-ipoint before)"
+    assert_equal "$stderr" "rft-decode: $F/vadd.ndjson:7: column 1: values contradict --cutracer-ipoint after: R3 of warp 1 changed since its writer's record showed it, with no write between: values taken before the instruction (--cutracer-ipoint before)"
     [ ! -e x.rft ]
     run -2 --separate-stderr rft-decode --cutracer-ipoint during "$F/vadd.ndjson"
     [[ ${stderr_lines[0]} == rft-decode:*--cutracer-ipoint* ]]
