@@ -15,7 +15,7 @@ static const char usage[] =
     "           [--clause-temps N]\n"
     "           [--flush] [--nvgprs N] [--kernel NAME] [--cus N] [--simds N]\n"
     "           [--issue-cycles N] [--local-size X[,Y[,Z]]] [--ticks-per-cycle N]\n"
-    "           [--cycles-from TRACE] [--cycles-at fetch|execute] [--cycles-mhz GPU,TRACE]\n           [--columns MAP] [--radix auto|hex|dec] [FILE]\n"
+    "           [--cycles-from TRACE] [--cycles-at fetch|execute] [--cycles-mhz GPU,TRACE]\n           [--columns MAP] [--radix auto|hex|dec] [FILE... | DIR]\n"
     "Turn a register-write trace or a GPU simulator log into an rft stream\n"
     "\n"
     "  -o, --output FILE      Write the stream to FILE, under a temporary name "
@@ -66,6 +66,10 @@ static const char usage[] =
     "(=b); a trace whose values contradict the point is refused (rft-decode(1), CUTRACER)\n"
     "      --reorder N        cutracer: records held back so that a write is stamped at its "
     "instruction, 1 to 16777216 (default 65536)\n"
+    "      FILE... | DIR      Several trace files, or a folder of CUTracer trace files (*.ndjson, "
+    "*.ndjson.zst; its cutracer_kernel_events_* file is the kernel events file unless "
+    "--kernel-events names one), are read as one trace, in launch order (the first "
+    "grid_launch_id of each file)\n"
     "      --columns MAP      The column map of a columns input: name=column,... with "
     "0-based columns\n"
     "      --radix auto|hex|dec  columns: how values are read\n";
@@ -191,7 +195,7 @@ static void parse(int argc, char **argv, cli_job *j)
                 cli_bad_option(argv);
         }
     }
-    j->input = cli_input(argc, argv);
+    decode_inputs(c, argc - optind, argv + optind, &j->input, &events_path);
     if (c->o.geometry) {        /* what no option gives comes from the name */
         const rft_geom_name *n = rft_geom_named(c->o.geometry);
         g->lanes = c->o.lanes_set ? g->lanes : n->geom.lanes;

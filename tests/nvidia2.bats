@@ -114,3 +114,65 @@ hopper_suite() {
     [[ ${stderr_lines[0]} == rft-decode:*--cutracer-ipoint* ]]
     run -0 bash -c 'rft-decode --help | grep -c -- "--cutracer-ipoint before|after"; man -l "$1/man/rft-decode.1" 2>/dev/null | grep -c "The instruction point"' _ "$TOP"
 }
+
+# ---- lanes inactive where a write is next read ---------------------------------------
+
+@test "nvidia lanes: a write's lanes inactive at its next read take their values from a later read in the window; what leaves the window unseen is counted and warned" {
+    # warp 1's IADD3 writes R2 on 32 lanes; its STG (@!P0) shows 16, its MOV R4, R2 the rest
+    run -0 --separate-stderr bash -c 'set -o pipefail; rft-decode --kernel-events "$1" "$2" | rft-view' _ "$F/events.ndjson" "$F/vadd.ndjson"
+    assert_line "W	36	1	0	1	2	ffffffff	$(printf '%08x\t' $(seq 288 319) | sed 's/\t$//')"
+    assert_line --partial $'unseen_lanes=0\tlate_stamped_writes=0\t'
+    [[ $stderr != *"never recovered"* ]]
+    # a window of 6 records: the write's place leaves it before the MOV, its 16 other lanes
+    # go out with what the cell held, at its own cycle, the stream still in time order
+    run -0 --separate-stderr bash -c 'set -o pipefail; rft-decode --reorder 6 --kernel-events "$1" "$2" | rft-view' _ "$F/events.ndjson" "$F/vadd.ndjson"
+    assert_line --partial $'unseen_lanes=16\tlate_stamped_writes=0\t'
+    assert_line --regexp $'^W\t36\t1\t0\t1\t2\tffffffff\t00000120\t.*\t0000012f\t00000000\t'
+    assert_equal "${stderr%%$'\n'*}" "rft-decode: warning: $F/vadd.ndjson: 16 lane values were never recovered (the lane was inactive wherever the register was next seen): they keep what the cell held"
+    rft-decode --reorder 6 --kernel-events "$F/events.ndjson" "$F/vadd.ndjson" 2>/dev/null | rft-view |
+        awk -F '\t' '$1 != "#" { if ($2 < last) exit 1; last = $2 }'
+}
+
+# ---- several launch files ------------------------------------------------------------
+
+# launches 3, 4, 5 of kernels k3, k4, k5 in $1, files named against launch order,
+# one compressed, one without its last newline, and their kernel events file
+launch_files() {
+    mkdir -p "$1"
+    local id name
+    for id in 3:kernel_c_iter0_k.ndjson 4:kernel_a_iter0_k.ndjson 5:kernel_b_iter0_k.ndjson; do
+        name=${id#*:} id=${id%%:*}
+        sed "s/\"grid_launch_id\":3/\"grid_launch_id\":$id/" "$F/vadd.ndjson" > "$1/$name"
+    done
+    zstd -q --rm "$1/kernel_b_iter0_k.ndjson"
+    printf '%s' "$(cat "$1/kernel_a_iter0_k.ndjson")" > "$1/x" && mv "$1/x" "$1/kernel_a_iter0_k.ndjson"
+    { head -n 1 "$F/events.ndjson"
+      for id in 3 4 5; do
+          sed -n 2p "$F/events.ndjson" | sed "s/\"kernel_launch_id\":3/\"kernel_launch_id\":$id/; s/\"kernel_name\":\"vadd(int\\*)\"/\"kernel_name\":\"k$id(int*)\"/"
+      done; } > "$1/cutracer_kernel_events_1.ndjson"
+}
+
+@test "nvidia launches: a folder of CUTracer launch files is one trace in launch order, its events file found" {
+    launch_files ct
+    run -0 --separate-stderr bash -c 'set -o pipefail; rft-decode ct | rft-view | grep "^K"'
+    assert_output $'K\t0\tk3\nK\t64\tk4\nK\t128\tk5'
+    assert_equal "$stderr" "rft-decode: warning: ct: 6 register writes were never shown by a later instruction: their values are unknown and they are not in the stream"
+    run -0 bash -c 'rft-decode ct 2>/dev/null | rft-view -H | grep "^source"'
+    assert_output --regexp '^source +ct$'
+    # files given one by one, in any order, the same stream
+    rft-decode ct 2>/dev/null | rft-view > dir.txt
+    rft-decode --kernel-events ct/cutracer_kernel_events_1.ndjson ct/kernel_b_iter0_k.ndjson.zst \
+        ct/kernel_a_iter0_k.ndjson ct/kernel_c_iter0_k.ndjson 2>/dev/null | rft-view > files.txt
+    run -0 diff dir.txt files.txt
+    # an error names the file and its own line
+    printf '%s\n' '{"type":"reg_trace","grid_launch_id":6,"cta":[0,0,0],"warp":0,"regs":[],"sass":"EXIT ;","active_mask":"0x0"}' > ct/kernel_d_iter0_k.ndjson
+    run -1 --separate-stderr rft-decode -o x.rft ct
+    assert_equal "$stderr" "rft-decode: ct/kernel_d_iter0_k.ndjson:1: column 1: active_mask 0x0: no lane active"
+    [ ! -e x.rft ]
+    run -2 --separate-stderr rft-decode ct -
+    [[ $stderr == "rft-decode: several inputs: standard input is not one of them"* ]]
+    mkdir empty
+    run -2 --separate-stderr rft-decode empty
+    [[ $stderr == "rft-decode: empty: no trace files (*.ndjson, *.ndjson.zst) in the folder"* ]]
+    run -0 grep -c "in launch order" "$TOP/man/rft-decode.1"
+}
