@@ -46,7 +46,8 @@ hopper_suite() {
     assert_line --partial "note: NVIDIA register file (nvidia-gating-32nm): every energy and power is an ESTIMATE"
 }
 
-@test "nvidia energy: rft-batch --study aging, undervolt and healing exit 0 on a synthetic Hopper suite, with the energy and its notes" {
+# (healing on a Hopper suite: tests/nvidia.bats)
+@test "nvidia energy: rft-batch --study aging and undervolt exit 0 on a synthetic Hopper suite, with the energy and its notes" {
     hopper_suite suite
     run -0 --separate-stderr rft-batch --study aging -o aging suite
     assert_equal "$(awk -F '\t' 'NR > 1 && $1 == "vecadd" { n++ } END { print n }' aging/table.tsv)" 6
@@ -59,16 +60,13 @@ hopper_suite() {
     assert_line common
     assert_line dispersed
     run -0 grep -c 'energy: note: NVIDIA register file (nvidia-undervolt-28nm)' undervolt/table.txt
-    run -0 --separate-stderr rft-batch --study healing -o healing suite
-    run -0 awk -F '\t' 'NR > 1 { n++ } END { print (n > 0) }' healing/table.tsv
-    assert_output 1
 }
 
-@test "nvidia energy: rft-batch's studies and examples/argo.sh exit 0 on a folder of CUTracer traces" {
+@test "nvidia energy: rft-batch --study aging and undervolt and examples/argo.sh exit 0 on a folder of CUTracer traces" {
     mkdir ct
     cp "$F/vadd.ndjson" ct/vadd.ndjson
     sed 's/"grid_launch_id":3/"grid_launch_id":4/' "$F/vadd.ndjson" > ct/vadd2.ndjson
-    for s in aging undervolt healing; do
+    for s in aging undervolt; do
         run -0 --separate-stderr rft-batch --study "$s" -o "$s" ct
         run -0 awk -F '\t' '$1 == "vadd2.ndjson" { n++ } END { print (n > 0) }' "$s/table.tsv"
         assert_output 1
