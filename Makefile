@@ -104,30 +104,30 @@ lib/pic/%.o: lib/%.c lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -fPIC -c -o $@ $<
 $(SHLIB): $(PIC_OBJ)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ $(LDFLAGS) $(LDLIBS)
-# helpers of the programs: bin/cli.o for all, others where named below
+# helpers of the programs: bin/cli.o and bin/table.o for all, others where named below
 bin/%.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -Ilib -c -o $@ $<
 bin/rft-faultmap bin/rft-dcpatch: bin/fmsource.o
-bin/rft-decode: bin/decinput.o
+bin/rft-decode: bin/decinput.o bin/m2sfile.o
 bin/rft-alloc: bin/occreport.o bin/notes.o
 bin/rft-classify: bin/clsreport.o bin/notes.o
 bin/rft-gate bin/rft-duty: bin/notes.o
 # rft run (bin/run.c) links every stage program, built without its main(),
 # and the helpers of those programs
 RUN_STAGES := $(shell sed -n 's/^ *X(\([a-z]*\)).*/\1/p' bin/run.c)
-RUN_HELPERS = bin/decinput.o bin/fmsource.o bin/occreport.o bin/clsreport.o bin/fmprint.o bin/dcpreport.o bin/pricing.o bin/replaycols.o bin/notes.o
+RUN_HELPERS = bin/decinput.o bin/fmsource.o bin/occreport.o bin/clsreport.o bin/fmprint.o bin/dcpreport.o bin/pricing.o bin/replaycols.o bin/notes.o bin/m2sfile.o
 bin/%.run.o: bin/%.c bin/*.h lib/*.h $(DEPS_STAMP) $(FLAGS_STAMP)
 	$(CC) $(WARN) $(CFLAGS) -DCLI_NO_MAIN -Ilib -c -o $@ $<
 bin/rft: bin/run.o $(RUN_STAGES:%=bin/rft-%.run.o) $(RUN_HELPERS)
 bin/rft-faultmap: bin/fmprint.o bin/notes.o
 bin/rft-dcpatch: bin/dcpreport.o bin/replaycols.o bin/notes.o
-bin/rft-replay: bin/replaycols.o bin/notes.o
+bin/rft-replay: bin/replaycols.o bin/notes.o bin/m2sfile.o
 bin/rft-collect: bin/crosstab.o bin/notes.o
 bin/rft-plot: bin/figure.o
 bin/rft-energy: bin/pricing.o bin/notes.o
 bin/rft-vth: bin/vth_report.o bin/notes.o
 bin/rft-heal: bin/heal_report.o bin/replaycols.o bin/notes.o
-bin/%: bin/%.c bin/cli.o bin/pipeline.o lib/librft.a lib/*.h bin/*.h
+bin/%: bin/%.c bin/cli.o bin/table.o bin/pipeline.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
 bin/%: bin/sh/%.sh
 	cp $< $@ && chmod 755 $@
@@ -208,7 +208,7 @@ $(FUZZ_OUT)/$(1)/bin/%.o: bin/%.c bin/*.h lib/*.h
 $(FUZZ_OUT)/$(1)/fuzz/%.o: $(FUZZ_DIR)/%.c $(FUZZ_DIR)/fuzz.h lib/*.h
 	@mkdir -p $$(@D)
 	$(2) $(WARN) $(3) -Ilib -c -o $$@ $$<
-$(FUZZ_OUT)/$(1)/librft-fuzz.a: $(LIB_SRC:%.c=$(FUZZ_OUT)/$(1)/%.o) $(FUZZ_OUT)/$(1)/bin/cli.o \
+$(FUZZ_OUT)/$(1)/librft-fuzz.a: $(LIB_SRC:%.c=$(FUZZ_OUT)/$(1)/%.o) $(FUZZ_OUT)/$(1)/bin/cli.o $(FUZZ_OUT)/$(1)/bin/table.o \
 		$(FUZZ_OUT)/$(1)/fuzz/fuzz_util.o
 	$(AR) rcs $$@ $$^
 $(FUZZ_OUT)/$(1)/dec-%: $(FUZZ_DIR)/fuzz_dec.c $(FUZZ_OUT)/$(1)/librft-fuzz.a

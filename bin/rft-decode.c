@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "decinput.h"
+#include "m2sfile.h"
 
 static const char usage[] =
     "rft-decode [-o FILE] [--input-format auto|text|csv|m2s|evg|gem5|nvbit|cutracer|columns]\n"
@@ -15,7 +16,7 @@ static const char usage[] =
     "           [--clause-temps N]\n"
     "           [--flush] [--nvgprs N] [--kernel NAME] [--cus N] [--simds N]\n"
     "           [--issue-cycles N] [--local-size X[,Y[,Z]]] [--ticks-per-cycle N]\n"
-    "           [--cycles-from TRACE] [--cycles-at fetch|execute] [--cycles-mhz GPU,TRACE]\n           [--columns MAP] [--radix auto|hex|dec] [FILE... | DIR]\n"
+    "           [--cycles-from TRACE] [--cycles-at fetch|execute] [--cycles-mhz GPU,TRACE | --m2s-config FILE]\n           [--columns MAP] [--radix auto|hex|dec] [FILE... | DIR]\n"
     "Turn a register-write trace or a GPU simulator log into an rft stream; several FILEs, or "
     "a folder DIR of CUTracer launch files and its kernel events file, are one trace in launch "
     "order\n"
@@ -56,6 +57,9 @@ static const char usage[] =
     "      --cycles-mhz GPU,TRACE  m2s --cycles-from: the GPU's clock and the trace's (the run's "
     "fastest, 1000 with 4.2's defaults), in MHz: cycles counted in the GPU's clock (4.2's "
     "defaults: 925,1000; default: the trace's clock as is)\n"
+    "      --m2s-config FILE  m2s --cycles-from: the --si-config ini of the run; the GPU's "
+    "clock is its [ Device ] Frequency (4.2's default 925), the trace's the faster of it and "
+    "1000 (4.2's memory system and network); instead of --cycles-mhz\n"
     "      --kernel-events FILE  cutracer: CUTracer's kernel events file (kernel names, grids, "
     "blocks, registers a thread) of the trace's launches\n"
     "      --clause-temps N   evg: R<N> to R123 are the compiler's clause temporaries, not "
@@ -92,6 +96,10 @@ static void local_size(const char *s, uint32_t *local)
     }
 }
 
+/* 4.2's memory system and network run at 1000 MHz unless their own files
+ * say otherwise: the pipeline trace counts the fastest clock of the run */
+#define M2S_OTHER_MHZ 1000u
+
 /* --cycles-mhz GPU,TRACE: the GPU's clock no faster than the trace's */
 static void cycles_mhz(const char *s, uint32_t *mhz)
 {
@@ -125,7 +133,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"geometry", required_argument, 0, 'G'}, {"kernel-events", required_argument, 0, 'K'},
         {"reorder", required_argument, 0, 'R'},  {"cycles-at", required_argument, 0, 'A'},
         {"clause-temps", required_argument, 0, 'Q'}, {"cycles-mhz", required_argument, 0, 'M'},
-        {"assume-all-lanes-active", no_argument, 0, 'Y'},
+        {"assume-all-lanes-active", no_argument, 0, 'Y'}, {"m2s-config", required_argument, 0, 'X'},
         {"cutracer-ipoint", required_argument, 0, 'P'},
         {0, 0, 0, 0}};
     static const int radix[] = {0, 16, 10};     /* 0: auto */
@@ -133,7 +141,7 @@ static void parse(int argc, char **argv, cli_job *j)
     decode_cli_init(c);
     rft_dec_opts *o = &c->o.dec;
     rft_geom *g = &o->geom;
-    const char *events_path = NULL;
+    const char *events_path = NULL, *m2s_config = NULL;
     int ch;
     /* -f and --format shape an output in every other program (rft(1), OPTIONS) */
     static const cli_old old[] = {
@@ -186,6 +194,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'C': o->columns = optarg; break;
         case 'T': c->tname = optarg; break;
         case 'M': cycles_mhz(optarg, o->m2s_mhz); break;
+        case 'X': m2s_config = optarg; break;
         case 'A': o->m2s_exec = cli_choice("--cycles-at", optarg, "fetch|execute"); break;
         case 'r': o->radix = radix[cli_choice("--radix", optarg, "auto|hex|dec")]; break;
         default:
@@ -206,6 +215,17 @@ static void parse(int argc, char **argv, cli_job *j)
     }
     if (events_path)
         decode_read_events(c, events_path);
+    if (m2s_config) {   /* the clocks of the run: the GPU's, and the fastest the trace counts */
+        if (o->m2s_mhz[0])
+            usage_error("--m2s-config and --cycles-mhz both give the clocks: give one");
+        if (!c->tname)
+            usage_error("--m2s-config gives the clocks of --cycles-from's trace: give the trace");
+        rft_m2scfg m;
+        rft_m2scfg_default(&m);
+        m2s_read_config(&m, m2s_config);
+        o->m2s_mhz[0] = m.frequency;
+        o->m2s_mhz[1] = m.frequency > M2S_OTHER_MHZ ? m.frequency : M2S_OTHER_MHZ;
+    }
     if (g->lanes % g->block_lanes)
         usage_error("--block-lanes %u does not divide --lanes %u", g->block_lanes, g->lanes);
     j->source_open = decode_source_open;

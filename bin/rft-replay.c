@@ -8,6 +8,7 @@
 
 #include "cumodel.h"
 #include "m2scfg.h"
+#include "m2sfile.h"
 #include "pipeline.h"
 #include "replay.h"
 #include "notes.h"
@@ -179,34 +180,6 @@ static void report_cu(cli_job *j)
     side_close(c->out, c->summary);
 }
 
-static void read_cfg(rft_m2scfg *cfg, const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        die("%s: cannot open", path);
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n == cap) {
-            if (cap > (1u << 20))
-                die("%s: larger than 1 MiB", path);
-            cap = cap ? 2 * cap : 4096;
-            buf = xrealloc(buf, cap);
-        }
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    if (ferror(f))
-        die("%s: read error", path);
-    fclose(f);
-    char why[1024];     /* holds a whole line of the ini (m2scfg.c: under 512) quoted */
-    if (rft_m2scfg_parse(cfg, buf, n, why, sizeof why))
-        die("%s: %s", path, why);
-    free(buf);
-}
-
 static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
@@ -288,10 +261,10 @@ static void parse(int argc, char **argv, cli_job *j)
         usage_error("--model cu writes no stream (-o)");
     rft_m2scfg_default(&c->traced);
     if (cfgpath)
-        read_cfg(&c->traced, cfgpath);
+        m2s_read_config(&c->traced, cfgpath);
     c->whatif = c->traced;
     if (whatif)
-        read_cfg(&c->whatif, whatif);
+        m2s_read_config(&c->whatif, whatif);
     if (o.hold && !o.add_latency)
         usage_error("--hold needs --add-latency");
     if (lu && !o.add_latency)

@@ -95,15 +95,12 @@ static int own_parts(const rft_cm_trace *tr, uint32_t i0, uint64_t *own)
             if (tr->ev[e].unit == RFT_CM_ALU)
                 s[k++] = (sev){tr->ev[e].cycle, (uint32_t)tr->wf[w].cu << 16 | tr->wf[w].simd, e, w};
         }
-    qsort(s, nalu, sizeof *s, sev_cmp);
-    uint64_t rs = 0;    /* start of the run of back-to-back instructions before k */
-    for (k = 0; k < nalu; k++) {
-        int b2b = k && s[k - 1].slice == s[k].slice && s[k].c - s[k - 1].c <= i0;
-        if (b2b && s[k - 1].w != s[k].w)
-            waited[s[k].e] = rs;    /* right after another wavefront's run */    /* ready from the run's start at the latest */
-        if (!b2b)
-            rs = s[k].c;
-    }
+    if (nalu)   /* qsort(NULL, 0, ...) is undefined */
+        qsort(s, nalu, sizeof *s, sev_cmp);
+    for (k = 1; k < nalu; k++)      /* right after another wavefront's instruction on
+                                     * its SIMD: it waited for that one at most */
+        if (s[k - 1].slice == s[k].slice && s[k].c - s[k - 1].c <= i0 && s[k - 1].w != s[k].w)
+            waited[s[k].e] = s[k - 1].c;
     for (uint32_t w = 0; w < tr->nwf; w++) {
         uint64_t prev = tr->wf[w].begin;
         for (uint32_t j = 0; j < tr->wf[w].n; j++) {
@@ -284,16 +281,13 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
     for (uint32_t w = 0; w < tr->nwf; w++)
         trace_end = umax(trace_end, tr->wf[w].end);
     uint32_t q0 = 0;
-    uint64_t sumlat_all = 0, nlat_all = 0;
-    for (uint32_t w = 0; w < tr->nwf; w++)
-        for (uint32_t j = 0; j < tr->wf[w].n; j++) {
-            uint32_t e = tr->wf[w].first + j;
-            if (tr->ev[e].unit == RFT_CM_VMEM && !tr->ev[e].store)
-                sumlat_all += own[e], nlat_all++;
-        }
+    uint64_t maxlat_all = 0;    /* the longest vector-memory load latency seen */
+    for (uint64_t e = 0; e < tr->nev; e++)
+        if (tr->ev[e].unit == RFT_CM_VMEM && !tr->ev[e].store)
+            maxlat_all = umax(maxlat_all, own[e]);
     while (q0 < ng) {
         uint32_t nd = tr->wf[order[g[q0].first_wf]].ndrange, q1 = q0;
-        uint64_t tb = UINT64_MAX, te = 0, sumlat = 0, nlat = 0, ninst = 0;
+        uint64_t tb = UINT64_MAX, te = 0, nlat = 0, ninst = 0, maxlat = 0;
         while (q1 < ng && tr->wf[order[g[q1].first_wf]].ndrange == nd)
             q1++;
         for (uint32_t q = q0; q < q1; q++)
@@ -304,9 +298,11 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
                 ninst += f->n;
                 for (uint32_t k = 0; k < f->n; k++)
                     if (tr->ev[f->first + k].unit == RFT_CM_VMEM && !tr->ev[f->first + k].store)
-                        sumlat += own[f->first + k], nlat++;
+                        nlat++, maxlat = umax(maxlat, own[f->first + k]);
             }
-        uint64_t drain = nlat ? sumlat / nlat : nlat_all ? sumlat_all / nlat_all : 0;
+        /* 4: a store drains in the longest load latency of its ND-range (a
+         * load's own part may be a cache hit; a store goes to memory) */
+        uint64_t drain = nlat ? maxlat : maxlat_all;
         /* 6: this ND-range starts once the previous ended everywhere */
         if (q0 > 0 && tb > prev_traced_end)
             clock += tb - prev_traced_end;
@@ -367,13 +363,18 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
                     *sf = s + i1;
                     t = s;      /* 4.2 tracks no register: the wavefront goes on once it issued */
                 } else if (ev->unit == RFT_CM_VMEM) {   /* 1: the write stage and its buffer */
-                    t = umax(add_d(r, d_vm, r), vm_free[cu]);
+                    uint64_t a = add_d(r, d_vm, r);
+                    t = umax(a, vm_free[cu]);
                     vm_free[cu] = t + vm_int;
                     if (ev->store)
                         G->last_store = umax(G->last_store, t);
+                    if (ev->store)      /* the wavefront goes on once the stage took it */
+                        t = r + (t - a);
                 } else {                                /* 5: the LDS, in ready order */
-                    t = umax(add_d(r, d_lds, r), lds_free[cu]);
+                    uint64_t a = add_d(r, d_lds, r);
+                    t = umax(a, lds_free[cu]);
                     lds_free[cu] = t + lds_int;
+                    t = r + (t - a);    /* as a store: waited on only at an s_waitcnt */
                 }
                 t_last[w] = t;
                 next[w]++;
@@ -420,6 +421,7 @@ typedef struct {
     uint32_t n, cap;
     uint64_t last;      /* cycle of its last event */
     int ended;
+    int last_wrote;     /* a register write is among its last event's records */
 } cwf;
 
 typedef struct {
@@ -492,8 +494,12 @@ static int cm_event(cm_stage *s, cwf *f, uint64_t c, uint8_t unit, int store, in
         rft_cm_ev *e = &f->ev[f->n - 1];
         if (unit == RFT_CM_VMEM || (unit == RFT_CM_LDS && e->unit == RFT_CM_ALU))
             e->unit = unit;
+        /* a store is an instruction with a unit record and no register
+         * written, whichever of its records (R, U, W) comes first */
         if (write && !store)
-            e->store = 0;
+            e->store = 0, f->last_wrote = 1;
+        else if (store && !f->last_wrote)
+            e->store = 1;
         return 0;
     }
     if (f->n == f->cap) {
@@ -505,6 +511,7 @@ static int cm_event(cm_stage *s, cwf *f, uint64_t c, uint8_t unit, int store, in
     }
     f->ev[f->n++] = (rft_cm_ev){c, unit, (uint8_t)(store != 0)};
     f->last = c;
+    f->last_wrote = write && !store;
     return 0;
 }
 

@@ -10,9 +10,9 @@
  * its end.  What the trace cannot know (a memory access's latency, a
  * barrier's wait, the front end) is taken as observed: each event's own
  * part, its traced gap from its wavefront's previous event less the time
- * it waited on its SIMD (rft-replay's split: in a run of the slice's
- * vector ALU instructions back to back, each within the SIMD's interval of
- * the one before, the wavefront was ready from the run's start).
+ * it waited on its SIMD (a vector ALU instruction issued right after
+ * another wavefront's on its SIMD, within one issue interval, waited for
+ * that one instruction at most).
  *
  * The model, per ND-range (the six mechanisms of issue 32):
  *   1. units and buffers: a vector ALU instruction holds its SIMD for
@@ -22,7 +22,9 @@
  *      memory (LDS) instruction completes (WriteLatency - traced) later and
  *      its compute unit's write stage takes one completion per
  *      ceil(WriteLatency / WriteBufferSize) cycles (a 1-entry buffer: one
- *      write-back per latency);
+ *      write-back per latency); a load holds its wavefront until it
+ *      completes, a store or an LDS instruction only while the write stage
+ *      is busy (4.2 waits on them at an s_waitcnt the trace does not show);
  *   2. work-groups are dispatched to compute units as slots free: in the
  *      traced order of their first begin, each to the compute unit with a
  *      free slot that frees first (slots: NumWavefrontPools x
@@ -34,7 +36,7 @@
  *   3. issue arbitration: the instructions ready on a SIMD issue oldest
  *      ready first (ties: the older wavefront), not in the traced order;
  *   4. a work-group ends when its last wavefront ends and its stores have
- *      drained (the ND-range's mean observed vector-memory load latency
+ *      drained (the ND-range's longest observed vector-memory load latency
  *      after its last store), and frees its slot then;
  *   5. the LDS: its instructions complete in the order they are ready,
  *      one per LDS write-stage interval per compute unit;

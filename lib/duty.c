@@ -1,5 +1,6 @@
 /* duty.c - duty maps: the RFT_DUTY record, the accounting engine of
- * rft-duty(1) and the statistics of rft-vth(1).
+ * rft-duty(1) and the statistics of rft-vth(1); the steady state of a trace
+ * run over and over is dutysteady.c, the engine's state duty_int.h.
  *
  * Accounting.  Per entry we keep its content (only the powered bits: the
  * others hold nothing), the number of powered low-order bits `on`, and the
@@ -13,7 +14,7 @@
  * them.  Switched-off time depends only on `on`, a prefix length, and is
  * kept per distinct value of `on`.  Time at '0' is what remains:
  * t0 = cycles - t1 - toff, exactly. */
-#include "duty.h"
+#include "duty_int.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -196,109 +197,8 @@ int rft_duty_add(rft_duty_rec *a, const rft_duty_rec *b, const char **why)
     return 0;
 }
 
-/* ---- the engine ------------------------------------------------------------------ */
-#define PLANES 32           /* the counters hold up to 2^32 - 1 cycles ... */
-#define LOW 16              /* ... planes LOW.. are allocated when needed */
-#define BATCH 8             /* intervals added to the planes together */
-#define VW 8                /* rows are padded to 64 bytes, a vector of AVX-512 */
-
-struct part {               /* time spent with `on` powered bits (on < bits) */
-    uint32_t on;
-    uint64_t t;
-};
-
-/* Per entry, in rows of pw words: the content now (in the slice's array of
- * contents, dense so that writes find it in cache) and, in a block of the
- * slice's arena, BATCH contents held before it (waiting to be added to the
- * counters, for rt[] cycles each) and the LOW low planes of the counters. */
-typedef struct ent {
-    uint64_t last;          /* clock since which content and power state hold */
-    uint64_t acc;           /* time added to the counters since they were emptied */
-    uint64_t *hi;           /* planes LOW..PLANES-1 */
-    uint64_t *t1;           /* per-bit time at '1' moved out of full planes (rare) */
-    struct part *part;
-    uint64_t rt[BATCH];
-    uint32_t nring;         /* contents waiting */
-    uint32_t on;            /* powered low-order bits */
-    uint32_t npart, cpart;
-    uint8_t born;           /* allocated or written in the window */
-    uint8_t nz;             /* the content now has a '1' */
-    uint8_t set;            /* steady: written or gated in the window ... */
-    uint64_t pre;           /* ... first at this clock (before it: what the last run left) */
-} ent;
-
-typedef struct slice {
-    uint16_t cu, simd;
-    uint64_t first, last;   /* cycles of its first and last event */
-    uint64_t start, end;    /* clock at the window's start and end */
-    uint64_t live, busy_acc, busy_since;
-    int gated;              /* ARGO: unallocated entries are switched off ... */
-    uint32_t bank;          /* ... per bank of this many entries (0 until gated) */
-    uint8_t *inwin;         /* per entry: in a window now */
-    uint8_t *bank_on;       /* per bank: switched on */
-    void *mem;              /* the arena as allocated ... */
-    uint64_t *arena;        /* ... and aligned: entries blocks of blk words */
-    uint64_t *now;          /* entries x pw words: the contents now */
-    ent *e;
-    /* steady (runs.c part below): RAR's window positions, ARGO's head */
-    uint16_t *bn;           /* per base: entries of the windows placed there, 0 none */
-    uint32_t *br;           /* per base: windows placed there */
-    uint16_t *own;          /* per entry: base + 1 of the position covering it, 0 none */
-    uint32_t head;          /* ARGO: base + n of the last window */
-    uint32_t *tau;          /* after finish: entry e of a run is entry tau[e] of the next */
-    uint64_t period;        /* after finish: runs before every window is back in place */
-} slice;
-
-struct runs {               /* steady: the slice being emitted, composed */
-    size_t slice;           /* its index + 1, 0 none */
-    uint32_t *orb, *src;    /* per entry: its orbit; whose last state it starts a run with */
-    uint32_t *len;          /* per orbit: entries */
-    uint8_t *born;          /* per orbit: some entry allocated */
-    uint64_t *t1, *toff;    /* per orbit: bits values each */
-    uint8_t *enc;           /* the record of the orbit last encoded ... */
-    uint32_t enc_orb, enc_len;  /* ... its orbit (NO_SRC none) and length */
-};
-
-struct rft_duty {
-    rft_duty_opts o;
-    uint32_t lanes, entries, bits, words, pw;  /* pw: words padded to VW */
-    uint32_t block_lanes;
-    int pending;            /* a patch record waits for its write ... */
-    rft_patch_rec patch;    /* ... this one */
-    size_t blk;             /* words per entry block */
-    uint64_t held;          /* bytes the slices' state takes (new_slice) */
-    slice **s;
-    size_t ns, cs;
-    rft_slices idx;         /* index in s */
-    int any;
-    uint64_t sfirst, slast; /* first and last cycle of the stream */
-    int finished;
-    uint64_t *tmp1, *tmp2;  /* bits values, for the rare records built by value */
-    uint64_t period;        /* steady: K runs */
-    struct runs *rn;        /* steady: the composition, at emit */
-    char err[256];
-};
-
-static inline uint64_t *now_of(const rft_duty *d, const slice *s, uint32_t k)
-{
-    return s->now + (size_t)k * d->pw;
-}
-/* the entry's block, from its content now */
-static inline uint64_t *blk_of(const rft_duty *d, const slice *s, const uint64_t *now)
-{
-    return s->arena + (size_t)(now - s->now) / d->pw * d->blk;
-}
-static inline uint64_t *pend_of(const rft_duty *d, uint64_t *blk, uint32_t i)
-{
-    return blk + (size_t)i * d->pw;
-}
-static inline uint64_t *plane_of(const rft_duty *d, const ent *e, uint64_t *blk, unsigned k)
-{
-    return k < LOW ? blk + (size_t)(BATCH + k) * d->pw : e->hi + (size_t)(k - LOW) * d->pw;
-}
-
-static int fail(rft_duty *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(rft_duty *d, const char *fmt, ...)
+int duty_fail(rft_duty *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int duty_fail(rft_duty *d, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -307,7 +207,7 @@ static int fail(rft_duty *d, const char *fmt, ...)
     return RFT_EFORMAT;
 }
 
-static int oom(rft_duty *d)
+int duty_oom(rft_duty *d)
 {
     snprintf(d->err, sizeof d->err, "out of memory");
     return RFT_EMEM;
@@ -407,7 +307,7 @@ static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
         size_t cap = d->cs ? 2 * d->cs : 16;
         slice **n = realloc(d->s, cap * sizeof *n);
         if (!n) {
-            oom(d);
+            duty_oom(d);
             return NULL;
         }
         d->s = n;
@@ -436,7 +336,7 @@ static slice *new_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
         }
         free(s);
         rft_mem_give(bytes);
-        oom(d);
+        duty_oom(d);
         return NULL;
     }
     s->arena = (uint64_t *)(void *)(((uintptr_t)s->mem + 63) & ~(uintptr_t)63);
@@ -467,7 +367,7 @@ static slice *get_slice(rft_duty *d, uint16_t cu, uint16_t simd, uint64_t cyc)
     return s ? s : new_slice(d, cu, simd, cyc);
 }
 
-static int add_part(ent *e, uint32_t on, uint64_t t)
+int duty_add_part(ent *e, uint32_t on, uint64_t t)
 {
     if (t == 0)
         return 0;
@@ -489,7 +389,7 @@ static int add_part(ent *e, uint32_t on, uint64_t t)
 }
 
 /* Add the planes into out[] (bits values). */
-static void planes_to_values(const rft_duty *d, const ent *e, uint64_t *blk, uint64_t *out)
+void duty_planes_to_values(const rft_duty *d, const ent *e, uint64_t *blk, uint64_t *out)
 {
     /* 8 planes at a time: byte q of m holds 8 cells' bits of plane k0+q;
      * its transpose, byte i the 8 planes' bits of cell i */
@@ -530,7 +430,7 @@ static void planes_to_values(const rft_duty *d, const ent *e, uint64_t *blk, uin
     !defined(__SANITIZE_THREAD__)   /* TSan instruments the resolver, which runs before it */
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
-static void flush(const rft_duty *d, ent *e, uint64_t *blk)
+void duty_flush(const rft_duty *d, ent *e, uint64_t *blk)
 {
     typedef uint64_t vec __attribute__((vector_size(8 * VW)));
     uint32_t nv = d->pw / VW, n = e->nring;
@@ -588,7 +488,7 @@ static int drain(const rft_duty *d, ent *e, uint64_t *blk)
 {
     if (!e->t1 && !(e->t1 = calloc((size_t)d->pw * 64, sizeof *e->t1)))
         return RFT_EMEM;
-    planes_to_values(d, e, blk, e->t1);
+    duty_planes_to_values(d, e, blk, e->t1);
     memset(plane_of(d, e, blk, 0), 0, (size_t)LOW * d->pw * sizeof *blk);
     if (e->hi)
         memset(e->hi, 0, (size_t)(PLANES - LOW) * d->pw * sizeof *blk);
@@ -597,19 +497,19 @@ static int drain(const rft_duty *d, ent *e, uint64_t *blk)
 }
 
 /* Account the time since e->last, with the content and power state held. */
-static int account(const rft_duty *d, const slice *s, ent *e, uint64_t *now, uint64_t c)
+int duty_account(const rft_duty *d, const slice *s, ent *e, uint64_t *now, uint64_t c)
 {
     uint64_t t = c - e->last;
     if (!t)
         return 0;
     e->last = c;
-    if (e->on < d->bits && add_part(e, e->on, t))
+    if (e->on < d->bits && duty_add_part(e, e->on, t))
         return RFT_EMEM;
     if (!e->nz)
         return 0;
     uint64_t *blk = blk_of(d, s, now);
     if (e->acc + t > 0xffffffffu) {
-        flush(d, e, blk);
+        duty_flush(d, e, blk);
         if (drain(d, e, blk))
             return RFT_EMEM;
         if (t > 0xffffffffu) {  /* a gap of more than 2^32 cycles */
@@ -629,7 +529,7 @@ static int account(const rft_duty *d, const slice *s, ent *e, uint64_t *now, uin
     memcpy(pend_of(d, blk, e->nring), now, d->pw * sizeof *now);
     e->rt[e->nring++] = t;
     if (e->nring == BATCH)
-        flush(d, e, blk);
+        duty_flush(d, e, blk);
     return 0;
 }
 
@@ -653,7 +553,7 @@ static int birth(const rft_duty *d, slice *s, ent *e, uint64_t c)
     if (s->gated && d->o.steady) {
         mark(d, e, c);      /* switched on: a run starts it off, as the last left it */
     } else if (s->gated) {
-        if (add_part(e, 0, c - e->last))
+        if (duty_add_part(e, 0, c - e->last))
             return RFT_EMEM;
         e->last = c;
     }
@@ -680,13 +580,13 @@ static inline uint64_t lane_pair(const rft_duty *d, const rft_write *w, uint32_t
 static int do_write(rft_duty *d, slice *s, const rft_write *w, uint32_t phys, uint64_t c)
 {
     if (phys == RFT_NO_PHYS)
-        return fail(d, "no physical entries: run rft-alloc first");
+        return duty_fail(d, "no physical entries: run rft-alloc first");
     if (phys >= d->entries)
-        return fail(d, "physical entry %u out of range (slice has %u entries)", phys, d->entries);
+        return duty_fail(d, "physical entry %u out of range (slice has %u entries)", phys, d->entries);
     ent *e = &s->e[phys];
     uint64_t *now = now_of(d, s, phys);
     if (!e->born && birth(d, s, e, c))
-        return oom(d);
+        return duty_oom(d);
     mark(d, e, c);
     uint32_t on = w->on_bits == RFT_NO_GATE || w->on_bits > d->bits ? d->bits : w->on_bits;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -696,8 +596,8 @@ static int do_write(rft_duty *d, slice *s, const rft_write *w, uint32_t phys, ui
         size_t n = (size_t)d->lanes * sizeof *w->val;
         if (memcmp(now, w->val, n) == 0)
             return 0;
-        if (account(d, s, e, now, c))
-            return oom(d);
+        if (duty_account(d, s, e, now, c))
+            return duty_oom(d);
         memcpy(now, w->val, n);
         uint64_t nz = 0;
         for (uint32_t k = 0; k < d->words; k++)
@@ -714,8 +614,8 @@ static int do_write(rft_duty *d, slice *s, const rft_write *w, uint32_t phys, ui
     }
     if (!diff)                  /* nothing changes: the interval goes on */
         return 0;
-    if (account(d, s, e, now, c))
-        return oom(d);
+    if (duty_account(d, s, e, now, c))
+        return duty_oom(d);
     for (uint32_t k = 0; k < d->words; k++)
         now[k] = lane_pair(d, w, k, on);
     e->nz = nz != 0;
@@ -731,7 +631,7 @@ static int do_block(rft_duty *d, slice *s, const rft_patch_rec *p, uint64_t c)
     ent *e = &s->e[p->entry];
     uint64_t *now = now_of(d, s, p->entry), *next = d->tmp1;
     if (!e->born && birth(d, s, e, c))
-        return oom(d);
+        return duty_oom(d);
     memcpy(next, now, d->pw * sizeof *now);
     uint32_t l0 = p->block * d->block_lanes;
     for (uint32_t l = l0; l < l0 + d->block_lanes && l < d->lanes; l++) {
@@ -745,8 +645,8 @@ static int do_block(rft_duty *d, slice *s, const rft_patch_rec *p, uint64_t c)
     }
     if (memcmp(next, now, d->words * sizeof *now) == 0)
         return 0;
-    if (account(d, s, e, now, c))
-        return oom(d);
+    if (duty_account(d, s, e, now, c))
+        return duty_oom(d);
     memcpy(now, next, d->words * sizeof *now);
     e->nz = nz != 0;
     return 0;
@@ -755,17 +655,17 @@ static int do_block(rft_duty *d, slice *s, const rft_patch_rec *p, uint64_t c)
 static int do_patch(rft_duty *d, const rft_rec *r)
 {
     if (d->pending)
-        return fail(d, "a patch record of v%u follows another instead of its write", d->patch.vreg);
+        return duty_fail(d, "a patch record of v%u follows another instead of its write", d->patch.vreg);
     if (rft_patch_parse(r->raw, r->len, &d->patch))
-        return fail(d, "malformed patch record");
+        return duty_fail(d, "malformed patch record");
     if (d->o.steady)
-        return fail(d, "steady state: DC-Patch placements are not supported (repeat the trace "
+        return duty_fail(d, "steady state: DC-Patch placements are not supported (repeat the trace "
                     "with rft-repeat)");
     const rft_patch_rec *p = &d->patch;
     if (p->place != RFT_PATCH_LDS &&
         (p->entry >= d->entries ||
          (p->place == RFT_PATCH_BLOCK && p->block >= (d->lanes + d->block_lanes - 1) / d->block_lanes)))
-        return fail(d, "patch of v%u of wavefront %u outside the slice (entry %u, block %u)", p->vreg,
+        return duty_fail(d, "patch of v%u of wavefront %u outside the slice (entry %u, block %u)", p->vreg,
                     p->wf, p->entry, p->block);
     d->pending = 1;
     return 0;
@@ -778,7 +678,7 @@ static int do_patched(rft_duty *d, slice *s, const rft_write *w, uint64_t c)
     d->pending = 0;
     if (p->cycle != w->cycle || p->cu != w->cu || p->simd != w->simd || p->wf != w->wf ||
         p->vreg != w->vreg)
-        return fail(d, "the patch record before it names v%u of wavefront %u at cycle %llu", p->vreg,
+        return duty_fail(d, "the patch record before it names v%u of wavefront %u at cycle %llu", p->vreg,
                     p->wf, (unsigned long long)p->cycle);
     switch (p->place) {
     case RFT_PATCH_ENTRY: return do_write(d, s, w, p->entry, c);
@@ -787,47 +687,11 @@ static int do_patched(rft_duty *d, slice *s, const rft_write *w, uint64_t c)
     }
 }
 
-/* Steady: where the windows of a run go (see rft_duty_opts). */
-static int runs_alloc(rft_duty *d, slice *s, const rft_alloc_rec *a)
-{
-    if (a->event != RFT_ALLOC_EV_ALLOC || a->n == 0)
-        return 0;
-    if (d->o.alloc_scheme == RFT_ALLOC_ARGO) {
-        s->head = (a->base + a->n) % d->entries;
-        return 0;
-    }
-    if (d->o.alloc_scheme != RFT_ALLOC_RAR)
-        return 0;
-    if (!s->bn && (!(s->bn = calloc(d->entries, sizeof *s->bn)) ||
-                   !(s->br = calloc(d->entries, sizeof *s->br)) ||
-                   !(s->own = calloc(d->entries, sizeof *s->own))))
-        return oom(d);
-    if (s->bn[a->base] && s->bn[a->base] != a->n)
-        return fail(d, "steady state: RAR windows of %u and %u entries at entry %u of slice %u:%u "
-                    "(the rotation restarts; repeat the trace with rft-repeat instead)",
-                    s->bn[a->base], a->n, a->base, a->cu, a->simd);
-    if (!s->bn[a->base]) {
-        if (a->base + a->n > d->entries)
-            return fail(d, "steady state: RAR window past the end of slice %u:%u", a->cu, a->simd);
-        for (uint32_t i = a->base; i < a->base + a->n; i++) {
-            if (s->own[i] && s->own[i] != a->base + 1u)
-                return fail(d, "steady state: RAR windows at entries %u and %u of slice %u:%u "
-                            "overlap (their rotations do not permute the entries; repeat the "
-                            "trace with rft-repeat instead)", s->own[i] - 1u, a->base, a->cu,
-                            a->simd);
-            s->own[i] = (uint16_t)(a->base + 1u);
-        }
-        s->bn[a->base] = a->n;
-    }
-    s->br[a->base]++;
-    return 0;
-}
-
 static int do_alloc(rft_duty *d, const rft_rec *r)
 {
     rft_alloc_rec a;
     if (rft_alloc_parse(r->raw, r->len, &a))
-        return fail(d, "malformed allocation record");
+        return duty_fail(d, "malformed allocation record");
     if (!d->any)
         d->sfirst = a.cycle;
     d->any = 1;
@@ -837,19 +701,19 @@ static int do_alloc(rft_duty *d, const rft_rec *r)
     if (!s)
         return RFT_EMEM;        /* the message is new_slice's */
     if (a.cycle < s->last)
-        return fail(d, "cycle %llu goes back in time on slice %u:%u (last %llu)",
+        return duty_fail(d, "cycle %llu goes back in time on slice %u:%u (last %llu)",
                     (unsigned long long)a.cycle, a.cu, a.simd, (unsigned long long)s->last);
     s->last = a.cycle;
     if (a.base >= d->entries || a.n > d->entries)
-        return fail(d, "window of wavefront %u (base %u, %u entries) does not fit in slice %u:%u",
+        return duty_fail(d, "window of wavefront %u (base %u, %u entries) does not fit in slice %u:%u",
                     a.wf, a.base, a.n, a.cu, a.simd);
     s->gated = a.flags & RFT_AF_GATED;
     if (s->gated && s->bank && a.bank != s->bank)
-        return fail(d, "slice %u:%u: banks of %u entries, then of %u", a.cu, a.simd, s->bank, a.bank);
+        return duty_fail(d, "slice %u:%u: banks of %u entries, then of %u", a.cu, a.simd, s->bank, a.bank);
     if (s->gated)
         s->bank = a.bank;
     if (d->o.steady) {
-        int e = runs_alloc(d, s, &a);
+        int e = duty_runs_alloc(d, s, &a);
         if (e)
             return e;
     }
@@ -857,7 +721,7 @@ static int do_alloc(rft_duty *d, const rft_rec *r)
     for (uint32_t i = 0; i < a.n; i++) {
         uint32_t k = (a.base + i) % d->entries;
         if (!s->e[k].born && birth(d, s, &s->e[k], c))
-            return oom(d);
+            return duty_oom(d);
         s->inwin[k] = a.event == RFT_ALLOC_EV_ALLOC;
     }
     if (!s->gated)
@@ -880,13 +744,13 @@ static int do_alloc(rft_duty *d, const rft_rec *r)
         for (uint32_t j = b0; j < b1; j++) {
             ent *e = &s->e[j];
             if (!e->born && birth(d, s, e, c))
-                return oom(d);
+                return duty_oom(d);
             mark(d, e, c);
             if (on == e->on)
                 continue;
             uint64_t *now = now_of(d, s, j);
-            if (account(d, s, e, now, c))
-                return oom(d);
+            if (duty_account(d, s, e, now, c))
+                return duty_oom(d);
             memset(now, 0, d->pw * sizeof *now);    /* the content is lost */
             e->nz = 0;
             e->on = on;
@@ -910,7 +774,7 @@ int rft_duty_feed(rft_duty *d, const rft_rec *r)
     default: return 1;
     }
     if (d->pending && r->kind != RFT_WRITE)
-        return fail(d, "a patch record of v%u not followed by its write", d->patch.vreg);
+        return duty_fail(d, "a patch record of v%u not followed by its write", d->patch.vreg);
     uint64_t cyc = rft_rec_cycle(r);
     if (!d->any)
         d->sfirst = cyc;
@@ -923,7 +787,7 @@ int rft_duty_feed(rft_duty *d, const rft_rec *r)
     if (!s)
         return RFT_EMEM;        /* the message is new_slice's */
     if (cyc < s->last)
-        return fail(d, "cycle %llu goes back in time on slice %u:%u (last %llu)",
+        return duty_fail(d, "cycle %llu goes back in time on slice %u:%u (last %llu)",
                     (unsigned long long)cyc, cu, simd, (unsigned long long)s->last);
     s->last = cyc;
     switch (r->kind) {
@@ -951,197 +815,10 @@ static int cmp_slice(const void *a, const void *b)
     return kx < ky ? -1 : kx > ky;
 }
 
-static int cmp_part(const void *a, const void *b)
+int duty_cmp_part(const void *a, const void *b)
 {
     const struct part *x = a, *y = b;
     return x->on < y->on ? -1 : x->on > y->on;
-}
-
-/* ---- the steady state (rft_duty_opts.steady) ------------------------------------ */
-#define NO_SRC UINT32_MAX
-
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-/* Cycles of one run of slice s: what rft-repeat puts between two copies'
- * first cycles, or the busy cycles. */
-static uint64_t run_len(const rft_duty *d, const slice *s)
-{
-    return d->o.span == RFT_SPAN_BUSY ? s->end - s->start : d->slast - d->sfirst + 1;
-}
-
-/* A slice of period 1 (tau the identity: first-fit): each entry starts a
- * run with its own last state, held from the run's start to its first
- * write and from the end to the next run: added to its counters, which
- * are then emitted as they are. */
-static int runs_still(rft_duty *d, slice *s)
-{
-    uint64_t tail = run_len(d, s) - (s->end - s->start);
-    for (uint32_t k = 0; k < d->entries; k++) {
-        ent *e = &s->e[k];
-        uint64_t T = (e->set ? e->pre : s->end) - s->start + tail;
-        uint32_t cold_on = (e->born && !s->gated) || d->o.unused_on ? d->bits : 0;
-        if (e->set) {
-            uint64_t *now = now_of(d, s, k);
-            e->last -= T;
-            if (account(d, s, e, now, e->last + T))
-                return RFT_EMEM;
-            flush(d, e, blk_of(d, s, now));
-        } else if (cold_on < d->bits && add_part(e, cold_on, T)) {
-            return RFT_EMEM;
-        }
-        if (e->npart > 1)
-            qsort(e->part, e->npart, sizeof *e->part, cmp_part);
-    }
-    return 0;
-}
-
-/* Each slice's permutation tau and period (the least common multiple of
- * its orbits), the buffers of the composition. */
-static int runs_finish(rft_duty *d)
-{
-    uint32_t E = d->entries;
-    if (d->o.window_set)
-        return fail(d, "steady state: --window selects cycles of one run");
-    if (d->o.alloc_scheme == RFT_ALLOC_ARGO && !d->o.alloc_ring)
-        return fail(d, "steady state: ARGO without the ring (--wrap restart) does not repeat as a "
-                       "rotation of the slice");
-    if (!(d->rn = calloc(1, sizeof *d->rn)) || !(d->rn->orb = malloc(E * sizeof(uint32_t))) ||
-        !(d->rn->src = malloc(2 * E * sizeof(uint32_t))) ||
-        !(d->rn->len = malloc(E * sizeof(uint32_t))) || !(d->rn->born = malloc(E)) ||
-        !(d->rn->t1 = malloc((size_t)E * d->bits * sizeof(uint64_t))) ||
-        !(d->rn->toff = malloc((size_t)E * d->bits * sizeof(uint64_t))) ||
-        !(d->rn->enc = malloc(rft_duty_max_len(d->bits))))
-        return oom(d);
-    uint64_t all = 1;
-    uint8_t *seen = d->rn->born;    /* scratch until the first composition */
-    for (size_t i = 0; i < d->ns; i++) {
-        slice *s = d->s[i];
-        for (uint32_t k = 0; k < E; k++)
-            if (s->inwin[k])
-                return fail(d, "steady state: slice %u:%u: a window is still open at the end of "
-                            "the trace (the next run could not place its own)", s->cu, s->simd);
-        if (!(s->tau = malloc(E * sizeof *s->tau)))
-            return oom(d);
-        uint32_t h = d->o.alloc_scheme == RFT_ALLOC_ARGO ? s->head : 0;
-        if (s->gated && s->bank > 1 && h % s->bank)
-            return fail(d, "steady state: slice %u:%u: ARGO's head moves %u entries a run, not a "
-                        "whole number of its banks of %u entries", s->cu, s->simd, h, s->bank);
-        for (uint32_t p = 0; p < E; p++)
-            s->tau[p] = (p + h) % E;
-        for (uint32_t b = 0; s->bn && b < E; b++)
-            for (uint32_t q = 0, n = s->bn[b]; q < n; q++)
-                s->tau[b + q] = b + (q + s->br[b]) % n;
-        memset(seen, 0, E);
-        uint64_t K = 1;
-        for (uint32_t p = 0; p < E; p++) {
-            uint64_t L = 0;
-            for (uint32_t x = p; !seen[x]; x = s->tau[x], L++)
-                seen[x] = 1;
-            if (L && (K = K / gcd64(K, L) * L) > (1u << 20))
-                return fail(d, "steady state: a period of more than 2^20 runs");
-        }
-        if (K > UINT64_MAX / (run_len(d, s) + 1))
-            return fail(d, "steady state: %llu runs pass 2^64 cycles", (unsigned long long)K);
-        s->period = K;
-        if (K == 1 && runs_still(d, s))
-            return oom(d);
-        all = all / gcd64(all, K) * K;
-        if (all > (1u << 30))
-            all = 0;    /* too long to say */
-    }
-    d->period = all;
-    return 0;
-}
-
-/* Add T cycles of the state of entry src (NO_SRC: zeros, cold_on bits
- * powered) to the values t1, toff. */
-static void runs_hold(const rft_duty *d, const slice *s, uint32_t src, uint32_t cold_on, uint64_t T,
-                      uint64_t *t1, uint64_t *toff)
-{
-    if (!T)
-        return;
-    uint32_t on = src == NO_SRC ? cold_on : s->e[src].on;
-    for (uint32_t b = on; b < d->bits; b++)
-        toff[b] += T;
-    if (src == NO_SRC)
-        return;
-    const uint64_t *now = now_of(d, s, src);
-    for (uint32_t w = 0; w < d->words; w++)
-        for (uint64_t x = now[w]; x; x &= x - 1)
-            t1[64u * w + (unsigned)__builtin_ctzll(x)] += T;
-}
-
-/* The steady map of slice si: per orbit of tau, K / |orbit| times the sum
- * of its entries' runs, each started with what the run before left. */
-static void runs_compose(const rft_duty *d, size_t si)
-{
-    struct runs *rn = d->rn;
-    const slice *s = d->s[si];
-    uint32_t E = d->entries, B = d->bits, norb = 0, *inv = rn->src + E;
-    for (uint32_t p = 0; p < E; p++) {
-        rn->orb[p] = NO_SRC;
-        inv[s->tau[p]] = p;
-    }
-    for (uint32_t p = 0; p < E; p++) {
-        if (rn->orb[p] != NO_SRC)
-            continue;
-        uint32_t L = 0, j = NO_SRC, x = p;
-        rn->born[norb] = 0;
-        do {
-            rn->orb[x] = norb;
-            rn->born[norb] |= s->e[x].born;
-            if (j == NO_SRC && s->e[x].set)
-                j = x;
-            x = s->tau[x];
-            L++;
-        } while (x != p);
-        rn->len[norb++] = L;
-        /* backwards from a written entry: a run starts entry x with the
-         * last state of tau(x), or what tau(x) started with if unwritten */
-        uint32_t cur = j;
-        x = j == NO_SRC ? p : inv[j];
-        for (uint32_t i = 0; i < L; i++, x = inv[x]) {
-            rn->src[x] = cur;
-            if (s->e[x].set)
-                cur = x;
-        }
-    }
-    memset(rn->t1, 0, (size_t)norb * B * sizeof *rn->t1);
-    memset(rn->toff, 0, (size_t)norb * B * sizeof *rn->toff);
-    uint64_t span = s->end - s->start, tail = run_len(d, s) - span;
-    for (uint32_t p = 0; p < E; p++) {
-        const ent *e = &s->e[p];
-        uint32_t o = rn->orb[p], src = rn->src[p];
-        uint32_t cold_on = (rn->born[o] && !s->gated) || d->o.unused_on ? B : 0;
-        uint64_t *t1 = rn->t1 + (size_t)o * B, *toff = rn->toff + (size_t)o * B;
-        if (e->t1)
-            for (uint32_t b = 0; b < B; b++)
-                t1[b] += e->t1[b];
-        planes_to_values(d, e, blk_of(d, s, now_of(d, s, p)), t1);
-        uint64_t acc = 0;
-        for (uint32_t b = 0, q = 0; b < B; b++) {
-            while (q < e->npart && e->part[q].on <= b)
-                acc += e->part[q++].t;
-            toff[b] += acc;
-        }
-        runs_hold(d, s, src, cold_on, (e->set ? e->pre : s->end) - s->start, t1, toff);
-        runs_hold(d, s, e->set ? p : src, cold_on, tail, t1, toff);
-    }
-    for (uint32_t o = 0; o < norb; o++)
-        for (uint64_t m = s->period / rn->len[o], b = 0; m > 1 && b < B; b++) {
-            rn->t1[(size_t)o * B + b] *= m;
-            rn->toff[(size_t)o * B + b] *= m;
-        }
-    rn->slice = si + 1;
-    rn->enc_orb = NO_SRC;
 }
 
 uint64_t rft_duty_period(const rft_duty *d) { return d->rn ? d->period : 1; }
@@ -1159,7 +836,7 @@ int rft_duty_finish(rft_duty *d)
     if (d->finished)
         return 0;
     if (d->pending)
-        return fail(d, "the stream ends after a patch record, before its write");
+        return duty_fail(d, "the stream ends after a patch record, before its write");
     d->finished = 1;
     if (d->ns > 1)
         qsort(d->s, d->ns, sizeof *d->s, cmp_slice);
@@ -1171,64 +848,29 @@ int rft_duty_finish(rft_duty *d)
         for (uint32_t k = 0; k < d->entries; k++) {
             ent *e = &s->e[k];
             if (!e->born) {     /* never allocated: off, or on holding zeros */
-                if (!d->o.unused_on && !d->o.steady && add_part(e, 0, end - e->last))
-                    return oom(d);
+                if (!d->o.unused_on && !d->o.steady && duty_add_part(e, 0, end - e->last))
+                    return duty_oom(d);
                 e->last = end;
             } else {
                 uint64_t *now = now_of(d, s, k);
-                if (account(d, s, e, now, end))
-                    return oom(d);
-                flush(d, e, blk_of(d, s, now));
+                if (duty_account(d, s, e, now, end))
+                    return duty_oom(d);
+                duty_flush(d, e, blk_of(d, s, now));
             }
             if (e->npart > 1)
-                qsort(e->part, e->npart, sizeof *e->part, cmp_part);
+                qsort(e->part, e->npart, sizeof *e->part, duty_cmp_part);
         }
     }
-    return d->o.steady ? runs_finish(d) : 0;
+    return d->o.steady ? duty_runs_finish(d) : 0;
 }
 
 size_t rft_duty_count(const rft_duty *d) { return d->ns * d->entries; }
-
-/* A record of the steady map. */
-static uint32_t runs_emit(const rft_duty *d, size_t i, uint8_t *buf)
-{
-    struct runs *rn = d->rn;
-    if (rn->slice != i / d->entries + 1)
-        runs_compose(d, i / d->entries);
-    const slice *s = d->s[i / d->entries];
-    uint32_t k = (uint32_t)(i % d->entries), o = rn->orb[k];
-    uint64_t L = run_len(d, s);
-    rft_duty_rec r;
-    r.span = (uint8_t)d->o.span;
-    r.flags = (uint8_t)((rn->born[o] ? 0 : RFT_DUTY_UNUSED) | (d->o.unused_on ? RFT_DUTY_UNUSED_ON : 0));
-    r.cu = s->cu;
-    r.simd = s->simd;
-    r.entry = (uint16_t)k;
-    r.entries = (uint16_t)d->entries;
-    r.lanes = (uint16_t)d->lanes;
-    r.first = d->o.span == RFT_SPAN_STREAM ? d->sfirst : s->first;
-    r.last = (d->o.span == RFT_SPAN_STREAM ? d->slast : s->last) +
-             (s->period - 1) * (d->slast - d->sfirst + 1);
-    r.cycles = s->period * L;
-    r.bits = d->bits;
-    r.t1 = rn->t1 + (size_t)o * d->bits;
-    r.toff = rn->toff + (size_t)o * d->bits;
-    /* the entries of an orbit differ in their number alone (and in
-     * UNUSED, the same for all): encode once */
-    if (rn->enc_orb != o) {
-        rn->enc_len = rft_duty_encode(&r, rn->enc);
-        rn->enc_orb = o;
-    }
-    memcpy(buf, rn->enc, rn->enc_len);
-    st16(buf + 8, r.entry);
-    return rn->enc_len;
-}
 
 uint32_t rft_duty_emit(const rft_duty *d, size_t i, uint8_t *buf)
 {
     const slice *s = d->s[i / d->entries];
     if (d->rn && s->period > 1)
-        return runs_emit(d, i, buf);
+        return duty_runs_emit(d, i, buf);
     uint32_t k = (uint32_t)(i % d->entries);
     const ent *e = &s->e[k];
     uint64_t *blk = blk_of(d, s, now_of(d, s, k));
@@ -1249,13 +891,13 @@ uint32_t rft_duty_emit(const rft_duty *d, size_t i, uint8_t *buf)
         r.first = s->first;
         r.last = s->last;
     }
-    r.cycles = d->rn ? run_len(d, s) : s->end - s->start;   /* steady: runs_still */
+    r.cycles = d->rn ? duty_run_len(d, s) : s->end - s->start;   /* steady: runs_still */
     r.bits = d->bits;
     if (e->t1) {                /* planes drained on the way: encode by value */
         r.t1 = d->tmp1;
         r.toff = d->tmp2;
         memcpy(r.t1, e->t1, d->bits * sizeof *r.t1);
-        planes_to_values(d, e, blk, r.t1);
+        duty_planes_to_values(d, e, blk, r.t1);
         uint64_t acc = 0;
         for (uint32_t b = 0, p = 0; b < d->bits; b++) {
             while (p < e->npart && e->part[p].on <= b)

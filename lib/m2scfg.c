@@ -9,7 +9,7 @@
 
 void rft_m2scfg_default(rft_m2scfg *c)
 {
-    *c = (rft_m2scfg){.frequency = 1000, .num_cu = 32, .num_pools = 4, .max_wg_per_pool = 10,
+    *c = (rft_m2scfg){.frequency = 925, .num_cu = 32, .num_pools = 4, .max_wg_per_pool = 10,
                       .max_wf_per_pool = 10, .rew_latency = 8, .rew_buffer = 1,
                       .vm_write_latency = 1, .vm_write_buffer = 1, .lds_write_latency = 1,
                       .lds_write_buffer = 1};

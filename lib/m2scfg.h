@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 typedef struct rft_m2scfg {
-    uint32_t frequency;         /* [ Device ] Frequency, MHz (1000) */
+    uint32_t frequency;         /* [ Device ] Frequency, MHz (925) */
     uint32_t num_cu;            /* [ Device ] NumComputeUnits (32) */
     uint32_t num_pools;         /* [ ComputeUnit ] NumWavefrontPools (4) */
     uint32_t max_wg_per_pool;   /* [ ComputeUnit ] MaxWorkGroupsPerWavefrontPool (10) */

@@ -70,3 +70,28 @@ FWT="--kernel fastWalshTransform --local-size 256"
     run -1 --separate-stderr rft-heal --scheme pe s.rft
     assert_equal "$stderr" "rft-heal: s.rft: no bundle records: PE healing needs VLIW bundles (rft-decode --input-format evg, or a VLIW model of rft-synth), or --profile"
 }
+
+@test "--m2s-config: the clocks from the run's --si-config ini (issue 32), a changed Frequency followed" {
+    # no Frequency: 4.2's 925 MHz GPU, the trace at the memory system's 1000: as --cycles-mhz 925,1000
+    printf '[ Device ]\nNumComputeUnits = 4\n' > d.ini
+    rft-decode $V "$F/vcmp.trace" --cycles-mhz 925,1000 -o want.rft "$F/vcmp.isa" 2>/dev/null
+    rft-decode $V "$F/vcmp.trace" --m2s-config d.ini -o got.rft "$F/vcmp.isa" 2>/dev/null
+    run -0 cmp want.rft got.rft
+    # a GPU at 1200 MHz is the fastest clock: the trace counts it, cycles as they are
+    printf '[ Device ]\nFrequency = 1200\n' > f.ini
+    run -0 pipe "rft-decode $V '$F/vcmp.trace' --m2s-config f.ini '$F/vcmp.isa' 2>/dev/null | rft-view | awk '\$1 == \"A\" { print \$2 }'"
+    assert_output 26
+    # 500 MHz: the trace's 1000 MHz cycles halved
+    printf '[ Device ]\nFrequency = 500\n' > h.ini
+    run -0 pipe "rft-decode $V '$F/vcmp.trace' --m2s-config h.ini '$F/vcmp.isa' 2>/dev/null | rft-view --header | grep '^cycles'"
+    assert_output --partial "in cycles of the GPU's 500 MHz clock (the trace counts 1000 MHz)"
+    # one source of the clocks; a bad key named with its line; the trace needed
+    run -2 --separate-stderr rft-decode $V "$F/vcmp.trace" --m2s-config d.ini --cycles-mhz 925,1000 "$F/vcmp.isa"
+    assert_equal "$stderr" "rft-decode: --m2s-config and --cycles-mhz both give the clocks: give one (see rft-decode --help)"
+    printf '[ Device ]\nFrequncy = 500\n' > bad.ini
+    run -1 --separate-stderr rft-decode $V "$F/vcmp.trace" --m2s-config bad.ini "$F/vcmp.isa"
+    assert_output ''
+    [[ "$stderr" == *"bad.ini"*"line 2"*"Frequncy"* ]]
+    run -2 --separate-stderr rft-decode --kernel k --local-size 64 --m2s-config d.ini "$F/vcmp.isa"
+    assert_equal "$stderr" "rft-decode: --m2s-config gives the clocks of --cycles-from's trace: give the trace (see rft-decode --help)"
+}

@@ -4,8 +4,9 @@
  * full; a 1-entry write buffer serialises write-backs (a 64-entry one does
  * not); a work-group waits for a free slot and lands on the compute unit
  * that frees first; two wavefronts in step drift apart when one is
- * delayed; a kernel ends after its stores drain; the LDS completes in
- * ready order one per its write interval; an ND-range waits for the
+ * delayed; a kernel ends after its stores drain (in the longest load
+ * latency seen); the LDS completes in ready order one per its write
+ * interval and neither it nor a store holds its wavefront up; an ND-range waits for the
  * previous one on every compute unit; the configuration file's keys. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,19 +96,20 @@ static void test_dispatch(void)
 static void test_drift(void)
 {
     rft_m2scfg t = base(1), c = t;
-    reset();    /* A and B in step on one SIMD (8 cycles an instruction); A has an LDS load */
-    add(0, 0, 0, 0, 0, 76, 3, (uint64_t[]){8, 60, 72}, (uint8_t[]){A, L, A}, NULL);
+    reset();    /* A and B in step on one SIMD (8 cycles an instruction); A has a load */
+    add(0, 0, 0, 0, 0, 76, 3, (uint64_t[]){8, 60, 72}, (uint8_t[]){A, V, A}, NULL);
     add(0, 1, 0, 0, 0, 88, 8, (uint64_t[]){16, 24, 32, 40, 48, 56, 64, 80},
         (uint8_t[]){A, A, A, A, A, A, A, A}, NULL);
     CHECK(run(&t, &c, NULL) == 88);
-    /* A's ALU after the load and B's last were traced waiting on the SIMD
-     * (own parts 0).  LDS +10: A's load at 70; B, not held up by the traced
-     * interleaving, issues at 64 and 72 and ends 80; A's ALU at 80, ends
-     * 84: they drift apart, B ending before its traced end */
-    c.lds_write_latency = 11;
+    /* A's ALU after the load (72) and B's last (80) each issued right after
+     * the other's: each waited for that one at most (own parts 4 and 8).
+     * Load +10: A's load at 70, its ALU ready 74; B, not held up by the
+     * traced interleaving, issues at 64 and 72 and ends 80; A's ALU at 80,
+     * ends 84: they drift apart, B ending before its traced end */
+    c.vm_write_latency = 11;
     CHECK(run(&t, &c, NULL) == 84);
-    c.lds_write_latency = 21;   /* A's load at 80, its ALU at 80: 84 */
-    CHECK(run(&t, &c, NULL) == 84);
+    c.vm_write_latency = 21;    /* A's load at 80, its ALU ready and issued at 84: 88 */
+    CHECK(run(&t, &c, NULL) == 88);
 }
 
 static void test_store_drain(void)
@@ -119,6 +121,11 @@ static void test_store_drain(void)
     CHECK(run(&t, &c, &tr) == 210 && tr == 120);        /* the store drains 110 + 100 */
     c.vm_write_latency = 11;    /* load 110, store 120 + 10 = 130, drains 100 later: 230 */
     CHECK(run(&t, &c, NULL) == 230);
+    reset();    /* loads observed 40 and 60 cycles (own parts), a store at 110: it
+                 * drains in the longer, 60 (their mean would give 160) */
+    add(0, 0, 0, 0, 0, 120, 3, (uint64_t[]){40, 100, 110}, (uint8_t[]){V, V, V},
+        (uint8_t[]){0, 0, 1});
+    CHECK(run(&t, &t, NULL) == 170);
 }
 
 static void test_lds(void)
@@ -128,8 +135,25 @@ static void test_lds(void)
     add(0, 0, 0, 0, 0, 21, 1, (uint64_t[]){20}, (uint8_t[]){L}, NULL);
     add(0, 1, 0, 1, 0, 23, 1, (uint64_t[]){22}, (uint8_t[]){L}, NULL);
     CHECK(run(&t, &c, NULL) == 23);
-    c.lds_write_latency = 11;   /* 30, then 30 + 11 = 41; ends 42 */
-    CHECK(run(&t, &c, NULL) == 42);
+    /* +10: they complete at 30, then 30 + 11 = 41 (one per write interval).
+     * A wavefront waits on an LDS result only at an s_waitcnt, which the
+     * trace does not show: it goes on once the write stage took its
+     * instruction, the second 9 cycles late (41 - 32); ends 22 + 9 + 1 */
+    c.lds_write_latency = 11;
+    CHECK(run(&t, &c, NULL) == 32);
+}
+
+static void test_store_goes_on(void)
+{
+    rft_m2scfg t = base(1), c = t;
+    t.vm_write_buffer = c.vm_write_buffer = 64;
+    reset();    /* a store at 10, an ALU at 20, s_endpgm at 30; no load: no drain */
+    add(0, 0, 0, 0, 0, 30, 2, (uint64_t[]){10, 20}, (uint8_t[]){V, A}, (uint8_t[]){1, 0});
+    CHECK(run(&t, &c, NULL) == 30);
+    c.vm_write_latency = 101;   /* the store completes at 110; the wavefront
+                                 * went on at 10: the ALU at 20, the end at 30,
+                                 * the work-group at the store's 110 */
+    CHECK(run(&t, &c, NULL) == 110);
 }
 
 static void test_ndrange(void)
@@ -190,6 +214,7 @@ int main(void)
     test_drift();
     test_store_drain();
     test_lds();
+    test_store_goes_on();
     test_ndrange();
     test_simd_throughput();
     test_cfg();
