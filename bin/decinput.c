@@ -2,15 +2,26 @@
  * and how often, apart from its options (bin/rft-decode.c). */
 #include "decinput.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 
+static decode_cli *several;     /* the job's, when it reads several files */
+
 static noreturn void line_fail(const char *input, uint64_t line, const char *why)
 {
+    if (several && line) {      /* the file of that line, and its own line */
+        int i = several->cur;
+        while (i > 0 && several->line0[i] >= line)
+            i--;
+        input = several->paths[i];
+        line -= several->line0[i];
+    }
     char *msg = line ? xasprintf("%s:%llu: %s", input, (unsigned long long)line, why)
                      : xasprintf("%s: %s", input, why);
     if (cli_abandon_hook)
@@ -81,9 +92,25 @@ static void keep(void *ctx, const char *p, size_t n)
         die("%s: %s", c->tmp, strerror(errno));
 }
 
+static void open_file(decode_cli *c, int i)
+{
+    char err[256];
+    rft_in_close(c->in);
+    if (!(c->in = rft_in_open(c->paths[i], RFT_IN_AUTO, err, sizeof err)))
+        die("%s: %s", c->paths[i], err);
+    c->cur = i;
+    c->line0[i] = c->lines;
+    c->ends_nl = 1;
+}
+
 static void read_again(const char *input, decode_cli *c)
 {
     char err[256], fd[32];
+    if (c->npaths > 1) {        /* the pre-scan's second reading: from the first file */
+        c->lines = 0;
+        open_file(c, 0);
+        return;
+    }
     if (c->spool && fflush(c->spool) != 0)
         die("%s: %s", c->tmp, strerror(errno));
     snprintf(fd, sizeof fd, "/dev/fd/%d", c->spool ? fileno(c->spool) : -1);
@@ -101,6 +128,22 @@ static void read_more(const char *input, decode_cli *c, const rft_sink *out)
     long n = rft_in_read(c->in, p, room);
     if (n < 0)
         line_fail(input, rft_decode_progress(c->d)->lines + 1, rft_in_error(c->in));
+    if (c->npaths > 1) {        /* the next file at the end of one, on a line of its own */
+        while (n == 0 && c->cur + 1 < c->npaths) {
+            if (!c->ends_nl && room) {
+                *p = '\n';
+                n = 1;
+                break;
+            }
+            open_file(c, c->cur + 1);
+            if ((n = rft_in_read(c->in, p, room)) < 0)
+                line_fail(c->paths[c->cur], 0, rft_in_error(c->in));
+        }
+        for (const char *q = p, *e = p + n; (q = memchr(q, '\n', (size_t)(e - q))); q++)
+            c->lines++;
+        if (n > 0)
+            c->ends_nl = p[n - 1] == '\n';
+    }
     rft_decode_fill(c->d, (size_t)n);
 }
 
@@ -125,11 +168,16 @@ void decode_source_open(cli_job *j, rft_header *h)
     decode_cli *c = j->ctx;
     char err[256];
     struct stat st;
-    c->o.input = j->input;
+    c->o.input = c->label ? c->label : j->input;
     if (strcmp(j->input, "-") == 0 || stat(j->input, &st) != 0 || !S_ISREG(st.st_mode))
         c->o.keep = keep;   /* it cannot be read twice */
     if (!(c->in = rft_in_open(j->input, RFT_IN_AUTO, err, sizeof err)))
         die("%s: %s", j->input, err);
+    if (c->npaths > 1) {
+        c->o.keep = NULL;       /* files: read again from the first */
+        c->ends_nl = 1;
+        several = c;
+    }
     if (c->tname) {
         if (!(c->tin = rft_in_open(c->tname, RFT_IN_AUTO, err, sizeof err)))
             die("%s: %s", c->tname, err);
@@ -166,6 +214,138 @@ void decode_source_run(cli_job *j, const rft_sink *out)
     free(c->tmp);
     rft_decode_free(c->d);
     free(c->events);
+    for (int i = 0; i < c->npaths; i++)
+        free(c->paths[i]);
+    free(c->paths);
+    free(c->line0);
+    free(c->label);
+    several = NULL;
+}
+
+/* ---- several trace files --------------------------------------------------------- */
+/* The first grid_launch_id a file names (CUTracer writes its kernel_metadata
+ * line, then the launch's reg_trace records), UINT64_MAX if none. */
+static uint64_t first_launch(const char *path)
+{
+    static const char key[] = "\"grid_launch_id\":";
+    enum { K = sizeof key - 1, CHUNK = 1 << 16, TAIL = K + 24 };
+    char err[256], buf[TAIL + CHUNK + 1];
+    rft_in *in = rft_in_open(path, RFT_IN_AUTO, err, sizeof err);
+    if (!in)
+        die("%s: %s", path, err);
+    size_t have = 0;
+    uint64_t id = UINT64_MAX;
+    for (long n; id == UINT64_MAX && (n = rft_in_read(in, buf + have, CHUNK)) != 0;) {
+        if (n < 0)
+            die("%s: %s", path, rft_in_error(in));
+        have += (size_t)n;
+        buf[have] = 0;
+        char *k = NULL;
+        for (char *q = buf; (q = memchr(q, '"', have - (size_t)(q - buf))); q++)
+            if ((size_t)(buf + have - q) >= K && memcmp(q, key, K) == 0) {
+                k = q;
+                break;
+            }
+        if (k && strspn(k + K, " 0123456789") < (size_t)(buf + have - k - K)) {
+            char *end;
+            unsigned long long v = strtoull(k + K, &end, 10);
+            id = end > k + K ? (uint64_t)v : UINT64_MAX - 1;
+            break;
+        }
+        /* keep the end: a key, or a key and its number, cut by the chunk */
+        size_t keep = have < TAIL ? have : TAIL;
+        if (k)
+            keep = (size_t)(buf + have - k);
+        memmove(buf, buf + have - keep, keep);
+        have = keep;
+    }
+    rft_in_close(in);
+    return id;
+}
+
+typedef struct { uint64_t id; int order; char *path; } launch_file;
+static char *folder_events;     /* a folder's kernel events file: read for the whole run */
+
+static int by_launch(const void *a, const void *b)
+{
+    const launch_file *x = a, *y = b;
+    return x->id != y->id ? (x->id < y->id ? -1 : 1) : (x->order > y->order) - (x->order < y->order);
+}
+
+static int ends_with(const char *s, const char *t)
+{
+    size_t a = strlen(s), b = strlen(t);
+    return a >= b && strcmp(s + a - b, t) == 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void decode_inputs(decode_cli *c, int n, char **arg, const char **input, const char **events)
+{
+    struct stat st;
+    if (n == 0 || (n == 1 && (strcmp(arg[0], "-") == 0 || stat(arg[0], &st) != 0 ||
+                              !S_ISDIR(st.st_mode)))) {
+        *input = n ? arg[0] : "-";
+        return;
+    }
+    char **files = NULL;
+    int nf = 0, given = *events != NULL;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(arg[i], "-") == 0)
+            usage_error("several inputs: standard input is not one of them");
+        if (stat(arg[i], &st) != 0)
+            die("%s: %s", arg[i], strerror(errno));
+        if (!S_ISDIR(st.st_mode)) {
+            if (!S_ISREG(st.st_mode))
+                usage_error("several inputs: %s is not a file", arg[i]);
+            files = xrealloc(files, (size_t)(nf + 1) * sizeof *files);
+            files[nf++] = xasprintf("%s", arg[i]);
+            continue;
+        }
+        DIR *dir = opendir(arg[i]);
+        if (!dir)
+            die("%s: %s", arg[i], strerror(errno));
+        int first = nf;
+        for (struct dirent *e; (e = readdir(dir));) {
+            if (e->d_name[0] == '.' || !(ends_with(e->d_name, ".ndjson") ||
+                                         ends_with(e->d_name, ".ndjson.zst")))
+                continue;
+            char *path = xasprintf("%s/%s", arg[i], e->d_name);
+            if (strncmp(e->d_name, "cutracer_kernel_events", 22) == 0) {
+                /* the folder's kernel events file, unless --kernel-events names one */
+                if (!given && *events)
+                    usage_error("%s: two kernel events files (%s, %s): give --kernel-events",
+                                arg[i], *events, path);
+                if (!given)
+                    *events = folder_events = path;
+                else
+                    free(path);
+                continue;
+            }
+            files = xrealloc(files, (size_t)(nf + 1) * sizeof *files);
+            files[nf++] = path;
+        }
+        closedir(dir);
+        if (nf == first)
+            usage_error("%s: no trace files (*.ndjson, *.ndjson.zst) in the folder", arg[i]);
+        qsort(files + first, (size_t)(nf - first), sizeof *files, by_name);
+    }
+    launch_file *lf = xrealloc(NULL, (size_t)nf * sizeof *lf);
+    for (int i = 0; i < nf; i++)
+        lf[i] = (launch_file){first_launch(files[i]), i, files[i]};
+    qsort(lf, (size_t)nf, sizeof *lf, by_launch);
+    for (int i = 0; i < nf; i++)
+        files[i] = lf[i].path;
+    free(lf);
+    c->paths = files;
+    c->npaths = nf;
+    c->line0 = xrealloc(NULL, (size_t)nf * sizeof *c->line0);
+    memset(c->line0, 0, (size_t)nf * sizeof *c->line0);
+    *input = files[0];
+    c->label = n == 1 ? xasprintf("%s", arg[0]) : xasprintf("%s and %d more", files[0], nf - 1);
 }
 
 /* --kernel-events: the whole file (plain or zstd), for the decoder */

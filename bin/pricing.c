@@ -47,8 +47,11 @@ static char *find_params(const pricing *p, const char *name)
 void pricing_load(pricing *p, const rft_header *h)
 {
     char why[RFT_PARAM_WHY];
-    const char *name = p->params ? p->params
-                     : h && rft_header_get(h, "dcpatch") ? "seed001-28nm" : "seed002-32nm";
+    /* none named: the set of the model (--model, else a stream of rft-dcpatch
+     * is undervolt's) for the register file of the first input */
+    int model = p->model ? p->model
+              : h && rft_header_get(h, "dcpatch") ? RFT_EM_UNDERVOLT : RFT_EM_GATING;
+    const char *name = p->params ? p->params : rft_eparams_default_set(h ? &h->geom : NULL, model);
     p->params_path = find_params(p, name);
     rft_params file;
     rft_params_init(&file);

@@ -25,6 +25,7 @@ typedef struct pricing {
     price_input *in;
     int n;
     const char *params;         /* --params, or NULL: the first input's header chooses */
+    int model;                  /* --model: RFT_EM_*, or 0: the first input's header chooses */
     char *params_path;          /* the file loaded (NULL until then) */
     rft_params ps;              /* the --set pairs, then every value */
     rft_eparams e;

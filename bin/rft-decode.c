@@ -12,12 +12,14 @@ static const char usage[] =
     "rft-decode [-o FILE] [--input-format auto|text|csv|m2s|evg|gem5|nvbit|cutracer|columns]\n"
     "           [-v] [--skip-bad] [--geometry NAME] [--lanes N] [--entries N]\n"
     "           [--block-lanes N] [--level N] [--kernel-events FILE] [--reorder N]\n"
-    "           [--assume-all-lanes-active]\n"
+    "           [--assume-all-lanes-active] [--cutracer-ipoint before|after]\n"
     "           [--clause-temps N]\n"
     "           [--flush] [--nvgprs N] [--kernel NAME] [--cus N] [--simds N]\n"
     "           [--issue-cycles N] [--local-size X[,Y[,Z]]] [--ticks-per-cycle N]\n"
-    "           [--cycles-from TRACE] [--cycles-at fetch|execute] [--cycles-mhz GPU,TRACE | --m2s-config FILE]\n           [--columns MAP] [--radix auto|hex|dec] [FILE]\n"
-    "Turn a register-write trace or a GPU simulator log into an rft stream\n"
+    "           [--cycles-from TRACE] [--cycles-at fetch|execute] [--cycles-mhz GPU,TRACE | --m2s-config FILE]\n           [--columns MAP] [--radix auto|hex|dec] [FILE... | DIR]\n"
+    "Turn a register-write trace or a GPU simulator log into an rft stream; several FILEs, or "
+    "a folder DIR of CUTracer launch files and its kernel events file, are one trace in launch "
+    "order\n"
     "\n"
     "  -o, --output FILE      Write the stream to FILE, under a temporary name "
     "FILE.tmpXXXXXX renamed to FILE on success and removed on failure\n"
@@ -65,6 +67,9 @@ static const char usage[] =
     "      --assume-all-lanes-active  cutracer: a record without active_mask (CUTracer "
     "before June 2026) takes all 32 lanes as active, with a warning that counts them "
     "(default: refused)\n"
+    "      --cutracer-ipoint before|after  cutracer: the values of a record are the "
+    "registers' before the instruction (default; CUTRACER_INSTRUMENT_IPOINT=a) or after it "
+    "(=b); a trace whose values contradict the point is refused (rft-decode(1), CUTRACER)\n"
     "      --reorder N        cutracer: records held back so that a write is stamped at its "
     "instruction, 1 to 16777216 (default 65536)\n"
     "      --columns MAP      The column map of a columns input: name=column,... with "
@@ -129,6 +134,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"reorder", required_argument, 0, 'R'},  {"cycles-at", required_argument, 0, 'A'},
         {"clause-temps", required_argument, 0, 'Q'}, {"cycles-mhz", required_argument, 0, 'M'},
         {"assume-all-lanes-active", no_argument, 0, 'Y'}, {"m2s-config", required_argument, 0, 'X'},
+        {"cutracer-ipoint", required_argument, 0, 'P'},
         {0, 0, 0, 0}};
     static const int radix[] = {0, 16, 10};     /* 0: auto */
     decode_cli *c = xrealloc(NULL, sizeof *c);  /* one per run */
@@ -168,6 +174,7 @@ static void parse(int argc, char **argv, cli_job *j)
             break;
         case 'K': events_path = optarg; break;
         case 'Y': o->all_lanes = 1; break;
+        case 'P': o->ipoint_after = cli_choice("--cutracer-ipoint", optarg, "before|after"); break;
         case 'R': o->reorder = cli_uint("--reorder", optarg, 1, 1u << 24); break;
         case 'Q': o->clause_temps = (uint32_t)cli_uint("--clause-temps", optarg, 0, 124); break;
         case 'F': c->flush = 1; break;          /* before each read, not at each batch */
@@ -195,7 +202,7 @@ static void parse(int argc, char **argv, cli_job *j)
                 cli_bad_option(argv);
         }
     }
-    j->input = cli_input(argc, argv);
+    decode_inputs(c, argc - optind, argv + optind, &j->input, &events_path);
     if (c->o.geometry) {        /* what no option gives comes from the name */
         const rft_geom_name *n = rft_geom_named(c->o.geometry);
         g->lanes = c->o.lanes_set ? g->lanes : n->geom.lanes;

@@ -12,18 +12,22 @@
 #include "pricing.h"
 
 static const char usage[] =
-    "rft-energy [-o FILE] [--params FILE] [--set KEY=VALUE]... [--scenario NAME] "
+    "rft-energy [-o FILE] [--params FILE] [--model M] [--set KEY=VALUE]... [--scenario NAME] "
     "[--absolute]\n"
     "           [--with-slowdown] [--leak-over replayed|trace|upper] [--format table|tsv|csv|json]\n"
     "           [LABEL=]FILE...\n"
-    "rft-energy --show-params [-o FILE] [--params FILE] [--set KEY=VALUE]... [--format F] "
+    "rft-energy --show-params [-o FILE] [--params FILE] [--model M] [--set KEY=VALUE]... [--format F] "
     "[FILE]\n"
     "rft-energy --scan [-o FILE] [--level N] [--flush] [--bank N] [FILE]\n"
     "Energy and first-order performance cost of register-file schemes (seeds 001 and 002)\n"
     "\n"
     "      --params FILE      The parameter file, a path or the name of a set (seed001-28nm, "
-    "seed002-32nm, ...: searched in $RFT_PARAMS_DIR, then the installed params); default "
-    "seed001-28nm for streams of rft-dcpatch, else seed002-32nm\n"
+    "seed002-32nm, nvidia-undervolt-28nm, nvidia-gating-32nm, ...: searched in $RFT_PARAMS_DIR, "
+    "then the installed params); default: the set of the model for the first input's register "
+    "file, seed001-28nm (undervolt) or seed002-32nm (gating) for GCN's, nvidia-undervolt-28nm or "
+    "nvidia-gating-32nm for NVIDIA's 32 lanes x 512 entries\n"
+    "      --model undervolt|gating  Without --params: the default set of this model (default: "
+    "undervolt for streams of rft-dcpatch, else gating)\n"
     "      --set KEY=VALUE    Replace one parameter; may be repeated\n"
     "      --scenario NAME    undervolt: the slice point of the DC-Patch rows, instead of "
     "the scenario named in each input's header\n"
@@ -101,7 +105,7 @@ static void inputs(pricing *p, int n, char **arg)
 static void parse(int argc, char **argv, cli_job *j)
 {
     static const struct option opts[] = {
-        CLI_FILTER_OPTIONS, CLI_MEMORY_OPTION, {"params", required_argument, 0, 'p'}, {"set", required_argument, 0, 'S'},
+        CLI_FILTER_OPTIONS, CLI_MEMORY_OPTION, {"params", required_argument, 0, 'p'}, {"model", required_argument, 0, 'm'}, {"set", required_argument, 0, 'S'},
         {"scenario", required_argument, 0, 's'}, {"absolute", no_argument, 0, 'a'},
         {"show-params", no_argument, 0, 'w'}, {"format", required_argument, 0, 'f'},
         {"with-slowdown", no_argument, 0, 'W'}, {"scan", no_argument, 0, 'c'},
@@ -121,10 +125,11 @@ static void parse(int argc, char **argv, cli_job *j)
     /* -p is --plots in the study scripts (rft(1), OPTIONS) */
     static const cli_old old[] = {{"-p", 'p', "--params"}, {0, 0, 0}};
     while ((ch = cli_getopt_old(argc, argv, "o:p:f:", opts, old)) != -1) {
-        priced |= strchr("pSsawfWL", ch) != NULL;
+        priced |= strchr("pmSsawfWL", ch) != NULL;
         scanned |= strchr("lFb", ch) != NULL || ch == CLI_MEMORY_OPT;
         switch (ch) {
         case 'p': p->params = optarg; break;
+        case 'm': p->model = cli_choice("--model", optarg, "undervolt|gating") ? RFT_EM_GATING : RFT_EM_UNDERVOLT; break;
         case 'S':
             if (rft_params_set_arg(&p->ps, optarg, CLI_SET_ORIGIN, why, sizeof why))
                 usage_error("%s", why);
@@ -145,7 +150,7 @@ static void parse(int argc, char **argv, cli_job *j)
     }
     if (scan) {     /* a stage: the scan record of the input */
         if (priced)
-            usage_error("--scan takes none of --params, --set, --scenario, --absolute, "
+            usage_error("--scan takes none of --params, --model, --set, --scenario, --absolute, "
                         "--with-slowdown, --leak-over, --show-params, --format");
         j->input = cli_input(argc, argv);
         j->read_flags = RFT_IN_AHEAD;      /* decompressing is most of the work: a thread of its own */
@@ -165,8 +170,8 @@ static void parse(int argc, char **argv, cli_job *j)
     int n = argc - optind;
     if (n == 0 && !c->show)
         usage_error("no input");
-    if (n == 0 && !p->params)
-        usage_error("--show-params needs --params or an input to choose the file");
+    if (n == 0 && !p->params && !p->model)
+        usage_error("--show-params needs --params, --model or an input to choose the file");
     inputs(p, n, argv + optind);
     p->self = cli_self_dir(argv[0]);
     j->run = price;

@@ -193,7 +193,7 @@ energy() {
         rcrar="$tmp/rcrar.scan" wc="$tmp/wc.scan" argo="$tmp/argo.scan"
     join
 }
-if energy_fits "$src" "rft-energy --params seed002-32nm"; then
+if energy_fits "$src" "rft-energy --model gating"; then
     [ "$format" = json ] || echo
     table energy "== energy (seed 002 6.6, Fig. 21; saving% against a baseline that never switches a cell off)" energy
 elif [ "$format" = table ]; then

@@ -39,8 +39,10 @@
 #                          runs_note (what the tables say was used)
 #   jobs, format, quiet    their values (quiet: "--quiet" or "")
 #   energy_fits S CMD      0 when the parameter set of the rft-energy command
-#                          CMD has stream S's geometry; else 1 and why in
-#                          energy_note (the seeds price GCN's 64-lane slices)
+#                          CMD (given stream S, which chooses the default set)
+#                          has S's geometry; else 1 and why in energy_note
+#                          (the sets price GCN's 64-lane slices and NVIDIA's
+#                          32-lane sub-partitions)
 pids=""
 script=${0##*/}
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
@@ -241,9 +243,9 @@ for sig in HUP INT PIPE TERM; do
 done
 
 energy_fits() {
-    _pg=$(eval "$2 --show-params" | awk '$1 ~ /^geometry\.(lanes|entries|block_lanes)$/ { printf "%s ", $2 }')
+    _pg=$(eval "$2 --show-params $(q "$1")" | awk '$1 ~ /^geometry\.(lanes|entries|block_lanes)$/ { printf "%s ", $2 }')
     _sg=$(rft-view -H "$1" | awk '$1 == "lanes" || $1 == "entries" || $1 == "block_lanes" { printf "%s ", $2 }')
     [ "$_pg" != "$_sg" ] || return 0
-    energy_note="note: energy not priced: the trace's register file (lanes, entries, block lanes: ${_sg% }) is not the one the energy parameters price (${_pg% }, GCN's in every set of the seeds); give rft-energy(1) a parameter set of this geometry"
+    energy_note="note: energy not priced: the trace's register file (lanes, entries, block lanes: ${_sg% }) is not the one the energy parameters price (${_pg% }); rft-energy(1) has sets of GCN's (64 256 16) and NVIDIA's (32 512 8): give it a parameter set of this geometry"
     return 1
 }

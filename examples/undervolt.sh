@@ -67,7 +67,7 @@ name=$(basename "$trace")
 [ "$repeat" = 1 ] || name="$name ($runs_note)"
 energy_args=$passed   # the words after TRACE but the script's own: rft-energy's
 # checked before any work (the file rft-energy would pick for DC-Patch's streams)
-case $energy_args in *--params*) pf="" ;; *) pf="--params seed001-28nm" ;; esac
+case $energy_args in *--params*) pf="" ;; *) pf="--model undervolt" ;; esac
 eval "rft-energy $pf $energy_args --show-params" > /dev/null || exit 2
 
 # a folder of our own: a name nobody can plant before us (issue 31)
@@ -118,7 +118,7 @@ energy() {
     join
 }
 priced=1
-energy_fits "$src" "rft-energy $pf $energy_args" || priced=""
+energy_fits "$out/common.rft" "rft-energy $energy_args" || priced=""
 [ -n "$priced" ] || [ "$format" = table ] || echo "$script: $energy_note" >&2
 case $format in
 table)

@@ -16,7 +16,8 @@
  * writes shows where the register is next seen in the same warp.  A write is
  * attributed to the instruction whose first SASS operand the register is
  * (2 registers for .64/.WIDE, 4 for .128), stamped at that instruction, with
- * the lanes of its active_mask; its value is the one seen next.  To stamp it
+ * the lanes of its active_mask; its value is the one seen next (lanes inactive
+ * there: the next sightings that have them, while its place is in the window).  To stamp it
  * there while the stream stays in time order, the records after it wait in a
  * window of o.reorder records; a write shown only after its place left the
  * window goes out where it is shown (counted late_stamped_writes).
@@ -44,6 +45,18 @@
 #define KNOWN 1
 #define PENDING 2               /* written, its value not seen yet */
 #define LATE 4                  /* pending, its place in the window given up */
+#define PARTIAL 16              /* pending, some of its lanes seen: their values wait in its
+                                   place in the window, w->word holds the lanes not seen yet
+                                   and the place's mask the write's lanes */
+#define SHOWN 8                 /* written by an instruction whose record showed the register
+                                   (its values then in the cell, its lanes in w->word): the
+                                   next sighting checks the instruction point */
+
+/* --cutracer-ipoint before: a trace is refused when this many writes were
+ * checked and not one changed its register (IPOINT_CHECK_EARLY at once, at
+ * least IPOINT_CHECK_MIN at its end) */
+#define IPOINT_CHECK_MIN 4
+#define IPOINT_CHECK_EARLY 64
 
 enum { CC_UVALS, CC_UWRITES, CC_PWRITES, CC_UNSEEN, CC_LATE, CC_NOMASK, CC_N };
 static const char *const cc_names[CC_N] = {
@@ -125,6 +138,8 @@ typedef struct {
     rft_map pend;               /* wf << 16 | reg -> seq of its place */
     rft_rec *out;
     uint64_t c[CC_N];
+    uint64_t ip_checked, ip_changed;    /* writes whose register was seen again, those of
+                                           them that changed it (the instruction point) */
 } cut;
 
 enum { S_READY = 1, S_PENDING, S_DROPPED };
@@ -781,6 +796,8 @@ static int grow_ring(cut *m)
     return 0;
 }
 
+static int settle(rft_dec *d, cut *m, dec_wave *w, uint32_t r);
+
 /* room for one more: what is ready goes out, else more slots up to
  * --reorder, else the oldest waiting write gives up its place */
 static int make_room(rft_dec *d, cut *m)
@@ -791,6 +808,11 @@ static int make_room(rft_dec *d, cut *m)
     while (!e && m->tail - m->head == m->alloc) {
         struct slot *sl = &m->slot[m->head % m->alloc];
         dec_wave *w = dec_wave_get(d, sl->wkey);
+        if (w && w->bits[sl->vreg] & PARTIAL) {     /* out with the lanes seen */
+            e = settle(d, m, w, sl->vreg);
+            e = e ? e : flush(d, m);
+            continue;
+        }
         if (w) {
             w->bits[sl->vreg] |= LATE;
             rft_map_del(&m->pend, (uint64_t)w->wf << 16 | sl->vreg);
@@ -849,7 +871,48 @@ static void drop(rft_dec *d, cut *m, dec_wave *w, uint32_t reg)
             rft_map_del(&m->pend, (uint64_t)w->wf << 16 | reg);
         }
     }
-    w->bits[reg] &= (uint8_t)~(PENDING | LATE);
+    w->bits[reg] &= (uint8_t)~(PENDING | LATE | SHOWN);
+}
+
+/* A partly seen write goes out at its place: the lanes seen with their values,
+ * those never seen with the cell's (unseen_lanes).  d->rec is kept: this may
+ * run while a record of it is being put (make_room). */
+static int settle(rft_dec *d, cut *m, dec_wave *w, uint32_t r)
+{
+    uint64_t k = (uint64_t)w->wf << 16 | r;
+    uint64_t *seq = rft_map_get(&m->pend, k), s = seq ? *seq : 0;
+    if (!seq)
+        return dec_bad(d, "internal: a partly seen write of R%u has no place", r);
+    rft_map_del(&m->pend, k);
+    const uint8_t *p = m->ring + s % m->alloc * m->stride;
+    const rft_rec *pr = (const rft_rec *)(const void *)p;
+    const uint32_t *pv = (const uint32_t *)(const void *)(p + m->prefix);
+    const uint32_t *cell = w->vals + (size_t)r * WARP;
+    uint32_t val[WARP], unseen = w->word[r];
+    uint8_t mb[4];
+    memcpy(mb, pr->w.mask, sizeof mb);
+    uint64_t cycle = pr->w.cycle;
+    for (int i = 0; i < WARP; i++)
+        val[i] = unseen >> i & 1 ? cell[i] : pv[i];
+    for (uint32_t u = unseen; u; u &= u - 1)
+        m->c[CC_UNSEEN]++;
+    w->bits[r] = KNOWN;
+    rft_rec keep = d->rec;
+    m->fill = 1;
+    m->fill_seq = s;
+    int e = dec_write(d, w, cycle, r, RFT_NO_PHYS, mb, val);
+    d->rec = keep;
+    return e;
+}
+
+/* a write waiting for its value when its register is written again or its
+ * warp ends: what was seen of it goes out, else it is lost */
+static int give_up(rft_dec *d, cut *m, dec_wave *w, uint32_t r)
+{
+    if (w->bits[r] & PARTIAL)
+        return settle(d, m, w, r);
+    drop(d, m, w, r);
+    return 0;
 }
 
 /* ---- kernels and warps ----------------------------------------------------------- */
@@ -857,8 +920,11 @@ static int end_warp(rft_dec *d, cut *m, dec_wave *w, uint64_t cycle)
 {
     if (w->bits)
         for (uint32_t r = 0; r < w->nregs; r++)
-            if (w->bits[r] & PENDING)
-                drop(d, m, w, r);
+            if (w->bits[r] & PENDING) {
+                int e = give_up(d, m, w, r);
+                if (e)
+                    return e;
+            }
     int e = dec_wave_end(d, w, cycle);
     return e ? e : m->emit ? flush(d, m) : 0;
 }
@@ -872,8 +938,11 @@ static int end_kernel(rft_dec *d, cut *m)
         d->c[DC_NO_END]++;
         if (w->bits)
             for (uint32_t r = 0; r < w->nregs; r++)
-                if (w->bits[r] & PENDING)
-                    drop(d, m, w, r);
+                if (w->bits[r] & PENDING) {
+                    int e = give_up(d, m, w, r);
+                    if (e)
+                        return e;
+                }
     }
     int e = dec_end_all(d, m->clock);
     m->have_kernel = 0;
@@ -1022,31 +1091,74 @@ static void mask_bytes(uint32_t v, uint8_t *mask)
         mask[i] = (uint8_t)(v >> 8 * i);
 }
 
-/* register r of w seen with the values v on the lanes of mask */
+/* --cutracer-ipoint before, contradicted: every write seen again left its
+ * register as the record of its instruction showed it */
+static int ipoint_before_refused(rft_dec *d, const cut *m)
+{
+    return dec_bad(d, "values contradict --cutracer-ipoint before: not one of %llu writes seen "
+                   "again changed its register, each record shows what its instruction wrote: "
+                   "values taken after it (CUTRACER_INSTRUMENT_IPOINT=b); give --cutracer-ipoint "
+                   "after",
+                   (unsigned long long)m->ip_checked);
+}
+
+/* register r of w seen with the values v on the lanes of mask; wr: the
+ * record's instruction writes r (its values are then no check of the
+ * instruction point: after it they would be its own write's) */
 static int seen(rft_dec *d, cut *m, dec_wave *w, uint32_t r, const uint32_t *v, uint32_t mask,
-                uint64_t cycle)
+                int wr, uint64_t cycle)
 {
     uint32_t *cell = w->vals + (size_t)r * WARP;
+    if (w->bits[r] & SHOWN && wr) {
+        w->bits[r] &= (uint8_t)~SHOWN;
+    } else if (w->bits[r] & SHOWN) {
+        /* the register's values where its writer showed it (cell) against these, on the
+         * lanes of both: after the writer (--cutracer-ipoint after) they are the same
+         * values, nothing wrote it since; before it, the write changed some of them */
+        uint32_t both = mask & w->word[r];
+        int changed = 0;
+        for (uint32_t u = both; u; u &= u - 1)
+            changed |= cell[__builtin_ctz(u)] != v[__builtin_ctz(u)];
+        m->ip_checked += both != 0;
+        m->ip_changed += changed;
+        w->bits[r] &= (uint8_t)~SHOWN;
+        if (changed && d->o.ipoint_after)
+            return dec_bad(d, "column 1: values contradict --cutracer-ipoint after: R%u of warp "
+                           "%llu changed since its writer's record showed it, with no write "
+                           "between: values taken before the instruction (--cutracer-ipoint "
+                           "before)",
+                           r, (unsigned long long)m->f.warp);
+        if (!d->o.ipoint_after && !m->ip_changed && m->ip_checked >= IPOINT_CHECK_EARLY)
+            return ipoint_before_refused(d, m);
+    }
     if (w->bits[r] & PENDING) {
         uint32_t wmask = w->word[r], val[WARP];
+        int late = w->bits[r] & LATE, e;
+        uint64_t *seq = late ? NULL : rft_map_get(&m->pend, (uint64_t)w->wf << 16 | r);
+        if (seq) {
+            /* in its place the lanes seen here; lanes inactive here wait for a later
+             * sighting while the place is in the window (settle) */
+            uint8_t *p = m->ring + *seq % m->alloc * m->stride;
+            uint32_t *pv = (uint32_t *)(void *)(p + m->prefix);
+            if (!(w->bits[r] & PARTIAL)) {
+                mask_bytes(wmask, ((rft_rec *)(void *)p)->w.mask);
+                w->bits[r] |= PARTIAL;
+            }
+            for (uint32_t u = wmask & mask; u; u &= u - 1)
+                pv[__builtin_ctz(u)] = v[__builtin_ctz(u)];
+            w->word[r] = wmask & ~mask;
+            if (w->word[r])
+                return 0;
+            e = settle(d, m, w, r);
+            return e ? e : flush(d, m);
+        }
         uint8_t mb[4];
         for (int i = 0; i < WARP; i++)
             val[i] = mask >> i & 1 ? v[i] : cell[i];
         for (uint32_t u = wmask & ~mask; u; u &= u - 1)
             m->c[CC_UNSEEN]++;
         mask_bytes(wmask, mb);
-        int late = w->bits[r] & LATE, e;
-        uint64_t *seq = late ? NULL : rft_map_get(&m->pend, (uint64_t)w->wf << 16 | r);
         w->bits[r] = KNOWN;
-        if (seq) {
-            uint64_t s = *seq;
-            rft_map_del(&m->pend, (uint64_t)w->wf << 16 | r);
-            const rft_rec *p = (const rft_rec *)(const void *)(m->ring + s % m->alloc * m->stride);
-            m->fill = 1;
-            m->fill_seq = s;
-            e = dec_write(d, w, p->w.cycle, r, RFT_NO_PHYS, mb, val);
-            return e ? e : flush(d, m);
-        }
         m->c[CC_LATE]++;
         return dec_write(d, w, cycle, r, RFT_NO_PHYS, mb, val);
     }
@@ -1152,16 +1264,20 @@ static int reg_trace(rft_dec *d, cut *m)
         if ((e = dec_reg(d, d->nk - 1, r, w, tok, strlen(tok))))
             return e;
     }
-    /* values shown: pending writes revealed */
-    if (w->vals)
-        for (int i = 0; i < nr; i++)
-            if (regs[i] != RZ &&
-                (e = seen(d, m, w, regs[i], m->vals + (size_t)i * WARP, mask, cycle)))
-                return e;
-    /* reads: every register but the destination's */
     int lead = 0;               /* the destination's values come first */
     while (lead < nd && lead < nr && regs[lead] == o->dst + lead)
         lead++;
+    int after = d->o.ipoint_after;
+    /* values shown: pending writes revealed (after the instruction, the
+     * destination's values are its write's, not a sighting) */
+    if (w->vals)
+        for (int i = 0; i < nr; i++) {
+            int wr = regs[i] >= o->dst && regs[i] < (uint32_t)o->dst + (uint32_t)nd;
+            if (regs[i] != RZ && !(after && wr) &&
+                (e = seen(d, m, w, regs[i], m->vals + (size_t)i * WARP, mask, wr, cycle)))
+                return e;
+        }
+    /* reads: every register but the destination's */
     for (int i = lead; i < nr; i++) {
         int dup = 0;
         for (int j = lead; j < i; j++)
@@ -1169,15 +1285,23 @@ static int reg_trace(rft_dec *d, cut *m)
         if (regs[i] != RZ && !dup && (e = dec_read(d, w, cycle, regs[i], RFT_NO_PHYS)))
             return e;
     }
-    /* the write, its value to be seen */
+    /* the write: its value shown here (after the instruction), else to be seen */
     for (int k = 0; k < nd; k++) {
         uint32_t r = (uint32_t)o->dst + (uint32_t)k;
         if (!w->bits)
             continue;
-        if (w->bits[r] & PENDING)
-            drop(d, m, w, r);
-        w->bits[r] |= PENDING;
+        if (w->bits[r] & PENDING && (e = give_up(d, m, w, r)))
+            return e;
         w->word[r] = mask;
+        if (after && k < lead) {
+            uint8_t mb[4];
+            mask_bytes(mask, mb);
+            w->bits[r] = KNOWN | SHOWN;
+            if ((e = dec_write(d, w, cycle, r, RFT_NO_PHYS, mb, m->vals + (size_t)k * WARP)))
+                return e;
+            continue;
+        }
+        w->bits[r] |= PENDING | (k < lead ? SHOWN : 0);
         if ((e = reserve(d, m, w, r, cycle)))
             return e;
     }
@@ -1281,6 +1405,8 @@ int rft_dec_events_line(rft_dec *d, const char *s, size_t n)
 static int finish(rft_dec *d)
 {
     cut *m = d->priv;
+    if (!d->o.ipoint_after && !m->ip_changed && m->ip_checked >= IPOINT_CHECK_MIN)
+        return ipoint_before_refused(d, m);
     int e = end_kernel(d, m);
     return e ? e : m->emit ? flush(d, m) : 0;
 }
@@ -1297,13 +1423,15 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
     f(ctx, "slice_mapping", b);
     f(ctx, "exec_masks", "active_mask of each record (none: all 32 lanes, counted)");
     snprintf(b, sizeof b, "a write is the first SASS operand (2 registers for .64/.WIDE, 4 for "
-             ".128), stamped at its instruction with its active lanes; its value is the one "
+             ".128), stamped at its instruction with its active lanes; its value is %sthe one "
              "seen where the register is next an operand; records wait in a window of %llu "
              "to stamp it there, later it is stamped where seen (late_stamped_writes)",
+             d->o.ipoint_after ? "the destination's in its own record (values after the "
+             "instruction: --cutracer-ipoint after), else " : "",
              (unsigned long long)(m->cap ? m->cap : d->o.reorder ? d->o.reorder : 65536));
     f(ctx, "write_recovery", b);
-    f(ctx, "lost", "writes never seen again (unrecovered_writes), lanes inactive where seen "
-      "(unseen_lanes), predicate and uniform-register writes (predicate_writes, "
+    f(ctx, "lost", "writes never seen again (unrecovered_writes), lanes inactive wherever seen "
+      "in the window (unseen_lanes), predicate and uniform-register writes (predicate_writes, "
       "uniform_register_writes): counted in the counters record");
 }
 

@@ -112,6 +112,8 @@ typedef struct rft_dec_opts {
                                    are sorted in a window of `reorder` records (0: 4096) */
     int all_lanes;              /* cutracer: a record without active_mask takes all 32 lanes
                                    as active (--assume-all-lanes-active); 0: refused */
+    int ipoint_after;           /* cutracer: values recorded after the instruction
+                                   (--cutracer-ipoint after); 0: before, NVBit's default */
     uint64_t reorder;           /* cutracer: records held to stamp a write at its
                                    instruction; 0: 65536 */
     uint32_t clause_temps;      /* evg: GPRs from this one up (to R123) are the compiler's

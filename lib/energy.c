@@ -238,6 +238,14 @@ static int load_gating(rft_eparams *e, ld *l)
     return 0;
 }
 
+const char *rft_eparams_default_set(const rft_geom *g, int model)
+{
+    int uv = model == RFT_EM_UNDERVOLT;
+    if (g && g->lanes == 32 && g->entries == 512 && g->block_lanes == 8)
+        return uv ? "nvidia-undervolt-28nm" : "nvidia-gating-32nm";
+    return uv ? "seed001-28nm" : "seed002-32nm";
+}
+
 int rft_eparams_load(rft_eparams *e, rft_params *ps, char *why, size_t whylen)
 {
     ld l = {ps, why, whylen};

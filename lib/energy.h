@@ -82,6 +82,13 @@ typedef struct rft_eparams {
  * is an error.  0, or RFT_EFORMAT with one line naming the file, line and
  * key in why. */
 int rft_eparams_load(rft_eparams *e, rft_params *ps, char *why, size_t whylen);
+/* The parameter set a stream of register file g is priced with when none
+ * is named: model RFT_EM_UNDERVOLT or RFT_EM_GATING.  GCN's 64-lane slices
+ * (and any geometry no set prices) take the seeds' sets, seed001-28nm and
+ * seed002-32nm; NVIDIA's 32-lane sub-partitions (volta ... blackwell: 512
+ * entries of 8-lane blocks) nvidia-undervolt-28nm and nvidia-gating-32nm,
+ * the seeds' figures rescaled to a 32-byte block (params/nvidia-*.conf). */
+const char *rft_eparams_default_set(const rft_geom *g, int model);
 /* "read_pj", "write_pj", "static_mw": the fields of a point (slice.NAME.FIELD). */
 extern const char *const rft_epoint_field[3];
 /* Index of the point called name, -1 if none. */

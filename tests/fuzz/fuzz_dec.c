@@ -31,6 +31,8 @@ typedef struct option_set {
     const char *format;
     uint32_t lanes, block_lanes, entries, cus, simds, nvgprs, local[3];
     const char *kernel, *columns;
+    int all_lanes, ipoint_after;        /* cutracer: --assume-all-lanes-active,
+                                           --cutracer-ipoint after */
 } option_set;
 static const option_set option_sets[] = {
     {"m2s", .nvgprs = 8},
@@ -45,6 +47,7 @@ static const option_set option_sets[] = {
     {"evg", .cus = 20},
     {"cutracer", .lanes = 32, .block_lanes = 8, .entries = 512},
     {"cutracer", .lanes = 32, .block_lanes = 8, .entries = 512, .nvgprs = 8},
+    {"cutracer", .lanes = 32, .block_lanes = 8, .entries = 512, .all_lanes = 1, .ipoint_after = 1},
     {"columns", .lanes = 4, .block_lanes = 4,
      .columns = "kind=0,cycle=1,cu=2,simd=3,wf=4,vreg=5,mask=6,v0=7,nregs=11,kernel=12"},
 };
@@ -62,6 +65,8 @@ static void options(const option_set *set, rft_dec_opts *o)
     OVERRIDE(o->nvgprs, set->nvgprs);
     OVERRIDE(o->kernel, set->kernel);
     OVERRIDE(o->columns, set->columns);
+    OVERRIDE(o->all_lanes, set->all_lanes);
+    OVERRIDE(o->ipoint_after, set->ipoint_after);
 #undef OVERRIDE
     memcpy(o->local, set->local, sizeof o->local);
 }
