@@ -337,13 +337,13 @@ facts() {
                 [ "$r" = "$runs" ] || vth_facts "$out/batch/aging-$r/traces/$l/vth.tsv" "r$r:"
             done
             [ ! -s "$a/energy.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                { print "ag_save_" $1 "\t" $c["saving%"]; print "ag_slow_" $1 "\t" $c["replayed_slowdown%"]
-                  print "ag_upper_" $1 "\t" $c["slowdown%"]; print "ag_leak_" $1 "\t" $c["leak_saving%"] }' "$a/energy.tsv"
+                { print "ag_save_" $1 "\t" $c["saving%"]; print "ag_slow_" $1 "\t" $c["slice_slowdown_replay%"]
+                  print "ag_upper_" $1 "\t" $c["slice_slowdown_bound%"]; print "ag_leak_" $1 "\t" $c["leak_saving%"] }' "$a/energy.tsv"
             [ ! -s "$a/runs" ] || printf 'runs\t%s\n' "$(cat "$a/runs")"
             [ ! -s "$u/writes.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 { s = $1
                   print "uv_normal_" s "\t" $c["normal%"]; print "uv_mispred_" s "\t" $c["mispred%"]
-                  print "uv_slow_" s "\t" $c["slowdown%"]; print "uv_upper_" s "\t" $c["upper_slowdown%"]
+                  print "uv_slow_" s "\t" $c["slowdown_replay%"]; print "uv_upper_" s "\t" $c["slowdown_bound%"]
                   if ($c["lds%"] > lds) lds = $c["lds%"]; if ($c["ldsload%"] > ld) ld = $c["ldsload%"]
                   if ($c["lds_peak_B"] > pk) pk = $c["lds_peak_B"] }
                 END { print "uv_lds_max\t" lds + 0; print "uv_ldsload_max\t" ld + 0
@@ -354,8 +354,8 @@ facts() {
             [ ! -s "$h/units.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 $1 == 1 { print "sc_red\t" $c["dvth_reduction%"] }' "$h/units.tsv"
             [ ! -s "$h/cost.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                { print "sc_over_" $1 "\t" $c["overhead%"]; print "sc_slow_" $1 "\t" $c["slowdown%"]
-                  print "sc_upper_" $1 "\t" $c["upper_slowdown%"] }' "$h/cost.tsv"
+                { print "sc_over_" $1 "\t" $c["overhead%"]; print "sc_slow_" $1 "\t" $c["slowdown_replay%"]
+                  print "sc_upper_" $1 "\t" $c["slowdown_bound%"] }' "$h/cost.tsv"
             [ ! -e "$d/pe.none" ] || printf 'pe_none\t%s\n' "$(head -n 1 "$d/pe.none" | tr '\t' ' ')"
         } | awk -F '\t' -v l="$l" '$2 != "" { print l "\t" $0 }'
     done
@@ -634,9 +634,9 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
         # idle cycles for the added work
         if (k ~ /^(ag|uv|sc)_slow_/) {
             x = substr(k, 9)
-            m = k ~ /^ag_/ ? "replayed slowdown (rft-energy replayed_slowdown%: other wavefronts hide a wake-up); the upper bound (every wake-up delays its slice) is " value(t, "ag_upper_" x) "%" \
-              : k ~ /^uv_/ ? "replayed slowdown (rft-dcpatch --report perf, with its 2 extra stages); the upper bound is " value(t, "uv_upper_" x) "%" \
-              : "replayed slowdown of the healthy kernel (rft-heal --report cost); the first-order estimate is " value(t, "sc_over_" x) "%, the upper bound " value(t, "sc_upper_" x) "%"
+            m = k ~ /^ag_/ ? "replayed slowdown (rft-energy slice_slowdown_replay%: other wavefronts hide a wake-up); the upper bound (slice_slowdown_bound%: every wake-up delays its slice) is " value(t, "ag_upper_" x) "%" \
+              : k ~ /^uv_/ ? "replayed slowdown (rft-dcpatch --report perf slowdown_replay%, with its 2 extra stages); the upper bound (slowdown_bound%) is " value(t, "uv_upper_" x) "%" \
+              : "replayed slowdown of the healthy kernel (rft-heal --report cost slowdown_replay%); the first-order estimate (overhead%, not a bound) is " value(t, "sc_over_" x) "%, the upper bound (slowdown_bound%) " value(t, "sc_upper_" x) "%"
             if (s + 0 <= p + 0) return "unexplained: " (k ~ /^sc_/ ? "busy SIMDs" : "latency hiding") " does not apply (it explains a slowdown above the paper, this one is not); " m
             # one rule a seed, from its own mechanism (issue 33: never the
             # first of several that fits): the stages of DC-Patch and the
