@@ -588,7 +588,7 @@ static char *caption_head(const char *t)
 }
 
 /* The caption under the figure: the head of each note (caption_head) but
- * the long ones of the columns ("note:", "categories:"), each once, in at
+ * the long ones of the columns ("note:", "categories:", "estimate:"), each once, in at
  * most CAPTION_LINES lines of about the figure's width (the rest counted:
  * every note is in the data file); *n lines, allocated, NULL when there
  * are no notes. */
@@ -604,8 +604,8 @@ static char **caption(const figure *f, size_t *n)
     line[(*n)++] = xstrdup("Assumed:");
     for (size_t i = 0; i < f->nnotes; i++) {
         const char *t = f->note[i];
-        if (strstr(t, "note:") || strstr(t, "categories:"))
-            continue;
+        if (strstr(t, "note:") || strstr(t, "categories:") || strstr(t, "estimate:"))
+            continue;           /* what a column is: the data file says it */
         char *h = caption_head(t);
         size_t k = 0;
         while (k < nseen && strcmp(seen[k], h))

@@ -128,8 +128,8 @@ fig8-energy|--columns static,read,write,comdec,patching,lds|--kind stack --group
 EOF
         ;;
     healing) cat <<'EOF'
-fig8-dvth|--key 1 --columns dvth_naive_mV,dvth_healed_mV|--kind bar -x trace --ymin 0 --ylabel "dVth after 360 h (mV)" --title "dVth of the degraded SC, naive and healthy kernel (seed 003 Fig. 8)"
-fig9-overhead|--pivot overhead%|--kind bar -x trace --ymin 0 --ylabel "run-time overhead (%)" --title "SC healing cost, 1 to 8 degraded SCs (seed 003 Fig. 9)"
+fig8-dvth|--key 1 --columns dvth_naive_mV|--kind bar -x trace --ymin 0 --ylabel "dVth after 360 h (mV)" --title "dVth of the degraded SC, naive kernel (seed 003 Fig. 8; healed: 0 by construction, a resting SC does not age, not drawn)"
+fig9-overhead|--pivot slowdown_replay%|--kind bar -x trace --ymin 0 --ylabel "run-time slowdown, replayed (%)" --title "SC healing slowdown (rft-replay), 1 to 8 degraded SCs (seed 003 Fig. 9)"
 EOF
         ;;
     esac
