@@ -762,7 +762,7 @@ done
 # per count of degraded SCs
 [ ! -s "$(bf healing fig9-overhead)" ] ||
     relabel "1=1 SC|2=2 SCs|3=3 SCs|4=4 SCs|5=5 SCs|6=6 SCs|7=7 SCs|8=8 SCs" < "$(bf healing fig9-overhead)" > "$tmp/fig9.tsv"
-[ ! -s "$tmp/fig9.tsv" ] || plot seed003-fig9-overhead "$tmp/fig9.tsv" --kind bar --ymin 0 -y '*' --xlabel "" \
+[ ! -s "$tmp/fig9.tsv" ] || plot seed003-fig9-overhead "$tmp/fig9.tsv" --kind bar --ymin 0 -y '*' \
     --ylabel "run-time slowdown, replayed (%)" --title "seed 003 Figs. 9, 16: SC healing slowdown (rft-replay), by degraded SCs"
 # the per-trace tables of this script: one row per trace
 per_label() {   # KEY... : a TSV of trace and the keys
@@ -786,7 +786,7 @@ plot seed001-fig2-seed002-fig7-compressible "$tmp/compr.tsv" -y compr,pattern --
   printf '# variation: 10 mV of initial dVth on the degraded SC, as the row of Fig. 8 (rft-heal --variation 10 --hours 360)\n'
   per_label sc_dvth_naive10 | relabel "sc_dvth_naive10=naive kernel_mV"; } > "$tmp/fig8.tsv"
 ! awk -F '\t' '!/^#/ && NR > 3 && $2 != "" { f = 1 } END { exit !f }' "$tmp/fig8.tsv" ||
-    plot seed003-fig8-dvth "$tmp/fig8.tsv" -y '*' --kind bar --ymin 0 --xlabel "" \
+    plot seed003-fig8-dvth "$tmp/fig8.tsv" -y '*' --kind bar --ymin 0 \
         --ylabel "dVth after 360 h (mV)" --title "seed 003 Fig. 8: dVth of the degraded SC, 10 mV variation, naive kernel"
 # the pattern rules of the reasons: BS 8 and the hardware deltas, each kernel's block size, any delta
 per_label pattern pattern_auto pattern_any > "$tmp/rules.tsv"
@@ -794,7 +794,7 @@ plot seed002-fig7-rules "$tmp/rules.tsv" -y pattern,pattern_auto,pattern_any --k
     --ylabel "% of writes" --title "seed 002 Fig. 7: patterns at BS 8, own BS (auto), any delta"
 per_label occ_rel_comp occ_rel_unc occ_flt_unc occ_flt_comp |
     relabel "occ_rel_comp=reliable, compressed|occ_rel_unc=reliable, uncompressed|occ_flt_unc=faulty, uncompressed|occ_flt_comp=faulty, compressed" > "$tmp/occ.tsv"
-plot seed001-fig3-occupancy "$tmp/occ.tsv" -y '*' --kind bar --ymin 0 --xlabel "" \
+plot seed001-fig3-occupancy "$tmp/occ.tsv" -y '*' --kind bar --ymin 0 \
     --ylabel "% of entries per cycle" --title "seed 001 Fig. 3: entries, common scenario"
 per_label util_peak rec_1k > "$tmp/util.tsv"
 plot seed004-table1-table3 "$tmp/util.tsv" -y util_peak,rec_1k --kind bar --ymin 0 --ymax 100 \
@@ -803,7 +803,7 @@ plot seed004-table1-table3 "$tmp/util.tsv" -y util_peak,rec_1k --kind bar --ymin
   printf '# lifetime: 5 years (rft-vth --years 5), the worst cell of the baseline (first-fit) against ARGO\n'
   per_label a4_dvth_base_45nm a4_dvth_red_45nm a4_dvth_base_65nm a4_dvth_red_65nm a4_snm_red_45nm; } |
     relabel "a4_dvth_base_45nm=dVth, aging-oblivious, 45 nm (% of Vth0)|a4_dvth_red_45nm=dVth improvement of ARGO, 45 nm|a4_dvth_base_65nm=dVth, aging-oblivious, 65 nm (% of Vth0)|a4_dvth_red_65nm=dVth improvement of ARGO, 65 nm|a4_snm_red_45nm=read SNM improvement of ARGO (Fig. 8)" > "$tmp/a4.tsv"
-plot seed004-fig7-fig8 "$tmp/a4.tsv" -y '*' --kind bar --ymin 0 --xlabel "" \
+plot seed004-fig7-fig8 "$tmp/a4.tsv" -y '*' --kind bar --ymin 0 \
     --ylabel "%" --title "seed 004 Figs. 7, 8: dVth and improvement, 5 years"
 per_label a4_life_base_45nm a4_life_argo_45nm > "$tmp/life.tsv"
 plot seed004-fig9-lifetime "$tmp/life.tsv" -y 'a4_*' --kind bar --ymin 0 \
