@@ -588,7 +588,7 @@ static char *caption_head(const char *t)
 }
 
 /* The caption under the figure: the head of each note (caption_head) but
- * the long ones of the columns ("note:", "categories:"), each once, in at
+ * the long ones of the columns ("note:", "categories:", "estimate:"), each once, in at
  * most CAPTION_LINES lines of about the figure's width (the rest counted:
  * every note is in the data file); *n lines, allocated, NULL when there
  * are no notes. */
@@ -604,8 +604,8 @@ static char **caption(const figure *f, size_t *n)
     line[(*n)++] = xstrdup("Assumed:");
     for (size_t i = 0; i < f->nnotes; i++) {
         const char *t = f->note[i];
-        if (strstr(t, "note:") || strstr(t, "categories:"))
-            continue;
+        if (strstr(t, "note:") || strstr(t, "categories:") || strstr(t, "estimate:"))
+            continue;           /* what a column is: the data file says it */
         char *h = caption_head(t);
         size_t k = 0;
         while (k < nseen && strcmp(seen[k], h))
@@ -630,8 +630,33 @@ static char **caption(const figure *f, size_t *n)
     for (size_t k = 0; k < nseen; k++)
         free(seen[k]);
     free(seen);
+    /* the count and the pointer to the data file fit on the last line: its
+     * last heads make room, counted with the rest (issue 36: the line ran
+     * off the figure) */
+    for (;;) {
+        char *last = line[*n - 1], *cut, sfx[64];
+        snprintf(sfx, sizeof sfx, left ? "; %zu more (every note: the data file)"
+                                       : " (every note: the data file)", left);
+        if (strlen(last) + strlen(sfx) <= width)
+            break;
+        if ((cut = strrchr(last, ';')) && cut - last >= 9) {
+            *cut = 0;           /* its last head counted with the rest */
+            left++;
+        } else if (*n < CAPTION_LINES) {
+            line[(*n)++] = xstrdup(left ? "and" : "");     /* the count on a line of its own */
+            break;
+        } else if (*n > 2) {
+            free(last);         /* one long head: counted with the rest */
+            (*n)--;
+            left++;
+        } else {
+            break;
+        }
+    }
     char *last = line[*n - 1];
-    line[*n - 1] = left ? xasprintf("%s; %zu more (every note: the data file)", last, left)
+    line[*n - 1] = !*last ? xasprintf("(every note: the data file)")
+                 : left ? xasprintf("%s%s %zu more (every note: the data file)", last,
+                                    strcmp(last, "and") ? ";" : "", left)
                         : xasprintf("%s (every note: the data file)", last);
     free(last);
     return line;

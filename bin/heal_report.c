@@ -511,15 +511,16 @@ static void report_cost(const heal_report *r)
 {
     static const char *const cols[] = {"degraded_scs", "healed_cus", "cycles_naive",
                                        "cycles_healthy", "overhead%", "cycles_traced",
-                                       "cycles_replayed", "slowdown%", "cycles_upper",
-                                       "upper_slowdown%"};
+                                       "cycles_replayed", "slowdown_replay%", "cycles_upper",
+                                       "slowdown_bound%"};
     uint64_t base = rft_heal_cost(r->h, 0, 0);
     if (r->fmt == FMT_TABLE)
         printf("# run time replayed per slice (at most %u wavefronts, register windows), "
                "naive kernel by the same model\n", r->o.max_wf);
     cli_table *t = heal_table(r, 5 + REPLAY_NCOLS, cols);
     table_notef(t, "note: cycles_naive, cycles_healthy, overhead%%: the first-order estimate "
-                "above (its own schedule); the replay's columns heal every CU (empty where "
+                "above (its own schedule: neither the slowdown to cite nor a bound, it may lie "
+                "below slowdown_replay%%); the replay's columns heal every CU (empty where "
                 "healed_cus is a number), work-groups of at most %u work-items, the %s "
                 "wavefront rule", r->o.max_wg, r->o.wfrule == RFT_HEAL_WF_SEED ? "seed's" : "ceil");
     replay_notes(t, &r->rp, "cycles_traced", NULL);

@@ -189,11 +189,17 @@ void notes_duty(notes *n, size_t i, const rft_duty_stats *s, const char *scheme,
 
 /* Which run-time estimate each slowdown column is. */
 static const char *const estimates[][2] = {
-    {"slowdown%", "estimate: slowdown% is the upper bound of the added run time: every wake-up "
-                  "and injected MOV delays its slice by its full latency (rft-energy(1))"},
-    {"replayed_slowdown%", "estimate: replayed_slowdown% is the replayed run time: each slice's "
-                           "schedule from the trace's cycles, other wavefronts hiding latency "
-                           "(rft-replay(1))"},
+    {"slowdown_replay%", "estimate: slowdown_replay% is the replayed run time (rft-replay(1): each "
+                         "slice's schedule from the trace's cycles, other wavefronts hiding "
+                         "latency), the slowdown to cite"},
+    {"slowdown_bound%", "estimate: slowdown_bound% is its upper bound: every cycle the scheme adds "
+                        "delays its slice in full (never below slowdown_replay%)"},
+    {"slice_slowdown_replay%", "estimate: slice_slowdown_replay% is the replay (rft-replay(1)) over "
+                               "the slices' cycles summed (rft-energy(1): what the leakage is "
+                               "priced over), the slowdown to cite"},
+    {"slice_slowdown_bound%", "estimate: slice_slowdown_bound% is its upper bound: every cycle the "
+                              "scheme adds delays its slice in full (never below "
+                              "slice_slowdown_replay%)"},
 };
 
 void notes_estimates(cli_table *t, const char *const *names, size_t k)

@@ -241,13 +241,20 @@ static int known_scheme(const char *s)
     return 0;
 }
 
-/* The replay of a stream's scan: the slice-cycles it adds (rft-replay(1)). */
-static void replay_of(const price_input *in, int *replay, double *replayed)
+/* The replay of a stream's scan: the slice-cycles it adds (rft-replay(1)),
+ * and those its upper bound adds (every added cycle in full, the extra
+ * pipeline stages included: never below the replay's) where the scan
+ * recorded it. */
+static void replay_of(const price_input *in, int *replay, double *replayed, int *bounded,
+                      double *bound)
 {
     const rft_escan *s = &in->scan;
     *replay = s->replay == RFT_ESCAN_REPLAYED;
     *replayed = *replay && s->replay_cycles > s->replay_naive
                     ? (double)(s->replay_cycles - s->replay_naive) : 0;
+    *bounded = *replay && s->replay_upper >= s->replay_cycles && s->replay_upper >= s->replay_naive &&
+               (s->replay_upper || !s->replay_naive);
+    *bound = *bounded ? (double)(s->replay_upper - s->replay_naive) : 0;
 }
 
 /* in->name is the scheme the stream shows (scheme_name) */
@@ -269,7 +276,7 @@ static void gating_input(const price_input *in, rft_gate_in *gi)
     if (!s->timed)
         die("%s: no register reads or writes: rft-energy prices the trace records", in->path);
     gi->gate = in->gate_scheme;
-    replay_of(in, &gi->replay, &gi->replayed);
+    replay_of(in, &gi->replay, &gi->replayed, &gi->bounded, &gi->bound);
     gi->reads = s->reads;
     gi->writes = s->writes;
     gi->slice_cycles = (s->last - s->first) * s->slices;
@@ -300,20 +307,20 @@ static void dcp_input(const pricing *p, const price_input *in, rft_dcp_in *di)
         die("%s: no counters of stage rft-dcpatch (scope total): run rft-dcpatch first", in->path);
     if (rft_dcp_in_from(&in->scan.dcpatch, di, &missing))
         die("%s: counters of rft-dcpatch: field '%s' missing", in->path, missing);
-    replay_of(in, &di->replay, &di->replayed);
+    replay_of(in, &di->replay, &di->replayed, &di->bounded, &di->bound);
     di->leak = p->leak;
 }
 
 /* ---- tables ------------------------------------------------------------------------ */
 static const char *const uv_cols[] = {"scheme", "vdd_mV", "static", "read", "write", "comdec",
                                       "patching", "lds", "total", "energy_nJ", "vs_conv%",
-                                      "vs_smooth%", "added_cycles", "slowdown%",
-                                      "replayed_cycles", "replayed_slowdown%"};
+                                      "vs_smooth%", "added_cycles", "slice_slowdown_bound%",
+                                      "replayed_cycles", "slice_slowdown_replay%"};
 static const char *const gt_cols[] = {"scheme", "powered%", "leak_slice", "leak_logic",
                                       "dyn_slice", "dyn_logic", "wakeup", "total", "energy_nJ",
-                                      "saving%", "leak_saving%", "added_cycles", "slowdown%",
+                                      "saving%", "leak_saving%", "added_cycles", "slice_slowdown_bound%",
                                       "alloc_mW", "leak_saved_mW", "net_saved_mW", "slowdown_leak",
-                                      "replayed_cycles", "replayed_slowdown%"};
+                                      "replayed_cycles", "slice_slowdown_replay%"};
 
 static double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0; }
 /* % saved against a reference (exactly 0 for the reference itself) */
@@ -470,22 +477,43 @@ static void pricing_notes(const pricing *p, cli_table *t)
     table_notef(t, "categories: %s%s (seed %s)", p->absolute ? "nJ" : "% of the total of ",
            p->absolute ? "" : uv ? "conv" : "the baseline",
            uv ? "001 Fig. 8" : "002 Fig. 21; the baseline keeps every cell on, 6.6");
-    table_notef(t, "note: added_cycles and slowdown%% are an upper bound: every %s delays its slice "
-           "by its full latency; latency hiding by other wavefronts is ignored",
-           uv ? "misprediction stall, injected MOV and extra LDS load" : "wake-up and injected MOV");
-    table_notef(t, "note: replayed_cycles and replayed_slowdown%% are the replay (rft-replay(1)): each "
-           "slice's schedule from the trace's cycles, other wavefronts hiding latency%s",
-           uv ? ", with the two extra pipeline stages of DC-Patch (seed 001 IV-E)" : "");
+    table_notef(t, "note: replayed_cycles and slice_slowdown_replay%% are the replay (rft-replay(1)), "
+           "the slowdown to cite: each slice's schedule from the trace's cycles, other wavefronts "
+           "hiding latency%s; over the slices' cycles summed (what the leakage is priced over), not "
+           "the run's span (%s gives the run's)",
+           uv ? ", with the two extra pipeline stages of DC-Patch (seed 001 IV-E)" : "",
+           uv ? "rft-dcpatch --report perf" : "rft-replay");
+    int bounded = 0;
+    for (int i = 0; i < p->n; i++)
+        bounded += p->in[i].scan.replay == RFT_ESCAN_REPLAYED && p->in[i].scan.replay_upper;
+    const char *what = uv ? "misprediction stall, injected MOV, extra LDS load and the two extra "
+                            "pipeline stages of every result"
+                          : "wake-up and injected MOV";
+    const char *first = uv ? "misprediction stall, injected MOV and extra LDS load (not the extra "
+                             "pipeline stages)"
+                           : what;
+    if (bounded)
+        table_notef(t, "note: added_cycles and slice_slowdown_bound%% are the replay's upper bound, "
+               "never below slice_slowdown_replay%%: every %s delays its slice in full, no latency "
+               "hidden", what);
+    for (int i = 0; i < p->n; i++)
+        if (p->in[i].scan.replay == RFT_ESCAN_REPLAYED && !p->in[i].scan.replay_upper &&
+            p->in[i].scan.replay_naive)
+            table_notef(t, "note: %s: its scan records no upper bound of the replay (an older "
+                   "rft-energy --scan): added_cycles is the first-order count of every %s, "
+                   "delaying its slice in full", p->in[i].path, first);
     const char *over = p->leak == RFT_LEAK_TRACE ? "the trace's cycles"
                      : p->leak == RFT_LEAK_UPPER || p->slowdown ? "the trace's cycles and the upper bound's"
                      : "the trace's cycles and the replayed ones where a stream was replayed";
     table_notef(t, "note: leakage priced over %s (--leak-over)", over);
     for (int i = 0; i < p->n; i++)
         if (p->in[i].scan.replay != RFT_ESCAN_REPLAYED)
-            table_notef(t, "note: %s: not replayed (%s): the upper bound alone", p->in[i].path,
+            table_notef(t, "note: %s: not replayed (%s): added_cycles and slice_slowdown_bound%% "
+                   "alone, the first-order count of every %s, delaying its slice in full",
+                   p->in[i].path,
                    p->in[i].scan.replay == RFT_ESCAN_ESTIMATED
                        ? "its cycles are estimated: header key issue_model"
-                       : "no replay in its scan, or the replay could not run on it");
+                       : "no replay in its scan, or the replay could not run on it", first);
     if (!uv)
         table_notef(t, "note: slowdown_leak is what the slice and its logic leak over those cycles "
                "(perf.added_static of them): %s", p->slowdown

@@ -69,6 +69,6 @@ void replay_notes(cli_table *t, const replay_info *in, const char *traced, const
                 "extra pipeline cycles per result; cycles_upper: the upper bound, every added "
                 "cycle delays its slice in full (kernel and total rows: the latest slice's end "
                 "plus the cycles added to it)", traced, in->stages);
-    table_note(t, "estimate: slowdown% is the replayed run time; upper_slowdown% the upper "
-               "bound");
+    table_note(t, "estimate: slowdown_replay% is the replayed run time, the slowdown to cite; "
+               "slowdown_bound% its upper bound (never below it)");
 }

@@ -10,8 +10,8 @@
 #include "replay.h"
 
 #define REPLAY_NCOLS 5
-#define REPLAY_COLS "cycles_naive", "cycles_replayed", "slowdown%", "cycles_upper", \
-                    "upper_slowdown%"
+#define REPLAY_COLS "cycles_naive", "cycles_replayed", "slowdown_replay%", "cycles_upper", \
+                    "slowdown_bound%"
 
 /* The REPLAY_NCOLS cells of row w (NULL: every cell empty); the replayed
  * cells empty unless timed (the stream's cycles are not estimated). */

@@ -31,8 +31,9 @@
 #   -p DIR  draw seed 003's figures as SVG in DIR (rft-plot(1), each with its gnuplot
 #           script and data: fig4.gp, fig4.data.tsv): fig4.svg
 #           (share of ALU instructions per PE), fig7.svg (dVth of the PEs
-#           over time, naive and healed), fig9.svg (run-time overhead of SC
-#           healing against the number of degraded SCs)
+#           over time, naive and healed), fig9.svg (run-time slowdown of SC
+#           healing, replayed and its upper bound, against the number of
+#           degraded SCs)
 # PE healing needs VLIW bundle records (Evergreen): a GCN trace gets the SC
 # study only.
 set -eu
@@ -143,10 +144,16 @@ if [ -n "$plots" ]; then
             -o "$plots/fig7.svg" "$tmp/series.tsv"
         made="$made $plots/fig7.svg"
     fi
-    heal --scheme sc --report cost --format tsv | awk -F '\t' '/^#/ { print; next } !h++ || $2 == "all"' |
-        rft-plot -x degraded_scs -y 'overhead%' --kind bar --ymin 0 \
-            --ylabel "run-time overhead (%)" --xlabel "degraded SCs per CU" \
-            --title "$name: cost of SC healing, first-order estimate (seed 003 Figs. 9, 16)" \
+    # the replayed slowdown (the one to cite) beside its upper bound, not the
+    # first-order estimate (overhead%: 0 on many GCN traces, where the replay
+    # is not)
+    heal --scheme sc --report cost --format tsv |
+        awk -F '\t' -v OFS='\t' '/^#/ { print; next }
+            !h++ { for (i = 1; i <= NF; i++) { if ($i == "slowdown_replay%") $i = "replayed"; if ($i == "slowdown_bound%") $i = "upper bound" }; print; next }
+            $2 == "all"' |
+        rft-plot -x degraded_scs -y 'replayed,upper bound' --kind bar --ymin 0 \
+            --ylabel "run-time slowdown (%)" --xlabel "degraded SCs per CU" \
+            --title "$name: cost of SC healing, replayed and its upper bound (seed 003 Figs. 9, 16)" \
             -o "$plots/fig9.svg"
     made="$made $plots/fig9.svg"
     # the tables alone in TSV and JSON

@@ -356,6 +356,8 @@ void rft_energy_dcpatch(const rft_eparams *e, const rft_dcp_in *in, int pt, rft_
     r->cycles = (double)in->slice_cycles;
     r->added = (double)in->stall_cycles + e->mov_cycles * (double)in->movs +
                e->lds_load_cycles * (double)in->lds_loads;
+    if (in->bounded)            /* the two extra stages of every result counted too */
+        r->added = in->bound;
     r->replay = in->replay;
     r->replayed = in->replay ? in->replayed : 0;
     double c = r->cycles + (in->leak == RFT_LEAK_TRACE ? 0
@@ -425,6 +427,8 @@ void rft_energy_gating(const rft_eparams *e, const rft_gate_in *in, int slowdown
         r->cat[RFT_EG_DYN_SLICE] = e->slice_read_pj * B * (double)in->reads +
                                    e->slice_write_pj * B * (double)in->writes;
     }
+    if (in->bounded)
+        r->added = in->bound;
     double added = e->added_static * r->added, c = r->cycles + (slowdown ? added : 0);
     r->replay = in->replay;
     r->replayed = in->replay ? in->replayed : 0;

@@ -108,7 +108,9 @@ typedef struct rft_eresult {
     double cat[RFT_ECATS];  /* pJ per category of the model */
     double total;           /* pJ */
     double cycles;          /* slice-cycles of the trace (span x slices) */
-    double added;           /* slice-cycles the scheme adds (upper bound) */
+    double added;           /* slice-cycles the scheme adds (upper bound: the replay's when
+                               the input is bounded, never below replayed; else the
+                               first-order count) */
     double vdd_mv;          /* undervolt: Vdd of the slice */
     double powered;         /* gating: mean powered share of the slice cells, 0..1 */
     double slowdown_leak;   /* gating: pJ the slice and its logic leak over the added
@@ -133,6 +135,11 @@ typedef struct rft_dcp_in {
     uint64_t lds_loads, lds_stores, stall_cycles, movs;
     int replay;                 /* 1: replayed, replayed slice-cycles added */
     double replayed;
+    int bounded;                /* 1: bound holds the replay's upper bound (rft-replay(1):
+                                   every cycle the scheme adds, extra pipeline stages
+                                   included, delays its slice in full), taken for added;
+                                   0: added is the first-order count of the counters */
+    double bound;
     int leak;                   /* RFT_LEAK_* */
 } rft_dcp_in;
 /* Fill in from a counters record; RFT_EFORMAT with *missing = the first
@@ -159,6 +166,11 @@ typedef struct rft_gate_in {
     uint64_t comp_blocks, decomp_blocks, wakeups, movs;
     int replay;                 /* 1: replayed, replayed slice-cycles added */
     double replayed;
+    int bounded;                /* 1: bound holds the replay's upper bound (rft-replay(1):
+                                   every cycle the scheme adds, extra pipeline stages
+                                   included, delays its slice in full), taken for added;
+                                   0: added is the first-order count of the counters */
+    double bound;
     int leak;                   /* RFT_LEAK_* (with slowdown: RFT_LEAK_UPPER) */
 } rft_gate_in;
 /* Fill in the rft-gate counters; RFT_EFORMAT with *missing as above. */

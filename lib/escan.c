@@ -33,7 +33,8 @@ enum { NFIELD = sizeof field / sizeof field[0], PCC = 9 };
 /* the stages whose total counters are kept, and their prefix in the record */
 static const char *const kept[] = {"rft-dcpatch", "rft-gate"};
 /* the replay's fields, after the others (optional when a scan record is read) */
-static const char *const rfield[] = {"replay", "replay_naive", "replay_cycles"};
+static const char *const rfield[] = {"replay", "replay_naive", "replay_cycles", "replay_upper"};
+enum { NRFIELD = sizeof rfield / sizeof rfield[0] };
 
 void rft_escan_opts_default(rft_escan_opts *o)
 {
@@ -86,8 +87,10 @@ static int scan_parse(const rft_counters *c, rft_escan *r, char *why, size_t why
             r->replay = (int)c->value[i];
             continue;
         }
-        if (strcmp(name, rfield[1]) == 0 || strcmp(name, rfield[2]) == 0) {
-            *(name[7] == 'n' ? &r->replay_naive : &r->replay_cycles) = c->value[i];
+        if (strcmp(name, rfield[1]) == 0 || strcmp(name, rfield[2]) == 0 ||
+            strcmp(name, rfield[3]) == 0) {
+            *(name[7] == 'n' ? &r->replay_naive : name[7] == 'c' ? &r->replay_cycles
+                                                                 : &r->replay_upper) = c->value[i];
             continue;
         }
         size_t l = 0;
@@ -227,6 +230,7 @@ static int replay_finish(escan *s)
         if (w->scope == RFT_RP_SLICE) {
             r->replay_naive += w->naive;
             r->replay_cycles += w->replayed;
+            r->replay_upper += w->upper;
         }
     }
     return 0;
@@ -294,8 +298,8 @@ static int scan_encode(const rft_escan *r, rft_counters *c, char *why, size_t wh
     uint64_t v[NFIELD];
     fields_of(r, v);
     rft_counters_set(c, SCAN_STAGE, "scan", field, v, NFIELD);
-    const uint64_t rv[] = {(uint64_t)r->replay, r->replay_naive, r->replay_cycles};
-    for (int i = 0; i < 3; i++)
+    const uint64_t rv[] = {(uint64_t)r->replay, r->replay_naive, r->replay_cycles, r->replay_upper};
+    for (int i = 0; i < NRFIELD; i++)
         if (rft_counters_add(c, rfield[i], rv[i]))
             goto full;
     for (int k = 0; k < 2; k++) {
@@ -434,11 +438,14 @@ int rft_escan_merge_shard(rft_counters *sum, const rft_counters *add, const char
     if (!a->replay || !b->replay || a->replay != b->replay) {
         a->replay = a->replay && b->replay && a->replay != b->replay ? RFT_ESCAN_ESTIMATED : 0;
         if (!a->replay)
-            a->replay_naive = a->replay_cycles = 0;
+            a->replay_naive = a->replay_cycles = a->replay_upper = 0;
     }
     if (a->replay) {
         a->replay_naive += b->replay_naive;
         a->replay_cycles += b->replay_cycles;
+        /* a scan made before replay_upper was recorded has none: then neither has the sum */
+        int ua = a->replay_upper || !a->replay_naive, ub = b->replay_upper || !b->replay_naive;
+        a->replay_upper = ua && ub ? a->replay_upper + b->replay_upper : 0;
     }
     for (int k = 0; k < 2; k++) {
         if (stages && !in_list(stages, kept[k]))

@@ -48,6 +48,9 @@ typedef struct rft_escan {
     int replay;
     uint64_t replay_naive;      /* sum over slices of their traced spans */
     uint64_t replay_cycles;     /* ... and of their replayed spans with the scheme */
+    uint64_t replay_upper;      /* ... and of their upper bounds (traced span plus every
+                                   cycle the scheme adds to the slice, replay.h; 0: a scan
+                                   record made before it was recorded) */
     rft_counters dcpatch, gate; /* the last of each */
 } rft_escan;
 
@@ -56,8 +59,9 @@ typedef struct rft_escan {
  * gated, slices, compute_units, powered_cell_cycles (the IEEE bits of the
  * double: exact), alloc_wakeups, dcpatch_records, gate_records, then the
  * counters of rft-dcpatch and of rft-gate, named rft-dcpatch.NAME and
- * rft-gate.NAME (rft(5)); replay, replay_naive and replay_cycles (a scan
- * record without them: not replayed). */
+ * rft-gate.NAME (rft(5)); replay, replay_naive, replay_cycles and replay_upper
+ * (a scan record without them: not replayed; without replay_upper alone: the
+ * bound is the first-order one, rft-energy(1)). */
 
 enum { RFT_ESCAN_NOREPLAY = 0, RFT_ESCAN_REPLAYED = 1, RFT_ESCAN_ESTIMATED = 2 };
 

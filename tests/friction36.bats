@@ -102,3 +102,19 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
     # every note stays in the data file
     [ "$(grep -c '^# ' cap.data.tsv)" -ge 33 ]
 }
+
+@test "rft-plot captions: the count of the notes left out fits the width, not past the figure's edge" {
+    {
+        for i in $(seq 1 6); do
+            printf '# differs from the seed: rule %d is said at such length that its head alone nearly fills a caption line\n' "$i"
+        done
+        printf 'x\ty\n1\t2\n2\t3\n'
+    } > long.tsv
+    rft-plot --no-render -o long.svg long.tsv
+    run -0 grep '^set label 1[0-9][0-9] ' long.gp
+    [ "${#lines[@]}" -le 4 ]
+    assert_output --partial 'more (every note: the data file)'
+    # 800 pixels: about 114 characters a line (figure.c: width / 7)
+    run -0 pipe "sed -n \"s/^set label 1[0-9][0-9] '\\(.*\\)' at .*/\\1/p\" long.gp | awk 'length(\$0) > 114'"
+    assert_output ''
+}

@@ -82,7 +82,7 @@ load heal_helper
 @test "run-time replay: extra wavefronts that do not fit the slice double its time" {
     run -0 --separate-stderr rft-heal --scheme sc --report cost --sweep 2 --format tsv gcn2.rft
     no_notes
-    assert_line --index 0 $'degraded_scs\thealed_cus\tcycles_naive\tcycles_healthy\toverhead%\tcycles_traced\tcycles_replayed\tslowdown%\tcycles_upper\tupper_slowdown%'
+    assert_line --index 0 $'degraded_scs\thealed_cus\tcycles_naive\tcycles_healthy\toverhead%\tcycles_traced\tcycles_replayed\tslowdown_replay%\tcycles_upper\tslowdown_bound%'
     # cycles counted as the window is, first and last both (200 + 1)
     assert_line --index 1 --partial $'1\tall\t201\t401\t99.50\t'
     # the same groups on a slice with room for every wavefront cost nothing more

@@ -27,12 +27,13 @@ want_notes() {
     grep -F 'vth: parameters: built in (the values of params/nbti.conf)' "$1"
     grep -F 'energy: parameters: ' "$1"
     grep -F 'vth: window: slice 0..' "$1"
-    grep -F 'energy: note: added_cycles and slowdown% are an upper bound' "$1"
+    grep -F 'energy: note: added_cycles and slice_slowdown_bound% are the replay'"'"'s upper bound, never below slice_slowdown_replay%' "$1"
 }
 
 @test "table.txt: the notes under the table" {
     want_notes "$OUT/table.txt"
-    grep -Fx 'estimate: slowdown% is the upper bound of the added run time: every wake-up and injected MOV delays its slice by its full latency (rft-energy(1))' "$OUT/table.txt"
+    grep -Fx 'estimate: slice_slowdown_replay% is the replay (rft-replay(1)) over the slices'"'"' cycles summed (rft-energy(1): what the leakage is priced over), the slowdown to cite' "$OUT/table.txt"
+    grep -Fx 'estimate: slice_slowdown_bound% is its upper bound: every cycle the scheme adds delays its slice in full (never below slice_slowdown_replay%)' "$OUT/table.txt"
     # under it: the first note follows the last mean row and a blank line
     run -0 awk '/^runs: / { print prev2; exit } { prev2 = prev1; prev1 = $0 }' "$OUT/table.txt"
     assert_output --regexp '^mean +argo '
@@ -42,7 +43,7 @@ want_notes() {
     local f
     for f in table.tsv table.csv; do
         want_notes "$OUT/$f"
-        grep -q '^# estimate: slowdown% is the upper bound' "$OUT/$f"
+        grep -q '^# estimate: slice_slowdown_bound% is its upper bound' "$OUT/$f"
         # every note is a # line, all of them before the header
         run -0 awk '!/^#/ { print NR ": " $0; exit }' "$OUT/$f"
         assert_output --regexp '^[0-9]+: trace.scheme.longest_0%'
@@ -71,7 +72,7 @@ assert all('trace' in r for r in rows)
 print('\n'.join(head['notes']))"
     echo "$output" > notes
     want_notes notes
-    assert_line --partial 'estimate: slowdown% is the upper bound'
+    assert_line --partial 'estimate: slice_slowdown_bound% is its upper bound'
 }
 
 @test "a note holding for some traces only names them; the runs of each trace" {
@@ -94,9 +95,10 @@ print('\n'.join(head['notes']))"
 }
 
 @test "the estimate of each slowdown column, the replayed one too" {
-    run -0 rft-collect --format tsv --columns slowdown%,replayed_slowdown% "$OUT"
-    assert_line --partial '# estimate: slowdown% is the upper bound'
-    assert_line --partial '# estimate: replayed_slowdown% is the replayed run time'
+    run -0 rft-collect --format tsv --columns slice_slowdown_bound%,slice_slowdown_replay% "$OUT"
+    assert_line --partial '# estimate: slice_slowdown_bound% is its upper bound'
+    assert_line --partial '# estimate: slice_slowdown_replay% is the replay'
+    refute_line --regexp '^# estimate: .*wake-up'
     run -0 rft-collect --format tsv --columns saving% "$OUT"
     refute_line --partial '# estimate:'
 }

@@ -49,8 +49,8 @@ setup() {
     local fmt
     for fmt in table tsv csv json; do
         rft-energy --format "$fmt" base="$D/base.scan" rc="$D/rc.scan" > e.$fmt
-        has_notes "$fmt" e.$fmt 'parameters: ' 'added_cycles and slowdown% are an upper bound' \
-            'replayed_slowdown% are the replay' 'runs: steady'
+        has_notes "$fmt" e.$fmt 'parameters: ' 'added_cycles and slice_slowdown_bound% are the replay'"'"'s upper bound' \
+            'slice_slowdown_replay% are the replay' 'runs: steady'
     done
 }
 
@@ -62,7 +62,7 @@ setup() {
             has_notes "$fmt" out.$fmt 'runs: once'
         done
         rft-dcpatch --summary=perf.$fmt --report perf --format "$fmt" -o /dev/null "$D/fm.rft"
-        has_notes "$fmt" perf.$fmt 'estimate: slowdown% is the replayed run time' 'cycles_upper: the upper bound'
+        has_notes "$fmt" perf.$fmt 'estimate: slowdown_replay% is the replayed run time' 'cycles_upper: the upper bound'
     done
 }
 
@@ -70,7 +70,7 @@ setup() {
     local fmt
     for fmt in table tsv csv json; do
         rft-replay --summary=r.$fmt --format "$fmt" -o /dev/null "$D/a.rft"
-        has_notes "$fmt" r.$fmt 'estimate: slowdown% is the replayed run time; upper_slowdown% the upper bound' 'runs: once'
+        has_notes "$fmt" r.$fmt 'estimate: slowdown_replay% is the replayed run time, the slowdown to cite; slowdown_bound% its upper bound' 'runs: once'
     done
 }
 
@@ -85,7 +85,7 @@ setup() {
         rft-heal --scheme pe --report units --format "$fmt" "$D/e.rft" > pe.$fmt
         has_notes "$fmt" pe.$fmt 'lifetime: 360 hours'
         rft-heal --scheme sc --report cost --format "$fmt" "$D/e.rft" > c.$fmt
-        has_notes "$fmt" c.$fmt 'estimate: slowdown% is the replayed run time'
+        has_notes "$fmt" c.$fmt 'estimate: slowdown_replay% is the replayed run time'
     done
     rft-heal --scheme sc "$D/e.rft" > sum.txt
     has_notes table sum.txt 'lifetime: 360 hours' 'window: '
@@ -129,22 +129,22 @@ setup() {
               grep -q '"table": "energy", "runs": ".*", "notes": \[.*"parameters: ' ag.json ;;
         table) grep -qx 'temperature: 300 K (the parameters'"'"' temperature)' ag.table
                grep -q '^runs: once' ag.table
-               grep -q '^note: added_cycles and slowdown% are an upper bound' ag.table ;;
+               grep -q '^note: added_cycles and slice_slowdown_bound% are the replay'"'"'s upper bound' ag.table ;;
         esac
         "$TOP/examples/undervolt.sh" --quiet --format "$fmt" "$D/a.rft" > uv.$fmt
         case $fmt in
-        tsv) has_notes tsvs uv.tsv 'runs: once' 'estimate: slowdown% is the replayed run time' ;;
+        tsv) has_notes tsvs uv.tsv 'runs: once' 'estimate: slowdown_replay% is the replayed run time' ;;
         json) has_notes json uv.json 'runs: once'
               grep -q '^{"table": "energy", "notes": \[.*"parameters: ' uv.json ;;
         table) grep -q '^runs: once' uv.table
-               grep -q '^estimate: slowdown% is the replayed run time' uv.table ;;
+               grep -q '^estimate: slowdown_replay% is the replayed run time' uv.table ;;
         esac
     done
     "$TOP/examples/argo.sh" "$D/a.rft" > argo.txt
     # the notes under each table, as the other scripts print them
     grep -q '^parameters: .*seed004-45nm.conf' argo.txt
     grep -q '^runs: steady' argo.txt
-    grep -q '^note: added_cycles and slowdown% are an upper bound' argo.txt
+    grep -q '^note: added_cycles and slice_slowdown_bound% are the replay'"'"'s upper bound' argo.txt
     "$TOP/examples/healing.sh" "$D/e.rft" > heal.txt
     grep -q '^lifetime: 360 hours' heal.txt
 }
@@ -158,7 +158,7 @@ setup() {
     local fmt
     for fmt in table tsv csv json; do
         rft-collect --format "$fmt" uv > uv.$fmt
-        has_notes "$fmt" uv.$fmt 'runs: once' 'writes: estimate: slowdown% is the replayed run time' \
+        has_notes "$fmt" uv.$fmt 'runs: once' 'writes: estimate: slowdown_replay% is the replayed run time' \
             'energy: parameters: '
         rft-collect --format "$fmt" he > he.$fmt
         has_notes "$fmt" he.$fmt 'runs: once' 'cost: lifetime: 360 hours' 'units: temperature: 300 K' \

@@ -27,7 +27,7 @@ export -f rows
             for by in kernel slice; do
                 rft-dcpatch --scenario $sc $opts --by $by --summary -f tsv s.rft | grep -v "^#" > table
                 run -0 head -1 table
-                assert_output --partial $'stall_cycles\tcycles_naive\tcycles_replayed\tslowdown%\tcycles_upper\tupper_slowdown%'
+                assert_output --partial $'stall_cycles\tcycles_naive\tcycles_replayed\tslowdown_replay%\tcycles_upper\tslowdown_bound%'
                 if [[ $by == kernel ]]; then
                     rows 14 "kernel " < table | sed 's/^kernel total/total/' > mine
                 else
@@ -76,7 +76,7 @@ export -f rows
         rft-synth --quiet --writes 20000 --seed $s -o s$s.rft
         rft-heal --scheme sc --report cost --sweep 4 -f tsv s$s.rft | grep -v "^#" > table
         run -0 head -1 table
-        assert_output $'degraded_scs\thealed_cus\tcycles_naive\tcycles_healthy\toverhead%\tcycles_traced\tcycles_replayed\tslowdown%\tcycles_upper\tupper_slowdown%'
+        assert_output $'degraded_scs\thealed_cus\tcycles_naive\tcycles_healthy\toverhead%\tcycles_traced\tcycles_replayed\tslowdown_replay%\tcycles_upper\tslowdown_bound%'
         for d in 1 2 3 4; do
             run -0 pipe "rft-replay -f tsv --degraded-scs $d s$s.rft | awk -F'\t' '\$1 == \"total\" { print \$2, \$3, \$4, \$5, \$6 }'"
             local want=$output

@@ -185,3 +185,40 @@ data_rows() { awk -F '\t' '!/^#/ && $1 != "id"' "${1:-$VALUES}"; }
     run -0 "$TOP/examples/reproduce.sh" --help
     assert_output --partial "usage: reproduce.sh"
 }
+
+@test "figures: legends in the paper's words; seed 003 Fig. 8 of the 10 mV case its row uses, Fig. 9 the replayed slowdown" {
+    need_gnuplot
+    local F="$REP/figures"
+    # grouped bars name their series as the paper does, not by internal keys
+    run -0 titles "$F/seed004-fig7-fig8.png"
+    assert_output "$(printf '%s\n' 'dVth, aging-oblivious, 45 nm (% of Vth0)' 'dVth improvement of ARGO, 45 nm' \
+        'dVth, aging-oblivious, 65 nm (% of Vth0)' 'dVth improvement of ARGO, 65 nm' 'read SNM improvement of ARGO (Fig. 8)')"
+    grep -q '^# by construction: the aging-oblivious dVth is the calibration' "$F/seed004-fig7-fig8.png.data.tsv"
+    run -0 titles "$F/seed001-fig3-occupancy.png"
+    assert_output "$(printf '%s\n' 'reliable, compressed' 'reliable, uncompressed' 'faulty, uncompressed' 'faulty, compressed')"
+    # Fig. 9: the replayed slowdown, a series per count of degraded SCs, a y label in words
+    run -0 titles "$F/seed003-fig9-overhead.png"
+    assert_line --index 0 '1 SC'
+    assert_line --index 1 '2 SCs'
+    refute_line --regexp '^[0-9]+$'
+    grep -qx "set ylabel 'run-time slowdown, replayed (%)'" "$F/seed003-fig9-overhead.png.gp"
+    # its bars are the cost table's slowdown_replay% (the mean row of 1 degraded SC)
+    local want got
+    want=$(awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $1 == "mean" && $2 == 1 { print $c["slowdown_replay%"] + 0 }' "$REP/batch/healing/table.tsv")
+    got=$(awk -F '\t' '/^#/ { next } !h++ { next } $1 == "mean" { print $2 + 0 }' "$F/seed003-fig9-overhead.png.data.tsv")
+    assert_equal "$got" "$want"
+    # Fig. 8: the degraded SC's naive dVth with 10 mV of variation, as the
+    # row sc_red10; the healed bar (the variation, by construction) not drawn
+    run -0 titles "$F/seed003-fig8-dvth.png"
+    assert_output 'naive kernel (mV)'
+    grep -q '^# variation: 10 mV' "$F/seed003-fig8-dvth.png.data.tsv"
+    grep -q '^# healed kernel: not drawn, it is the 10 mV initial variation by construction' "$F/seed003-fig8-dvth.png.data.tsv"
+    local l
+    for l in $(cut -f 1 "$REP/batch/undervolt/traces.tsv"); do
+        want=$(awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            $2 == "degraded" { print $c["dvth_naive_mV"] + 0; exit }' "$REP/traces/$l/sc-units.tsv")
+        got=$(awk -F '\t' -v l="$l" '$1 == l { print $2 + 0 }' "$F/seed003-fig8-dvth.png.data.tsv")
+        assert_equal "$got" "$want"
+    done
+}

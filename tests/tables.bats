@@ -112,10 +112,10 @@ print(rows["longest_0_cell_off%"]["rc_red%"], rows["window"]["rc_red%"], rows["l
     rft-decode "$T/idle.txt" -o idle.rft
     run -0 rft-heal --scheme sc --report cost --sweep 1 --format tsv idle.rft
     no_notes
-    assert_output "$(printf 'degraded_scs\thealed_cus\tcycles_naive\tcycles_healthy\toverhead%%\tcycles_traced\tcycles_replayed\tslowdown%%\tcycles_upper\tupper_slowdown%%\n1\tall\t0\t0\t\t0\t0\t\t0\t\n1\t1\t0\t0\t\t\t\t\t\t')"
+    assert_output "$(printf 'degraded_scs\thealed_cus\tcycles_naive\tcycles_healthy\toverhead%%\tcycles_traced\tcycles_replayed\tslowdown_replay%%\tcycles_upper\tslowdown_bound%%\n1\tall\t0\t0\t\t0\t0\t\t0\t\n1\t1\t0\t0\t\t\t\t\t\t')"
     run -0 rft-heal --scheme sc --report cost --sweep 1 --format json idle.rft
     no_notes
-    assert_line --index 0 '{"degraded_scs": 1, "healed_cus": "all", "cycles_naive": 0, "cycles_healthy": 0, "overhead%": null, "cycles_traced": 0, "cycles_replayed": 0, "slowdown%": null, "cycles_upper": 0, "upper_slowdown%": null}'
+    assert_line --index 0 '{"degraded_scs": 1, "healed_cus": "all", "cycles_naive": 0, "cycles_healthy": 0, "overhead%": null, "cycles_traced": 0, "cycles_replayed": 0, "slowdown_replay%": null, "cycles_upper": 0, "slowdown_bound%": null}'
     run -0 rft-heal --scheme sc idle.rft
     refute_output --partial nan
 }
@@ -157,7 +157,7 @@ print(rows["longest_0_cell_off%"]["rc_red%"], rows["window"]["rc_red%"], rows["l
     run rft-energy --leak-over trace --set geometry.entries=4 -f tsv rc.rft
     no_notes
     assert_success
-    assert_line --index 0 --regexp "	leak_saving%	.*	slowdown_leak	replayed_cycles	replayed_slowdown%$"
+    assert_line --index 0 --regexp "	leak_saving%	.*	slowdown_leak	replayed_cycles	slice_slowdown_replay%$"
     assert_line --index 2 "rc	90.00	20.59	7.42	77.12	1.73	2.81	109.67	36.360	-9.67	10.00	40	40.000	0.560	7.586	7.586	11.20	10	10.000"
     run rft-energy --leak-over trace --set geometry.entries=4 --absolute -f tsv rc.rft
     no_notes

@@ -101,9 +101,9 @@ study_results() {
 
 study_columns() {
     case $1 in
-    aging) echo "longest_0%,longest_0_red%,longest_1%,longest_1_red%,dvth_t0_norm,dvth_t0_norm_red%,dvth_t1_norm,dvth_t1_norm_red%,delay_eq3%,saving%,slowdown%" ;;
-    undervolt) echo "total,vs_conv%,vs_smooth%,slowdown%,normal%,patch_faulty%,patch_reliable%,lds%,mispred%,ldsload%,lds_peak_B" ;;
-    healing) echo "cycles_naive,cycles_healthy,overhead%,dvth_naive_mV,dvth_healed_mV,dvth_reduction%" ;;
+    aging) echo "longest_0%,longest_0_red%,longest_1%,longest_1_red%,dvth_t0_norm,dvth_t0_norm_red%,dvth_t1_norm,dvth_t1_norm_red%,delay_eq3%,saving%,slice_slowdown_replay%,slice_slowdown_bound%" ;;
+    undervolt) echo "total,vs_conv%,vs_smooth%,slowdown_replay%,slowdown_bound%,normal%,patch_faulty%,patch_reliable%,lds%,mispred%,ldsload%,lds_peak_B" ;;
+    healing) echo "cycles_traced,cycles_replayed,slowdown_replay%,cycles_upper,slowdown_bound%,dvth_naive_mV,dvth_healed_mV,dvth_reduction%" ;;
     pipeline) echo "all" ;;
     esac
 }
@@ -128,8 +128,8 @@ fig8-energy|--columns static,read,write,comdec,patching,lds|--kind stack --group
 EOF
         ;;
     healing) cat <<'EOF'
-fig8-dvth|--key 1 --columns dvth_naive_mV,dvth_healed_mV|--kind bar -x trace --ymin 0 --ylabel "dVth after 360 h (mV)" --title "dVth of the degraded SC, naive and healthy kernel (seed 003 Fig. 8)"
-fig9-overhead|--pivot overhead%|--kind bar -x trace --ymin 0 --ylabel "run-time overhead (%)" --title "SC healing cost, 1 to 8 degraded SCs (seed 003 Fig. 9)"
+fig8-dvth|--key 1 --columns dvth_naive_mV|--kind bar -x trace --ymin 0 --ylabel "dVth after 360 h (mV)" --title "dVth of the degraded SC, naive kernel (seed 003 Fig. 8; healed: 0 by construction, a resting SC does not age, not drawn)"
+fig9-overhead|--pivot slowdown_replay%|--kind bar -x trace --ymin 0 --ylabel "run-time slowdown, replayed (%)" --title "SC healing slowdown (rft-replay), 1 to 8 degraded SCs (seed 003 Fig. 9)"
 EOF
         ;;
     esac
