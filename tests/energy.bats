@@ -359,7 +359,7 @@ EOF2
     run -1 bash -c 'set -o pipefail; rft-energy --scan cut.rft | rft-view'
     assert_line --partial "rft-view: -: "
     run -2 rft-energy --scan --absolute wc.rft
-    assert_line --index 0 "rft-energy: --scan takes none of --params, --set, --scenario, --absolute, --with-slowdown, --leak-over, --show-params, --format (see rft-energy --help)"
+    assert_line --index 0 "rft-energy: --scan takes none of --params, --model, --set, --scenario, --absolute, --with-slowdown, --leak-over, --show-params, --format (see rft-energy --help)"
     run -2 rft-energy --level 3 wc.rft
     assert_line --index 0 "rft-energy: --level, --flush, --bank and --max-memory apply to --scan only (see rft-energy --help)"
     run -2 rft-energy --bank 2 wc.rft
