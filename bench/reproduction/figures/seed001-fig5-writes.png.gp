@@ -1,0 +1,52 @@
+# seed001-fig5-writes.png: gnuplot draws it from the columns of seed001-fig5-writes.png.data.tsv (NaN: no value).
+# Made by rft-plot from reproduction/batch/undervolt/figures/fig5-writes-common.tsv; edit it and rerun: gnuplot seed001-fig5-writes.png.gp
+# The data and the figure are beside this script, wherever gnuplot starts.
+dir = ARG0; while (strlen(dir) > 0 && dir[strlen(dir):] ne "/") { dir = dir[1:strlen(dir) - 1] }
+if (strlen(dir) > 0) { cd dir }
+
+# set terminal svg size 900,520 noenhanced font "sans,11" background rgb "white"; set output 'seed001-fig5-writes.svg'
+set terminal pngcairo size 900,520 noenhanced font "sans,11"
+set output 'seed001-fig5-writes.png'
+# set terminal pdfcairo size 9.375in,5.4167in noenhanced font "sans,11" fontscale 0.75; set output 'seed001-fig5-writes.pdf'
+data = 'seed001-fig5-writes.png.data.tsv'
+set datafile separator tab
+set datafile commentschars ""
+
+set title 'seed 001 Fig. 5: writes, common scenario (%)'
+set ylabel '% (the series in the key)'
+set border 3
+set tics nomirror
+set grid ytics lc rgb '#dddddd'
+set key outside right top
+set label 100 'Assumed: energy: parameters: seed001-28nm.conf; runs: once (every note: the data file)' at screen 0.01, 0.0135 left font ",9"
+set label 90 'trace' at graph 0.5, screen 0.0567 center
+set bmargin at screen 0.3300
+set xrange [-0.5:8.5]
+set xtics ( \
+    'BlackScholes-cu01' 0, \
+    'DCT' 1, \
+    'FastWalshTransform' 2, \
+    'MatrixMul…plication' 3, \
+    'MatrixTranspose' 4, \
+    'QuasiRandomSequence' 5, \
+    'Reduction' 6, \
+    'SobelFilter' 7, \
+    'mean' 8 \
+)
+set xtics rotate by 45 right font ",11"
+set lmargin at screen 0.0840
+set yrange [0:*]
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 1.0 border rgb 'black'
+
+# a style per series: its colour, then dash type and marker (lines)
+set style line 1 lc rgb '#0072B2' lw 1.5
+set style line 2 lc rgb '#D55E00' lw 1.5
+set style line 3 lc rgb '#009E73' lw 1.5
+set style line 4 lc rgb '#CC79A7' lw 1.5
+
+plot data skip 14 using 2 ls 1 title 'normal%', \
+     data skip 14 using 3 ls 2 title 'patch_faulty%', \
+     data skip 14 using 4 ls 3 title 'patch_reliable%', \
+     data skip 14 using 5 ls 4 title 'lds%'

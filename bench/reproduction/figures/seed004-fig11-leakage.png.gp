@@ -1,0 +1,43 @@
+# seed004-fig11-leakage.png: gnuplot draws it from the columns of seed004-fig11-leakage.png.data.tsv (NaN: no value).
+# Made by rft-plot from /tmp/rft-reproduce.wQRYC7/leak.tsv; edit it and rerun: gnuplot seed004-fig11-leakage.png.gp
+# The data and the figure are beside this script, wherever gnuplot starts.
+dir = ARG0; while (strlen(dir) > 0 && dir[strlen(dir):] ne "/") { dir = dir[1:strlen(dir) - 1] }
+if (strlen(dir) > 0) { cd dir }
+
+# set terminal svg size 900,520 noenhanced font "sans,11" background rgb "white"; set output 'seed004-fig11-leakage.svg'
+set terminal pngcairo size 900,520 noenhanced font "sans,11"
+set output 'seed004-fig11-leakage.png'
+# set terminal pdfcairo size 9.375in,5.4167in noenhanced font "sans,11" fontscale 0.75; set output 'seed004-fig11-leakage.pdf'
+data = 'seed004-fig11-leakage.png.data.tsv'
+set datafile separator tab
+set datafile commentschars ""
+
+set title 'seed 004 Fig. 11: leakage saved by ARGO'
+set ylabel '% of the leakage'
+set border 3
+set tics nomirror
+set grid ytics lc rgb '#dddddd'
+set key outside right top
+set label 90 'trace' at graph 0.5, screen 0.0221 center
+set bmargin at screen 0.2954
+set xrange [-0.5:7.5]
+set xtics ( \
+    'BlackScholes-cu01' 0, \
+    'DCT' 1, \
+    'FastWalshTransform' 2, \
+    'MatrixMul…plication' 3, \
+    'MatrixTranspose' 4, \
+    'QuasiRandomSequence' 5, \
+    'Reduction' 6, \
+    'SobelFilter' 7 \
+)
+set xtics rotate by 45 right font ",11"
+set yrange [0:100]
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 1.0 border rgb 'black'
+
+# a style per series: its colour, then dash type and marker (lines)
+set style line 1 lc rgb '#0072B2' lw 1.5
+
+plot data skip 1 using 2 ls 1 title 'ag_leak_argo'
