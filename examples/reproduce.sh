@@ -728,6 +728,11 @@ plot() {   # NAME TSV rft-plot options...
     # the data file for every note, and its header names the legend's series
     rft-plot --quiet --terminal png --width 900 --height 520 -o "$out/figures/$f.png" "$@" "$t" 2>> "$tmp/plot.err" ||
         printf '%s: figure %s: %s\n' "$script" "$f" "$(tail -n 1 "$tmp/plot.err")" >&2
+    # no path of this machine in them either (the notes' parameter files, the temporary input)
+    for x in "$out/figures/$f.png.data.tsv" "$out/figures/$f.png.gp"; do
+        [ -f "$x" ] || continue
+        local_paths < "$x" > "$tmp/local" && cat "$tmp/local" > "$x"
+    done
 }
 # a table's columns named as the paper names them (the legend of a figure):
 # relabel 'KEY=NAME|...' < TSV, the first line not a # line the header

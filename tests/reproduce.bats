@@ -122,10 +122,14 @@ data_rows() { awk -F '\t' '!/^#/ && $1 != "id"' "${1:-$VALUES}"; }
 
 @test "the report, its values and facts name no absolute path of the machine; parameter files relative, with a checksum" {
     # the folders were given as absolute paths (setup_file)
-    for f in REPORT.md values.tsv facts.tsv; do
-        run -1 grep -nF -e "$BATS_FILE_TMPDIR" -e "$TOP" -e "$(cd "$TOP" && pwd -P)" "$REP/$f"
-        run -1 grep -nE '(^|[[:space:]:=(`[])/[^[:space:]/]+/' "$REP/$f"
+    # nor the figures' data files and scripts, which keep the notes (their parameter
+    # files) and name the table they were drawn from (a temporary file)
+    local f
+    for f in "$REP"/REPORT.md "$REP"/values.tsv "$REP"/facts.tsv "$REP"/figures/*.data.tsv "$REP"/figures/*.gp; do
+        run -1 grep -nF -e "$BATS_FILE_TMPDIR" -e "$TOP" -e "$(cd "$TOP" && pwd -P)" -e "${TMPDIR:-/tmp}/" "$f"
+        run -1 grep -nE '(^|[[:space:]:=(`[])/[^[:space:]/]+/' "$f"
     done
+    ls "$REP"/figures/*.png.gp > /dev/null
     run -0 grep -E '^- energy: parameters: params/seed002-32nm\.conf \(sha256 [0-9a-f]{16}\)$' "$REP/REPORT.md"
     # the commit of the tree the script ran from, and over which folder
     run -0 grep -E '^Made by `examples/reproduce.sh` \([0-9-]+\) of commit ([0-9a-f]{12}|unknown)' "$REP/REPORT.md"
