@@ -296,17 +296,19 @@ check-deps: | $(DEPS_STAMP)
 # A developer's check while working: the unit tests and the Bats files of
 # tests/ but those of QUICK_SKIP (a tree rebuilt under a long path, an
 # install and C/C++ programs built against it, a Slurm cluster, timings,
-# whole studies over suites and their shards, signals sent to running
-# studies) and no fuzzing, the files run QUICK_JOBS at a time (default: the
+# whole studies over suites and their shards (rft-batch in batch*, shards*,
+# the study scripts in every format in notes2, examples/reproduce.sh),
+# signals sent to running studies) and no fuzzing, the files run QUICK_JOBS at a time (default: the
 # CPUs); a failing file's output is printed.  `make check` runs everything.
-QUICK_SKIP = longpath embed slurm bench batch batch-steady merge hostile hostile-scripts scaling shards reproduce reproduce-reasons reproduce-rules nvidia
+QUICK_SKIP = longpath embed slurm bench batch batch2 batch3 batch-steady merge hostile hostile-scripts \
+	scaling shards shards2 notes2 reproduce reproduce-reasons reproduce-rules nvidia
 # The files are started longest first (xargs takes them in order), so that
 # the last to end is a short one and no core waits on a long file alone:
 # CHECK_FIRST and QUICK_FIRST, measured with `bats --timing`, then the rest.
-CHECK_FIRST = longpath reproduce-reasons reproduce reproduce-rules embed batch nvidia hostile \
-	hostile-scripts merge batch-steady scaling bench
-QUICK_FIRST = batch2 corrupt options decode notes2 hostile2 help batch3 conventions python \
-	hostile4 cutracer notes3 dcpatch decode-formats figures classify
+CHECK_FIRST = longpath reproduce-rules reproduce-reasons reproduce batch batch2 notes2 shards2 \
+	batch3 bench embed hostile hostile-scripts merge batch-steady scaling nvidia
+QUICK_FIRST = options corrupt hostile2 decode steady help conventions python view hostile4 \
+	synth notes3 vth cutracer figures classify dcpatch decode-formats
 # Files that must not run beside another: each starts a one-node Slurm
 # cluster on localhost (the two would race for one port and share the node)
 CHECK_ALONE = slurm shards
