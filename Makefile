@@ -309,8 +309,10 @@ CHECK_FIRST = longpath reproduce-rules reproduce-reasons reproduce batch batch2 
 	batch3 bench embed hostile hostile-scripts merge batch-steady scaling nvidia
 QUICK_FIRST = options corrupt hostile2 decode steady help conventions python view hostile4 \
 	synth notes3 vth cutracer figures classify dcpatch decode-formats
-# Files that must not run beside another: each starts a one-node Slurm
-# cluster on localhost (the two would race for one port and share the node)
+# Files run one at a time after the others: each starts a one-node Slurm
+# cluster on localhost, as tests/shards2.bats does (two at once would race
+# for one port and share the node); shards2 is the only one in the first
+# group, so no two clusters ever run together
 CHECK_ALONE = slurm shards
 bats_in = $(filter $(wildcard tests/*.bats),$(1:%=tests/%.bats))
 QUICK_BATS = $(call bats_in,$(QUICK_FIRST)) \
