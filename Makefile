@@ -235,26 +235,27 @@ fuzz-deps:
 fuzz-build: fuzz-deps
 	@$(MAKE) --no-print-directory $(FUZZ_FUZZERS)
 
-# $(call fuzz_run,SECONDS,RUNS): each harness fuzzed, one at a time, for
-# SECONDS or RUNS inputs (empty: no limit), whichever comes first; those
-# of FUZZ_SHORT on inputs of at most FUZZ_SHORT_LEN bytes.  New inputs
-# go to $(FUZZ_DIR)/work/NAME/, crashes to $(FUZZ_DIR)/crashes/NAME/, the log
-# to $(FUZZ_DIR)/work/NAME.log; a line per harness: runs, runs a second,
-# and the coverage reached (libFuzzer's cov: edges, ft: features).  A
-# harness that fails does not stop the others: make fails at the end.
+# $(call fuzz_run,SECONDS,RUNS): each harness fuzzed, FUZZ_JOBS at a time
+# (default: the CPUs; libFuzzer runs on one core), for SECONDS or RUNS
+# inputs (empty: no limit), whichever comes first; those of FUZZ_SHORT on
+# inputs of at most FUZZ_SHORT_LEN bytes.  New inputs go to
+# $(FUZZ_DIR)/work/NAME/, crashes to $(FUZZ_DIR)/crashes/NAME/, the log to
+# $(FUZZ_DIR)/work/NAME.log; a line per harness as it ends: runs, runs a
+# second, and the coverage reached (libFuzzer's cov: edges, ft: features).
+# A harness that fails does not stop the others: make fails at the end.
+FUZZ_JOBS ?= $(QUICK_JOBS)
 define fuzz_run
-failed=; for h in $(FUZZ_HARNESSES); do \
+printf '%s\n' $(FUZZ_HARNESSES) | xargs -P $(FUZZ_JOBS) -I{} sh -c 'h={}; \
   mkdir -p $(FUZZ_DIR)/work/$$h $(FUZZ_DIR)/crashes/$$h; log=$(FUZZ_DIR)/work/$$h.log; \
   case " $(FUZZ_SHORT) " in *" $$h "*) len=-max_len=$(FUZZ_SHORT_LEN);; *) len=;; esac; \
   if $(FUZZ_OUT)/fuzz/$$h -max_total_time=$(1) $(if $(2),-runs=$(2)) $$len -timeout=10 \
       -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/crashes/$$h/ \
       $(FUZZ_DIR)/work/$$h $(FUZZ_INPUTS) >$$log 2>&1; \
-  then echo "fuzz: $$h: $$(sed -n 's/^stat::number_of_executed_units: *//p' $$log) runs," \
-            "$$(sed -n 's/^stat::average_exec_per_sec: *//p' $$log)/s," \
-            "$$(grep -E '^#[0-9]+' $$log | tail -n 1 | grep -oE 'cov: [0-9]+ ft: [0-9]+')"; \
-  else tail -n 40 $$log; echo "fuzz: $$h FAILED: reproducer in $(FUZZ_DIR)/crashes/$$h/ (log $$log)"; \
-       failed="$$failed $$h"; fi; \
-done; if [ -n "$$failed" ]; then echo "fuzz: FAILED:$$failed"; exit 1; fi
+  then echo "fuzz: $$h: $$(sed -n "s/^stat::number_of_executed_units: *//p" $$log) runs," \
+            "$$(sed -n "s/^stat::average_exec_per_sec: *//p" $$log)/s," \
+            "$$(grep -E "^#[0-9]+" $$log | tail -n 1 | grep -oE "cov: [0-9]+ ft: [0-9]+")"; \
+  else { tail -n 40 $$log; echo "fuzz: $$h FAILED: reproducer in $(FUZZ_DIR)/crashes/$$h/ (log $$log)"; }; \
+       exit 1; fi' || { echo "fuzz: FAILED (the harnesses named above)"; exit 1; }
 endef
 
 # The campaign README.md and tests/fuzz/README name: every harness for
@@ -287,19 +288,40 @@ endif
 # notes.bats: pandas and matplotlib): installed here so that a fresh Debian 12
 # runs every test; as another user the tests that need them skip, saying why.
 CHECK_DEB_PKGS = slurmctld slurmd slurm-client munge python3-pandas python3-matplotlib
-check-deps:
+# (after the build's packages: two apt-get at once under make -j fail on its lock)
+check-deps: | $(DEPS_STAMP)
 	@( $(call deb_install,$(CHECK_DEB_PKGS)) ) || echo "check: the tests that need them will skip"
 
 
 # A developer's check while working: the unit tests and the Bats files of
 # tests/ but those of QUICK_SKIP (a tree rebuilt under a long path, an
 # install and C/C++ programs built against it, a Slurm cluster, timings,
-# whole studies over suites and their shards, signals sent to running
-# studies) and no fuzzing, the files run QUICK_JOBS at a time (default: the
+# whole studies over suites and their shards (rft-batch in batch*, shards*,
+# the study scripts in every format in notes2, examples/reproduce.sh),
+# signals sent to running studies) and no fuzzing, the files run QUICK_JOBS at a time (default: the
 # CPUs); a failing file's output is printed.  `make check` runs everything.
-QUICK_SKIP = longpath embed slurm bench batch batch-steady merge hostile hostile-scripts scaling shards reproduce reproduce-reasons reproduce-rules nvidia
-QUICK_BATS = $(filter-out $(QUICK_SKIP:%=tests/%.bats),$(wildcard tests/*.bats))
+QUICK_SKIP = longpath embed slurm bench batch batch2 batch3 batch-steady merge hostile hostile-scripts \
+	scaling shards shards2 notes2 reproduce reproduce-reasons reproduce-rules nvidia
+# The files are started longest first (xargs takes them in order), so that
+# the last to end is a short one and no core waits on a long file alone:
+# CHECK_FIRST and QUICK_FIRST, measured with `bats --timing`, then the rest.
+CHECK_FIRST = longpath reproduce-rules reproduce-reasons reproduce batch batch2 notes2 shards2 \
+	batch3 bench embed hostile hostile-scripts merge batch-steady scaling nvidia
+QUICK_FIRST = options corrupt hostile2 decode steady help conventions python view hostile4 \
+	synth notes3 vth cutracer figures classify dcpatch decode-formats
+# Files run one at a time after the others: each starts a one-node Slurm
+# cluster on localhost, as tests/shards2.bats does (two at once would race
+# for one port and share the node); shards2 is the only one in the first
+# group, so no two clusters ever run together
+CHECK_ALONE = slurm shards
+bats_in = $(filter $(wildcard tests/*.bats),$(1:%=tests/%.bats))
+QUICK_BATS = $(call bats_in,$(QUICK_FIRST)) \
+	$(filter-out $(QUICK_FIRST:%=tests/%.bats) $(QUICK_SKIP:%=tests/%.bats),$(wildcard tests/*.bats))
+SKIP_BATS = $(call bats_in,$(CHECK_FIRST)) \
+	$(filter-out $(CHECK_FIRST:%=tests/%.bats) $(CHECK_ALONE:%=tests/%.bats),$(call bats_in,$(QUICK_SKIP)))
 QUICK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# make check builds QUICK_JOBS at a time unless given its own -j
+CHECK_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(QUICK_JOBS))
 # $(call bats_files,FILES,JOBS,WHO): the Bats files JOBS at a time, a line
 # for each that passed, a failing file's output; fails when one failed
 define bats_files
@@ -316,14 +338,18 @@ check-quick: all check-deps
 	$(call bats_files,$(QUICK_BATS),$(QUICK_JOBS),check-quick (make check runs every test))
 	@echo "check-quick: passed; left out: $(QUICK_SKIP:%=tests/%.bats), fuzzing (make check)"
 
-# Every test: the files of check-quick QUICK_JOBS at a time, then those it
-# leaves out one at a time (timings, signals, whole studies: alone on the
-# machine), then the fuzz corpora.
-check: all check-deps $(FUZZ_REPLAYS)
+# Every test: the program and the sanitized fuzz replayers built QUICK_JOBS
+# at a time, the unit tests, the Bats files of check-quick and those it
+# leaves out (whole studies, signals, timings that are only reported)
+# QUICK_JOBS at a time, longest first, then those of CHECK_ALONE one at a
+# time, then the fuzz corpora and a short fuzzing session.
+check: check-deps
+	@$(MAKE) --no-print-directory $(CHECK_J) all $(FUZZ_REPLAYS)
 	@set -e; for t in $(UNITS); do echo "unit: $$t"; ./$$t; done
-	@$(call bats_files,$(QUICK_BATS),$(QUICK_JOBS),check)
-	@$(call bats_files,$(filter $(QUICK_SKIP:%=tests/%.bats),$(wildcard tests/*.bats)),1,check)
-	@$(MAKE) --no-print-directory fuzz-replay fuzz-check
+	@$(call bats_files,$(SKIP_BATS) $(QUICK_BATS),$(QUICK_JOBS),check)
+	@$(if $(call bats_in,$(CHECK_ALONE)),$(call bats_files,$(call bats_in,$(CHECK_ALONE)),1,check),:)
+	@$(MAKE) --no-print-directory fuzz-replay
+	@$(MAKE) --no-print-directory $(CHECK_J) fuzz-check
 
 valgrind: all valgrind-deps
 	VALGRIND=1 bats tests/

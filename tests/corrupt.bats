@@ -26,12 +26,13 @@ args_for() {
 # reject_all PROG: run PROG on every corrupt file; collect every failure so
 # that one run shows them all
 reject_all() {
-    local p=$1 f bad=0 n=0
+    local p=$1 f bad=0 n=0 args
     command -v "$p" >/dev/null || skip "$p not built"
     [[ $(command -v "$p") == "$RFT_BIN/$p" ]] || skip "$p is not from this tree"
+    args=$(args_for "$p")      # once, not a subshell a file
     for f in "$C"/*.rft; do
         n=$((n + 1))
-        run --separate-stderr bash -c '"$@" > /dev/null' _ "$p" $(args_for "$p") "$f"
+        run --separate-stderr bash -c '"$@" > /dev/null' _ "$p" $args "$f"
         if [[ $status -ne 1 ]]; then
             echo "$p $(basename "$f"): status $status (want 1): $stderr"
             bad=1

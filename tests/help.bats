@@ -101,9 +101,12 @@ man_commands() {
         man=$(sed 's/\\f[BIRP]//g; s/\\-/-/g' "$TOP/man/$p.1")
         for o in "${opts[@]}"; do
             # an option line: "  -o, --output FILE ..." or "      --level N ..."
-            grep -qE -- "^  (-[a-zA-Z], |    )?$o([ =,[]|$)" <<<"$help" ||
-                fail "$p: $o has no line of its own in --help"
-            grep -qE -- "(^|[^-a-z])$o([^-a-z]|$)" <<<"$man" || fail "$p: $o is not in man/$p.1"
+            # (bash's own ERE over the whole text, a newline for grep's line
+            # ends: no grep a option, 900 processes in all)
+            local re_help=$'(^|\n)  (-[a-zA-Z], |    )?'"$o"$'([ =,[]|\n|$)'
+            local re_man='(^|[^-a-z])'"$o"'([^-a-z]|$)'
+            [[ $help =~ $re_help ]] || fail "$p: $o has no line of its own in --help"
+            [[ $man =~ $re_man ]] || fail "$p: $o is not in man/$p.1"
         done
     done
 }

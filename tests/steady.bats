@@ -38,8 +38,8 @@ steady_vs_repeat() {
 }
 
 @test "first-fit, RAR and ARGO, alone and with RC and WC: the steady map is the repeated trace's over whole periods, cell by cell" {
-    rft-synth --kernels vecadd --lanes 8 --writes 2000 --cus 1 --simds 2 --seed 7 > v.rft
-    rft-synth --kernels reduction --lanes 8 --writes 1500 --cus 1 --simds 1 --seed 3 > r.rft
+    rft-synth --kernels vecadd --lanes 8 --writes 500 --cus 1 --simds 2 --seed 7 > v.rft
+    rft-synth --kernels reduction --lanes 8 --writes 300 --cus 1 --simds 1 --seed 3 > r.rft
     for t in v.rft r.rft; do
         for a in first-fit rar argo; do
             for g in "" "--scheme rc" "--scheme wc"; do
