@@ -301,12 +301,12 @@ check-deps: | $(DEPS_STAMP)
 # signals sent to running studies) and no fuzzing, the files run QUICK_JOBS at a time (default: the
 # CPUs); a failing file's output is printed.  `make check` runs everything.
 QUICK_SKIP = longpath embed slurm bench batch batch2 batch3 batch-steady merge hostile hostile-scripts \
-	scaling shards shards2 notes2 reproduce reproduce-reasons reproduce-rules nvidia
+	scaling shards shards2 notes2 reproduce reproduce-reasons reproduce-rules nvidia nvidia2 pyreader
 # The files are started longest first (xargs takes them in order), so that
 # the last to end is a short one and no core waits on a long file alone:
 # CHECK_FIRST and QUICK_FIRST, measured with `bats --timing`, then the rest.
 CHECK_FIRST = longpath reproduce-rules reproduce-reasons reproduce batch batch2 notes2 shards2 \
-	batch3 bench embed hostile hostile-scripts merge batch-steady scaling nvidia
+	batch3 bench embed hostile hostile-scripts merge batch-steady scaling nvidia nvidia2 pyreader
 QUICK_FIRST = options corrupt hostile2 decode steady help conventions python view hostile4 \
 	synth notes3 vth cutracer figures classify dcpatch decode-formats
 # Files run one at a time after the others: each starts a one-node Slurm
