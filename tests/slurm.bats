@@ -93,3 +93,27 @@ setup() {
     assert_line '1 traces: 1 done, 0 running, 0 failed, 0 waiting'
     [ -z "$(find . -name PWNED)" ]
 }
+
+@test "NVIDIA studies through Slurm (issue 34): aging, undervolt and healing of a Hopper suite, the local run's tables byte for byte" {
+    mkdir nv
+    local k s f
+    for k in vecadd reduction; do
+        rft-synth --geometry hopper --kernels $k --writes 3000 --seed 2 -o nv/$k.rft
+    done
+    for s in aging undervolt healing; do
+        rft-batch --quiet --study $s -j 2 -o local-$s nv
+        run -0 --separate-stderr rft-batch --quiet --study $s --slurm --time 10 -o remote-$s nv
+        wait_jobs ${output% *} ${output#* }
+        run -0 rft-batch --status remote-$s
+        assert_line '2 traces: 2 done, 0 running, 0 failed, 0 waiting'
+        for f in table.txt table.tsv table.json; do
+            cmp local-$s/$f remote-$s/$f
+        done
+        # a table with its notes, of 32-lane streams (the NVIDIA parameter sets where energy is priced)
+        run -0 grep -c '^# ' remote-$s/table.tsv
+        [ "$output" -gt 0 ]
+    done
+    run -0 grep -l 'nvidia-' local-aging/table.tsv local-undervolt/table.tsv
+    assert_line local-aging/table.tsv
+    assert_line local-undervolt/table.tsv
+}
