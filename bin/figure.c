@@ -401,7 +401,7 @@ static void small_bars(const figure *f)
 /* ---- the layout of an axis of categories ----------------------------------------- */
 
 /* Pixels: the font's size, a line of text, a caption's line. */
-enum { LINE = 15, CAPTION_LINE = 14, GROUP_GAP = 1 };
+enum { LINE = 15, CAPTION_LINE = 14, GROUP_GAP = 1, GROUP_FIT = 6 };
 /* A caption's lines at most: the plot keeps most of the figure's height. */
 enum { CAPTION_LINES = 4 };
 
@@ -486,6 +486,23 @@ static void category_layout(figure *f, cat_layout *L)
                   f->nrows, f->width, need);
         }
         L->font = MIN_FONT;
+    }
+    /* a group's label (a trace under its cluster of bars) needs GROUP_FIT
+     * characters in its cluster's width: widened as above, else a warning */
+    size_t narrowest = SIZE_MAX;
+    for (size_t g = 0; g < L->ngroups; g++)
+        if (L->gfirst[g + 1] - L->gfirst[g] < narrowest)
+            narrowest = L->gfirst[g + 1] - L->gfirst[g];
+    if (L->ngroups && L->slot * (double)(narrowest + GROUP_GAP) < TICK_W(FONT) * (GROUP_FIT + 2)) {
+        double slot = TICK_W(FONT) * (GROUP_FIT + 2) / (double)(narrowest + GROUP_GAP);
+        double need = ceil(cols * (LEFT + key + n * slot));
+        if (!f->width_set && need <= MAX_WIDTH) {
+            f->width = (unsigned)need;
+            L->slot = slot;
+        } else {
+            warnx("warning: the labels of %zu groups are cut to fewer than %d characters at "
+                  "--width %u (%.0f would hold them)", L->ngroups, GROUP_FIT, f->width, need);
+        }
     }
     double quarter = f->height / 4.0 - 8;
     L->maxlen = longest;

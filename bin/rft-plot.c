@@ -41,7 +41,7 @@ static const char usage[] =
     "smallest value when that is lower\n"
     "      --ymax N           The top of the y axis, raised (with a warning) to the largest "
     "value when that is higher\n"
-    "      --width PX         The width of the figure, 200 to 10000 pixels (default 800; wider when category labels need it)\n"
+    "      --width PX         The width of the figure, 200 to 10000 pixels (default 800; wider when category labels or --group's names need it)\n"
     "      --height PX        The height of the figure, 200 to 10000 pixels (default 480)\n"
     "      --terminal svg|png|pdf  The format of the figure (gnuplot's svg, pngcairo or "
     "pdfcairo terminal)\n"

@@ -720,13 +720,17 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
 
 # 5. Figures: PNG, from the batch tables (rft-plot)
 progress "figures"
+# 900 pixels wide, wider past 11 traces: a trace's name under its cluster of
+# bars keeps a few characters (at 20 traces they ran into each other)
+ntraces=$(printf '%s\n' "$labels" | grep -c .)
+plot_width=$((ntraces > 11 ? 82 * ntraces : 900))
 plot() {   # NAME TSV rft-plot options...
     f=$1 t=$2
     shift 2
     [ -s "$t" ] || return 0
     # the data and script stay beside the PNG: the caption sends a reader to
     # the data file for every note, and its header names the legend's series
-    rft-plot --quiet --terminal png --width 900 --height 520 -o "$out/figures/$f.png" "$@" "$t" 2>> "$tmp/plot.err" ||
+    rft-plot --quiet --terminal png --width "$plot_width" --height 520 -o "$out/figures/$f.png" "$@" "$t" 2>> "$tmp/plot.err" ||
         printf '%s: figure %s: %s\n' "$script" "$f" "$(tail -n 1 "$tmp/plot.err")" >&2
     # no path of this machine in them either (the notes' parameter files, the temporary input)
     for x in "$out/figures/$f.png.data.tsv" "$out/figures/$f.png.gp"; do

@@ -187,3 +187,19 @@ label_extent() {
     [ -s fig.png ] && [ -s fig.svg ]
     grep -qx "set output 'fig.png'" fig.png.gp
 }
+
+@test "--group: 30 clusters widen the figure so that each trace's name keeps 6 characters; at a given --width a warning" {
+    { printf 'trace\tscheme\tv\n'
+      for i in $(seq 1 30); do printf 'TraceNumber%02d\tbase\t1\nTraceNumber%02d\trc\t2\n' $i $i; done; } > many.tsv
+    # 30 clusters of two bars: at 800 pixels a name had 2 characters and ran into the next
+    run -0 --separate-stderr rft-plot --no-render --group trace -x scheme -o m.svg many.tsv
+    [ -z "$stderr" ]
+    run -0 grep -oE '^set terminal svg size [0-9]+' m.gp
+    [ "${output##* }" -gt 800 ]
+    run -0 grep -E "^set label 200 " m.gp
+    # (Tra…01: six characters, the start and the end of the name)
+    [[ $output == "set label 200 'Tra"*"01' at"* ]] || fail "$output"
+    run -0 --separate-stderr rft-plot --no-render --group trace -x scheme --width 800 -o w.svg many.tsv
+    [[ $stderr == *"rft-plot: warning: the labels of 30 groups are cut to fewer than 6 characters at --width 800 ("*" would hold them)" ]] ||
+        fail "$stderr"
+}
