@@ -490,7 +490,7 @@ open("bad.zst", "wb").write(b)'
 @test "usage errors exit 2" {
     local a
     for a in "--lanes 0" "--lanes 1025" "--lanes x" "--entries 0" "--format xml" \
-             "--block-lanes 5" "--level 99" "--bogus" "a.tsv b.tsv"; do
+             "--block-lanes 5" "--level 99" "--bogus" "- -"; do
         run -2 --separate-stderr rft-decode $a < /dev/null
         [[ "$stderr" == "rft-decode: "* ]]
         assert_output ""
