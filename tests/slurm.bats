@@ -94,7 +94,7 @@ setup() {
     [ -z "$(find . -name PWNED)" ]
 }
 
-@test "NVIDIA studies through Slurm (issue 34): aging, undervolt and healing of a Hopper suite, the local run's tables byte for byte" {
+@test "NVIDIA studies through Slurm (issue 34): aging, undervolt and healing of a Hopper suite, aging and undervolt of CUTracer traces, the local run's tables byte for byte" {
     mkdir nv
     local k s f
     for k in vecadd reduction; do
@@ -116,4 +116,18 @@ setup() {
     run -0 grep -l 'nvidia-' local-aging/table.tsv local-undervolt/table.tsv
     assert_line local-aging/table.tsv
     assert_line local-undervolt/table.tsv
+    # a folder of CUTracer traces (two launches of the fixture), decoded in the tasks
+    mkdir ct
+    cp "$FIX/cutracer/vadd.ndjson" ct/vadd.ndjson
+    sed 's/"grid_launch_id":3/"grid_launch_id":4/' "$FIX/cutracer/vadd.ndjson" > ct/vadd2.ndjson
+    for s in aging undervolt; do
+        rft-batch --quiet --study $s -j 2 -o ct-local-$s ct
+        run -0 --separate-stderr rft-batch --quiet --study $s --slurm --time 10 -o ct-remote-$s ct
+        wait_jobs ${output% *} ${output#* }
+        run -0 rft-batch --status ct-remote-$s
+        assert_line '2 traces: 2 done, 0 running, 0 failed, 0 waiting'
+        for f in table.txt table.tsv table.json; do
+            cmp ct-local-$s/$f ct-remote-$s/$f
+        done
+    done
 }
