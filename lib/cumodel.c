@@ -502,13 +502,8 @@ static int cm_event(cm_stage *s, cwf *f, uint64_t c, uint8_t unit, int store, in
             e->store = 1;
         return 0;
     }
-    if (f->n == f->cap) {
-        uint32_t nc = f->cap ? 2 * f->cap : 16;
-        rft_cm_ev *a = realloc(f->ev, nc * sizeof *a);
-        if (!a)
-            return rft_stage_fail(&s->head, RFT_EMEM, "out of memory");
-        f->ev = a, f->cap = nc;
-    }
+    if (rft_grow((void **)&f->ev, f->n, &f->cap, sizeof *f->ev, 16))
+        return rft_stage_fail(&s->head, RFT_EMEM, "out of memory");
     f->ev[f->n++] = (rft_cm_ev){c, unit, (uint8_t)(store != 0)};
     f->last = c;
     f->last_wrote = write && !store;
@@ -549,13 +544,8 @@ static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
     }
     case RFT_WFBEGIN: {
         const rft_wfbegin *b = &rec->u.begin;
-        if (s->nwf == s->capwf) {
-            uint32_t nc = s->capwf ? 2 * s->capwf : 256;
-            cwf *a = realloc(s->wf, (size_t)nc * sizeof *a);
-            if (!a)
-                return rft_stage_fail(st, RFT_EMEM, "out of memory");
-            s->wf = a, s->capwf = nc;
-        }
+        if (rft_grow((void **)&s->wf, s->nwf, &s->capwf, sizeof *s->wf, 256))
+            return rft_stage_fail(st, RFT_EMEM, "out of memory");
         cwf *f = &s->wf[s->nwf];
         *f = (cwf){.w = {.ndrange = b->kernel == RFT_NO_KERNEL ? 0 : b->kernel, .wg = b->wg,
                          .cu = b->cu, .simd = b->simd, .begin = b->cycle, .end = b->cycle}};
