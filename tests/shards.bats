@@ -114,11 +114,13 @@ schemes() {
     [[ $stderr == *"scans of different streams"* ]]
 }
 
-@test "rft-batch --shards 3 and 7: the tables and maps of the run without shards, byte for byte (steady runs)" {
+@test "rft-batch --shards 3 and 7: the tables and maps of the run without shards, byte for byte (steady runs; the shards reading the whole, and the split's files)" {
     rft-batch --quiet -j 2 -o whole "$A" "$B"
     local n t m
+    # 3: --split no, every shard reads the whole trace; 7: --split auto,
+    # 14 shards for 2 jobs, cut by rft-split
     for n in 3 7; do
-        rft-batch --quiet -j 2 --shards $n -o s$n "$A" "$B"
+        rft-batch --quiet -j 2 --shards $n $([ $n = 3 ] && echo --split no) -o s$n "$A" "$B"
         grep -q "^SHARDS = $n$" s$n/Makefile
         [ -d s$n/traces/a/s$((n - 1)) ] && [ ! -d s$n/traces/a/s$n ]
         for t in a b; do
@@ -134,6 +136,20 @@ schemes() {
     # no file cut per shard: a shard's folder holds its maps and scans only
     run -0 ls s3/traces/a/s0
     refute_output --partial runs.rft
+    grep -q '^SPLIT = no$' s3/Makefile && [ ! -e s3/traces/a/split ]
+    grep -q '^SPLIT = yes$' s7/Makefile && [ -f s7/traces/a/split/runs.6.rft ]
+}
+
+@test "rft-batch --split auto: the shards read the whole when each has a job of its own, the split's files when they queue" {
+    rft-batch --quiet -j 4 --shards 2 -o own "$A" "$B"
+    grep -q '^SPLIT = no$' own/Makefile
+    rft-batch --quiet -j 3 --shards 2 -o queue "$A" "$B"
+    grep -q '^SPLIT = yes$' queue/Makefile
+    cmp own/table.tsv queue/table.tsv
+    # a folder keeps its choice
+    run -0 rft-batch --quiet -j 4 --split auto -o queue "$A" "$B"
+    run -1 --separate-stderr rft-batch --quiet --split no -o queue "$A" "$B"
+    [[ $stderr == "rft-batch: queue: holds a batch made with --split yes, not no (use another folder)"* ]]
 }
 
 @test "rft-batch without --shards: no shards for small traces, whatever -j" {

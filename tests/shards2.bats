@@ -112,9 +112,12 @@ same_tables() {
     local s n
     for s in undervolt healing; do
         rft-batch --quiet -j 2 --study $s -o whole-$s "$A" "$SP" "$EST"
+        # 3: every shard reads the whole; 7: the split's files (auto: 21
+        # shards for 2 jobs), cut by compute unit
         for n in 3 7; do
-            rft-batch --quiet -j 2 --study $s --shards $n -o $s$n "$A" "$SP" "$EST"
+            rft-batch --quiet -j 2 --study $s --shards $n $([ $n = 3 ] && echo --split no) -o $s$n "$A" "$SP" "$EST"
             grep -q "^SHARDS = $n$" $s$n/Makefile
+            grep -q "^SPLIT = $([ $n = 3 ] && echo no || echo yes)$" $s$n/Makefile
             [ -d $s$n/traces/a/s$((n - 1)) ] && [ ! -d $s$n/traces/a/s$n ]
             same_tables whole-$s $s$n
         done
@@ -133,6 +136,12 @@ same_tables() {
 @test "rft-batch --shards: a pipeline of one's own is not sharded; --shard-by: usage errors" {
     run -2 --separate-stderr rft-batch --quiet --pipeline 'rft-view --stats' --shards 2 -o p "$A"
     [[ $stderr == "rft-batch: --shards: a pipeline of your own is not sharded"* ]]
+    run -2 --separate-stderr rft-batch --quiet --study undervolt --shards 2 --split maybe -o p "$A"
+    [[ $stderr == "rft-batch: --split: 'maybe' is not auto, yes or no"* ]]
+    run -2 --separate-stderr rft-batch --quiet --study undervolt --split yes -j 1 -o p "$A"
+    [[ $stderr == "rft-batch: --split: without shards (--shards N) there is nothing to split"* ]]
+    run -2 --separate-stderr rft-batch --quiet --study undervolt --slurm --shards 2 --split yes -o p "$A"
+    [[ $stderr == "rft-batch: --split yes: not with --slurm"* ]]
     run -2 --separate-stderr rft-view --shard 0/2 --shard-by simd "$A"
     [[ $stderr == "rft-view: --shard-by: 'simd' is not cu or slice"* ]]
     run -2 --separate-stderr rft-view --shard-by cu "$A"

@@ -17,7 +17,7 @@
 set -eu
 prog=rft-batch
 # --help: the synopsis of rft-batch(1), a one-line description, every option
-usage="rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r once|N|steady] [--shards N]
+usage="rft-batch [-j N] [--study NAME | --pipeline STAGES] [-r once|N|steady] [--shards N [--split auto|yes|no]]
           [--manifest FILE]... [--input-format m2s|evg|gem5|nvbit] [--force]
           [--slurm [--partition P] [--time T] [--mem M] [--sbatch-args ARGS]]
           -o DIR [TRACE | FOLDER]...
@@ -31,6 +31,7 @@ One study over many traces, on this machine or on a Slurm cluster, and the cross
       --pipeline STAGES  A study of your own (see Studies)
   -r, --repeat RUNS      The aging study's kernels run again and again (steady, the default: rft-alloc --runs steady), once, or N times in a row (rft-repeat); recorded in the folder's Makefile, so a folder holds one
       --shards N         The study made in N (2 or more) shards of each trace: of its slices (aging, each reading its file from rft-split) or its compute units (undervolt, healing; default: see Studies); recorded in the folder's Makefile
+      --split WHEN       With --shards: cut each trace once into its shards' files (rft-split) that the shards read (yes), or let every shard read the whole trace (no); auto (the default): yes when the shards outnumber the jobs that run them (-j), no when every shard has a job of its own or with --slurm; recorded in the folder's Makefile
   -m, --manifest FILE    Traces listed in FILE, one a line: its path (relative to the manifest's folder), and optionally a tab and its label; blank lines and lines starting with # are skipped
       --input-format F   Take the raw simulator logs of format F (m2s, evg, gem5 or nvbit) found in a folder as traces too, rft-decode(1) given --input-format F for them; without it a folder gives only its rft streams and text and CSV traces
       --force            Redo every result of the traces given
@@ -231,34 +232,49 @@ shard_rules() {
 
 # The duty maps and energy scans in SHARDS shards of a trace's slices, added
 # up by rft-merge(1) (the same maps and scans, byte for byte): shard K
-# (folder sK) reads the trace's runs.rft with rft run --shard K/SHARDS, which
-# keeps the slices whose index CU*SIMDs+SIMD is K modulo SHARDS (rft(1),
-# SHARDS), and makes its maps and scans in one pass.
+# (folder sK) reads the trace's runs.rft, or with SPLIT its file from
+# rft-split, with rft run --shard K/SHARDS, which keeps the slices whose
+# index CU*SIMDs+SIMD is K modulo SHARDS (rft(1), SHARDS), and makes its
+# maps and scans in one pass.
 EOF
     shard_ids
     cat <<'EOF'
 MAPS = base.rft rc.rft rar.rft rcrar.rft wc.rft argo.rft
 SCANS = base.scan rc.scan rar.scan rcrar.scan wc.scan argo.scan
 .SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft $(TRACE_DIR)/$(t)/runs.rft $(foreach k,$(SHARD_IDS),$(TRACE_DIR)/$(t)/split/runs.$(k).rft))
-# the split (rft-split(1)): runs.rft read once and cut into the files of its
-# shards, which the shards read instead of the whole (a shard costs its share)
 EOF
-    printf '%s: %%/runs.rft\n' "$(for k in $ids; do printf '%%/split/runs.%s.rft ' $k; done)"
-    printf '\tmkdir -p $*/split && rft-split --shards $(SHARDS) -o "$*/split/runs.{}.rft" "$<" $(LOG)\n'
+    split_rule runs
     for k in $ids; do
         printf '%%/s%s/base.rft %%/s%s/rc.rft %%/s%s/rar.rft %%/s%s/rcrar.rft %%/s%s/wc.rft %%/s%s/argo.rft ' $k $k $k $k $k $k
-        printf '%%/s%s/base.scan %%/s%s/rc.scan %%/s%s/rar.scan %%/s%s/rcrar.scan %%/s%s/wc.scan %%/s%s/argo.scan: %%/split/runs.%s.rft\n' $k $k $k $k $k $k $k
+        printf '%%/s%s/base.scan %%/s%s/rc.scan %%/s%s/rar.scan %%/s%s/rcrar.scan %%/s%s/wc.scan %%/s%s/argo.scan: %s\n' $k $k $k $k $k $k "$(shard_input runs $k)"
         printf '\tmkdir -p $*/s%s && rft run --quiet --shard %s/$(SHARDS) $(call SCHEMES,duty,rft,s%s/) $(call SCHEMES,energy --scan,scan,s%s/) $(LOG)\n' $k $k $k $k
     done
     echo 'MERGED_FILES = $(MAPS) $(SCANS)'
     merged_rules
 }
 
-# SHARD_IDS and SHARDS of the Makefile; ids, the shards' numbers
+# split_rule NAME [BY]: with SPLIT, the rule that reads %/NAME.rft once and
+# cuts it into the files of its shards (of slices, or BY: cu), which the
+# shards read instead of the whole (a shard costs its share)
+split_rule() {
+    [ "$split" = yes ] || return 0
+    echo "# the split (rft-split(1)): $1.rft read once and cut into the files of its shards"
+    printf '%s: %%/%s.rft\n' "$(for k in $ids; do printf '%%/split/%s.%s.rft ' "$1" $k; done)" "$1"
+    printf '\tmkdir -p $*/split && rft-split --shards $(SHARDS)%s -o "$*/split/%s.{}.rft" "$<" $(LOG)\n' \
+        "${2:+ --shard-by $2}" "$1"
+}
+
+# shard_input NAME K: what shard K reads, %/NAME.rft or its file of the split
+shard_input() {
+    if [ "$split" = yes ]; then printf '%%/split/%s.%s.rft' "$1" "$2"; else printf '%%/%s.rft' "$1"; fi
+}
+
+# SHARD_IDS, SHARDS and SPLIT of the Makefile; ids, the shards' numbers
 shard_ids() {
     k=0 ids=""
     while [ $k -lt "$shards" ]; do ids="$ids $k"; k=$((k + 1)); done
     echo "SHARDS = $shards"
+    echo "SPLIT = $split"
     echo "SHARD_IDS =$ids"
 }
 
@@ -320,15 +336,16 @@ EOF
         shard_ids
         cat <<'EOF'
 MERGED_FILES = common.rft clustered.rft dispersed.rft
-.SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft)
+.SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft $(foreach k,$(SHARD_IDS),$(TRACE_DIR)/$(t)/split/trace.$(k).rft))
 # the shards' summaries and scans are kept (rft-batch --status reads them)
 .PRECIOUS: $(foreach k,$(SHARD_IDS),$(foreach s,$(SCENARIOS),%/s$(k)/$(s).tsv %/s$(k)/$(s).rft))
 # the summaries of scenario $(1): the shards'
 SUMMARIES = $(foreach k,$(SHARD_IDS),$*/s$(k)/$(1).tsv)
 EOF
+        split_rule trace cu
         for k in $ids; do
             printf '%%/s%s/common.tsv %%/s%s/clustered.tsv %%/s%s/dispersed.tsv ' $k $k $k
-            printf '%%/s%s/common.rft %%/s%s/clustered.rft %%/s%s/dispersed.rft: %%/trace.rft\n' $k $k $k
+            printf '%%/s%s/common.rft %%/s%s/clustered.rft %%/s%s/dispersed.rft: %s\n' $k $k $k "$(shard_input trace $k)"
             printf '\tmkdir -p $*/s%s && rft run --quiet --shard %s/$(SHARDS) --shard-by cu $(foreach s,$(SCENARIOS),$(call UV,$(s),s%s/)) $(LOG)\n' $k $k $k
             printf '\tfor s in $(SCENARIOS); do mv $*/s%s/$$s.tsv.part $*/s%s/$$s.tsv; done\n' $k $k
         done
@@ -384,17 +401,19 @@ healing_shard_rules() {
 EOF
     shard_ids
     cat <<'EOF'
-.SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft)
+.SECONDARY: $(foreach t,$(TRACES),$(TRACE_DIR)/$(t)/trace.rft $(foreach k,$(SHARD_IDS),$(TRACE_DIR)/$(t)/split/trace.$(k).rft))
 # the shards' tables are kept (rft-batch --status reads them)
 .PRECIOUS: $(foreach k,$(SHARD_IDS),%/s$(k)/cost.tsv %/s$(k)/units.tsv %/s$(k)/slices.tsv)
 HEAL = rft-heal --shard $(2)/$(SHARDS) --shard-by cu --scheme sc --format tsv $(1) $< $(LOG)
 EOF
+    split_rule trace cu
     for k in $ids; do
-        printf '%%/s%s/cost.tsv: %%/trace.rft\n' $k
+        f=$(shard_input trace $k)
+        printf '%%/s%s/cost.tsv: %s\n' $k "$f"
         printf '\tmkdir -p $*/s%s && $(call HEAL,--report cost,%s) $(SAVE)\n' $k $k
-        printf '%%/s%s/units.tsv: %%/trace.rft\n' $k
+        printf '%%/s%s/units.tsv: %s\n' $k "$f"
         printf '\tmkdir -p $*/s%s && $(call HEAL,--report units,%s) $(SAVE)\n' $k $k
-        printf '%%/s%s/slices.tsv: %%/trace.rft\n' $k
+        printf '%%/s%s/slices.tsv: %s\n' $k "$f"
         printf '\tmkdir -p $*/s%s && $(call HEAL,--report slices --counts,%s) $(SAVE)\n' $k $k
     done
     cat <<'EOF'
@@ -1029,7 +1048,7 @@ status() {
 }
 
 # ---- options ------------------------------------------------------------------
-out="" jobs="" study="" pipeline="" force="" slurm="" status_dir="" sbatch_opts="" repeat="" shards=""
+out="" jobs="" study="" pipeline="" force="" slurm="" status_dir="" sbatch_opts="" repeat="" shards="" split=""
 quiet="" input_format=""
 manifests=""
 need() { [ $# -ge 2 ] || usage_error "$1: missing argument"; }
@@ -1077,6 +1096,8 @@ while [ $# -gt 0 ]; do
 " ;;
     --shards) need "$@"; shards=$2; shift ;;
     --shards=*) shards=${1#*=} ;;
+    --split) need "$@"; split=$2; shift ;;
+    --split=*) split=${1#*=} ;;
     -r | --repeat) need "$@"; repeat=$2; shift ;;
     --repeat=*) repeat=${1#*=} ;;
     --input-format) need "$@"; input_format=$2; shift ;;
@@ -1145,6 +1166,9 @@ fi
 if [ -n "$shards" ]; then
     case $shards in '' | *[!0-9]* | 0* | 1) usage_error "--shards: '$shards' is not a number of shards from 2" ;; esac
 fi
+case $split in '' | auto | yes | no) ;; *) usage_error "--split: '$split' is not auto, yes or no" ;; esac
+[ "$split" != yes ] || [ -z "$slurm" ] ||
+    usage_error "--split yes: not with --slurm (every task would cut the whole trace; its shards read the whole: --split no)"
 if [ -n "$jobs" ]; then
     case $jobs in '' | *[!0-9]* | 0*) usage_error "-j: '$jobs' is not a number of jobs from 1" ;; esac
 else
@@ -1233,6 +1257,25 @@ if [ -z "$shards" ] && [ ! -f "$out/Makefile" ] && [ "$study" != pipeline ] && [
     if [ $s -ge 2 ] && [ "${big:-0}" -ge $SHARD_MIN ]; then
         shards=$s
     fi
+fi
+# --split (rft-split(1)): reading the whole trace costs each shard one more
+# pass over it (decompressing and framing, about 0.6 zstd -dc), the split one
+# pass of its own before any shard starts (about 3.5 zstd -dc: bench/scaling.md).
+# When every shard has a job of its own the serial split only delays them;
+# when they queue behind each other, their CPU is the run time and the split
+# saves it from about 7 shards up.  On Slurm every task would cut the trace
+# again: the shards read the whole.
+if [ -f "$out/Makefile" ]; then
+    was=$(sed -n 's/^SPLIT = //p' "$out/Makefile")
+    [ -z "$split" ] || [ "$split" = auto ] || [ "$split" = "${was:-none}" ] ||
+        die "$out: holds a batch made with --split ${was:-(none)}, not $split (use another folder)"
+elif [ "${shards:-1}" != 1 ]; then
+    if [ -z "$split" ] || [ "$split" = auto ]; then
+        split=no
+        [ -n "$slurm" ] || [ $((shards * $(wc -l <"$tmp/traces"))) -le "$jobs" ] || split=yes
+    fi
+elif [ "$split" = yes ] || [ "$split" = no ]; then
+    usage_error "--split: without shards (--shards N) there is nothing to split"
 fi
 if [ ! -f "$out/Makefile" ]; then
     write_makefile >"$tmp/Makefile"
