@@ -126,7 +126,7 @@ bin/rft-collect: bin/crosstab.o bin/notes.o
 bin/rft-plot: bin/figure.o
 bin/rft-energy: bin/pricing.o bin/notes.o
 bin/rft-vth: bin/vth_report.o bin/notes.o
-bin/rft-heal: bin/heal_report.o bin/replaycols.o bin/notes.o
+bin/rft-heal: bin/heal_report.o bin/heal_trace.o bin/heal_resting.o bin/replaycols.o bin/notes.o
 bin/%: bin/%.c bin/cli.o bin/table.o bin/pipeline.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
 bin/%: bin/sh/%.sh
