@@ -122,7 +122,7 @@ bin/rft: bin/run.o $(RUN_STAGES:%=bin/rft-%.run.o) $(RUN_HELPERS)
 bin/rft-faultmap: bin/fmprint.o bin/notes.o
 bin/rft-dcpatch: bin/dcpreport.o bin/replaycols.o bin/notes.o
 bin/rft-replay: bin/replaycols.o bin/notes.o bin/m2sfile.o
-bin/rft-collect: bin/crosstab.o bin/notes.o
+bin/rft-collect: bin/crosstab.o bin/batch_folder.o bin/notes.o
 bin/rft-plot: bin/figure.o
 bin/rft-energy: bin/pricing.o bin/notes.o
 bin/rft-vth: bin/vth_report.o bin/notes.o
