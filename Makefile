@@ -122,11 +122,11 @@ bin/rft: bin/run.o $(RUN_STAGES:%=bin/rft-%.run.o) $(RUN_HELPERS)
 bin/rft-faultmap: bin/fmprint.o bin/notes.o
 bin/rft-dcpatch: bin/dcpreport.o bin/replaycols.o bin/notes.o
 bin/rft-replay: bin/replaycols.o bin/notes.o bin/m2sfile.o
-bin/rft-collect: bin/crosstab.o bin/notes.o
+bin/rft-collect: bin/crosstab.o bin/batch_folder.o bin/notes.o
 bin/rft-plot: bin/figure.o
 bin/rft-energy: bin/pricing.o bin/notes.o
 bin/rft-vth: bin/vth_report.o bin/notes.o
-bin/rft-heal: bin/heal_report.o bin/replaycols.o bin/notes.o
+bin/rft-heal: bin/heal_report.o bin/heal_trace.o bin/heal_resting.o bin/replaycols.o bin/notes.o
 bin/%: bin/%.c bin/cli.o bin/table.o bin/pipeline.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
 bin/%: bin/sh/%.sh

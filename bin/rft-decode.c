@@ -96,10 +96,6 @@ static void local_size(const char *s, uint32_t *local)
     }
 }
 
-/* 4.2's memory system and network run at 1000 MHz unless their own files
- * say otherwise: the pipeline trace counts the fastest clock of the run */
-#define M2S_OTHER_MHZ 1000u
-
 /* --cycles-mhz GPU,TRACE: the GPU's clock no faster than the trace's */
 static void cycles_mhz(const char *s, uint32_t *mhz)
 {
@@ -223,8 +219,7 @@ static void parse(int argc, char **argv, cli_job *j)
         rft_m2scfg m;
         rft_m2scfg_default(&m);
         m2s_read_config(&m, m2s_config);
-        o->m2s_mhz[0] = m.frequency;
-        o->m2s_mhz[1] = m.frequency > M2S_OTHER_MHZ ? m.frequency : M2S_OTHER_MHZ;
+        rft_m2scfg_clocks(&m, o->m2s_mhz);
     }
     if (g->lanes % g->block_lanes)
         usage_error("--block-lanes %u does not divide --lanes %u", g->block_lanes, g->lanes);

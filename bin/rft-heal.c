@@ -2,14 +2,16 @@
  * processing elements and stream cores of a trace, their duty cycles and
  * threshold-voltage shift with and without healing, the redundant
  * work-items of SC healing and its run-time cost.  The logic is lib/heal.c,
- * the tables bin/heal_report.c. */
+ * the tables bin/heal_report.c, the reading of the trace bin/heal_trace.c,
+ * the choice of the resting SCs bin/heal_resting.c; here the options. */
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "heal_report.h"
-#include "pipeline.h"
+#include "heal_resting.h"
+#include "heal_trace.h"
 
 static const char usage[] =
     "rft-heal [-o FILE] [--scheme pe|sc] [--report "
@@ -196,165 +198,6 @@ static void parse(int argc, char **argv, heal_report *r)
         usage_error("--report: a profile given by hand has no slices or schedule");
 }
 
-/* --degraded CU:[SIMD:]SC,...: those SCs rest, checked against the trace. */
-static void degraded_parse(rft_heal *h, const char *degraded, const char *input)
-{
-    uint32_t nsc = rft_heal_nsc(h);
-    char *copy = xasprintf("%s", degraded), *save = NULL, *tok;
-    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        unsigned long v[3];
-        int n = 0;
-        char *p = tok;
-        while (n < 3 && *p >= '0' && *p <= '9') {
-            v[n++] = strtoul(p, &p, 10);
-            if (*p != ':')
-                break;
-            p++;
-        }
-        if (*p || n < 2 || v[0] > 65535 || v[n - 2] > 65535)
-            usage_error("--degraded: '%s' is not CU:SC or CU:SIMD:SC", tok);
-        uint16_t cu = (uint16_t)v[0], simd = n == 3 ? (uint16_t)v[1] : 0;
-        if (v[n - 1] >= nsc)
-            die("--degraded: SC %lu of %s is beyond the %u stream cores of a slice", v[n - 1],
-                tok, nsc);
-        const rft_heal_slice *s = rft_heal_slice_find(h, cu, simd);
-        if (!s)
-            die("--degraded: %s: %s has no slice %u:%u", tok, input, cu, simd);
-        if (rft_heal_rest(h, s, (uint32_t)v[n - 1]))
-            die("out of memory");
-    }
-    free(copy);
-}
-
-/* ctx: where the profile goes, taken from the stage before the driver frees it */
-/* ctx: the report; the profile into r->taken */
-static void take_profile(cli_job *j)
-{
-    heal_report *r = j->ctx;
-    r->taken = rft_heal_stage_take(j->st);
-}
-
-/* The trace's header: the tables' notes (runs, its arch).  Seed 003 is of
- * execution units on Evergreen: its register file is no seed's GCN SIMD. */
-static void header_notes(cli_job *j, const rft_header *in)
-{
-    heal_report *r = j->ctx;
-    r->nt.units_only = 1;
-    notes_header(&r->nt, 0, in);
-}
-
-/* ctx: the report; the total row of the replay of j->ctx's degraded SCs */
-typedef struct {
-    heal_report *r;
-    uint32_t d;
-} heal_rp;
-
-static void take_replay(cli_job *j)
-{
-    heal_rp *c = j->ctx;
-    const rft_replay_row *w = replay_row(j->st, RFT_RP_TOTAL, 0, 0, NULL);
-    char *old = (char *)c->r->rp.why;     /* each replay of the sweep tells the same */
-    c->r->rp = replay_info_of(j->st);
-    free(old);
-    if (c->r->rp.why)
-        c->r->rp.why = xasprintf("%s", c->r->rp.why);   /* outlives the stage */
-    if (w)
-        c->r->rp_total[c->d] = *w;
-}
-
-/* The trace's profile, read through the stage driver; with the cost table,
- * the replay of 1..sweep degraded SCs in the same pass. */
-static rft_heal *read_trace(heal_report *r)
-{
-    rft_heal *h = NULL;
-    int n = r->rp_want ? 1 + r->o.sweep : 1, len[RFT_HEAL_MAX_D];
-    cli_job j[RFT_HEAL_MAX_D], *pipe[RFT_HEAL_MAX_D];
-    heal_rp rc[RFT_HEAL_MAX_D];
-    j[0] = (cli_job){.input = r->input, .prog = prog, .read_flags = RFT_IN_AHEAD,
-                     .st = rft_heal_stage_new(&r->o), .report = take_profile,
-                     .check = header_notes, .ctx = r, .free_ctx = cli_ctx_borrowed};
-    if (!j[0].st)
-        die("out of memory");
-    for (int d = 0; d < n; d++) {
-        pipe[d] = &j[d];
-        len[d] = 1;
-        if (!d)
-            continue;
-        rft_replay_opts o;
-        rft_replay_opts_default(&o);
-        o.pass = o.emit = 0;
-        o.degraded_scs = (uint32_t)d;
-        o.degraded_sweep = 1;   /* the table stops below the slice's SCs */
-        o.max_wg = r->o.max_wg;
-        o.wfrule = r->o.wfrule;
-        rc[d] = (heal_rp){r, (uint32_t)d};
-        j[d] = (cli_job){.input = r->input, .prog = prog, .st = rft_replay_new(&o),
-                         .report = take_replay, .ctx = &rc[d], .free_ctx = cli_ctx_borrowed};
-        if (!j[d].st)
-            die("out of memory");
-    }
-    cli_pipelines_run(pipe, len, n, NULL);
-    h = r->taken;
-    if (!rft_heal_span(h))
-        die("%s: no records with a cycle: nothing to profile", r->input);
-    if (r->scheme == 0 && !rft_heal_bundles(h))
-        die("%s: no bundle records: PE healing needs VLIW bundles (rft-decode --input-format evg, "
-            "or a VLIW model of rft-synth), or --profile", r->input);
-    return h;
-}
-
-/* Without --degraded: a --threshold that selects no SC is an error naming
- * the most aged SC; the most stressed SC chosen among equals is warned of. */
-static void most_stressed(const heal_report *r, const rft_heal *h)
-{
-    const rft_heal_slice *best = NULL;
-    uint32_t bj = 0;
-    size_t ties = 0;
-    for (size_t i = 0; i < rft_heal_nslices(h); i++) {
-        const rft_heal_slice *s = rft_heal_slice_at(h, i);
-        for (uint32_t j = 0; j < rft_heal_nsc(h); j++) {
-            double a = rft_heal_sc_alpha(h, s, j), b = best ? rft_heal_sc_alpha(h, best, bj) : -1;
-            if (a > b)
-                best = s, bj = j, ties = 1;
-            else if (a == b)
-                ties++;
-        }
-    }
-    if (!best)
-        return;
-    double a = rft_heal_sc_alpha(h, best, bj);
-    if (r->have_threshold && rft_heal_nresting(h) == 0)
-        die("%s: --threshold %g mV selects no SC: the most aged, %u:%u:%u, reaches %.2f mV at "
-            "the horizon", r->input, r->threshold, best->cu, best->simd, bj,
-            1e3 * rft_heal_dvth(&r->p, a, r->hours * 3600, 0));
-    int rests_matter = r->report == HEAL_SUMMARY || r->report == HEAL_UNITS ||
-                       r->report == HEAL_SERIES;
-    if (!r->have_threshold && ties > 1 && a > 0 && rests_matter)
-        warnx("warning: %s: %zu SCs tie as the most stressed (busy %.2f %%): %u:%u:%u rests, the "
-              "first of them, and its work makes the others older (the SC_max row); choose with "
-              "--degraded", r->input, ties, 100 * a, best->cu, best->simd, bj);
-}
-
-/* SC healing: the SCs of --degraded, those --threshold picks, or the most
- * stressed one (seed 003 Fig. 8) rest. */
-static void choose_resting(const heal_report *r, rft_heal *h)
-{
-    if (r->degraded)
-        degraded_parse(h, r->degraded, r->input);
-    else if (r->have_threshold ? rft_heal_rest_over(h, &r->p, r->hours * 3600, r->threshold)
-                               : rft_heal_rest_most(h))
-        die("out of memory");
-    if (!r->degraded)
-        most_stressed(r, h);
-    for (size_t i = 0; i < rft_heal_nresting(h); i++) {
-        uint64_t mask;
-        const rft_heal_slice *s = rft_heal_resting(h, i, &mask);
-        if (__builtin_popcountll(mask) >= (int)rft_heal_nsc(h))
-            die("%s: every SC of slice %u:%u is degraded: no healthy SC can take their work",
-                r->input, s->cu, s->simd);
-    }
-}
-
 int main(int argc, char **argv)
 {
     heal_report r = {.hours = 360, .adapt = 1, .packing = 0.3, .issue = 1, .fmt = FMT_TABLE};
@@ -369,11 +212,11 @@ int main(int argc, char **argv)
     notes_init(&r.nt, 1, &r.input, "inputs");
     r.rp_want = r.scheme == 1 && (r.report == HEAL_COST || r.report == HEAL_SUMMARY);
     cli_stdout_to(r.output);
-    rft_heal *h = NULL;
+    rft_heal *h = NULL;     /* a profile by hand, or groups of a given size: no trace */
     if (!r.have_profile && !(r.report == HEAL_GROUPS && r.have_wi)) {
-        h = read_trace(&r);
+        h = heal_trace_read(&r);
         if (r.scheme == 1)
-            choose_resting(&r, h);
+            heal_resting_choose(&r, h);
     }
     r.h = h;
     heal_report_print(&r);

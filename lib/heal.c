@@ -691,17 +691,29 @@ int rft_heal_rest_over(rft_heal *h, const rft_nbti *p, double t, double mv)
     return 0;
 }
 
-int rft_heal_rest_most(rft_heal *h)
+size_t rft_heal_most_stressed(const rft_heal *h, const rft_heal_slice **best, uint32_t *bj)
 {
-    const rft_heal_slice *best = NULL;
-    uint32_t bj = 0;
+    size_t ties = 0;
+    *best = NULL;
+    *bj = 0;
     for (size_t i = 0; i < h->nsl; i++) {
         const rft_heal_slice *s = rft_heal_slice_at(h, i);
-        for (uint32_t j = 0; j < h->nsc; j++)
-            if (!best || rft_heal_sc_alpha(h, s, j) > rft_heal_sc_alpha(h, best, bj))
-                best = s, bj = j;
+        for (uint32_t j = 0; j < h->nsc; j++) {
+            double a = rft_heal_sc_alpha(h, s, j);
+            if (!*best || a > rft_heal_sc_alpha(h, *best, *bj))
+                *best = s, *bj = j, ties = 1;
+            else if (a == rft_heal_sc_alpha(h, *best, *bj))
+                ties++;
+        }
     }
-    return best ? rft_heal_rest(h, best, bj) : 0;
+    return ties;
+}
+
+int rft_heal_rest_most(rft_heal *h)
+{
+    const rft_heal_slice *best;
+    uint32_t bj;
+    return rft_heal_most_stressed(h, &best, &bj) ? rft_heal_rest(h, best, bj) : 0;
 }
 
 size_t rft_heal_nresting(const rft_heal *h) { return h->nrest; }

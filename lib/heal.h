@@ -187,6 +187,10 @@ const rft_heal_slice *rft_heal_slice_find(const rft_heal *h, uint16_t cu, uint16
 int rft_heal_rest(rft_heal *h, const rft_heal_slice *s, uint32_t j);
 /* Every SC whose naive dVth after t seconds reaches mv millivolts rests. */
 int rft_heal_rest_over(rft_heal *h, const rft_nbti *p, double t, double mv);
+/* The most stressed SC of the trace (the highest busy share; the first in
+ * slice and SC order among equals) into *s and *j, and how many SCs share
+ * its busy share: 0 when the trace has no SC (*s NULL). */
+size_t rft_heal_most_stressed(const rft_heal *h, const rft_heal_slice **s, uint32_t *j);
 /* The one most stressed SC of the trace rests (seed 003 Fig. 8). */
 int rft_heal_rest_most(rft_heal *h);
 /* The slices with resting SCs, in the order their first SC was set to rest,

@@ -142,3 +142,12 @@ int rft_m2scfg_parse(rft_m2scfg *c, const char *text, size_t len, char *why, siz
     }
     return 0;
 }
+
+/* 4.2's memory system and network run at 1000 MHz by default */
+#define M2S_OTHER_MHZ 1000u
+
+void rft_m2scfg_clocks(const rft_m2scfg *c, uint32_t mhz[2])
+{
+    mhz[0] = c->frequency;
+    mhz[1] = c->frequency > M2S_OTHER_MHZ ? c->frequency : M2S_OTHER_MHZ;
+}

@@ -31,4 +31,10 @@ void rft_m2scfg_default(rft_m2scfg *c);
  * kept nowhere); an unknown section or key is an error that names it. */
 int rft_m2scfg_parse(rft_m2scfg *c, const char *text, size_t len, char *why, size_t whylen);
 
+/* The clocks of the run, in MHz, as its pipeline trace (--trace) counts
+ * them: mhz[0] the GPU's ([ Device ] Frequency), mhz[1] the trace's, the
+ * fastest clock of the run: the GPU's or 1000, that of 4.2's memory system
+ * and network (their own files, which could say otherwise, are not read). */
+void rft_m2scfg_clocks(const rft_m2scfg *c, uint32_t mhz[2]);
+
 #endif

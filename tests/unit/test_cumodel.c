@@ -197,6 +197,13 @@ static void test_cfg(void)
     CHECK(rft_m2scfg_parse(&c, ok, strlen(ok), why, sizeof why) == 0);
     CHECK(c.num_cu == 10 && c.frequency == 925 && c.vm_write_latency == 21 &&
           c.vm_write_buffer == 64 && c.rew_latency == 8);
+    /* the trace counts the fastest clock: 1000 MHz (4.2's memory) above a slower GPU */
+    uint32_t mhz[2];
+    rft_m2scfg_clocks(&c, mhz);
+    CHECK(mhz[0] == 925 && mhz[1] == 1000);
+    c.frequency = 1200;
+    rft_m2scfg_clocks(&c, mhz);
+    CHECK(mhz[0] == 1200 && mhz[1] == 1200);
     const char *bad = "[ SIMDUnit ]\nReadExecWriteLatncy = 9\n";
     CHECK(rft_m2scfg_parse(&c, bad, strlen(bad), why, sizeof why) == -1);
     CHECK(strstr(why, "line 2") && strstr(why, "ReadExecWriteLatncy"));

@@ -200,6 +200,10 @@ static void test_stage(void)
     const rft_heal_slice *s = rft_heal_slice_find(h, 0, 0);
     CHECK(s && !rft_heal_slice_find(h, 0, 1));
     CHECK(rft_heal_sc_alpha(h, s, 0) == 0.06 && rft_heal_sc_alpha(h, s, 1) == 0.05);
+    /* SC 0 is the most stressed, alone (rft-heal warns of ties) */
+    const rft_heal_slice *most;
+    uint32_t most_sc;
+    CHECK(rft_heal_most_stressed(h, &most, &most_sc) == 1 && most == s && most_sc == 0);
     /* the most stressed SC rests; a healthy one takes a fifteenth of its work */
     CHECK(rft_heal_rest_most(h) == 0 && rft_heal_nresting(h) == 1);
     uint64_t mask;
