@@ -219,6 +219,7 @@ void decode_source_run(cli_job *j, const rft_sink *out)
     free(c->paths);
     free(c->line0);
     free(c->label);
+    free(c->folder_events);
     several = NULL;
 }
 
@@ -264,7 +265,6 @@ static uint64_t first_launch(const char *path)
 }
 
 typedef struct { uint64_t id; int order; char *path; } launch_file;
-static char *folder_events;     /* a folder's kernel events file: read for the whole run */
 
 static int by_launch(const void *a, const void *b)
 {
@@ -320,7 +320,7 @@ void decode_inputs(decode_cli *c, int n, char **arg, const char **input, const c
                     usage_error("%s: two kernel events files (%s, %s): give --kernel-events",
                                 arg[i], *events, path);
                 if (!given)
-                    *events = folder_events = path;
+                    *events = c->folder_events = path;
                 else
                     free(path);
                 continue;

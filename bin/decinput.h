@@ -34,6 +34,7 @@ typedef struct decode_cli {
     uint64_t lines;         /* lines handed to the decoder so far */
     int ends_nl;            /* the last byte handed was a newline */
     char *label;            /* what they are called in warnings and the header */
+    char *folder_events;    /* a folder's kernel events file (its name, in messages) */
 } decode_cli;
 
 /* rft-decode's usage text, for the options that do not fit an input. */
