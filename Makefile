@@ -129,8 +129,14 @@ bin/rft-vth: bin/vth_report.o bin/notes.o
 bin/rft-heal: bin/heal_report.o bin/heal_trace.o bin/heal_resting.o bin/replaycols.o bin/notes.o
 bin/%: bin/%.c bin/cli.o bin/table.o bin/pipeline.o lib/librft.a lib/*.h bin/*.h
 	$(CC) $(WARN) $(CFLAGS) -Ilib -o $@ $< $(filter bin/%.o,$^) lib/librft.a $(LDFLAGS) $(LDLIBS)
-bin/%: bin/sh/%.sh
-	cp $< $@ && chmod 755 $@
+# a script's '# @include FILE' lines replaced by bin/sh/FILE, whole
+# (rft-batch's parts, bin/sh/batch/): one file is installed
+SH_PARTS = $(wildcard bin/sh/batch/*.sh)
+SH_INCLUDE = awk '/^\# @include / { f = "bin/sh/" $$3; n = 0; \
+	  while ((r = (getline l < f)) > 0) { print l; n++ } \
+	  if (r < 0 || !n) { print FILENAME ": " f ": cannot include it" > "/dev/stderr"; exit 1 } close(f); next } 1'
+bin/%: bin/sh/%.sh $(SH_PARTS)
+	$(SH_INCLUDE) $< > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
 # `make static`: every program linked statically (libzstd, libcsv and the C
 # library inside), with what they read at run time, in STATIC_DIR laid out
 # as an install (bin/, share/rftrace/params, share/man): a folder to copy to
@@ -146,9 +152,9 @@ $(STATIC_DIR)/bin/%: bin/%.c bin/libhelpers.a lib/librft.a lib/*.h bin/*.h
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -Ilib -static -o $@ $< $(filter bin/%.o,$^) bin/libhelpers.a lib/librft.a \
 	  $(LDFLAGS) $(LDLIBS)
-$(STATIC_DIR)/bin/%: bin/sh/%.sh
+$(STATIC_DIR)/bin/%: bin/sh/%.sh $(SH_PARTS)
 	@mkdir -p $(@D)
-	cp $< $@ && chmod 755 $@
+	$(SH_INCLUDE) $< > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
 static: $(DEPS_STAMP) $(STATIC_PROGS)
 	install -d $(STATIC_DIR)/share/rftrace/params $(STATIC_DIR)/share/rftrace/examples \
 	  $(STATIC_DIR)/share/man/man1 $(STATIC_DIR)/share/man/man5
