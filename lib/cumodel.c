@@ -18,16 +18,14 @@ static uint32_t simd_interval(const rft_m2scfg *c, uint32_t issue)
     return r > issue ? r : issue;
 }
 
-/* ---- a binary heap of (time, kind, id) ---------------------------------- */
+/* ---- a 4-ary heap of (time, kind, id): a total order, so the pops come in
+ * one order whatever the heap's shape ------------------------------------ */
 typedef struct { uint64_t t; uint32_t kind, id; } hent;   /* kind 0: a slot frees; 1: an instruction */
 typedef struct { hent *a; size_t n, cap; } heap;
-static int hless(const hent *x, const hent *y)
+static inline int hless(const hent *x, const hent *y)
 {
-    if (x->t != y->t)
-        return x->t < y->t;
-    if (x->kind != y->kind)
-        return x->kind < y->kind;
-    return x->id < y->id;
+    uint64_t a = (uint64_t)x->kind << 32 | x->id, b = (uint64_t)y->kind << 32 | y->id;
+    return x->t < y->t || (x->t == y->t && a < b);
 }
 static int hpush(heap *h, hent e)
 {
@@ -39,31 +37,35 @@ static int hpush(heap *h, hent e)
         h->a = a, h->cap = c;
     }
     size_t i = h->n++;
-    while (i && hless(&e, &h->a[(i - 1) / 2])) {
-        h->a[i] = h->a[(i - 1) / 2];
-        i = (i - 1) / 2;
+    while (i && hless(&e, &h->a[(i - 1) / 4])) {
+        h->a[i] = h->a[(i - 1) / 4];
+        i = (i - 1) / 4;
     }
     h->a[i] = e;
     return 0;
 }
-static hent hpop(heap *h)
+/* e put at the top and sifted down: the top replaced (a pop and a push) */
+static void hreplace(heap *h, hent e)
 {
-    hent top = h->a[0], last = h->a[--h->n];
-    size_t i = 0;
+    size_t i = 0, n = h->n;
     for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        const hent *best = &last;
-        if (l < h->n && hless(&h->a[l], best))
-            best = &h->a[l], m = l;
-        if (l + 1 < h->n && hless(&h->a[l + 1], best))
-            m = l + 1;
+        size_t l = 4 * i + 1, m = i, end = l + 4 < n ? l + 4 : n;
+        const hent *best = &e;
+        for (size_t k = l; k < end; k++)
+            if (hless(&h->a[k], best))
+                best = &h->a[k], m = k;
         if (m == i)
             break;
         h->a[i] = h->a[m];
         i = m;
     }
+    h->a[i] = e;
+}
+static hent hpop(heap *h)
+{
+    hent top = h->a[0], last = h->a[--h->n];
     if (h->n)
-        h->a[i] = last;
+        hreplace(h, last);
     return top;
 }
 
@@ -157,6 +159,7 @@ static const uint8_t *dev_get(const uint8_t *p, dev *d)
 typedef struct cwf {
     uint64_t key, seq;          /* its slice and id; its order of begin */
     uint32_t nd, wg, pid;       /* ND-range, work-group, its pending ND-range's id */
+    uint32_t sli;               /* its slice in the collector's sl */
     uint16_t cu, simd;
     uint64_t begin, end, last;  /* traced; last: its last event's cycle */
     uint64_t prev;              /* own parts: its previous event's cycle (or begin) */
@@ -326,6 +329,19 @@ static cwf *col_find(col *c, uint64_t key)
     return v ? &c->wf[*v - 1] : NULL;
 }
 
+static cslice *col_slice(col *c, uint16_t cu, uint16_t simd)
+{
+    uint64_t k = (uint64_t)cu << 16 | simd;
+    uint32_t *v = om_get(&c->smap, k);
+    if (v)
+        return &c->sl[*v - 1];
+    if (rft_grow((void **)&c->sl, c->nsl, &c->capsl, sizeof *c->sl, 64) ||
+        om_put(&c->smap, k, c->nsl))
+        return NULL;
+    memset(&c->sl[c->nsl], 0, sizeof *c->sl);
+    return &c->sl[c->nsl++];
+}
+
 static int col_begin(col *c, uint64_t key, uint32_t nd, uint32_t wg, uint16_t cu, uint16_t simd,
                      uint64_t cycle, uint16_t nregs)
 {
@@ -358,8 +374,10 @@ static int col_begin(col *c, uint64_t key, uint32_t nd, uint32_t wg, uint16_t cu
         }
         f->nregs = nregs;
     }
-    if (om_put(&c->wmap, key, c->nwf))
+    cslice *sl = col_slice(c, cu, simd);
+    if (!sl || om_put(&c->wmap, key, c->nwf))
         return -1;
+    f->sli = (uint32_t)(sl - c->sl);
     c->nwf++;
     return 0;
 }
@@ -407,19 +425,6 @@ static int col_event(col *c, cwf *f, uint8_t unit, int store, int write, const u
     return 0;
 }
 
-static cslice *col_slice(col *c, uint16_t cu, uint16_t simd)
-{
-    uint64_t k = (uint64_t)cu << 16 | simd;
-    uint32_t *v = om_get(&c->smap, k);
-    if (v)
-        return &c->sl[*v - 1];
-    if (rft_grow((void **)&c->sl, c->nsl, &c->capsl, sizeof *c->sl, 64) ||
-        om_put(&c->smap, k, c->nsl))
-        return NULL;
-    memset(&c->sl[c->nsl], 0, sizeof *c->sl);
-    return &c->sl[c->nsl++];
-}
-
 /* The events open at the collector's cycle closed: each one's own part,
  * its traced gap less its SIMD wait (a vector ALU instruction issued right
  * after another wavefront's on its slice, within one issue interval, waited
@@ -433,9 +438,7 @@ static int col_close(col *c)
         cwf *f = &c->wf[c->open[k]];
         if (f->o_unit != RFT_CM_ALU)
             continue;
-        cslice *s = col_slice(c, f->cu, f->simd);
-        if (!s)
-            return -1;
+        cslice *s = &c->sl[f->sli];
         if (!s->cur_set) {
             if (rft_grow((void **)&c->touched, c->ntouched, &c->captouched, sizeof *c->touched, 64))
                 return -1;
@@ -450,7 +453,7 @@ static int col_close(col *c)
         cwf *f = &c->wf[c->open[k]];
         uint64_t waited = now;
         if (f->o_unit == RFT_CM_ALU) {
-            const cslice *s = &c->sl[*om_get(&c->smap, (uint64_t)f->cu << 16 | f->simd) - 1];
+            const cslice *s = &c->sl[f->sli];
             if (f->seq == s->cur_min && s->has_prev && now - s->prev_c <= c->i0 &&
                 s->prev_wmax != f->seq)
                 waited = s->prev_c;
@@ -558,9 +561,10 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     }
     DISPATCH();
     while (h->n) {
-        hent x = hpop(h);
+        hent x = h->a[0];       /* popped below, or replaced by its successor */
         now = x.t;
         if (x.kind == 0) {      /* a work-group ends: its slot frees */
+            hpop(h);
             wgrp *G = &g[x.id];
             res_wg[G->cu]--, res_wf[G->cu] -= G->nwf;
             end = umax(end, x.t);
@@ -622,8 +626,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             } else {
                 nr = t + (f->end - f->last);
             }
-            if (hpush(h, (hent){nr, 1, w}))
-                return UINT64_MAX;
+            hreplace(h, (hent){nr, 1, w});
             continue;
         }
         /* the wavefront ends at x.t */
@@ -632,8 +635,9 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             uint64_t ge = G->end;
             if (G->last_store)
                 ge = umax(ge, G->last_store + drain);
-            if (hpush(h, (hent){ge, 0, D->wgof[w]}))
-                return UINT64_MAX;
+            hreplace(h, (hent){ge, 0, D->wgof[w]});
+        } else {
+            hpop(h);
         }
     }
 #undef DISPATCH
