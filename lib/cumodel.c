@@ -20,12 +20,12 @@ static uint32_t simd_interval(const rft_m2scfg *c, uint32_t issue)
 
 /* ---- a 4-ary heap of (time, kind, id): a total order, so the pops come in
  * one order whatever the heap's shape ------------------------------------ */
-typedef struct { uint64_t t; uint32_t kind, id; } hent;   /* kind 0: a slot frees; 1: an instruction */
+typedef struct { uint64_t t, k; } hent;     /* k: kind << 32 | id; kind 0: a slot frees, 1: an instruction */
+#define HENT(t, kind, id) ((hent){(t), (uint64_t)(kind) << 32 | (id)})
 typedef struct { hent *a; size_t n, cap; } heap;
 static inline int hless(const hent *x, const hent *y)
 {
-    uint64_t a = (uint64_t)x->kind << 32 | x->id, b = (uint64_t)y->kind << 32 | y->id;
-    return x->t < y->t || (x->t == y->t && a < b);
+    return x->t < y->t || (x->t == y->t && x->k < y->k);
 }
 static int hpush(heap *h, hent e)
 {
@@ -554,7 +554,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                 D->pos[ww] = dev_get(D->pos[ww], &D->cur[ww]);                            \
                 rr = bb + D->cur[ww].own;                                                 \
             }                                                                             \
-            if (hpush(h, (hent){rr, 1, ww}))                                              \
+            if (hpush(h, HENT(rr, 1, ww)))                                              \
                 return UINT64_MAX;                                                        \
         }                                                                                 \
         pend++;                                                                           \
@@ -563,15 +563,15 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     while (h->n) {
         hent x = h->a[0];       /* popped below, or replaced by its successor */
         now = x.t;
-        if (x.kind == 0) {      /* a work-group ends: its slot frees */
+        if (x.k >> 32 == 0) {      /* a work-group ends: its slot frees */
             hpop(h);
-            wgrp *G = &g[x.id];
+            wgrp *G = &g[(uint32_t)x.k];
             res_wg[G->cu]--, res_wf[G->cu] -= G->nwf;
             end = umax(end, x.t);
             DISPATCH();
             continue;
         }
-        uint32_t w = x.id;
+        uint32_t w = (uint32_t)x.k;
         const cwf *f = D->w[w];
         wgrp *G = &g[D->wgof[w]];
         if (next[w] < f->n) {
@@ -626,7 +626,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             } else {
                 nr = t + (f->end - f->last);
             }
-            hreplace(h, (hent){nr, 1, w});
+            hreplace(h, HENT(nr, 1, w));
             continue;
         }
         /* the wavefront ends at x.t */
@@ -635,7 +635,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             uint64_t ge = G->end;
             if (G->last_store)
                 ge = umax(ge, G->last_store + drain);
-            hreplace(h, (hent){ge, 0, D->wgof[w]});
+            hreplace(h, HENT(ge, 0, D->wgof[w]));
         } else {
             hpop(h);
         }
