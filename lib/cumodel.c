@@ -9,6 +9,8 @@
 #include "pattern.h"
 
 #define NONE 0xFFFFFFFFu
+/* the bytes of timed ND-ranges kept to be timed again (col.keep) */
+#define RFT_CM_KEEP (64ull << 20)
 
 static uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint32_t ceil_div(uint32_t a, uint32_t b) { return b ? (a + b - 1) / b : a; }
@@ -280,6 +282,18 @@ typedef struct col {
     /* what the model takes from the ND-ranges timed so far */
     uint32_t tmax;
     uint64_t maxlat_all;
+    /* the ND-ranges timed, kept (encoded) while they take no more than
+     * RFT_CM_KEEP bytes, to be timed again at the end with the whole
+     * stream's maxima if theirs were lower */
+    int keep;
+    cwf *kept;
+    uint32_t nkept, capkept;
+    pnd *kpend;
+    uint32_t nkpend, capkpend;
+    uint64_t kept_bytes;
+    uint32_t tmax_low;          /* the lowest tmax an ND-range was timed with */
+    uint64_t ml_low;            /* the lowest maxlat_all an ND-range without a load was
+                                   timed with (UINT64_MAX: none) */
     uint64_t first, trace_end, instr;
     int any;
     ndrow *rows;
@@ -297,6 +311,9 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
     c->issue = issue ? issue : 4;
     c->i0 = simd_interval(&c->traced, c->issue);
     c->same = memcmp(&c->traced, &c->whatif, sizeof c->traced) == 0;
+    c->keep = 1;
+    c->tmax_low = UINT32_MAX;
+    c->ml_low = UINT64_MAX;
     rft_pattern_opts_default(&c->po);
     for (int r = 0; r < 3; r++) {
         const rft_m2scfg *g = r == RB ? &c->traced : &c->whatif;
@@ -312,11 +329,24 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
     return 0;
 }
 
+/* The ND-ranges timed no longer kept */
+static void col_unkeep(col *c)
+{
+    for (uint32_t i = 0; i < c->nkept; i++)
+        free(c->kept[i].buf);
+    free(c->kept), free(c->kpend);
+    c->kept = NULL, c->kpend = NULL;
+    c->nkept = c->capkept = c->nkpend = c->capkpend = 0;
+    c->kept_bytes = 0;
+    c->keep = 0;
+}
+
 static void col_free(col *c)
 {
     for (uint32_t i = 0; i < c->nwf; i++)
         free(c->wf[i].buf), free(c->wf[i].place), free(c->wf[i].full);
     free(c->wf);
+    col_unkeep(c);
     om_free(&c->wmap), om_free(&c->smap);
     free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
     for (int r = 0; r < 3; r++)
@@ -803,6 +833,10 @@ static int col_time(col *c, uint32_t pi)
     }
     c->maxlat_all = umax(c->maxlat_all, maxlat);
     c->trace_end = umax(c->trace_end, te);
+    if (c->tmax < c->tmax_low)
+        c->tmax_low = c->tmax;
+    if (!nlat && c->maxlat_all < c->ml_low)
+        c->ml_low = c->maxlat_all;
     /* 4: a store drains in the longest load latency of its ND-range (a
      * load's own part may be a cache hit; a store goes to memory) */
     D.drain = nlat ? maxlat : c->maxlat_all;
@@ -843,18 +877,39 @@ static int col_time(col *c, uint32_t pi)
     c->rows[c->nrows++] = row;
     c->any = 1;
     rc = 0;
-drop:   /* its wavefronts freed, the others kept in order; the map rebuilt */
+drop:   /* its wavefronts kept or freed, the others left in order; the map rebuilt */
     {
         uint32_t k = 0;
+        if (c->keep && (rft_grow((void **)&c->kpend, c->nkpend, &c->capkpend, sizeof *c->kpend, 16) ||
+                        rft_grow_to((void **)&c->kept, &c->capkept, (uint64_t)c->nkept + nl,
+                                    sizeof *c->kept, 256)))
+            col_unkeep(c);
         for (uint32_t i = 0; i < c->nwf; i++) {
             cwf *f = &c->wf[i];
             if (f->pid == p.id) {
-                free(f->buf), free(f->place), free(f->full);
+                free(f->place), free(f->full);
+                f->place = f->full = NULL;
+                if (c->keep) {
+                    if (f->len < f->cap) {
+                        uint8_t *b = realloc(f->buf, f->len ? f->len : 1);
+                        if (b)
+                            f->buf = b, f->cap = f->len;
+                    }
+                    c->kept[c->nkept++] = *f;
+                    c->kept_bytes += sizeof *f + f->cap;
+                } else {
+                    free(f->buf);
+                }
                 continue;
             }
             c->wf[k++] = *f;
         }
         c->nwf = k;
+        if (c->keep) {
+            c->kpend[c->nkpend++] = p;
+            if (c->kept_bytes > RFT_CM_KEEP)
+                col_unkeep(c);
+        }
         om_clear(&c->wmap);
         for (uint32_t i = 0; i < c->nwf; i++)
             if (om_put(&c->wmap, c->wf[i].key, i))
@@ -896,6 +951,33 @@ static int col_finish(col *c)
         if (f->n && f->end < f->last)
             f->end = f->last;         /* a wavefront without its end record */
     }
+    while (c->npend)
+        if (col_time(c, 0))
+            return -1;
+    if (!c->keep || (c->tmax_low == c->tmax && (c->ml_low == UINT64_MAX || c->ml_low == c->maxlat_all)))
+        return 0;
+    /* an ND-range was timed with a lower maximum than the whole stream's:
+     * every one timed again (the runs from the start) with the stream's */
+    uint32_t tm = c->tmax;
+    uint64_t ml = c->maxlat_all;
+    for (int r = 0; r < 3; r++) {
+        mrun *R = &c->run[r];
+        const rft_m2scfg *g = R->cfg;
+        R->timed = 0, R->clock = R->prev_traced_end = 0;
+        memset(R->simd_free, 0, (size_t)g->num_cu * g->num_pools * sizeof *R->simd_free);
+        memset(R->vm_free, 0, g->num_cu * sizeof *R->vm_free);
+        memset(R->lds_free, 0, g->num_cu * sizeof *R->lds_free);
+    }
+    c->diverged = c->counted = c->any = 0;
+    c->nrows = 0;
+    c->instr = c->trace_end = 0;
+    memset(c->evs, 0, sizeof c->evs);
+    free(c->wf), free(c->pend);
+    c->wf = c->kept, c->nwf = c->nkept, c->capwf = c->capkept;
+    c->pend = c->kpend, c->npend = c->nkpend, c->cappend = c->capkpend;
+    c->kept = NULL, c->kpend = NULL, c->nkept = c->nkpend = 0;
+    col_unkeep(c);
+    c->tmax = tm, c->maxlat_all = ml;
     while (c->npend)
         if (col_time(c, 0))
             return -1;
