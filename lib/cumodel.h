@@ -68,8 +68,10 @@
  *     wavefronts in begin order have a redundant twin (the first more than
  *     one when k > n) whose instructions take the same SIMD (or vector
  *     memory or LDS write stage) once more each.
- * Every charge is a maximum of sums: the model stays monotone in each of
- * those cycle counts, and a wavefront alone pays each event in full.
+ * Every charge is a maximum of sums, never a cycle sooner: a wavefront
+ * alone pays each event in full, and more cycles of an event never make a
+ * run faster except where, as for any latency, a delayed wavefront lets
+ * the others of its SIMD go first (the tests check monotone totals).
  *
  * Streaming (the stage): the own part of an event needs only the events of
  * its slice at its cycle and the one before, so each event is stored as it
@@ -80,12 +82,15 @@
  * model took from the whole trace it takes from the ND-ranges timed so
  * far: the most work-groups resident on one compute unit at once and the
  * longest load latency (the drain of an ND-range without a load), a
- * running maximum.  Where the first ND-range has both maxima (one
- * ND-range, rft-repeat's copies) the results are those of a whole-trace
- * run.
+ * running maximum.  The ND-ranges timed stay encoded, up to 64 MiB, and
+ * when at the end the stream's maxima are above those one was timed with,
+ * every one is timed again with them: the results are the whole-trace
+ * model's (as before the stage streamed); past 64 MiB the running maxima
+ * stand.
  *
- * Memory: the encoded events of the ND-ranges not yet timed (about 2 bytes
- * each) and their wavefronts; a result per ND-range.  No I/O. */
+ * Memory: the encoded events of the ND-ranges not yet timed and of those
+ * kept (64 MiB at most), their wavefronts; a result per ND-range.  No
+ * I/O. */
 #ifndef RFT_CUMODEL_H
 #define RFT_CUMODEL_H
 
