@@ -69,7 +69,9 @@ static const char usage[] =
     "(issue_model)\n"
     "      --model shift|cu   shift: the traced schedule shifted by the cycles added (default); "
     "cu: the trace re-timed through a model of the compute unit (lib/cumodel.c, issue 32), "
-    "at the traced configuration and at the what-if one\n"
+    "at the traced configuration, at the what-if one, and at the what-if one with the scheme's "
+    "events (the options above; columns cycles_scheme and on, when the stream has any or "
+    "--degraded-scs)\n"
     "      --m2s-config FILE  With --model cu: the Multi2Sim 4.2 --si-config ini the trace was "
     "taken with (4.2's defaults where a key is absent)\n"
     "      --m2s-what-if FILE  With --model cu: an ini read over --m2s-config's, the changed "
@@ -133,17 +135,28 @@ static void report(cli_job *j)
 
 /* --model cu: per ND-range and in total, the traced span, the model at the
  * traced configuration (its error against the span) and at the what-if one
- * (its slowdown over the model's traced-configuration cycles). */
-static void put_cu_row(cli_table *t, const char *scope, const rft_cm_result *b,
-                       const rft_cm_result *w)
+ * (its slowdown over the model's traced-configuration cycles); when the
+ * scheme run charged anything (rft_cumodel_schemed), the what-if one with
+ * the scheme's events (its slowdown over the what-if cycles) and the
+ * events counted. */
+static void put_cu_row(cli_table *t, const char *scope, const rft_cm_row *w, int schemed)
 {
+    const rft_cm_result *b = &w->model;
     table_str(t, scope);
     table_u64(t, b->traced);
     table_u64(t, b->cycles);
-    table_u64(t, w->cycles);
+    table_u64(t, w->what_if.cycles);
     table_dbl(t, rft_replay_pct(b->traced, b->cycles), 2);
-    table_dbl(t, rft_replay_pct(b->cycles, w->cycles), 2);
+    table_dbl(t, rft_replay_pct(b->cycles, w->what_if.cycles), 2);
     table_u64(t, b->instructions);
+    if (schemed) {
+        table_u64(t, w->scheme.cycles);
+        table_dbl(t, rft_replay_pct(w->what_if.cycles, w->scheme.cycles), 2);
+        table_u64(t, w->wakeups);
+        table_u64(t, w->movs);
+        table_u64(t, w->mispredictions);
+        table_u64(t, w->lds_loads);
+    }
     table_end_row(t);
 }
 
@@ -153,30 +166,24 @@ static void report_cu(cli_job *j)
     if (!c->out)
         return;
     static const char *const cols[] = {"scope", "cycles_traced", "cycles_model", "cycles_what_if",
-                                       "baseline_error_pct", "slowdown_pct", "instructions"};
-    const rft_cm_trace *tr = rft_cumodel_trace(j->st);
-    uint32_t nnd = rft_cumodel_nndranges(j->st);
-    rft_cm_result bt, wt;
-    rft_cm_result *bn = calloc(nnd ? nnd : 1, sizeof *bn), *wn = calloc(nnd ? nnd : 1, sizeof *wn);
-    if (!bn || !wn)
-        die("out of memory");
-    if (rft_cumodel_run(tr, &c->traced, &c->traced, &bt, bn, nnd) ||
-        rft_cumodel_run(tr, &c->traced, &c->whatif, &wt, wn, nnd))
-        die("out of memory");
-    cli_table *t = table_new(c->fmt, c->out, 7, cols);
+                                       "baseline_error_pct", "slowdown_pct", "instructions",
+                                       "cycles_scheme", "slowdown_scheme_pct", "wakeups", "movs",
+                                       "mispredictions", "lds_loads"};
+    int schemed = rft_cumodel_schemed(j->st);
+    cli_table *t = table_new(c->fmt, c->out, schemed ? 13 : 7, cols);
     notes_put(&c->nt, t, NULL);
     notes_free(&c->nt);
-    for (uint32_t i = 0; i < nnd; i++) {
-        if (!bn[i].traced && !bn[i].cycles)
+    for (uint32_t i = 0, n = rft_cumodel_nrows(j->st); i < n; i++) {
+        const rft_cm_row *w = rft_cumodel_row(j->st, i);
+        if (w->nd == RFT_NO_KERNEL) {
+            put_cu_row(t, "total", w, schemed);
             continue;
-        char *s = xasprintf("ndrange %u %s", i, rft_cumodel_ndname(j->st, i));
-        put_cu_row(t, s, &bn[i], &wn[i]);
+        }
+        char *s = xasprintf("ndrange %u %s", w->nd, rft_cumodel_ndname(j->st, w->nd));
+        put_cu_row(t, s, w, schemed);
         free(s);
     }
-    put_cu_row(t, "total", &bt, &wt);
     table_free(t);
-    free(bn);
-    free(wn);
     side_close(c->out, c->summary);
 }
 
@@ -252,7 +259,7 @@ static void parse(int argc, char **argv, cli_job *j)
         }
     }
     j->input = cli_input(argc, argv);
-    shiftopt = o.add_latency || o.degraded_scs || o.issue || o.deps != RFT_REPLAY_DEPS_REG;
+    shiftopt = o.add_latency || o.issue || o.deps != RFT_REPLAY_DEPS_REG;
     if (c->model == 1 && shiftopt)
         usage_error("--model cu takes its latencies from --m2s-config and --m2s-what-if");
     if (c->model == 0 && (cfgpath || whatif))
@@ -282,7 +289,7 @@ static void parse(int argc, char **argv, cli_job *j)
     o.pass = j->stream;
     o.emit = j->stream;
     if (c->model == 1) {
-        if (!(j->st = rft_cumodel_new(0)))
+        if (!(j->st = rft_cumodel_new(0, &c->traced, &c->whatif, &o)))
             die("out of memory");
         j->report = report_cu;
     } else {

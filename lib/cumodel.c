@@ -3,9 +3,14 @@
 #include <string.h>
 
 #include "cumodel.h"
+#include "dcpatch.h"
 #include "grow.h"
+#include "heal.h"
+#include "pattern.h"
 
 #define NONE 0xFFFFFFFFu
+/* the bytes of timed ND-ranges kept to be timed again (col.keep) */
+#define RFT_CM_KEEP (64ull << 20)
 
 static uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint32_t ceil_div(uint32_t a, uint32_t b) { return b ? (a + b - 1) / b : a; }
@@ -15,16 +20,14 @@ static uint32_t simd_interval(const rft_m2scfg *c, uint32_t issue)
     return r > issue ? r : issue;
 }
 
-/* ---- a binary heap of (time, kind, id) ---------------------------------- */
-typedef struct { uint64_t t; uint32_t kind, id; } hent;   /* kind 0: a slot frees; 1: an instruction */
+/* ---- a 4-ary heap of (time, kind, id): a total order, so the pops come in
+ * one order whatever the heap's shape ------------------------------------ */
+typedef struct { uint64_t t, k; } hent;     /* k: kind << 32 | id; kind 0: a slot frees, 1: an instruction */
+#define HENT(t, kind, id) ((hent){(t), (uint64_t)(kind) << 32 | (id)})
 typedef struct { hent *a; size_t n, cap; } heap;
-static int hless(const hent *x, const hent *y)
+static inline int hless(const hent *x, const hent *y)
 {
-    if (x->t != y->t)
-        return x->t < y->t;
-    if (x->kind != y->kind)
-        return x->kind < y->kind;
-    return x->id < y->id;
+    return x->t < y->t || (x->t == y->t && x->k < y->k);
 }
 static int hpush(heap *h, hent e)
 {
@@ -36,85 +39,36 @@ static int hpush(heap *h, hent e)
         h->a = a, h->cap = c;
     }
     size_t i = h->n++;
-    while (i && hless(&e, &h->a[(i - 1) / 2])) {
-        h->a[i] = h->a[(i - 1) / 2];
-        i = (i - 1) / 2;
+    while (i && hless(&e, &h->a[(i - 1) / 4])) {
+        h->a[i] = h->a[(i - 1) / 4];
+        i = (i - 1) / 4;
     }
     h->a[i] = e;
     return 0;
 }
-static hent hpop(heap *h)
+/* e put at the top and sifted down: the top replaced (a pop and a push) */
+static void hreplace(heap *h, hent e)
 {
-    hent top = h->a[0], last = h->a[--h->n];
-    size_t i = 0;
+    size_t i = 0, n = h->n;
     for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        const hent *best = &last;
-        if (l < h->n && hless(&h->a[l], best))
-            best = &h->a[l], m = l;
-        if (l + 1 < h->n && hless(&h->a[l + 1], best))
-            m = l + 1;
+        size_t l = 4 * i + 1, m = i, end = l + 4 < n ? l + 4 : n;
+        const hent *best = &e;
+        for (size_t k = l; k < end; k++)
+            if (hless(&h->a[k], best))
+                best = &h->a[k], m = k;
         if (m == i)
             break;
         h->a[i] = h->a[m];
         i = m;
     }
+    h->a[i] = e;
+}
+static hent hpop(heap *h)
+{
+    hent top = h->a[0], last = h->a[--h->n];
     if (h->n)
-        h->a[i] = last;
+        hreplace(h, last);
     return top;
-}
-
-/* ---- the own part of each event: its traced gap less its SIMD wait ----- */
-typedef struct { uint64_t c; uint32_t slice, e, w; } sev;
-static int sev_cmp(const void *a, const void *b)
-{
-    const sev *x = a, *y = b;
-    if (x->slice != y->slice)
-        return x->slice < y->slice ? -1 : 1;
-    if (x->c != y->c)
-        return x->c < y->c ? -1 : 1;
-    return x->e < y->e ? -1 : x->e > y->e;
-}
-
-static int own_parts(const rft_cm_trace *tr, uint32_t i0, uint64_t *own)
-{
-    uint64_t nalu = 0;
-    for (uint64_t e = 0; e < tr->nev; e++)
-        nalu += tr->ev[e].unit == RFT_CM_ALU;
-    sev *s = nalu ? malloc(nalu * sizeof *s) : NULL;
-    uint64_t *waited = malloc((tr->nev ? tr->nev : 1) * sizeof *waited);
-    if ((nalu && !s) || !waited) {
-        free(s), free(waited);
-        return -1;
-    }
-    uint64_t k = 0;
-    for (uint32_t w = 0; w < tr->nwf; w++)
-        for (uint32_t j = 0; j < tr->wf[w].n; j++) {
-            uint32_t e = tr->wf[w].first + j;
-            waited[e] = tr->ev[e].cycle;
-            if (tr->ev[e].unit == RFT_CM_ALU)
-                s[k++] = (sev){tr->ev[e].cycle, (uint32_t)tr->wf[w].cu << 16 | tr->wf[w].simd, e, w};
-        }
-    if (nalu)   /* qsort(NULL, 0, ...) is undefined */
-        qsort(s, nalu, sizeof *s, sev_cmp);
-    for (k = 1; k < nalu; k++)      /* right after another wavefront's instruction on
-                                     * its SIMD: it waited for that one at most */
-        if (s[k - 1].slice == s[k].slice && s[k].c - s[k - 1].c <= i0 && s[k - 1].w != s[k].w)
-            waited[s[k].e] = s[k - 1].c;
-    for (uint32_t w = 0; w < tr->nwf; w++) {
-        uint64_t prev = tr->wf[w].begin;
-        for (uint32_t j = 0; j < tr->wf[w].n; j++) {
-            uint32_t e = tr->wf[w].first + j;
-            uint64_t c = tr->ev[e].cycle, ready = umax(prev, waited[e]);
-            if (ready > c)
-                ready = c;
-            own[e] = ready - prev;
-            prev = c;
-        }
-    }
-    free(s);
-    free(waited);
-    return 0;
 }
 
 /* ---- the model --------------------------------------------------------- */
@@ -135,16 +89,6 @@ static int ivcmp(const void *a, const void *b)
     return x->d - y->d;     /* ends (-1) first */
 }
 
-typedef struct { uint32_t nd, wg, w; } wkey;
-static int wf_cmp(const void *a, const void *b)
-{
-    const wkey *x = a, *y = b;
-    if (x->nd != y->nd)
-        return x->nd < y->nd ? -1 : 1;
-    if (x->wg != y->wg)
-        return x->wg < y->wg ? -1 : 1;
-    return x->w < y->w ? -1 : x->w > y->w;
-}
 static int wg_cmp(const void *a, const void *b)
 {
     const wgrp *x = a, *y = b;
@@ -162,91 +106,693 @@ static uint64_t add_d(uint64_t t, int64_t d, uint64_t floor)
     return r < (int64_t)floor ? floor : (uint64_t)r;
 }
 
-int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_m2scfg *cfg,
-                    rft_cm_result *total, rft_cm_result *nd_out, uint32_t nnd_out)
+/* ---- events, encoded: 1 to 3 bytes each ---------------------------------
+ * byte 0: unit (2 bits), store, scheme counts follow, own part's low 3
+ * bits, more; then the own part's other bits 7 a byte (LEB128), then, when
+ * flagged, the wake-ups, MOVs, mispredictions and LDS loads (LEB128 each). */
+typedef struct { uint64_t own; uint8_t unit, store; uint32_t wake, mov, misp, lds; } dev;
+
+static uint8_t *put_leb(uint8_t *p, uint64_t v)
 {
-    memset(total, 0, sizeof *total);
-    if (nd_out)
-        memset(nd_out, 0, nnd_out * sizeof *nd_out);
-    if (!tr->nwf)
+    do {
+        uint8_t b = v & 0x7f;
+        v >>= 7;
+        *p++ = v ? b | 0x80 : b;
+    } while (v);
+    return p;
+}
+static const uint8_t *get_leb(const uint8_t *p, uint64_t *v)
+{
+    uint64_t x = 0;
+    unsigned sh = 0;
+    for (;;) {
+        uint8_t b = *p++;
+        x |= (uint64_t)(b & 0x7f) << sh;
+        if (!(b & 0x80))
+            break;
+        sh += 7;
+    }
+    *v = x;
+    return p;
+}
+static const uint8_t *dev_get(const uint8_t *p, dev *d)
+{
+    uint8_t b = *p++;
+    d->unit = b & 3;
+    d->store = (b >> 2) & 1;
+    d->own = (b >> 4) & 7;
+    if (b & 0x80) {
+        uint64_t hi;
+        p = get_leb(p, &hi);
+        d->own |= hi << 3;
+    }
+    d->wake = d->mov = d->misp = d->lds = 0;
+    if (b & 8) {
+        uint64_t v;
+        p = get_leb(p, &v), d->wake = (uint32_t)v;
+        p = get_leb(p, &v), d->mov = (uint32_t)v;
+        p = get_leb(p, &v), d->misp = (uint32_t)v;
+        p = get_leb(p, &v), d->lds = (uint32_t)v;
+    }
+    return p;
+}
+
+/* ---- the collector: wavefronts, their events, the slices --------------- */
+typedef struct cwf {
+    uint64_t key, seq;          /* its slice and id; its order of begin */
+    uint32_t nd, wg, pid;       /* ND-range, work-group, its pending ND-range's id */
+    uint32_t sli;               /* its slice in the collector's sl */
+    uint16_t cu, simd;
+    uint64_t begin, end, last;  /* traced; last: its last event's cycle */
+    uint64_t prev;              /* own parts: its previous event's cycle (or begin) */
+    uint8_t *buf;               /* its events, encoded */
+    uint32_t len, cap, n;
+    uint32_t twins;
+    int ended;
+    /* the open event, at the collector's cycle */
+    int open;
+    uint8_t o_unit, o_store, last_wrote;
+    uint32_t o_wake, o_mov, o_misp, o_lds;
+    /* a patched stream's scheme state (replay.c's write_events) */
+    uint8_t *place;
+    uint16_t nregs;
+    uint8_t pend, have_full;
+    uint8_t *full;
+} cwf;
+
+typedef struct {
+    int has_prev, cur_set;
+    uint64_t prev_c, prev_wmax;     /* its last cycle with a vector ALU event, the latest
+                                       wavefront (order of begin) of that cycle's */
+    uint64_t cur_c, cur_min, cur_max;
+} cslice;
+
+typedef struct { uint32_t nd, id, alive; } pnd;     /* an ND-range not yet timed */
+
+/* open addressing: key -> value + 1 */
+typedef struct { uint64_t *key; uint32_t *val; size_t cap, n; } omap;
+static size_t om_slot(const omap *m, uint64_t k)
+{
+    size_t i = (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & (m->cap - 1);
+    while (m->val[i] && m->key[i] != k)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+static uint32_t *om_get(const omap *m, uint64_t k)
+{
+    if (!m->cap)
+        return NULL;
+    size_t j = om_slot(m, k);
+    return m->val[j] ? &m->val[j] : NULL;
+}
+static int om_put(omap *m, uint64_t k, uint32_t v)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        size_t oc = m->cap, nc = oc ? 2 * oc : 256;
+        uint64_t *ok = m->key;
+        uint32_t *ov = m->val;
+        m->key = calloc(nc, sizeof *m->key);
+        m->val = calloc(nc, sizeof *m->val);
+        if (!m->key || !m->val) {
+            free(m->key), free(m->val);
+            m->key = ok, m->val = ov;
+            return -1;
+        }
+        m->cap = nc, m->n = 0;
+        for (size_t i = 0; i < oc; i++)
+            if (ov[i]) {
+                size_t j = om_slot(m, ok[i]);
+                m->key[j] = ok[i], m->val[j] = ov[i], m->n++;
+            }
+        free(ok), free(ov);
+    }
+    size_t j = om_slot(m, k);
+    if (!m->val[j])
+        m->n++;
+    m->key[j] = k, m->val[j] = v + 1;
+    return 0;
+}
+static void om_clear(omap *m)
+{
+    if (m->cap)
+        memset(m->val, 0, m->cap * sizeof *m->val);
+    m->n = 0;
+}
+static void om_free(omap *m) { free(m->key), free(m->val); }
+
+/* One run of the model: a configuration, the scheme's events or not, and
+ * its state between ND-ranges. */
+typedef struct {
+    const rft_m2scfg *cfg;
+    int scheme;
+    int timed;                  /* an ND-range timed already */
+    uint64_t clock, prev_traced_end;
+    uint64_t *simd_free, *vm_free, *lds_free;
+} mrun;
+
+typedef struct { uint32_t nd; uint64_t traced, cyc[3], instr, ev[4]; } ndrow;
+
+typedef struct col {
+    rft_m2scfg traced, whatif;
+    rft_cm_scheme sc;
+    int scheme;                 /* run S made */
+    int events;                 /* the stream's scheme events read */
+    int counted;                /* the scheme run charges something */
+    uint32_t degraded, max_wg;
+    int wfrule;
+    uint32_t issue, i0;
+    rft_geom geom;
+    int patched;
+    rft_pattern_opts po;
+    int same;                   /* what-if = traced: run W is run B */
+    mrun run[3];                /* B: traced, W: what-if, S: what-if with the scheme */
+    int diverged;               /* S's state is no longer W's */
+    /* wavefronts alive (not timed), in order of begin */
+    cwf *wf;
+    uint32_t nwf, capwf;
+    uint64_t seq;
+    omap wmap, smap;
+    cslice *sl;
+    uint32_t nsl, capsl;
+    uint32_t *open, nopen, capopen, *touched, ntouched, captouched;
+    uint64_t now;
+    int started;
+    pnd *pend;
+    uint32_t npend, cappend, nextid;
+    /* what the model takes from the ND-ranges timed so far */
+    uint32_t tmax;
+    uint64_t maxlat_all;
+    /* the ND-ranges timed, kept (encoded) while they take no more than
+     * RFT_CM_KEEP bytes, to be timed again at the end with the whole
+     * stream's maxima if theirs were lower */
+    int keep;
+    cwf *kept;
+    uint32_t nkept, capkept;
+    pnd *kpend;
+    uint32_t nkpend, capkpend;
+    uint64_t kept_bytes;
+    uint32_t tmax_low;          /* the lowest tmax an ND-range was timed with */
+    uint64_t ml_low;            /* the lowest maxlat_all an ND-range without a load was
+                                   timed with (UINT64_MAX: none) */
+    uint64_t first, trace_end, instr;
+    int any;
+    ndrow *rows;
+    uint32_t nrows, caprows;
+    uint64_t evs[4];
+} col;
+
+enum { RB, RW, RS };
+
+static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, int scheme,
+                    uint32_t issue)
+{
+    c->traced = *traced, c->whatif = *whatif;
+    c->scheme = c->events = scheme;
+    c->issue = issue ? issue : 4;
+    c->i0 = simd_interval(&c->traced, c->issue);
+    c->same = memcmp(&c->traced, &c->whatif, sizeof c->traced) == 0;
+    c->keep = 1;
+    c->tmax_low = UINT32_MAX;
+    c->ml_low = UINT64_MAX;
+    rft_pattern_opts_default(&c->po);
+    for (int r = 0; r < 3; r++) {
+        const rft_m2scfg *g = r == RB ? &c->traced : &c->whatif;
+        mrun *R = &c->run[r];
+        R->cfg = g;
+        R->scheme = r == RS;
+        R->simd_free = calloc((size_t)g->num_cu * g->num_pools, sizeof *R->simd_free);
+        R->vm_free = calloc(g->num_cu, sizeof *R->vm_free);
+        R->lds_free = calloc(g->num_cu, sizeof *R->lds_free);
+        if (!R->simd_free || !R->vm_free || !R->lds_free)
+            return -1;
+    }
+    return 0;
+}
+
+/* The ND-ranges timed no longer kept */
+static void col_unkeep(col *c)
+{
+    for (uint32_t i = 0; i < c->nkept; i++)
+        free(c->kept[i].buf);
+    free(c->kept), free(c->kpend);
+    c->kept = NULL, c->kpend = NULL;
+    c->nkept = c->capkept = c->nkpend = c->capkpend = 0;
+    c->kept_bytes = 0;
+    c->keep = 0;
+}
+
+static void col_free(col *c)
+{
+    for (uint32_t i = 0; i < c->nwf; i++)
+        free(c->wf[i].buf), free(c->wf[i].place), free(c->wf[i].full);
+    free(c->wf);
+    col_unkeep(c);
+    om_free(&c->wmap), om_free(&c->smap);
+    free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
+    for (int r = 0; r < 3; r++)
+        free(c->run[r].simd_free), free(c->run[r].vm_free), free(c->run[r].lds_free);
+}
+
+static cwf *col_find(col *c, uint64_t key)
+{
+    uint32_t *v = om_get(&c->wmap, key);
+    return v ? &c->wf[*v - 1] : NULL;
+}
+
+static cslice *col_slice(col *c, uint16_t cu, uint16_t simd)
+{
+    uint64_t k = (uint64_t)cu << 16 | simd;
+    uint32_t *v = om_get(&c->smap, k);
+    if (v)
+        return &c->sl[*v - 1];
+    if (rft_grow((void **)&c->sl, c->nsl, &c->capsl, sizeof *c->sl, 64) ||
+        om_put(&c->smap, k, c->nsl))
+        return NULL;
+    memset(&c->sl[c->nsl], 0, sizeof *c->sl);
+    return &c->sl[c->nsl++];
+}
+
+static int col_begin(col *c, uint64_t key, uint32_t nd, uint32_t wg, uint16_t cu, uint16_t simd,
+                     uint64_t cycle, uint16_t nregs)
+{
+    if (rft_grow((void **)&c->wf, c->nwf, &c->capwf, sizeof *c->wf, 256))
+        return -1;
+    if (!c->seq)
+        c->first = cycle;
+    pnd *p = NULL;
+    for (uint32_t i = c->npend; i-- > 0;)
+        if (c->pend[i].nd == nd) {
+            p = &c->pend[i];
+            break;
+        }
+    if (!p) {
+        if (rft_grow((void **)&c->pend, c->npend, &c->cappend, sizeof *c->pend, 4))
+            return -1;
+        p = &c->pend[c->npend++];
+        *p = (pnd){nd, c->nextid++, 0};
+    }
+    p->alive++;
+    cwf *f = &c->wf[c->nwf];
+    *f = (cwf){.key = key, .seq = c->seq++, .nd = nd, .wg = wg, .pid = p->id, .cu = cu,
+               .simd = simd, .begin = cycle, .end = cycle, .prev = cycle};
+    if (c->patched && c->events) {
+        f->place = calloc(nregs ? nregs : 1, 1);
+        f->full = calloc(RFT_MAX_LANES / 8, 1);
+        if (!f->place || !f->full) {
+            free(f->place), free(f->full);
+            return -1;
+        }
+        f->nregs = nregs;
+    }
+    cslice *sl = col_slice(c, cu, simd);
+    if (!sl || om_put(&c->wmap, key, c->nwf))
+        return -1;
+    f->sli = (uint32_t)(sl - c->sl);
+    c->nwf++;
+    return 0;
+}
+
+static void col_end(col *c, cwf *f, uint64_t cycle)
+{
+    if (f->ended)
+        return;
+    f->end = cycle, f->ended = 1;
+    for (uint32_t i = 0; i < c->npend; i++)
+        if (c->pend[i].id == f->pid) {
+            c->pend[i].alive--;
+            break;
+        }
+}
+
+/* A record of f's at the collector's cycle c (cm_event's rules) */
+static int col_event(col *c, cwf *f, uint8_t unit, int store, int write, const uint32_t *sch)
+{
+    uint64_t t = c->now;
+    if (f->ended)
         return 0;
-    uint32_t issue = tr->issue ? tr->issue : 4;
-    uint32_t i0 = simd_interval(traced, issue), i1 = simd_interval(cfg, issue);
+    if (!f->n && !f->open && t == f->begin && write && !store)
+        return 0;                       /* presets */
+    if (f->open) {                      /* another record of the same instruction */
+        if (unit == RFT_CM_VMEM || (unit == RFT_CM_LDS && f->o_unit == RFT_CM_ALU))
+            f->o_unit = unit;
+        /* a store is an instruction with a unit record and no register
+         * written, whichever of its records (R, U, W) comes first */
+        if (write && !store)
+            f->o_store = 0, f->last_wrote = 1;
+        else if (store && !f->last_wrote)
+            f->o_store = 1;
+    } else {
+        if (rft_grow((void **)&c->open, c->nopen, &c->capopen, sizeof *c->open, 64))
+            return -1;
+        c->open[c->nopen++] = (uint32_t)(f - c->wf);
+        f->open = 1;
+        f->o_unit = unit, f->o_store = store != 0;
+        f->last_wrote = write && !store;
+        f->o_wake = f->o_mov = f->o_misp = f->o_lds = 0;
+    }
+    if (sch)
+        f->o_wake += sch[0], f->o_mov += sch[1], f->o_misp += sch[2], f->o_lds += sch[3];
+    return 0;
+}
+
+/* The events open at the collector's cycle closed: each one's own part,
+ * its traced gap less its SIMD wait (a vector ALU instruction issued right
+ * after another wavefront's on its slice, within one issue interval, waited
+ * for that one at most: the first of its cycle's, in order of begin, after
+ * the latest of the slice's previous cycle with one) */
+static int col_close(col *c)
+{
+    uint64_t now = c->now;
+    c->ntouched = 0;
+    for (uint32_t k = 0; k < c->nopen; k++) {
+        cwf *f = &c->wf[c->open[k]];
+        if (f->o_unit != RFT_CM_ALU)
+            continue;
+        cslice *s = &c->sl[f->sli];
+        if (!s->cur_set) {
+            if (rft_grow((void **)&c->touched, c->ntouched, &c->captouched, sizeof *c->touched, 64))
+                return -1;
+            c->touched[c->ntouched++] = (uint32_t)(s - c->sl);
+            s->cur_set = 1, s->cur_c = now, s->cur_min = s->cur_max = f->seq;
+        } else {
+            s->cur_min = f->seq < s->cur_min ? f->seq : s->cur_min;
+            s->cur_max = f->seq > s->cur_max ? f->seq : s->cur_max;
+        }
+    }
+    for (uint32_t k = 0; k < c->nopen; k++) {
+        cwf *f = &c->wf[c->open[k]];
+        uint64_t waited = now;
+        if (f->o_unit == RFT_CM_ALU) {
+            const cslice *s = &c->sl[f->sli];
+            if (f->seq == s->cur_min && s->has_prev && now - s->prev_c <= c->i0 &&
+                s->prev_wmax != f->seq)
+                waited = s->prev_c;
+        }
+        uint64_t ready = umax(f->prev, waited);
+        if (ready > now)
+            ready = now;
+        uint64_t own = ready - f->prev;
+        if (rft_grow_to((void **)&f->buf, &f->cap, (uint64_t)f->len + 32, 1, 16))
+            return -1;
+        uint8_t *p = f->buf + f->len;
+        int sch = (f->o_wake | f->o_mov | f->o_misp | f->o_lds) != 0;
+        uint8_t b0 = (uint8_t)(f->o_unit | f->o_store << 2 | sch << 3 | (own & 7) << 4);
+        *p++ = own >> 3 ? b0 | 0x80 : b0;
+        if (own >> 3)
+            p = put_leb(p, own >> 3);
+        if (sch) {
+            p = put_leb(p, f->o_wake), p = put_leb(p, f->o_mov);
+            p = put_leb(p, f->o_misp), p = put_leb(p, f->o_lds);
+        }
+        f->len = (uint32_t)(p - f->buf);
+        f->n++;
+        f->prev = f->last = now;
+        f->open = 0;
+    }
+    for (uint32_t k = 0; k < c->ntouched; k++) {
+        cslice *s = &c->sl[c->touched[k]];
+        s->prev_c = s->cur_c, s->prev_wmax = s->cur_max, s->has_prev = 1, s->cur_set = 0;
+    }
+    c->nopen = 0;
+    return 0;
+}
+
+/* ---- the model, one ND-range -------------------------------------------- */
+typedef struct {
+    uint32_t nl;
+    cwf **w;                    /* its wavefronts, in order of begin */
+    uint32_t *order, *wgof, *next, ng;
+    const uint8_t **pos;
+    dev *cur;
+    wgrp *g;
+    uint64_t tb, te, drain;
+    uint32_t *res_wg, *res_wf;
+    heap h;
+} ndw;
+
+static uint64_t run_nd(col *c, mrun *R, ndw *D)
+{
+    const rft_m2scfg *cfg = R->cfg, *traced = &c->traced;
+    const rft_cm_scheme *S = R->scheme ? &c->sc : NULL;
+    uint32_t issue = c->issue;
+    uint32_t i1 = simd_interval(cfg, issue);
     int64_t d_vm = delta(cfg->vm_write_latency, traced->vm_write_latency);
     int64_t d_lds = delta(cfg->lds_write_latency, traced->lds_write_latency);
     uint32_t vm_int = ceil_div(cfg->vm_write_latency, cfg->vm_write_buffer);
     uint32_t lds_int = ceil_div(cfg->lds_write_latency, cfg->lds_write_buffer);
     uint32_t npools = cfg->num_pools, ncu = cfg->num_cu;
-    int rc = -1;
-
-    uint64_t *own = malloc((tr->nev ? tr->nev : 1) * sizeof *own);
-    uint64_t *simd_free = calloc((size_t)ncu * npools, sizeof *simd_free);
-    uint64_t *vm_free = calloc(ncu, sizeof *vm_free), *lds_free = calloc(ncu, sizeof *lds_free);
-    uint32_t *res_wg = calloc(ncu, sizeof *res_wg), *res_wf = calloc(ncu, sizeof *res_wf);
-    uint32_t *order = malloc(tr->nwf * sizeof *order), *wgof = malloc(tr->nwf * sizeof *wgof);
-    uint32_t *next = malloc(tr->nwf * sizeof *next);     /* next event of each wavefront */
-    uint64_t *t_last = malloc(tr->nwf * sizeof *t_last);
-    wgrp *g = malloc(tr->nwf * sizeof *g);
-    heap h = {0};
-    if (!own || !simd_free || !vm_free || !lds_free || !res_wg || !res_wf || !order || !wgof ||
-        !next || !t_last || !g || own_parts(tr, i0, own))
-        goto out;
-
-    /* work-groups: consecutive runs of wavefronts of one (ND-range, wg) in
-     * order of begin; a wavefront without a work-group is one alone */
-    uint32_t ng = 0;
-    {
-        /* wavefronts by (ND-range, work-group, begin); a run of one key is a
-         * work-group (a wavefront without one is alone); groups then by
-         * (ND-range, first begin) */
-        wkey *kk = malloc(tr->nwf * sizeof *kk);
-        if (!kk)
-            goto out;
-        for (uint32_t w = 0; w < tr->nwf; w++)
-            kk[w] = (wkey){tr->wf[w].ndrange, tr->wf[w].wg, w};
-        qsort(kk, tr->nwf, sizeof *kk, wf_cmp);
-        for (uint32_t w = 0; w < tr->nwf; w++)
-            order[w] = kk[w].w;
-        free(kk);
-        for (uint32_t i = 0; i < tr->nwf; i++) {
-            const rft_cm_wf *f = &tr->wf[order[i]];
-            const rft_cm_wf *p = i ? &tr->wf[order[i - 1]] : NULL;
-            if (!p || p->ndrange != f->ndrange || p->wg != f->wg || f->wg == RFT_NO_WG)
-                g[ng++] = (wgrp){.first_wf = i, .nwf = 0, .first_begin = f->begin, .nd = f->ndrange};
-            g[ng - 1].nwf++;
-            g[ng - 1].first_begin = f->begin < g[ng - 1].first_begin ? f->begin : g[ng - 1].first_begin;
+    uint32_t cap_wg = npools * cfg->max_wg_per_pool, cap_wf = npools * cfg->max_wf_per_pool;
+    if (c->tmax && c->tmax < cap_wg)
+        cap_wg = c->tmax;
+    uint64_t *simd_free = R->simd_free, *vm_free = R->vm_free, *lds_free = R->lds_free;
+    uint32_t *res_wg = D->res_wg, *res_wf = D->res_wf, *order = D->order, *next = D->next;
+    wgrp *g = D->g;
+    heap *h = &D->h;
+    uint64_t tb = D->tb, drain = D->drain;
+    /* 6: this ND-range starts once the previous ended everywhere */
+    if (R->timed && tb > R->prev_traced_end)
+        R->clock += tb - R->prev_traced_end;
+    uint64_t start = R->timed ? R->clock : tb, end = start;
+    memset(res_wg, 0, ncu * sizeof *res_wg);
+    memset(res_wf, 0, ncu * sizeof *res_wf);
+    for (size_t i = 0; i < (size_t)ncu * npools; i++)
+        simd_free[i] = umax(simd_free[i], start);
+    uint32_t pend = 0, q1 = D->ng;
+    h->n = 0;
+    uint64_t now = start;
+#define DISPATCH()                                                                        \
+    while (pend < q1) {                                                                   \
+        uint32_t best = NONE;                                                             \
+        for (uint32_t cc = 0; cc < ncu; cc++)                                             \
+            if ((res_wg[cc] < cap_wg && res_wf[cc] + g[pend].nwf <= cap_wf) || !res_wg[cc]) \
+                if (best == NONE || res_wg[cc] < res_wg[best])                            \
+                    best = cc;                                                            \
+        if (best == NONE)                                                                 \
+            break;                                                                        \
+        wgrp *G0 = &g[pend];                                                              \
+        G0->cu = best, G0->left = G0->nwf, G0->end = now, G0->last_store = 0;             \
+        res_wg[best]++, res_wf[best] += G0->nwf;                                          \
+        for (uint32_t j = 0; j < G0->nwf; j++) {                                          \
+            uint32_t ww = order[G0->first_wf + j];                                        \
+            const cwf *fw = D->w[ww];                                                     \
+            uint64_t bb = now + (fw->begin - G0->first_begin) +                           \
+                          (now == start ? G0->first_begin - tb : 0);                      \
+            next[ww] = 0;                                                                 \
+            D->pos[ww] = fw->buf;                                                         \
+            uint64_t rr = bb;                                                             \
+            if (fw->n) {                                                                  \
+                D->pos[ww] = dev_get(D->pos[ww], &D->cur[ww]);                            \
+                rr = bb + D->cur[ww].own;                                                 \
+            }                                                                             \
+            if (hpush(h, HENT(rr, 1, ww)))                                              \
+                return UINT64_MAX;                                                        \
+        }                                                                                 \
+        pend++;                                                                           \
+    }
+    DISPATCH();
+    while (h->n) {
+        hent x = h->a[0];       /* popped below, or replaced by its successor */
+        now = x.t;
+        if (x.k >> 32 == 0) {      /* a work-group ends: its slot frees */
+            hpop(h);
+            wgrp *G = &g[(uint32_t)x.k];
+            res_wg[G->cu]--, res_wf[G->cu] -= G->nwf;
+            end = umax(end, x.t);
+            DISPATCH();
+            continue;
         }
-        qsort(g, ng, sizeof *g, wg_cmp);
-        for (uint32_t q = 0; q < ng; q++)
-            for (uint32_t j = 0; j < g[q].nwf; j++)
-                next[order[g[q].first_wf + j]] = q;
-        /* order[] again, groups in their new order */
+        uint32_t w = (uint32_t)x.k;
+        const cwf *f = D->w[w];
+        wgrp *G = &g[D->wgof[w]];
+        if (next[w] < f->n) {
+            const dev *ev = &D->cur[w];
+            uint64_t r = x.t, t;
+            uint32_t cu = G->cu, rep = 1;
+            uint64_t *sf = &simd_free[(size_t)cu * npools + f->simd % npools];
+            if (S) {    /* the scheme's events before the instruction */
+                r += (uint64_t)ev->wake * S->wakeup_cycles;
+                if (ev->lds) {          /* the spilled registers' LDS loads */
+                    uint64_t l = umax(r + S->lds_cycles, lds_free[cu]);
+                    lds_free[cu] = l + (uint64_t)ev->lds * lds_int;
+                    r = l;
+                }
+                if (ev->mov) {          /* the injected MOVs, on its SIMD */
+                    uint64_t m = umax(r, *sf) + (uint64_t)ev->mov * S->mov_cycles;
+                    *sf = r = m;
+                }
+                rep = 1 + f->twins;     /* the redundant twins' instructions after it */
+            }
+            if (ev->unit == RFT_CM_ALU) {       /* 1, 3: the SIMD, oldest ready first */
+                uint64_t s = umax(r, *sf);
+                *sf = s + (uint64_t)rep * i1;
+                t = s;      /* 4.2 tracks no register: the wavefront goes on once it issued */
+            } else if (ev->unit == RFT_CM_VMEM) {   /* 1: the write stage and its buffer */
+                uint64_t a = add_d(r, d_vm, r);
+                t = umax(a, vm_free[cu]);
+                vm_free[cu] = t + (uint64_t)rep * vm_int;
+                if (ev->store)
+                    G->last_store = umax(G->last_store, t);
+                if (ev->store)      /* the wavefront goes on once the stage took it */
+                    t = r + (t - a);
+            } else {                                /* 5: the LDS, in ready order */
+                uint64_t a = add_d(r, d_lds, r);
+                t = umax(a, lds_free[cu]);
+                lds_free[cu] = t + (uint64_t)rep * lds_int;
+                t = r + (t - a);    /* as a store: waited on only at an s_waitcnt */
+            }
+            if (S) {
+                if (ev->misp) {         /* the pipeline stalls: the SIMD and the wavefront */
+                    uint64_t st = (uint64_t)ev->misp * S->stall_cycles;
+                    *sf = umax(*sf, t) + st;
+                    t += st;
+                }
+                t += S->stages;         /* its result later, waited for */
+            }
+            next[w]++;
+            uint64_t nr;
+            if (next[w] < f->n) {
+                D->pos[w] = dev_get(D->pos[w], &D->cur[w]);
+                nr = t + D->cur[w].own;
+            } else {
+                nr = t + (f->end - f->last);
+            }
+            hreplace(h, HENT(nr, 1, w));
+            continue;
+        }
+        /* the wavefront ends at x.t */
+        G->end = umax(G->end, x.t);
+        if (--G->left == 0) {           /* 4: the work-group ends when its stores drain */
+            uint64_t ge = G->end;
+            if (G->last_store)
+                ge = umax(ge, G->last_store + drain);
+            hreplace(h, HENT(ge, 0, D->wgof[w]));
+        } else {
+            hpop(h);
+        }
+    }
+#undef DISPATCH
+    R->clock = end;
+    R->prev_traced_end = D->te;
+    R->timed = 1;
+    return end - start;
+}
+
+static void copy_run(col *c, mrun *to, const mrun *from)
+{
+    const rft_m2scfg *g = from->cfg;
+    to->timed = from->timed, to->clock = from->clock, to->prev_traced_end = from->prev_traced_end;
+    memcpy(to->simd_free, from->simd_free, (size_t)g->num_cu * g->num_pools * sizeof *to->simd_free);
+    memcpy(to->vm_free, from->vm_free, g->num_cu * sizeof *to->vm_free);
+    memcpy(to->lds_free, from->lds_free, g->num_cu * sizeof *to->lds_free);
+    (void)c;
+}
+
+typedef struct { uint32_t wg, w; } lkey;
+static int lkey_cmp(const void *a, const void *b)
+{
+    const lkey *x = a, *y = b;
+    if (x->wg != y->wg)
+        return x->wg < y->wg ? -1 : 1;
+    return x->w < y->w ? -1 : x->w > y->w;
+}
+
+/* SC healing (replay.c's twins): the redundant twins of the k-th of n
+ * wavefronts of a work-group */
+static uint32_t twins_of(const col *c, uint32_t n, uint32_t k)
+{
+    rft_heal_group hg;
+    uint32_t nsc = c->geom.block_lanes;
+    uint64_t deg = c->degraded >= 64 ? ~0ull : (1ull << c->degraded) - 1;
+    if (rft_heal_group_rule(n * c->geom.lanes, deg, nsc, c->geom.lanes, c->max_wg, c->wfrule,
+                            &hg) || hg.wf_healthy <= hg.wf_naive)
+        return 0;
+    uint32_t x = hg.wf_healthy - hg.wf_naive;
+    return k < x ? 1 + (k == 0 && x > n ? x - n : 0) : 0;
+}
+
+/* Time pending ND-range p (its wavefronts all ended, or the stream over)
+ * and free its wavefronts. */
+static int col_time(col *c, uint32_t pi)
+{
+    pnd p = c->pend[pi];
+    ndw D = {0};
+    int rc = -1;
+    uint32_t nl = 0;
+    for (uint32_t i = 0; i < c->nwf; i++)
+        nl += c->wf[i].pid == p.id;
+    size_t n1 = nl ? nl : 1;
+    uint32_t ncu = c->traced.num_cu > c->whatif.num_cu ? c->traced.num_cu : c->whatif.num_cu;
+    lkey *kk = malloc(n1 * sizeof *kk);
+    D.w = malloc(n1 * sizeof *D.w);
+    D.order = malloc(n1 * sizeof *D.order);
+    D.wgof = malloc(n1 * sizeof *D.wgof);
+    D.next = malloc(n1 * sizeof *D.next);
+    D.pos = malloc(n1 * sizeof *D.pos);
+    D.cur = malloc(n1 * sizeof *D.cur);
+    D.g = malloc(n1 * sizeof *D.g);
+    D.res_wg = calloc(ncu, sizeof *D.res_wg);
+    D.res_wf = calloc(ncu, sizeof *D.res_wf);
+    iv *v = malloc(2 * n1 * sizeof *v);
+    uint32_t *cnt = NULL;
+    if (!kk || !D.w || !D.order || !D.wgof || !D.next || !D.pos || !D.cur || !D.g || !D.res_wg ||
+        !D.res_wf || !v)
+        goto out;
+    D.nl = nl;
+    for (uint32_t i = 0, k = 0; i < c->nwf; i++)
+        if (c->wf[i].pid == p.id)
+            D.w[k++] = &c->wf[i];
+    if (!c->started || !nl) {
+        rc = 0;
+        goto drop;
+    }
+    /* work-groups: wavefronts by (work-group, begin); a run of one is a
+     * work-group (a wavefront without one is alone); groups then by first
+     * begin */
+    for (uint32_t i = 0; i < nl; i++)
+        kk[i] = (lkey){D.w[i]->wg, i};
+    qsort(kk, nl, sizeof *kk, lkey_cmp);
+    for (uint32_t i = 0; i < nl; i++)
+        D.order[i] = kk[i].w;
+    uint32_t ng = 0;
+    for (uint32_t i = 0; i < nl; i++) {
+        const cwf *f = D.w[D.order[i]], *pf = i ? D.w[D.order[i - 1]] : NULL;
+        if (!pf || pf->wg != f->wg || f->wg == RFT_NO_WG)
+            D.g[ng++] = (wgrp){.first_wf = i, .nwf = 0, .first_begin = f->begin, .nd = 0};
+        D.g[ng - 1].nwf++;
+        if (f->begin < D.g[ng - 1].first_begin)
+            D.g[ng - 1].first_begin = f->begin;
+    }
+    qsort(D.g, ng, sizeof *D.g, wg_cmp);
+    {
         uint32_t k = 0;
         for (uint32_t q = 0; q < ng; q++) {
-            for (uint32_t j = 0; j < g[q].nwf; j++)
-                wgof[k + j] = order[g[q].first_wf + j];
-            g[q].first_wf = k;
-            k += g[q].nwf;
+            for (uint32_t j = 0; j < D.g[q].nwf; j++) {
+                D.wgof[k + j] = D.order[D.g[q].first_wf + j];
+                D.next[D.order[D.g[q].first_wf + j]] = q;
+            }
+            D.g[q].first_wf = k;
+            k += D.g[q].nwf;
         }
-        memcpy(order, wgof, tr->nwf * sizeof *order);
-        for (uint32_t w = 0; w < tr->nwf; w++)
-            wgof[w] = next[w];
+        memcpy(D.order, D.wgof, nl * sizeof *D.order);
+        memcpy(D.wgof, D.next, nl * sizeof *D.wgof);
     }
-
+    D.ng = ng;
+    /* SC healing: each work-group's redundant wavefronts */
+    if (c->degraded)
+        for (uint32_t q = 0; q < ng; q++)
+            for (uint32_t j = 0; j < D.g[q].nwf; j++) {
+                cwf *f = D.w[D.order[D.g[q].first_wf + j]];
+                f->twins = f->wg == RFT_NO_WG ? 0 : twins_of(c, D.g[q].nwf, j);
+            }
     /* the most work-groups resident on one compute unit at once, traced:
      * it carries the register and LDS limits the trace cannot name */
-    uint32_t cap_wg = npools * cfg->max_wg_per_pool, cap_wf = npools * cfg->max_wf_per_pool;
     {
-        uint32_t tmax = 0;
-        iv *v = malloc(2 * (size_t)ng * sizeof *v);
-        if (!v)
-            goto out;
         uint16_t maxcu = 0;
         for (uint32_t q = 0; q < ng; q++) {
             uint64_t b = UINT64_MAX, e = 0;
-            const rft_cm_wf *f0 = &tr->wf[order[g[q].first_wf]];
-            for (uint32_t j = 0; j < g[q].nwf; j++) {
-                const rft_cm_wf *f = &tr->wf[order[g[q].first_wf + j]];
+            const cwf *f0 = D.w[D.order[D.g[q].first_wf]];
+            for (uint32_t j = 0; j < D.g[q].nwf; j++) {
+                const cwf *f = D.w[D.order[D.g[q].first_wf + j]];
                 b = f->begin < b ? f->begin : b;
                 e = umax(e, f->end);
             }
@@ -254,270 +800,335 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
             v[2 * q + 1] = (iv){e, -1, f0->cu};
             maxcu = f0->cu > maxcu ? f0->cu : maxcu;
         }
-        uint32_t *cnt = calloc((size_t)maxcu + 1, sizeof *cnt);
-        if (!cnt) {
-            free(v);
+        cnt = calloc((size_t)maxcu + 1, sizeof *cnt);
+        if (!cnt)
             goto out;
-        }
         size_t n = 2 * (size_t)ng;
         qsort(v, n, sizeof *v, ivcmp);       /* by time, ends before begins */
         for (size_t i = 0; i < n; i++) {
             if (v[i].d > 0) {
-                if (++cnt[v[i].cu] > tmax)
-                    tmax = cnt[v[i].cu];
+                if (++cnt[v[i].cu] > c->tmax)
+                    c->tmax = cnt[v[i].cu];
             } else {
                 cnt[v[i].cu]--;
             }
         }
-        free(cnt);
-        free(v);
-        if (tmax && tmax < cap_wg)
-            cap_wg = tmax;
     }
-
-    /* ND-ranges in order; their wavefront groups are in order of first begin */
-    uint64_t clock = tr->wf[0].begin, first = clock, prev_traced_end = 0;
-    uint64_t trace_end = 0;
-    for (uint32_t w = 0; w < tr->nwf; w++)
-        trace_end = umax(trace_end, tr->wf[w].end);
-    uint32_t q0 = 0;
-    uint64_t maxlat_all = 0;    /* the longest vector-memory load latency seen */
-    for (uint64_t e = 0; e < tr->nev; e++)
-        if (tr->ev[e].unit == RFT_CM_VMEM && !tr->ev[e].store)
-            maxlat_all = umax(maxlat_all, own[e]);
-    while (q0 < ng) {
-        uint32_t nd = tr->wf[order[g[q0].first_wf]].ndrange, q1 = q0;
-        uint64_t tb = UINT64_MAX, te = 0, nlat = 0, ninst = 0, maxlat = 0;
-        while (q1 < ng && tr->wf[order[g[q1].first_wf]].ndrange == nd)
-            q1++;
-        for (uint32_t q = q0; q < q1; q++)
-            for (uint32_t j = 0; j < g[q].nwf; j++) {
-                const rft_cm_wf *f = &tr->wf[order[g[q].first_wf + j]];
-                tb = f->begin < tb ? f->begin : tb;
-                te = umax(te, f->end);
-                ninst += f->n;
-                for (uint32_t k = 0; k < f->n; k++)
-                    if (tr->ev[f->first + k].unit == RFT_CM_VMEM && !tr->ev[f->first + k].store)
-                        nlat++, maxlat = umax(maxlat, own[f->first + k]);
-            }
-        /* 4: a store drains in the longest load latency of its ND-range (a
-         * load's own part may be a cache hit; a store goes to memory) */
-        uint64_t drain = nlat ? maxlat : maxlat_all;
-        /* 6: this ND-range starts once the previous ended everywhere */
-        if (q0 > 0 && tb > prev_traced_end)
-            clock += tb - prev_traced_end;
-        uint64_t start = q0 > 0 ? clock : tb, end = start;
-        memset(res_wg, 0, ncu * sizeof *res_wg);
-        memset(res_wf, 0, ncu * sizeof *res_wf);
-        for (size_t i = 0; i < (size_t)ncu * npools; i++)
-            simd_free[i] = umax(simd_free[i], start);
-        uint32_t pend = q0;
-        h.n = 0;
-        uint64_t now = start;
-#define DISPATCH()                                                                        \
-        while (pend < q1) {                                                              \
-            uint32_t best = NONE;                                                        \
-            for (uint32_t c = 0; c < ncu; c++)                                           \
-                if ((res_wg[c] < cap_wg && res_wf[c] + g[pend].nwf <= cap_wf) || !res_wg[c]) \
-                    if (best == NONE || res_wg[c] < res_wg[best])                        \
-                        best = c;                                                        \
-            if (best == NONE)                                                            \
-                break;                                                                   \
-            wgrp *D = &g[pend];                                                          \
-            D->cu = best, D->left = D->nwf, D->end = now, D->last_store = 0;              \
-            res_wg[best]++, res_wf[best] += D->nwf;                                      \
-            for (uint32_t j = 0; j < D->nwf; j++) {                                      \
-                uint32_t ww = order[D->first_wf + j];                                     \
-                uint64_t bb = now + (tr->wf[ww].begin - D->first_begin) +                  \
-                              (now == start ? D->first_begin - tb : 0);                  \
-                next[ww] = 0;                                                             \
-                t_last[ww] = bb;                                                           \
-                uint64_t rr = tr->wf[ww].n ? bb + own[tr->wf[ww].first] : bb;                 \
-                if (hpush(&h, (hent){rr, 1, ww}))                                          \
-                    goto out;                                                            \
-            }                                                                            \
-            pend++;                                                                      \
+    /* its span, instructions, events; the longest load latency */
+    uint64_t tb = UINT64_MAX, te = 0, nlat = 0, ninst = 0, maxlat = 0, evn[4] = {0};
+    int need_s = c->degraded != 0 || c->sc.stages != 0;
+    for (uint32_t i = 0; i < nl; i++) {
+        const cwf *f = D.w[i];
+        tb = f->begin < tb ? f->begin : tb;
+        te = umax(te, f->end);
+        ninst += f->n;
+        const uint8_t *q = f->buf;
+        for (uint32_t k = 0; k < f->n; k++) {
+            dev d;
+            q = dev_get(q, &d);
+            if (d.unit == RFT_CM_VMEM && !d.store)
+                nlat++, maxlat = umax(maxlat, d.own);
+            evn[0] += d.wake, evn[1] += d.mov, evn[2] += d.misp, evn[3] += d.lds;
         }
-        DISPATCH();
-        while (h.n) {
-            hent x = hpop(&h);
-            now = x.t;
-            if (x.kind == 0) {      /* a work-group ends: its slot frees */
-                wgrp *G = &g[x.id];
-                res_wg[G->cu]--, res_wf[G->cu] -= G->nwf;
-                end = umax(end, x.t);
-                DISPATCH();
-                continue;
-            }
-            uint32_t w = x.id;
-            const rft_cm_wf *f = &tr->wf[w];
-            wgrp *G = &g[wgof[w]];
-            if (next[w] < f->n) {
-                uint32_t e = f->first + next[w];
-                const rft_cm_ev *ev = &tr->ev[e];
-                uint64_t r = x.t, t;
-                uint32_t cu = G->cu;
-                if (ev->unit == RFT_CM_ALU) {       /* 1, 3: the SIMD, oldest ready first */
-                    uint64_t *sf = &simd_free[(size_t)cu * npools + f->simd % npools];
-                    uint64_t s = umax(r, *sf);
-                    *sf = s + i1;
-                    t = s;      /* 4.2 tracks no register: the wavefront goes on once it issued */
-                } else if (ev->unit == RFT_CM_VMEM) {   /* 1: the write stage and its buffer */
-                    uint64_t a = add_d(r, d_vm, r);
-                    t = umax(a, vm_free[cu]);
-                    vm_free[cu] = t + vm_int;
-                    if (ev->store)
-                        G->last_store = umax(G->last_store, t);
-                    if (ev->store)      /* the wavefront goes on once the stage took it */
-                        t = r + (t - a);
-                } else {                                /* 5: the LDS, in ready order */
-                    uint64_t a = add_d(r, d_lds, r);
-                    t = umax(a, lds_free[cu]);
-                    lds_free[cu] = t + lds_int;
-                    t = r + (t - a);    /* as a store: waited on only at an s_waitcnt */
+    }
+    c->maxlat_all = umax(c->maxlat_all, maxlat);
+    c->trace_end = umax(c->trace_end, te);
+    if (c->tmax < c->tmax_low)
+        c->tmax_low = c->tmax;
+    if (!nlat && c->maxlat_all < c->ml_low)
+        c->ml_low = c->maxlat_all;
+    /* 4: a store drains in the longest load latency of its ND-range (a
+     * load's own part may be a cache hit; a store goes to memory) */
+    D.drain = nlat ? maxlat : c->maxlat_all;
+    D.tb = tb, D.te = te;
+    need_s |= (evn[0] | evn[1] | evn[2] | evn[3]) != 0;
+    if (!c->degraded)
+        for (uint32_t i = 0; i < nl; i++)
+            need_s |= D.w[i]->twins != 0;
+    ndrow row = {.nd = p.nd, .traced = te - tb, .instr = ninst};
+    memcpy(row.ev, evn, sizeof evn);
+    if (c->scheme && need_s) {
+        mrun *W = c->same ? &c->run[RB] : &c->run[RW];
+        if (!c->diverged)
+            copy_run(c, &c->run[RS], W);
+        c->diverged = 1;
+        if ((row.cyc[RS] = run_nd(c, &c->run[RS], &D)) == UINT64_MAX)
+            goto out;
+        c->counted = 1;
+    }
+    if ((row.cyc[RB] = run_nd(c, &c->run[RB], &D)) == UINT64_MAX)
+        goto out;
+    row.cyc[RW] = row.cyc[RB];
+    if (!c->same && (row.cyc[RW] = run_nd(c, &c->run[RW], &D)) == UINT64_MAX)
+        goto out;
+    if (c->scheme && !need_s) {
+        if (c->diverged) {
+            if ((row.cyc[RS] = run_nd(c, &c->run[RS], &D)) == UINT64_MAX)
+                goto out;
+        } else {
+            row.cyc[RS] = row.cyc[RW];
+        }
+    }
+    c->instr += ninst;
+    for (int k = 0; k < 4; k++)
+        c->evs[k] += evn[k];
+    if (rft_grow((void **)&c->rows, c->nrows, &c->caprows, sizeof *c->rows, 16))
+        goto out;
+    c->rows[c->nrows++] = row;
+    c->any = 1;
+    rc = 0;
+drop:   /* its wavefronts kept or freed, the others left in order; the map rebuilt */
+    {
+        uint32_t k = 0;
+        if (c->keep && (rft_grow((void **)&c->kpend, c->nkpend, &c->capkpend, sizeof *c->kpend, 16) ||
+                        rft_grow_to((void **)&c->kept, &c->capkept, (uint64_t)c->nkept + nl,
+                                    sizeof *c->kept, 256)))
+            col_unkeep(c);
+        for (uint32_t i = 0; i < c->nwf; i++) {
+            cwf *f = &c->wf[i];
+            if (f->pid == p.id) {
+                free(f->place), free(f->full);
+                f->place = f->full = NULL;
+                if (c->keep) {
+                    if (f->len < f->cap) {
+                        uint8_t *b = realloc(f->buf, f->len ? f->len : 1);
+                        if (b)
+                            f->buf = b, f->cap = f->len;
+                    }
+                    c->kept[c->nkept++] = *f;
+                    c->kept_bytes += sizeof *f + f->cap;
+                } else {
+                    free(f->buf);
                 }
-                t_last[w] = t;
-                next[w]++;
-                uint64_t nr = next[w] < f->n ? t + own[f->first + next[w]]
-                                             : t + (f->end - tr->ev[f->first + f->n - 1].cycle);
-                if (hpush(&h, (hent){nr, 1, w}))
-                    goto out;
                 continue;
             }
-            /* the wavefront ends at x.t */
-            G->end = umax(G->end, x.t);
-            if (--G->left == 0) {           /* 4: the work-group ends when its stores drain */
-                uint64_t ge = G->end;
-                if (G->last_store)
-                    ge = umax(ge, G->last_store + drain);
-                if (hpush(&h, (hent){ge, 0, wgof[w]}))
-                    goto out;
-            }
+            c->wf[k++] = *f;
         }
-#undef DISPATCH
-        if (nd_out && nd < nnd_out) {
-            nd_out[nd].traced += te - tb;
-            nd_out[nd].cycles += end - start;
-            nd_out[nd].instructions += ninst;
+        c->nwf = k;
+        if (c->keep) {
+            c->kpend[c->nkpend++] = p;
+            if (c->kept_bytes > RFT_CM_KEEP)
+                col_unkeep(c);
         }
-        total->instructions += ninst;
-        clock = end;
-        prev_traced_end = te;
-        q0 = q1;
+        om_clear(&c->wmap);
+        for (uint32_t i = 0; i < c->nwf; i++)
+            if (om_put(&c->wmap, c->wf[i].key, i))
+                rc = -1;
+        memmove(&c->pend[pi], &c->pend[pi + 1], (c->npend - pi - 1) * sizeof *c->pend);
+        c->npend--;
     }
-    total->traced = trace_end - first;
-    total->cycles = clock - first;
+out:
+    free(kk), free(D.w), free(D.order), free(D.wgof), free(D.next), free(D.pos), free(D.cur);
+    free(D.g), free(D.res_wg), free(D.res_wf), free(v), free(cnt), free(D.h.a);
+    return rc;
+}
+
+/* Move on to cycle t: the open events closed, then every ND-range the
+ * stream has moved past timed (every wavefront of it ended, a later one
+ * begun), in order */
+static int col_at(col *c, uint64_t t)
+{
+    if (c->started && t <= c->now)
+        return 0;
+    if (c->started) {
+        if (col_close(c))
+            return -1;
+        while (c->npend > 1 && c->pend[0].alive == 0)
+            if (col_time(c, 0))
+                return -1;
+    }
+    c->now = t;
+    c->started = 1;
+    return 0;
+}
+
+static int col_finish(col *c)
+{
+    if (c->started && col_close(c))
+        return -1;
+    for (uint32_t i = 0; i < c->nwf; i++) {
+        cwf *f = &c->wf[i];
+        if (f->n && f->end < f->last)
+            f->end = f->last;         /* a wavefront without its end record */
+    }
+    while (c->npend)
+        if (col_time(c, 0))
+            return -1;
+    if (!c->keep || (c->tmax_low == c->tmax && (c->ml_low == UINT64_MAX || c->ml_low == c->maxlat_all)))
+        return 0;
+    /* an ND-range was timed with a lower maximum than the whole stream's:
+     * every one timed again (the runs from the start) with the stream's */
+    uint32_t tm = c->tmax;
+    uint64_t ml = c->maxlat_all;
+    for (int r = 0; r < 3; r++) {
+        mrun *R = &c->run[r];
+        const rft_m2scfg *g = R->cfg;
+        R->timed = 0, R->clock = R->prev_traced_end = 0;
+        memset(R->simd_free, 0, (size_t)g->num_cu * g->num_pools * sizeof *R->simd_free);
+        memset(R->vm_free, 0, g->num_cu * sizeof *R->vm_free);
+        memset(R->lds_free, 0, g->num_cu * sizeof *R->lds_free);
+    }
+    c->diverged = c->counted = c->any = 0;
+    c->nrows = 0;
+    c->instr = c->trace_end = 0;
+    memset(c->evs, 0, sizeof c->evs);
+    free(c->wf), free(c->pend);
+    c->wf = c->kept, c->nwf = c->nkept, c->capwf = c->capkept;
+    c->pend = c->kpend, c->npend = c->nkpend, c->cappend = c->capkpend;
+    c->kept = NULL, c->kpend = NULL, c->nkept = c->nkpend = 0;
+    col_unkeep(c);
+    c->tmax = tm, c->maxlat_all = ml;
+    while (c->npend)
+        if (col_time(c, 0))
+            return -1;
+    return 0;
+}
+
+/* ---- the whole trace at once ------------------------------------------- */
+typedef struct { uint64_t t; uint32_t kind, w, j; } item;   /* kind 0 begin, 1 event, 2 end */
+static int item_cmp(const void *a, const void *b)
+{
+    const item *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    if (x->w != y->w)
+        return x->w < y->w ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_m2scfg *cfg,
+                    const rft_cm_scheme *sch, rft_cm_result *total, rft_cm_result *nd_out,
+                    uint32_t nnd_out)
+{
+    memset(total, 0, sizeof *total);
+    if (nd_out)
+        memset(nd_out, 0, nnd_out * sizeof *nd_out);
+    if (!tr->nwf)
+        return 0;
+    col c = {0};
+    int rc = -1;
+    size_t ni = 2 * (size_t)tr->nwf + tr->nev;
+    item *it = malloc(ni * sizeof *it);
+    if (!it || col_init(&c, traced, cfg, sch != NULL, tr->issue))
+        goto out;
+    if (sch)
+        c.sc = *sch;
+    size_t k = 0;
+    for (uint32_t w = 0; w < tr->nwf; w++) {
+        it[k++] = (item){tr->wf[w].begin, 0, w, 0};
+        for (uint32_t j = 0; j < tr->wf[w].n; j++)
+            it[k++] = (item){tr->ev[tr->wf[w].first + j].cycle, 1, w, j};
+        it[k++] = (item){tr->wf[w].end, 2, w, 0};
+    }
+    qsort(it, k, sizeof *it, item_cmp);
+    for (size_t i = 0; i < k; i++) {
+        const rft_cm_wf *f = &tr->wf[it[i].w];
+        if (col_at(&c, it[i].t))
+            goto out;
+        if (it[i].kind == 0) {
+            if (col_begin(&c, it[i].w, f->ndrange, f->wg, f->cu, f->simd, f->begin, 0))
+                goto out;
+            c.wf[c.nwf - 1].twins = f->twins;
+            continue;
+        }
+        cwf *x = col_find(&c, it[i].w);
+        if (it[i].kind == 2) {
+            col_end(&c, x, f->end);
+            continue;
+        }
+        const rft_cm_ev *e = &tr->ev[f->first + it[i].j];
+        uint32_t s4[4] = {e->wake, e->mov, e->misp, e->lds};
+        if (col_event(&c, x, e->unit, e->store, 0, s4))
+            goto out;
+    }
+    if (col_finish(&c))
+        goto out;
+    int r = sch ? RS : RW;
+    for (uint32_t i = 0; i < c.nrows; i++) {
+        const ndrow *w = &c.rows[i];
+        if (nd_out && w->nd < nnd_out) {
+            nd_out[w->nd].traced += w->traced;
+            nd_out[w->nd].cycles += w->cyc[r];
+            nd_out[w->nd].instructions += w->instr;
+        }
+    }
+    total->traced = c.trace_end - c.first;
+    total->cycles = c.run[r].timed ? c.run[r].clock - c.first : 0;
+    if (r == RW && c.same)
+        total->cycles = c.run[RB].clock - c.first;
+    if (r == RS && !c.diverged)
+        total->cycles = (c.same ? c.run[RB] : c.run[RW]).clock - c.first;
+    total->instructions = c.instr;
     rc = 0;
 out:
-    free(own), free(simd_free), free(vm_free), free(lds_free), free(res_wg), free(res_wf);
-    free(order), free(wgof), free(next), free(t_last), free(g), free(h.a);
+    free(it);
+    col_free(&c);
     return rc ? RFT_EMEM : 0;
 }
 
-/* ---- the stage: the stream's wavefronts and events, collected ---------- */
-typedef struct {
-    rft_cm_wf w;
-    rft_cm_ev *ev;
-    uint32_t n, cap;
-    uint64_t last;      /* cycle of its last event */
-    int ended;
-    int last_wrote;     /* a register write is among its last event's records */
-} cwf;
-
+/* ---- the stage: the stream timed as it goes ----------------------------- */
 typedef struct {
     rft_stage head;
     int pass;
-    cwf *wf;
-    uint32_t nwf, capwf;
-    uint64_t *key;      /* open addressing: slice and wavefront -> index + 1 */
-    uint32_t *val;
-    size_t hcap, hn;
+    rft_replay_opts o;
+    col c;
     char **names;
     uint32_t nnames;
-    rft_cm_ev *ev;
-    rft_cm_wf *flat;
-    rft_cm_trace tr;
+    rft_cm_row *rows;
+    uint32_t nrows;
 } cm_stage;
-
-static size_t hslot(const cm_stage *s, uint64_t k)
-{
-    size_t i = (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & (s->hcap - 1);
-    while (s->val[i] && s->key[i] != k)
-        i = (i + 1) & (s->hcap - 1);
-    return i;
-}
-
-static int hput(cm_stage *s, uint64_t k, uint32_t v)
-{
-    if (2 * (s->hn + 1) > s->hcap) {
-        size_t oc = s->hcap, nc = oc ? 2 * oc : 1024;
-        uint64_t *ok = s->key;
-        uint32_t *ov = s->val;
-        s->key = calloc(nc, sizeof *s->key);
-        s->val = calloc(nc, sizeof *s->val);
-        if (!s->key || !s->val) {
-            free(s->key), free(s->val);
-            s->key = ok, s->val = ov;
-            return -1;
-        }
-        s->hcap = nc, s->hn = 0;
-        for (size_t i = 0; i < oc; i++)
-            if (ov[i]) {
-                size_t j = hslot(s, ok[i]);
-                s->key[j] = ok[i], s->val[j] = ov[i], s->hn++;
-            }
-        free(ok), free(ov);
-    }
-    size_t j = hslot(s, k);
-    if (!s->val[j])
-        s->hn++;
-    s->key[j] = k, s->val[j] = v;
-    return 0;
-}
-
-static cwf *find(cm_stage *s, uint16_t cu, uint16_t simd, uint32_t wf)
-{
-    if (!s->hcap)
-        return NULL;
-    uint64_t k = (uint64_t)cu << 48 | (uint64_t)simd << 32 | wf;
-    size_t j = hslot(s, k);
-    return s->val[j] ? &s->wf[s->val[j] - 1] : NULL;
-}
-
-static int cm_event(cm_stage *s, cwf *f, uint64_t c, uint8_t unit, int store, int write)
-{
-    if (f->ended)
-        return 0;
-    if (!f->n && c == f->w.begin && write && !store)
-        return 0;                       /* presets */
-    if (f->n && f->last == c) {         /* another record of the same instruction */
-        rft_cm_ev *e = &f->ev[f->n - 1];
-        if (unit == RFT_CM_VMEM || (unit == RFT_CM_LDS && e->unit == RFT_CM_ALU))
-            e->unit = unit;
-        /* a store is an instruction with a unit record and no register
-         * written, whichever of its records (R, U, W) comes first */
-        if (write && !store)
-            e->store = 0, f->last_wrote = 1;
-        else if (store && !f->last_wrote)
-            e->store = 1;
-        return 0;
-    }
-    if (rft_grow((void **)&f->ev, f->n, &f->cap, sizeof *f->ev, 16))
-        return rft_stage_fail(&s->head, RFT_EMEM, "out of memory");
-    f->ev[f->n++] = (rft_cm_ev){c, unit, (uint8_t)(store != 0)};
-    f->last = c;
-    f->last_wrote = write && !store;
-    return 0;
-}
 
 static uint8_t unit_of(uint8_t flags)
 {
     return flags & RFT_WF_VMEM ? RFT_CM_VMEM : flags & RFT_WF_LDS ? RFT_CM_LDS : RFT_CM_ALU;
 }
 
+/* The scheme events of a write (replay.c's write_events): s4 wake-ups,
+ * MOVs, mispredictions */
+static void write_events(col *c, cwf *w, const rft_write *x, uint32_t *s4)
+{
+    if (x->on_bits != RFT_NO_GATE) {    /* rft-gate */
+        s4[0] += (x->flags & RFT_WF_WAKEUP) != 0;
+        s4[1] += (x->flags & RFT_WF_MOV) != 0;
+    }
+    if (!c->patched || !w->pend || !w->full)
+        return;
+    uint32_t mb = rft_mask_bytes(&c->geom);
+    int cls, fb, div;
+    if (x->cls != RFT_CLS_NONE) {       /* as rft-dcpatch reads it */
+        cls = x->cls;
+        fb = (x->flags & RFT_WF_FIRSTBLOCK) != 0;
+        div = (x->flags & RFT_WF_DIVERGENT) != 0;
+    } else {
+        rft_pattern p;
+        rft_pattern_classify(x->val, c->geom.lanes, c->geom.block_lanes, &c->po, &p);
+        cls = p.cls;
+        fb = p.firstblock;
+        if (!w->have_full) {
+            memcpy(w->full, x->mask, mb);
+            w->have_full = 1;
+        }
+        div = memcmp(x->mask, w->full, mb) != 0;
+    }
+    s4[2] += !div && cls == RFT_CLS_OTHER && fb;
+    if (x->vreg < w->nregs) {
+        s4[1] += div && w->place[x->vreg] == RFT_PATCH_BLOCK;
+        w->place[x->vreg] = w->pend;
+    }
+    w->pend = 0;
+}
+
+static uint64_t wkey_of(uint16_t cu, uint16_t simd, uint32_t wf)
+{
+    return (uint64_t)cu << 48 | (uint64_t)simd << 32 | wf;
+}
+
 static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
 {
     cm_stage *s = (cm_stage *)st;
+    col *c = &s->c;
     int rc = 0;
     uint16_t cu, simd;
     uint32_t wf;
@@ -544,117 +1155,201 @@ static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
     }
     case RFT_WFBEGIN: {
         const rft_wfbegin *b = &rec->u.begin;
-        if (rft_grow((void **)&s->wf, s->nwf, &s->capwf, sizeof *s->wf, 256))
-            return rft_stage_fail(st, RFT_EMEM, "out of memory");
-        cwf *f = &s->wf[s->nwf];
-        *f = (cwf){.w = {.ndrange = b->kernel == RFT_NO_KERNEL ? 0 : b->kernel, .wg = b->wg,
-                         .cu = b->cu, .simd = b->simd, .begin = b->cycle, .end = b->cycle}};
-        if (hput(s, (uint64_t)b->cu << 48 | (uint64_t)b->simd << 32 | b->wf, s->nwf + 1))
-            return rft_stage_fail(st, RFT_EMEM, "out of memory");
-        s->nwf++;
+        rc = col_at(c, b->cycle) ||
+             col_begin(c, wkey_of(b->cu, b->simd, b->wf), b->kernel == RFT_NO_KERNEL ? 0 : b->kernel,
+                       b->wg, b->cu, b->simd, b->cycle, b->nregs);
         break;
     }
     case RFT_WFEND: {
-        cwf *f = find(s, rec->u.end.cu, rec->u.end.simd, rec->u.end.wf);
-        if (f && !f->ended)
-            f->w.end = rec->u.end.cycle, f->ended = 1;
+        rc = col_at(c, rec->u.end.cycle);
+        cwf *f = col_find(c, wkey_of(rec->u.end.cu, rec->u.end.simd, rec->u.end.wf));
+        if (f)
+            col_end(c, f, rec->u.end.cycle);
+        break;
+    }
+    case RFT_PATCH: {
+        rft_patch_rec p;
+        if (c->patched && c->events && rec->raw && rft_patch_parse(rec->raw, rec->len, &p) == 0) {
+            cwf *f = col_find(c, wkey_of(p.cu, p.simd, p.wf));
+            if (f)
+                f->pend = p.place;
+        }
         break;
     }
     case RFT_UNITREC: {
         rft_unitrec u;
         if (rec->raw && rft_unit_parse(rec->raw, rec->len, &u) == 0) {
-            cwf *f = find(s, u.cu, u.simd, u.wf);
-            if (f)
-                rc = cm_event(s, f, u.cycle, unit_of(u.flags), 1, 0);
+            rc = col_at(c, u.cycle);
+            cwf *f = col_find(c, wkey_of(u.cu, u.simd, u.wf));
+            if (f && !rc)
+                rc = col_event(c, f, unit_of(u.flags), 1, 0, NULL);
         }
         break;
     }
     case RFT_WRITE: case RFT_READ: case RFT_BUNDLE:
         if (rft_rec_wf(rec, &cu, &simd, &wf)) {
-            cwf *f = find(s, cu, simd, wf);
-            if (f)
-                rc = cm_event(s, f, rft_rec_cycle(rec),
-                              rec->kind == RFT_WRITE ? unit_of(rec->w.flags) : RFT_CM_ALU, 0,
-                              rec->kind == RFT_WRITE);
+            rc = col_at(c, rft_rec_cycle(rec));
+            cwf *f = col_find(c, wkey_of(cu, simd, wf));
+            if (f && !rc) {
+                uint32_t s4[4] = {0};
+                uint8_t unit = RFT_CM_ALU;
+                if (rec->kind == RFT_WRITE) {
+                    if (c->events)
+                        write_events(c, f, &rec->w, s4);
+                    unit = unit_of(rec->w.flags);
+                } else if (rec->kind == RFT_READ && c->patched && c->events &&
+                           rec->u.read.vreg < f->nregs && f->place &&
+                           f->place[rec->u.read.vreg] == RFT_PATCH_LDS) {
+                    s4[3] = 1;
+                }
+                rc = col_event(c, f, unit, 0, rec->kind == RFT_WRITE, s4);
+            }
         }
         break;
     default:
         break;
     }
     if (rc)
-        return rc;
+        return rft_stage_fail(st, RFT_EMEM, "out of memory");
     return s->pass ? out->put(out->ctx, rec) : 0;
 }
 
 static int cm_start(rft_stage *st, const rft_header *in, rft_header *out)
 {
     cm_stage *s = (cm_stage *)st;
+    col *c = &s->c;
     (void)out;
-    s->tr.issue = in->geom.block_lanes ? in->geom.lanes / in->geom.block_lanes : 4;
+    c->geom = in->geom;
+    c->issue = in->geom.block_lanes ? in->geom.lanes / in->geom.block_lanes : 4;
+    if (!c->issue)
+        c->issue = 4;
+    c->i0 = simd_interval(&c->traced, c->issue);
+    c->patched = rft_header_get(in, "dcpatch") != NULL;
+    const rft_replay_opts *o = &s->o;
+    c->sc.stages = o->stages != RFT_REPLAY_AUTO ? o->stages : c->patched && o->scheme ? 2 : 0;
+    if (o->degraded_scs && o->degraded_scs >= in->geom.block_lanes)
+        return rft_stage_fail(st, RFT_EFORMAT, "--degraded-scs %u: a slice of this stream has %u "
+                              "SCs (its block lanes): at most %u can rest", o->degraded_scs,
+                              in->geom.block_lanes, in->geom.block_lanes ? in->geom.block_lanes - 1 : 0);
     return 0;
+}
+
+typedef struct { ndrow r; uint32_t i; } srow;
+static int srow_cmp(const void *a, const void *b)
+{
+    const srow *x = a, *y = b;
+    if (x->r.nd != y->r.nd)
+        return x->r.nd < y->r.nd ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static uint64_t col_span(const col *c, int r)
+{
+    const mrun *R = &c->run[r];
+    if (r == RW && c->same)
+        R = &c->run[RB];
+    if (r == RS && !c->diverged)
+        R = c->same ? &c->run[RB] : &c->run[RW];
+    return R->timed ? R->clock - c->first : 0;
+}
+
+static void result_of(rft_cm_row *w, uint64_t traced, const uint64_t *cyc, uint64_t instr,
+                      const uint64_t *ev)
+{
+    w->model = (rft_cm_result){traced, cyc[RB], instr};
+    w->what_if = (rft_cm_result){traced, cyc[RW], instr};
+    w->scheme = (rft_cm_result){traced, cyc[RS], instr};
+    w->wakeups = ev[0], w->movs = ev[1], w->mispredictions = ev[2], w->lds_loads = ev[3];
 }
 
 static int cm_finish(rft_stage *st, const rft_sink *out)
 {
     cm_stage *s = (cm_stage *)st;
+    col *c = &s->c;
     (void)out;
-    uint64_t nev = 0;
-    for (uint32_t i = 0; i < s->nwf; i++)
-        nev += s->wf[i].n;
-    s->ev = malloc((nev ? nev : 1) * sizeof *s->ev);
-    s->flat = malloc((s->nwf ? s->nwf : 1) * sizeof *s->flat);
-    if (!s->ev || !s->flat)
+    if (col_finish(c))
         return rft_stage_fail(st, RFT_EMEM, "out of memory");
-    uint64_t k = 0;
-    for (uint32_t i = 0; i < s->nwf; i++) {
-        cwf *f = &s->wf[i];
-        if (f->n && f->w.end < f->last)
-            f->w.end = f->last;         /* a wavefront without its end record */
-        s->flat[i] = f->w;
-        s->flat[i].first = (uint32_t)k, s->flat[i].n = f->n;
-        if (f->n)
-            memcpy(s->ev + k, f->ev, f->n * sizeof *f->ev);
-        k += f->n;
-        free(f->ev);
-        f->ev = NULL;
+    srow *v = malloc((c->nrows ? c->nrows : 1) * sizeof *v);
+    s->rows = calloc((size_t)c->nrows + 1, sizeof *s->rows);
+    if (!v || !s->rows) {
+        free(v);
+        return rft_stage_fail(st, RFT_EMEM, "out of memory");
     }
-    s->tr.wf = s->flat, s->tr.nwf = s->nwf, s->tr.ev = s->ev, s->tr.nev = nev;
+    for (uint32_t i = 0; i < c->nrows; i++)
+        v[i] = (srow){c->rows[i], i};
+    qsort(v, c->nrows, sizeof *v, srow_cmp);
+    for (uint32_t i = 0; i < c->nrows;) {
+        ndrow a = v[i].r;
+        for (i++; i < c->nrows && v[i].r.nd == a.nd; i++) {
+            a.traced += v[i].r.traced, a.instr += v[i].r.instr;
+            for (int k = 0; k < 3; k++)
+                a.cyc[k] += v[i].r.cyc[k];
+            for (int k = 0; k < 4; k++)
+                a.ev[k] += v[i].r.ev[k];
+        }
+        if (!a.traced && !a.cyc[RB])
+            continue;
+        rft_cm_row *w = &s->rows[s->nrows++];
+        result_of(w, a.traced, a.cyc, a.instr, a.ev);
+        w->nd = a.nd;
+    }
+    free(v);
+    uint64_t cyc[3] = {col_span(c, RB), col_span(c, RW), col_span(c, RS)};
+    rft_cm_row *w = &s->rows[s->nrows++];
+    result_of(w, c->any ? c->trace_end - c->first : 0, cyc, c->instr, c->evs);
+    w->nd = RFT_NO_KERNEL;
+    if (!c->any)
+        w->model.cycles = w->what_if.cycles = w->scheme.cycles = 0;
     return 0;
 }
 
 static void cm_free(rft_stage *st)
 {
     cm_stage *s = (cm_stage *)st;
-    for (uint32_t i = 0; i < s->nwf; i++)
-        free(s->wf[i].ev);
     for (uint32_t i = 0; i < s->nnames; i++)
         free(s->names[i]);
-    free(s->names), free(s->wf), free(s->key), free(s->val), free(s->ev), free(s->flat);
+    free(s->names), free(s->rows);
+    col_free(&s->c);
     free(s);
 }
 
 static const rft_stage_ops cm_ops = {"rft-replay", cm_start, cm_feed, cm_finish, cm_free, 1};
 
-rft_stage *rft_cumodel_new(int pass)
+rft_stage *rft_cumodel_new(int pass, const rft_m2scfg *traced, const rft_m2scfg *whatif,
+                           const rft_replay_opts *o)
 {
     cm_stage *s = rft_stage_alloc(sizeof *s, &cm_ops);
-    if (s)
-        s->pass = pass;
+    if (!s)
+        return NULL;
+    s->pass = pass;
+    s->o = *o;
+    col *c = &s->c;
+    if (col_init(c, traced, whatif, o->scheme || o->degraded_scs, 4)) {
+        cm_free(&s->head);
+        return NULL;
+    }
+    c->events = o->scheme;
+    c->degraded = o->degraded_scs;
+    c->max_wg = o->max_wg;
+    c->wfrule = o->wfrule;
+    c->sc = (rft_cm_scheme){o->wakeup_cycles, o->mov_cycles, o->stall_cycles, o->lds_cycles, 0};
     return &s->head;
 }
 
-const rft_cm_trace *rft_cumodel_trace(const rft_stage *st) { return &((const cm_stage *)st)->tr; }
-uint32_t rft_cumodel_nndranges(const rft_stage *st)
+uint32_t rft_cumodel_nrows(const rft_stage *st) { return ((const cm_stage *)st)->nrows; }
+const rft_cm_row *rft_cumodel_row(const rft_stage *st, uint32_t i)
 {
     const cm_stage *s = (const cm_stage *)st;
-    uint32_t n = s->nnames;
-    for (uint32_t i = 0; i < s->tr.nwf; i++)
-        if (s->tr.wf[i].ndrange >= n)
-            n = s->tr.wf[i].ndrange + 1;
-    return n;
+    return i < s->nrows ? &s->rows[i] : NULL;
 }
 const char *rft_cumodel_ndname(const rft_stage *st, uint32_t nd)
 {
     const cm_stage *s = (const cm_stage *)st;
     return nd < s->nnames && s->names[nd] ? s->names[nd] : "";
+}
+int rft_cumodel_schemed(const rft_stage *st)
+{
+    const col *c = &((const cm_stage *)st)->c;
+    return c->scheme && (c->degraded || c->sc.stages || c->evs[0] || c->evs[1] || c->evs[2] ||
+                         c->evs[3]);
 }

@@ -46,8 +46,51 @@
  * (its baseline error, reported beside every prediction); it is monotone
  * in every latency added and a wavefront alone pays each in full.
  *
- * Memory: the events of one ND-range (16 bytes each) until it is timed.
- * No I/O. */
+ * The schemes' own events (issue 32), charged in a third run at the
+ * what-if configuration (rft_cm_scheme; rft-replay's options, meaning what
+ * they mean in the shift replay, replay.h; read from the stream as it
+ * reads them: gated writes flagged RFT_WF_WAKEUP / RFT_WF_MOV, and on a
+ * patched stream mispredictions, MOVs of divergent writes to a register
+ * stored compressed, reads of a register spilled to the LDS):
+ *   - a wake-up delays its instruction's issue wakeup_cycles;
+ *   - an injected MOV takes its wavefront's SIMD mov_cycles before the
+ *     instruction (as soon as both are free: another wavefront's
+ *     instruction on that SIMD waits for it);
+ *   - a misprediction stalls the pipeline stall_cycles after the
+ *     instruction: its SIMD and its wavefront go on that much later;
+ *   - a read of a spilled register adds an LDS access before the
+ *     instruction: ready lds_cycles later and no sooner than its compute
+ *     unit's LDS write stage is free, which it holds one interval;
+ *   - stages: every result stages cycles later, waited for by the
+ *     wavefront's next instruction (4.2 tracks no register: every one);
+ *   - SC healing: a work-group of n wavefronts needs k more
+ *     (rft_heal_group_rule, with n x lanes work-items); its first k
+ *     wavefronts in begin order have a redundant twin (the first more than
+ *     one when k > n) whose instructions take the same SIMD (or vector
+ *     memory or LDS write stage) once more each.
+ * Every charge is a maximum of sums, never a cycle sooner: a wavefront
+ * alone pays each event in full, and more cycles of an event never make a
+ * run faster except where, as for any latency, a delayed wavefront lets
+ * the others of its SIMD go first (the tests check monotone totals).
+ *
+ * Streaming (the stage): the own part of an event needs only the events of
+ * its slice at its cycle and the one before, so each event is stored as it
+ * is closed, encoded (1 to 3 bytes: its own part, unit, store bit and its
+ * scheme counts).  An ND-range is timed as soon as every wavefront of it
+ * ended and a wavefront of a later one began (or the stream ended), in
+ * the order the stream begins them, and its events are freed.  What the
+ * model took from the whole trace it takes from the ND-ranges timed so
+ * far: the most work-groups resident on one compute unit at once and the
+ * longest load latency (the drain of an ND-range without a load), a
+ * running maximum.  The ND-ranges timed stay encoded, up to 64 MiB, and
+ * when at the end the stream's maxima are above those one was timed with,
+ * every one is timed again with them: the results are the whole-trace
+ * model's (as before the stage streamed); past 64 MiB the running maxima
+ * stand.
+ *
+ * Memory: the encoded events of the ND-ranges not yet timed and of those
+ * kept (64 MiB at most), their wavefronts; a result per ND-range.  No
+ * I/O. */
 #ifndef RFT_CUMODEL_H
 #define RFT_CUMODEL_H
 
@@ -56,20 +99,24 @@
 #include "m2scfg.h"
 #include "rft.h"
 
+#include "replay.h"
+
 enum { RFT_CM_ALU, RFT_CM_VMEM, RFT_CM_LDS };
 
 typedef struct rft_cm_ev {
     uint64_t cycle;         /* traced */
     uint8_t unit;           /* RFT_CM_* */
     uint8_t store;          /* a unit record (no register written) */
+    uint8_t wake, mov, misp, lds;   /* its scheme events (rft_cm_scheme) */
 } rft_cm_ev;
 
 typedef struct rft_cm_wf {
-    uint32_t ndrange;       /* launch index: ND-ranges are timed in this order */
+    uint32_t ndrange;       /* launch index */
     uint32_t wg;            /* work-group within the ND-range */
     uint16_t cu, simd;      /* traced placement */
     uint64_t begin, end;    /* traced */
     uint32_t first, n;      /* its events: ev[first .. first + n) */
+    uint32_t twins;         /* SC healing: its redundant twins (scheme runs) */
 } rft_cm_wf;
 
 /* The traced run: wavefronts in order of their begins, their events. */
@@ -81,6 +128,11 @@ typedef struct rft_cm_trace {
     uint32_t issue;         /* SIMD cycles per instruction (lanes / block_lanes: 4) */
 } rft_cm_trace;
 
+/* The cycles of the schemes' events */
+typedef struct rft_cm_scheme {
+    uint32_t wakeup_cycles, mov_cycles, stall_cycles, lds_cycles, stages;
+} rft_cm_scheme;
+
 typedef struct rft_cm_result {
     uint64_t traced;        /* traced span: first begin to last end */
     uint64_t cycles;        /* the model's span */
@@ -88,18 +140,38 @@ typedef struct rft_cm_result {
 } rft_cm_result;
 
 /* Time tr under cfg, its cycles observed under traced (the configuration
- * the trace was taken with).  nd_out: NULL, or an array of one result per
- * ND-range (indices 0 .. max ndrange), filled.  0, or RFT_EMEM. */
+ * the trace was taken with), its events' scheme cycles charged when sch
+ * (NULL: none; each wavefront's twins with it).  nd_out: NULL, or an array
+ * of one result per ND-range (indices 0 .. max ndrange), filled.  0, or
+ * RFT_EMEM. */
 int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_m2scfg *cfg,
-                    rft_cm_result *total, rft_cm_result *nd_out, uint32_t nnd);
+                    const rft_cm_scheme *sch, rft_cm_result *total, rft_cm_result *nd_out,
+                    uint32_t nnd);
 
-/* A stage (rft.h) that collects the stream's wavefronts and events; after
- * finish, rft_cumodel_trace gives them for rft_cumodel_run.  Passes the
- * records on when pass. */
-rft_stage *rft_cumodel_new(int pass);
-const rft_cm_trace *rft_cumodel_trace(const rft_stage *s);
-/* ND-ranges seen, and the name of one (NUL-terminated, "" if none) */
-uint32_t rft_cumodel_nndranges(const rft_stage *s);
+/* One row of the stage's result: an ND-range (nd: its index) or the total
+ * (nd RFT_NO_KERNEL), at the traced configuration, the what-if one, and
+ * the what-if one with the scheme's events charged; the events counted. */
+typedef struct rft_cm_row {
+    uint32_t nd;
+    rft_cm_result model, what_if, scheme;
+    uint64_t wakeups, movs, mispredictions, lds_loads;
+} rft_cm_row;
+
+/* A stage (rft.h) that times the stream through the model as it goes, at
+ * traced and at whatif, and at whatif with the scheme's events of o (its
+ * scheme, wakeup_cycles, mov_cycles, stall_cycles, lds_cycles, stages,
+ * degraded_scs, max_wg, wfrule; the rest unused).  Passes the records on
+ * when pass. */
+rft_stage *rft_cumodel_new(int pass, const rft_m2scfg *traced, const rft_m2scfg *whatif,
+                           const rft_replay_opts *o);
+/* After finish: the rows, ND-ranges by index (a row whose traced and model
+ * spans are 0 left out), then the total. */
+uint32_t rft_cumodel_nrows(const rft_stage *s);
+const rft_cm_row *rft_cumodel_row(const rft_stage *s, uint32_t i);
+/* The name of ND-range nd (NUL-terminated, "" if none) */
 const char *rft_cumodel_ndname(const rft_stage *s, uint32_t nd);
+/* After finish: 1 if the scheme run charged anything (an event counted,
+ * stages, or degraded_scs), else 0: its columns are worth reporting. */
+int rft_cumodel_schemed(const rft_stage *s);
 
 #endif

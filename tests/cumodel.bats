@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # rft-replay --model cu (issue 32): the compute-unit model at the traced
 # configuration and at a what-if one read from Multi2Sim 4.2 ini files; the
-# unit tests of every mechanism (tests/unit/test_cumodel.c); usage and bad
-# configuration files.
+# unit tests of every mechanism (tests/unit/test_cumodel.c); the schemes'
+# own events through it; usage and bad configuration files.
 
 bats_require_minimum_version 1.5.0
 load test_helper
@@ -57,9 +57,73 @@ export -f col
     [[ $output == *"Devise"* ]]
 }
 
-@test "usage: --m2s-config needs --model cu; --model cu takes no --add-latency nor -o" {
+@test "usage: --m2s-config needs --model cu; --model cu takes no --add-latency, --issue, --deps nor -o" {
     run -2 rft-replay --m2s-config base.ini s.rft
     run -2 rft-replay --model cu --add-latency 4 s.rft
     run -2 rft-replay --model cu -o x.rft s.rft
+    run -2 rft-replay --model cu --issue 8 s.rft
+    run -2 rft-replay --model cu --deps none s.rft
     run -2 rft-replay --model gpu s.rft
+}
+
+# the schemes' own events through the model (issue 32): a gated stream's
+# wake-ups and MOVs, a patched stream's stages, SC healing's twins
+@test "a gated stream's wake-ups and MOVs cost cycles in the model: six columns more, ignored by --no-scheme" {
+    rft-alloc s.rft | rft-gate --scheme rc -o g.rft
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config base.ini g.rft | grep -v '^#' | head -1"
+    [ "$output" = "$(printf 'scope\tcycles_traced\tcycles_model\tcycles_what_if\tbaseline_error_pct\tslowdown_pct\tinstructions\tcycles_scheme\tslowdown_scheme_pct\twakeups\tmovs\tmispredictions\tlds_loads')" ]
+    local w s
+    w=$(rft-replay -f tsv --model cu --m2s-config base.ini g.rft | col cycles_what_if)
+    s=$(rft-replay -f tsv --model cu --m2s-config base.ini g.rft | col cycles_scheme)
+    (( $(rft-replay -f tsv --model cu --m2s-config base.ini g.rft | col wakeups) > 0 ))
+    (( s > w ))
+    # the seven columns are the unschemed stream's: the events never enter them
+    diff <(rft-replay -f tsv --model cu --m2s-config base.ini g.rft | grep -v '^#' | cut -f1-7) \
+         <(rft-replay -f tsv --model cu --m2s-config base.ini s.rft | grep -v '^#')
+    # --no-scheme: the seven columns alone
+    diff <(rft-replay -f tsv --model cu --m2s-config base.ini --no-scheme g.rft) \
+         <(rft-replay -f tsv --model cu --m2s-config base.ini s.rft)
+}
+
+@test "more wake-up or MOV cycles never run faster; none at all: the what-if cycles" {
+    rft-alloc s.rft | rft-gate --scheme wc -o g.rft
+    local prev=0 c k
+    for k in 0 5 10 40; do
+        c=$(rft-replay -f tsv --model cu --m2s-config base.ini --wakeup-cycles $k g.rft | col cycles_scheme)
+        (( c >= prev ))
+        prev=$c
+    done
+    prev=0
+    for k in 0 4 16; do
+        c=$(rft-replay -f tsv --model cu --m2s-config base.ini --mov-cycles $k g.rft | col cycles_scheme)
+        (( c >= prev ))
+        prev=$c
+    done
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config base.ini --wakeup-cycles 0 --mov-cycles 0 g.rft | col slowdown_scheme_pct"
+    [ "$output" = "0.00" ]
+}
+
+@test "a patched stream's stages and SC healing's redundant wavefronts cost cycles in the model" {
+    rft-dcpatch --scenario common s.rft -o p.rft
+    local w s
+    w=$(rft-replay -f tsv --model cu --m2s-config base.ini p.rft | col cycles_what_if)
+    s=$(rft-replay -f tsv --model cu --m2s-config base.ini p.rft | col cycles_scheme)
+    (( s > w ))
+    (( $(rft-replay -f tsv --model cu --m2s-config base.ini --stages 8 p.rft | col cycles_scheme) > s ))
+    w=$(rft-replay -f tsv --model cu --m2s-config base.ini s.rft | col cycles_what_if)
+    s=$(rft-replay -f tsv --model cu --m2s-config base.ini --degraded-scs 2 s.rft | col cycles_scheme)
+    (( s > w ))
+    run -2 rft-replay --model cu --max-wg 64 s.rft
+    run -1 rft-replay --model cu --degraded-scs 63 s.rft
+    [[ $output == *"--degraded-scs 63"* ]]
+}
+
+@test "the model times an ND-range at a time: rft-repeat's copies each as the first, the total their sum" {
+    rft-repeat -n 3 s.rft -o r.rft
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config base.ini r.rft | grep -c '^ndrange'"
+    [ "$output" = 18 ]
+    local one three
+    one=$(rft-replay -f tsv --model cu --m2s-config base.ini s.rft | col cycles_model)
+    three=$(rft-replay -f tsv --model cu --m2s-config base.ini r.rft | col cycles_model)
+    (( three >= 3 * one - 3 && three <= 3 * one + 3 ))
 }

@@ -7,7 +7,9 @@
  * delayed; a kernel ends after its stores drain (in the longest load
  * latency seen); the LDS completes in ready order one per its write
  * interval and neither it nor a store holds its wavefront up; an ND-range waits for the
- * previous one on every compute unit; the configuration file's keys. */
+ * previous one on every compute unit; the schemes' own events, each paid
+ * in full by a wavefront alone, monotone, a MOV delaying the other
+ * wavefront on its SIMD; the configuration file's keys. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +31,9 @@ static void reset(void) { nwf = nev = 0; }
 static void add(uint32_t nd, uint32_t wg, uint16_t cu, uint16_t simd, uint64_t b, uint64_t e,
                 int n, const uint64_t *c, const uint8_t *u, const uint8_t *st)
 {
-    wf[nwf] = (rft_cm_wf){nd, wg, cu, simd, b, e, nev, (uint32_t)n};
+    wf[nwf] = (rft_cm_wf){nd, wg, cu, simd, b, e, nev, (uint32_t)n, 0};
     for (int i = 0; i < n; i++)
-        ev[nev++] = (rft_cm_ev){c[i], u[i], st ? st[i] : 0};
+        ev[nev++] = (rft_cm_ev){c[i], u[i], st ? st[i] : 0, 0, 0, 0, 0};
     nwf++;
 }
 
@@ -39,9 +41,18 @@ static uint64_t run(const rft_m2scfg *t, const rft_m2scfg *c, uint64_t *traced)
 {
     rft_cm_trace tr = {wf, nwf, ev, nev, 4};
     rft_cm_result r;
-    CHECK(rft_cumodel_run(&tr, t, c, &r, NULL, 0) == 0);
+    CHECK(rft_cumodel_run(&tr, t, c, NULL, &r, NULL, 0) == 0);
     if (traced)
         *traced = r.traced;
+    return r.cycles;
+}
+
+/* the cycles at c with the scheme's events charged (sc) */
+static uint64_t run_s(const rft_m2scfg *t, const rft_m2scfg *c, const rft_cm_scheme *sc)
+{
+    rft_cm_trace tr = {wf, nwf, ev, nev, 4};
+    rft_cm_result r;
+    CHECK(rft_cumodel_run(&tr, t, c, sc, &r, NULL, 0) == 0);
     return r.cycles;
 }
 
@@ -167,7 +178,7 @@ static void test_ndrange(void)
     uint64_t tr;
     rft_cm_trace trc = {wf, nwf, ev, nev, 4};
     rft_cm_result r, nd[2];
-    CHECK(rft_cumodel_run(&trc, &t, &t, &r, nd, 2) == 0);
+    CHECK(rft_cumodel_run(&trc, &t, &t, NULL, &r, nd, 2) == 0);
     CHECK(r.cycles == 120 && r.traced == 100);
     CHECK(nd[0].cycles == 100 && nd[1].cycles == 20 && nd[1].traced == 20);
     (void)tr;
@@ -184,6 +195,65 @@ static void test_simd_throughput(void)
     CHECK(run(&t, &c, NULL) == 25);
     c.rew_latency = 20, c.rew_buffer = 2;   /* 20 / 2: 4, 14; ends 15 */
     CHECK(run(&t, &c, NULL) == 15);
+}
+
+/* The schemes' own events (issue 32): a wake-up delays a lone wavefront by
+ * exactly wakeup_cycles, as an LDS spill by lds_cycles, a misprediction by
+ * stall_cycles and stages by stages an instruction; a MOV on a busy SIMD
+ * delays the other wavefront; SC healing's twin takes the SIMD again; every
+ * count monotone; no event and nothing charged: the run without them. */
+static void test_scheme(void)
+{
+    rft_m2scfg t = base(1);
+    rft_cm_scheme none = {0, 0, 0, 0, 0}, sc = {10, 4, 4, 4, 0};
+    reset();    /* a lone wavefront: ALU 10, 18, 26, ends 30 */
+    add(0, 0, 0, 0, 0, 30, 3, (uint64_t[]){10, 18, 26}, (uint8_t[]){A, A, A}, NULL);
+    CHECK(run_s(&t, &t, &sc) == 30 && run_s(&t, &t, &none) == 30);
+    ev[1].wake = 1;             /* the second write woke its entry: issued 10 later */
+    CHECK(run_s(&t, &t, &sc) == 40);
+    CHECK(run(&t, &t, NULL) == 30);     /* no scheme: the event not charged */
+    for (uint32_t w = 0, prev = 0; w <= 40; w += 5) {
+        rft_cm_scheme x = sc;
+        x.wakeup_cycles = w;
+        uint64_t c = run_s(&t, &t, &x);
+        CHECK(c == 30 + w && c >= prev);
+        prev = (uint32_t)c;
+    }
+    ev[1].wake = 0, ev[1].lds = 1;      /* a spilled source: an LDS load first, 4 */
+    CHECK(run_s(&t, &t, &sc) == 34);
+    ev[1].lds = 0, ev[1].misp = 1;      /* a misprediction: the pipeline stalls 4 */
+    CHECK(run_s(&t, &t, &sc) == 34);
+    ev[1].misp = 0, ev[1].mov = 1;      /* a MOV before it on an idle SIMD: 4 */
+    CHECK(run_s(&t, &t, &sc) == 34);
+    ev[1].mov = 0;
+    rft_cm_scheme st = none;
+    st.stages = 2;              /* every result 2 later, waited for: 3 x 2 */
+    CHECK(run_s(&t, &t, &st) == 36);
+
+    /* a MOV on a busy SIMD: A and B in step on one SIMD (8 cycles an
+     * instruction): A 8, 24, ends 33; B 16, 32, ends 41 */
+    reset();
+    add(0, 0, 0, 0, 0, 33, 2, (uint64_t[]){8, 24}, (uint8_t[]){A, A}, NULL);
+    add(0, 1, 0, 0, 0, 41, 2, (uint64_t[]){16, 32}, (uint8_t[]){A, A}, NULL);
+    CHECK(run_s(&t, &t, &sc) == 41);
+    ev[1].mov = 1;
+    rft_cm_scheme m = sc;
+    m.mov_cycles = 20;          /* A's MOV before its second takes the SIMD at 24
+                                 * (after B's 16) to 44: A issues 44, ends 53;
+                                 * B's second, ready 24, waits for it: 52, ends 61 */
+    CHECK(run_s(&t, &t, &m) == 61);
+    uint64_t prev = 0;
+    for (uint32_t mc = 0; mc <= 40; mc += 4) {
+        m.mov_cycles = mc;
+        uint64_t c = run_s(&t, &t, &m);
+        CHECK(c >= prev);
+        prev = c;
+    }
+    /* SC healing: A's twin issues A's instructions after A's on the SIMD
+     * (4 cycles each): B's second waits for it */
+    ev[1].mov = 0;
+    wf[0].twins = 1;
+    CHECK(run_s(&t, &t, &none) == 57 && run(&t, &t, NULL) == 41);  /* A 8, 32; B 24, 48 */
 }
 
 static void test_cfg(void)
@@ -224,6 +294,7 @@ int main(void)
     test_store_goes_on();
     test_ndrange();
     test_simd_throughput();
+    test_scheme();
     test_cfg();
     printf("test_cumodel: ok\n");
     return 0;
