@@ -1093,31 +1093,9 @@ static void write_events(col *c, cwf *w, const rft_write *x, uint32_t *s4)
         s4[0] += (x->flags & RFT_WF_WAKEUP) != 0;
         s4[1] += (x->flags & RFT_WF_MOV) != 0;
     }
-    if (!c->patched || !w->pend || !w->full)
-        return;
-    uint32_t mb = rft_mask_bytes(&c->geom);
-    int cls, fb, div;
-    if (x->cls != RFT_CLS_NONE) {       /* as rft-dcpatch reads it */
-        cls = x->cls;
-        fb = (x->flags & RFT_WF_FIRSTBLOCK) != 0;
-        div = (x->flags & RFT_WF_DIVERGENT) != 0;
-    } else {
-        rft_pattern p;
-        rft_pattern_classify(x->val, c->geom.lanes, c->geom.block_lanes, &c->po, &p);
-        cls = p.cls;
-        fb = p.firstblock;
-        if (!w->have_full) {
-            memcpy(w->full, x->mask, mb);
-            w->have_full = 1;
-        }
-        div = memcmp(x->mask, w->full, mb) != 0;
-    }
-    s4[2] += !div && cls == RFT_CLS_OTHER && fb;
-    if (x->vreg < w->nregs) {
-        s4[1] += div && w->place[x->vreg] == RFT_PATCH_BLOCK;
-        w->place[x->vreg] = w->pend;
-    }
-    w->pend = 0;
+    if (c->patched && w->pend && w->full)
+        rft_patch_write_cost(&c->geom, &c->po, x, &w->pend, w->place, w->nregs, w->full, &w->have_full,
+                             &s4[1], &s4[2]);
 }
 
 static uint64_t wkey_of(uint16_t cu, uint16_t simd, uint32_t wf)

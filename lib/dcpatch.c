@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "endian.h"
+#include "pattern.h"
 #include "rft.h"
 
 void rft_dcp_opts_default(rft_dcp_opts *o)
@@ -507,4 +508,33 @@ int rft_dcp_check(rft_dcp_slice *s, char *why, size_t n)
             return bad(why, n, "occupancy count %d is %lld, the PT gives %lld", c,
                        (long long)s->acc.cur[c], (long long)used[c]);
     return 0;
+}
+
+void rft_patch_write_cost(const rft_geom *g, const struct rft_pattern_opts *po, const rft_write *x,
+                          uint8_t *pend, uint8_t *place, uint32_t nregs, uint8_t *full,
+                          uint8_t *have_full, uint32_t *mov, uint32_t *misp)
+{
+    uint32_t mb = rft_mask_bytes(g);
+    int cls, fb, div;
+    if (x->cls != RFT_CLS_NONE) {       /* as rft-dcpatch reads it */
+        cls = x->cls;
+        fb = (x->flags & RFT_WF_FIRSTBLOCK) != 0;
+        div = (x->flags & RFT_WF_DIVERGENT) != 0;
+    } else {
+        rft_pattern p;
+        rft_pattern_classify(x->val, g->lanes, g->block_lanes, po, &p);
+        cls = p.cls;
+        fb = p.firstblock;
+        if (!*have_full) {
+            memcpy(full, x->mask, mb);
+            *have_full = 1;
+        }
+        div = memcmp(x->mask, full, mb) != 0;
+    }
+    *misp += !div && cls == RFT_CLS_OTHER && fb;
+    if (x->vreg < nregs) {
+        *mov += div && place[x->vreg] == RFT_PATCH_BLOCK;
+        place[x->vreg] = *pend;
+    }
+    *pend = 0;
 }

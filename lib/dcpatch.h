@@ -195,6 +195,20 @@ int rft_patch_parse(const uint8_t *buf, uint32_t len, rft_patch_rec *p);
 #define RFT_PATCH_TEXT_MAX 192
 size_t rft_patch_format(const rft_patch_rec *p, char sep, char *buf);
 
+/* What the write x after a patch record (its place *pend, not 0) costs on
+ * the patched stream, as the replays charge it (lib/replay.c, the
+ * compute-unit model): a compression misprediction (*misp + 1: a value
+ * rft-dcpatch classed other whose first block it did not foresee, the
+ * whole wavefront writing) or a MOV that moves a block-placed register
+ * (*mov + 1: a divergent write); place[vreg] becomes *pend (vreg below
+ * nregs) and *pend 0.  The wavefront's first full mask is kept in full
+ * (*have_full), its bytes those of geometry g, for a write that carries no
+ * class (x->cls RFT_CLS_NONE: classified here with po). */
+struct rft_pattern_opts;
+void rft_patch_write_cost(const rft_geom *g, const struct rft_pattern_opts *po, const rft_write *x,
+                          uint8_t *pend, uint8_t *place, uint32_t nregs, uint8_t *full,
+                          uint8_t *have_full, uint32_t *mov, uint32_t *misp);
+
 /* Check the invariants: no two live registers share a block, none sits on a
  * faulty block, uncompressed registers hold whole reliable entries, and the
  * PSU bitmaps agree with the PT.  0, or -1 with a message in why. */

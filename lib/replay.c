@@ -656,31 +656,9 @@ static void write_events(replay *r, wave *w, const rft_write *x)
         w->g_wake += (x->flags & RFT_WF_WAKEUP) != 0;
         w->g_mov += (x->flags & RFT_WF_MOV) != 0;
     }
-    if (!r->patched || !w->pend)
-        return;
-    uint32_t mb = rft_mask_bytes(&r->geom);
-    int cls, fb, div;
-    if (x->cls != RFT_CLS_NONE) {       /* as rft-dcpatch reads it */
-        cls = x->cls;
-        fb = (x->flags & RFT_WF_FIRSTBLOCK) != 0;
-        div = (x->flags & RFT_WF_DIVERGENT) != 0;
-    } else {
-        rft_pattern p;
-        rft_pattern_classify(x->val, r->geom.lanes, r->geom.block_lanes, &r->po, &p);
-        cls = p.cls;
-        fb = p.firstblock;
-        if (!w->have_full) {
-            memcpy(w->full, x->mask, mb);
-            w->have_full = 1;
-        }
-        div = memcmp(x->mask, w->full, mb) != 0;
-    }
-    w->g_misp += !div && cls == RFT_CLS_OTHER && fb;
-    if (x->vreg < w->nregs) {
-        w->g_mov += div && w->place[x->vreg] == RFT_PATCH_BLOCK;
-        w->place[x->vreg] = w->pend;
-    }
-    w->pend = 0;
+    if (r->patched && w->pend)
+        rft_patch_write_cost(&r->geom, &r->po, x, &w->pend, w->place, w->nregs, w->full, &w->have_full,
+                             &w->g_mov, &w->g_misp);
 }
 
 static int pass(replay *r, rft_rec *rec, const rft_sink *out)
