@@ -6,7 +6,7 @@
  *   classify  rft-classify
  *   dcpatch   rft-faultmap (a generated map) | rft-dcpatch (with its replay)
  *   escan     rft-energy --scan (the energy scan, with its replay)
- *   replay    rft-replay
+ *   replay    rft-replay (the shift replay; the compute-unit model, --model cu)
  *   heal      rft-heal's profile (the stage) and its replay of degraded SCs
  *   merge     rft-merge of the stream with itself
  * Each family has several option sets (below); an input runs with one of
@@ -24,6 +24,7 @@
 
 #include "alloc.h"
 #include "classify.h"
+#include "cumodel.h"
 #include "dcpatch.h"
 #include "duty.h"
 #include "escan.h"
@@ -83,7 +84,7 @@ static void make(chain *c, int set);
 static int nsets(void)
 {
     return IS("alloc") ? 4 : IS("classify") ? 2 : IS("dcpatch") ? 3 : IS("escan") ? 2
-         : IS("replay") ? 3 : IS("heal") ? 2 : 1;
+         : IS("replay") ? 5 : IS("heal") ? 2 : 1;
 }
 
 static void make(chain *c, int set)
@@ -139,6 +140,20 @@ static void make(chain *c, int set)
         o.bank = set == 1 ? 4 : 1;
         o.replay_opts.add_latency = set == 1 ? 3 : 0;
         add(c, rft_escan_new(&o));
+    } else if (IS("replay") && set >= 3) {  /* rft-replay --model cu */
+        rft_replay_opts o;
+        rft_replay_opts_default(&o);
+        rft_m2scfg traced, whatif;
+        rft_m2scfg_default(&traced);
+        whatif = traced;
+        if (set == 4) {         /* a what-if, the scheme's run with stages and healing */
+            whatif.rew_latency += 4;
+            whatif.vm_write_latency += 10;
+            whatif.lds_write_latency += 4;
+            o.stages = 2;
+            o.degraded_scs = 1;
+        }
+        add(c, rft_cumodel_new(set == 4, &traced, &whatif, &o));
     } else if (IS("replay")) {
         rft_replay_opts o;
         rft_replay_opts_default(&o);
