@@ -17,7 +17,7 @@ setup() {
     # a text output (-o of rft-collect goes through the same temporary name),
     # of a batch of one small trace (the name is tested, not the study)
     mkdir suite
-    rft-synth --writes 300 --seed 1 -o suite/a.rft
+    rft-synth --kernels vecadd --writes 300 --seed 1 -o suite/a.rft
     rft-batch -o out suite > /dev/null 2>&1
     rft-collect -o "$n.tsv" out
     [ -s "$n.tsv" ]
