@@ -8,11 +8,26 @@ load test_helper
 # The suite of make_suite (test_helper.bash): a.rft, b.tsv, c.tsv.zst
 setup_file() {
     make_suite "$BATS_FILE_TMPDIR/traces"
+    # the whole suite's batch, -j 2 (1.8 CPU-s): the first test checks it,
+    # the killed batch's rerun is compared with it
+    cd "$BATS_FILE_TMPDIR"
+    local st=0
+    rft-batch -j 2 -o whole "$BATS_FILE_TMPDIR/traces" 2> whole.err || st=$?
+    echo "$st" > whole.status
+    # a small suite of two (an rft stream, a text trace) for the tests of
+    # the batch's mechanics, not of its results: two kernels, 300 writes (the
+    # suite's six kernels and 3000 writes are 3,558; rft-synth gives each
+    # of its default kernels a minimum, 2,656 writes at --writes 300)
+    mkdir small
+    rft-synth --kernels vecadd,reduction --writes 300 --seed 1 -o small/a.rft
+    rft-synth --kernels vecadd,reduction --writes 300 --seed 2 | rft-view > small/b.tsv
 }
 
 setup() {
     cd "$BATS_TEST_TMPDIR"
     TR="$BATS_FILE_TMPDIR/traces"
+    W="$BATS_FILE_TMPDIR/whole"     # rft-batch -j 2 -o whole "$TR" (setup_file)
+    SM="$BATS_FILE_TMPDIR/small"
     C="$FIX/batch/collect"
 }
 
@@ -23,8 +38,11 @@ cell() {
 }
 
 @test "a folder of traces, -j 2: each trace's results are examples/aging.sh's, the table holds them and their mean" {
-    run -0 --separate-stderr rft-batch -j 2 -o out "$TR"
-    assert_equal "$stderr" "$(cat out/inputs.txt)"     # the traces found, nothing else
+    # the batch of setup_file, run in its folder: status 0, on standard error
+    # the traces found, nothing else
+    ln -s "$W" out
+    assert_equal "$(cat "$W.status")" 0
+    assert_equal "$(cat "$W.err")" "$(cat out/inputs.txt)"
     run -0 cat out/traces.tsv
     assert_output "$(printf 'a\t%s/a.rft\nb\t%s/b.tsv\nc\t%s/c.tsv.zst' "$TR" "$TR" "$TR")"
     local t s
@@ -70,12 +88,12 @@ cell() {
 }
 
 @test "-r N: the kernel run N times in a row, as aging.sh -r N" {
-    rft-batch -r 3 -o rep "$TR"/b.tsv
-    sh "$TOP/examples/aging.sh" -r 3 "$TR"/b.tsv --format tsv | sed -n '1,/^$/p' | sed '$d' > b.vth
+    rft-batch -r 3 -o rep "$SM"/b.tsv
+    sh "$TOP/examples/aging.sh" -r 3 "$SM"/b.tsv --format tsv | sed -n '1,/^$/p' | sed '$d' > b.vth
     cmp b.vth rep/traces/b/vth.tsv
     run -1 --separate-stderr rft-batch -r 2 -o rep
     assert_equal "$stderr" "rft-batch: rep: holds a batch of kernels run 3 times, not 2 (use another folder)"
-    run -2 --separate-stderr rft-batch -r 2 --study healing -o rep2 "$TR"/b.tsv
+    run -2 --separate-stderr rft-batch -r 2 --study healing -o rep2 "$SM"/b.tsv
     [[ $stderr == "rft-batch: -r: only the aging study repeats a kernel"* ]]
 }
 
@@ -103,7 +121,7 @@ cell() {
 }
 
 @test "a rerun skips what is complete; --force redoes it" {
-    rft-batch -j 2 -o out "$TR"/a.rft "$TR"/b.tsv
+    rft-batch -j 2 -o out "$SM"/a.rft "$SM"/b.tsv
     stat -c '%i %Y %n' out/traces/[ab]/*.tsv out/traces/[ab]/*.rft > before
     cp out/table.tsv table1
     sleep 1
@@ -159,16 +177,15 @@ EOF
     stat -c '%i %Y %n' out/traces/[ab]/*.tsv > after
     cmp before after
     [ -z "$(ls out/traces/c | grep -e '\.part$' -e '\.tmp')" ]
-    # the same table as a batch never stopped
-    rft-batch -j 2 -o whole "$TR"
-    cmp whole/table.tsv out/table.tsv
-    cmp whole/table.json out/table.json
-    cmp whole/traces/c/rc.rft out/traces/c/rc.rft
+    # the same table as a batch never stopped (setup_file's)
+    cmp "$W/table.tsv" out/table.tsv
+    cmp "$W/table.json" out/table.json
+    cmp "$W/traces/c/rc.rft" out/traces/c/rc.rft
 }
 
 @test "a corrupt trace among good ones: the others complete, it is named with its first error, status 1" {
     mkdir d
-    cp "$TR"/a.rft "$TR"/b.tsv d/
+    cp "$SM"/a.rft "$SM"/b.tsv d/
     printf 'B 0 0 0 0 8 k 0\nW 0 0 0 0 0 zz\n' > d/bad.tsv
     run -1 --separate-stderr rft-batch --quiet -j 2 -o out d
     assert_output ""
@@ -215,14 +232,15 @@ EOF
     assert_equal "$stderr" "rft-batch: file: not a folder"
     run -1 --separate-stderr rft-batch -o file/out "$TR"
     assert_equal "$stderr" "rft-batch: file/out: cannot create: Not a directory"
-    # a folder of another study, two traces of one label
-    rft-batch -o out "$TR"/a.rft
+    # a folder of another study (the aging study's of setup_file), two traces of one label
+    ln -s "$W" out
     run -1 --separate-stderr rft-batch --study healing -o out "$TR"/a.rft
     assert_equal "$stderr" "rft-batch: out: holds a batch of the aging study, not healing (use another folder)"
     mkdir d2
     cp "$TR"/b.tsv d2/a.tsv
-    # two files of one name: the second labelled a_2, and said so (issue 31, item 16)
-    run -0 --separate-stderr rft-batch -o out2 "$TR"/a.rft d2
+    # two files of one name: the second labelled a_2, and said so (issue 31,
+    # item 16; labels are the study's inputs: a pipeline of one chain will do)
+    run -0 --separate-stderr rft-batch --pipeline 'rft-alloc --scheme rar | rft-duty | rft-vth --format tsv' -o out2 "$TR"/a.rft d2
     run -0 cut -f1 out2/traces.tsv
     assert_output $'a\na_2'
     run -0 grep -F 'd2/a.tsv: labelled a_2' out2/inputs.txt
@@ -291,12 +309,12 @@ EOF
 }
 
 @test "progress on a terminal: traces done of all, elapsed time" {
-    run -0 script -qec "rft-batch -j 2 -o out $TR/a.rft $TR/b.tsv" /dev/null
+    run -0 script -qec "rft-batch -j 2 -o out $SM/a.rft $SM/b.tsv" /dev/null
     # the elapsed time as M:SS, whatever the machine's speed (a sanitizer build
     # under load takes over 10 s)
     [[ $output =~ "rft-batch: 2/2 traces done, "[0-9]+:[0-5][0-9]" elapsed" ]]
     # --quiet: none, as the other programs and the study scripts
-    run -0 script -qec "rft-batch --quiet -j 2 -o out2 $TR/a.rft $TR/b.tsv; echo status=\$?" /dev/null
+    run -0 script -qec "rft-batch --quiet -j 2 -o out2 $SM/a.rft $SM/b.tsv; echo status=\$?" /dev/null
     assert_output $'status=0\r'
     [ -s out2/table.txt ]
     run -0 rft batch --list

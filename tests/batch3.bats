@@ -10,10 +10,15 @@ load test_helper
 # A folder as a user has one: two traces, a Multi2Sim log excerpt of one
 # wavefront (a trace of its own kernel, were it taken), a README, an empty file.
 setup_file() {
-    make_suite "$BATS_FILE_TMPDIR/suite"
     local d="$BATS_FILE_TMPDIR/traces"
     mkdir -p "$d"
-    cp "$BATS_FILE_TMPDIR/suite/a.rft" "$BATS_FILE_TMPDIR/suite/b.tsv" "$d/"
+    # an rft stream (of over 100 KiB) and a text trace (of MiB): the list
+    # gives their sizes so, in columns of that width; 2,656 writes each (the
+    # least rft-synth makes of its six kernels), not make_suite's 3,558:
+    # the files picked are tested, and five batches run the aging study
+    # over them
+    rft-synth --writes 300 --seed 1 -o "$d/a.rft"
+    rft-synth --writes 300 --seed 2 | rft-view > "$d/b.tsv"
     cp "$FIX/formats/m2s-matmul-head.txt" "$d/mm.txt"
     printf '# The traces\nThe traces of the study, one file a kernel.\n' > "$d/README"
     : > "$d/empty.tsv"

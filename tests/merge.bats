@@ -35,8 +35,10 @@ run_pipeline() {
             rft-merge whole.duty > one.duty
             # bit-identical streams: header, every record, the end record
             cmp <(zstd -dc merged.duty) <(zstd -dc one.duty)
-            # and the same cells as the map of the single run itself
-            cmp <(rft-vth --by cells m=merged.duty) <(rft-vth --by cells m=whole.duty)
+            # and the same cells as the map of the single run itself, for
+            # each span (once a span: an rft-vth --by cells of these maps is
+            # 0.7 CPU-s, and the merged bytes are already those of one.duty)
+            [ $scheme != argo ] || cmp <(rft-vth --by cells m=merged.duty) <(rft-vth --by cells m=whole.duty)
             rm shard*
         done
     done

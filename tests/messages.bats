@@ -15,7 +15,7 @@ setup() {
     run -1 --separate-stderr rft-view --stats t.gz
     assert_equal "$stderr" "rft-view: t.gz: gzip data, not an rft stream: decompress it first (zcat FILE | ...)"
     if command -v xz >/dev/null; then
-        xz -c t.tsv > t.xz
+        xz -0 -c t.tsv > t.xz        # -0: the format is tested (0.1 CPU-s, not 0.7)
         run -1 --separate-stderr rft-duty t.xz
         assert_equal "$stderr" "rft-duty: t.xz: xz data, not an rft stream: decompress it first (xzcat FILE | ...)"
     fi
@@ -43,7 +43,7 @@ setup() {
     run -1 --separate-stderr pipe 'gzip -c t.tsv | rft-decode > /dev/null'
     assert_equal "$stderr" "rft-decode: -: gzip data, not plain or zstd-compressed text: decompress it first (zcat FILE | ...)"
     if command -v xz >/dev/null; then
-        xz -c t.tsv > t.xz
+        xz -0 -c t.tsv > t.xz        # -0: the format is tested (0.1 CPU-s, not 0.7)
         run -1 --separate-stderr rft-decode -o out.rft t.xz
         assert_equal "$stderr" "rft-decode: t.xz: xz data, not plain or zstd-compressed text: decompress it first (xzcat FILE | ...)"
     fi

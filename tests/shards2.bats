@@ -21,6 +21,13 @@ setup_file() {
     # replayed (empty cells, notes naming the streams), one CU
     rft-decode --kernel k --local-size 64 -o "$BATS_FILE_TMPDIR/est.rft" \
         "$FIX/m2s42/vcmp.isa" 2>/dev/null
+    # the batches without shards of the two studies, that the sharded ones,
+    # here and through Slurm, are compared with: made once for the file
+    local s
+    for s in undervolt healing; do
+        rft-batch --quiet -j 2 --study $s -o "$BATS_FILE_TMPDIR/whole-$s" \
+            "$BATS_FILE_TMPDIR/a.rft" "$BATS_FILE_TMPDIR/sp.rft" "$BATS_FILE_TMPDIR/est.rft"
+    done
 }
 
 setup() {
@@ -111,7 +118,7 @@ same_tables() {
 @test "rft-batch --shards 3 and 7, undervolt and healing: the tables of the run without shards, byte for byte" {
     local s n
     for s in undervolt healing; do
-        rft-batch --quiet -j 2 --study $s -o whole-$s "$A" "$SP" "$EST"
+        ln -s "$BATS_FILE_TMPDIR/whole-$s" whole-$s     # rft-batch --quiet -j 2 --study $s -o whole-$s "$A" "$SP" "$EST" (setup_file)
         # 3: every shard reads the whole; 7: the split's files (auto: 21
         # shards for 2 jobs), cut by compute unit
         for n in 3 7; do
@@ -159,7 +166,7 @@ same_tables() {
     slurm_setup_file
     local s
     for s in undervolt healing; do
-        rft-batch --quiet -j 2 --study $s -o local-$s "$A" "$SP" "$EST"
+        ln -s "$BATS_FILE_TMPDIR/whole-$s" local-$s     # the same batch (setup_file)
         run -0 --separate-stderr rft-batch --quiet --slurm --study $s --shards 3 -o sharded-$s "$A" "$SP" "$EST"
         [[ $stderr == "rft-batch: array job ${output% *} (9 tasks), collecting job ${output#* };"* ]]
         wait_jobs ${output% *} ${output#* }
