@@ -333,8 +333,8 @@ CHECK_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(QUICK_JOBS))
 define bats_files
 log=$$(mktemp -d); trap 'rm -rf "$$log"' EXIT; \
 	printf '%s\n' $(1) | xargs -P $(2) -I{} sh -c \
-	  'f={}; n=$${f##*/}; if bats "$$f" > "'"$$log"'/$$n.log" 2>&1; \
-	   then echo "ok   $$f ($$(grep -c "^ok" "'"$$log"'/$$n.log") tests)"; \
+	  'f={}; n=$${f##*/}; t0=$$(date +%s); if bats "$$f" > "'"$$log"'/$$n.log" 2>&1; \
+	   then echo "ok   $$f ($$(grep -c "^ok" "'"$$log"'/$$n.log") tests, $$(( $$(date +%s) - t0 )) s)"; \
 	   else echo "FAIL $$f"; grep -v "^ok" "'"$$log"'/$$n.log"; exit 1; fi' || \
 	  { echo "$(3): FAILED"; exit 1; }
 endef
