@@ -11,15 +11,17 @@ setup() {
 @test "bench/scaling: usage errors and a missing trace say so, status 2" {
     run -2 --separate-stderr "$S" -j 1
     [ "$stderr" = "bench/scaling: -j: 1: the second run needs 2 cores or more (--shards N is 2 or more)
-usage: bench/scaling [-j N] [--writes W] [-r RUNS] [--keep] [TRACE]" ]
+usage: bench/scaling [-j N] [--writes W] [-r RUNS] [--split WHEN[,WHEN]...] [--keep] [TRACE]" ]
     run -2 --separate-stderr "$S" --writes 0
     [ "${stderr_lines[0]}" = "bench/scaling: --writes: '0' is not a positive number" ]
+    run -2 --separate-stderr "$S" --split auto,maybe
+    [ "${stderr_lines[0]}" = "bench/scaling: --split: 'maybe' is not auto, yes or no" ]
     run -2 --separate-stderr "$S" --frobnicate
     [ "${stderr_lines[0]}" = "bench/scaling: unknown option --frobnicate" ]
     run -2 --separate-stderr "$S" "$BATS_TEST_TMPDIR/missing.tsv"
     [ "$stderr" = "bench/scaling: $BATS_TEST_TMPDIR/missing.tsv: no such readable trace" ]
     run -0 "$S" --help
-    [[ $output == *"usage: bench/scaling [-j N] [--writes W] [-r RUNS] [--keep] [TRACE]"* ]]
+    [[ $output == *"usage: bench/scaling [-j N] [--writes W] [-r RUNS] [--split WHEN[,WHEN]...] [--keep] [TRACE]"* ]]
 }
 
 @test "bench/scaling: a text trace decoded, repeated to the size, both runs identical" {
@@ -28,9 +30,11 @@ usage: bench/scaling [-j N] [--writes W] [-r RUNS] [--keep] [TRACE]" ]
     w=$(rft-view --stats --format tsv "$BATS_TEST_TMPDIR/t.rft" | awk -F '\t' '$1 == "writes" { print $2 }')
     n=$(( (3000 + w - 1) / w ))
     run -0 --separate-stderr "$S" -j 2 --writes 3000 "$BATS_TEST_TMPDIR/t.tsv"
-    [[ $output =~ ^scaling:\ writes\ $((w * n))\ \ runs\ once\ \ N\ 2\ \ -j1\ [0-9.]+\ s\ \ -j2\ --shards\ 2\ [0-9.]+\ s\ \ speed-up\ [0-9.]+\ \ max\ RSS\ per\ task\ .+\ \ identical\ yes$ ]]
+    [[ $output =~ ^scaling:\ writes\ $((w * n))\ \ runs\ once\ \ N\ 2\ \ -j1\ [0-9.]+\ s\ \(cpu\ [0-9.]+\)\ \ -j2\ --shards\ 2\ --split\ auto\ \(no\)\ [0-9.]+\ s\ \(cpu\ [0-9.]+,\ [0-9.]+x\)\ \ speed-up\ [0-9.]+\ \ max\ RSS\ per\ task\ .+\ \ identical\ yes$ ]]
     [[ $stderr == *"bench/scaling: $w writes, repeated $n times"* ]]
-    [ "$(cut -f 1,2,7 "$BENCH_OUT/scaling/scaling.tsv")" = "$((w * n))	2	yes" ]
+    [ "$(cut -f 1,2,3,11 "$BENCH_OUT/scaling/scaling.tsv")" = "$((w * n))	2	auto (no)	yes" ]
+    # the CPU of every process: both runs took some
+    awk -F '\t' '{ exit !($5 > 0 && $7 > 0) }' "$BENCH_OUT/scaling/scaling.tsv"
     [ ! -e "$BENCH_OUT/scaling/work" ]          # removed without --keep
 }
 
