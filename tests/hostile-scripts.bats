@@ -66,12 +66,14 @@ setup() {
 
 @test "item 18: a batch stopped by TERM leaves no half-written *.part file" {
     mkdir suite
-    for i in 1 2 3 4; do rft-synth --writes 40000 --seed $i -o suite/t$i.rft; done
+    # traces long enough that a result is still being written when a poll
+    # of 10 ms sees its .part (the 4 took 0.4 s at 40,000 writes each here)
+    for i in 1 2 3 4; do rft-synth --writes 300000 --seed $i -o suite/t$i.rft; done
     rft-batch --study undervolt -j 2 --quiet -o out suite &
     pid=$!
-    for _ in $(seq 1 100); do
+    for _ in $(seq 1 3000); do
         [ -n "$(find out -name '*.part' 2>/dev/null)" ] && break
-        sleep 0.1
+        sleep 0.01
     done
     kill -TERM $pid
     st=0
