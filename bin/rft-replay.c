@@ -170,6 +170,14 @@ static void report_cu(cli_job *j)
                                        "cycles_scheme", "slowdown_scheme_pct", "wakeups", "movs",
                                        "mispredictions", "lds_loads"};
     int schemed = rft_cumodel_schemed(j->st);
+    if (rft_cumodel_approximate(j->st)) {
+        static const char why[] = "the compute-unit model timed its first ND-ranges with a lower "
+            "resident work-group cap or longest load latency than a later one raised, and had "
+            "no longer kept them (past 64 MiB) to time them again: their rows and the total are "
+            "approximate";
+        warnx("warning: %s: %s", j->input, why);
+        notes_addf(&c->nt, 0, "%s", why);
+    }
     cli_table *t = table_new(c->fmt, c->out, schemed ? 13 : 7, cols);
     notes_put(&c->nt, t, NULL);
     notes_free(&c->nt);

@@ -286,6 +286,8 @@ typedef struct col {
      * RFT_CM_KEEP bytes, to be timed again at the end with the whole
      * stream's maxima if theirs were lower */
     int keep;
+    uint64_t keep_max;          /* RFT_CM_KEEP, or the option's */
+    int approximate;            /* not kept, and a maximum rose after an ND-range was timed */
     cwf *kept;
     uint32_t nkept, capkept;
     pnd *kpend;
@@ -312,6 +314,7 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
     c->i0 = simd_interval(&c->traced, c->issue);
     c->same = memcmp(&c->traced, &c->whatif, sizeof c->traced) == 0;
     c->keep = 1;
+    c->keep_max = RFT_CM_KEEP;
     c->tmax_low = UINT32_MAX;
     c->ml_low = UINT64_MAX;
     rft_pattern_opts_default(&c->po);
@@ -907,7 +910,7 @@ drop:   /* its wavefronts kept or freed, the others left in order; the map rebui
         c->nwf = k;
         if (c->keep) {
             c->kpend[c->nkpend++] = p;
-            if (c->kept_bytes > RFT_CM_KEEP)
+            if (c->kept_bytes > c->keep_max)
                 col_unkeep(c);
         }
         om_clear(&c->wmap);
@@ -954,7 +957,9 @@ static int col_finish(col *c)
     while (c->npend)
         if (col_time(c, 0))
             return -1;
-    if (!c->keep || (c->tmax_low == c->tmax && (c->ml_low == UINT64_MAX || c->ml_low == c->maxlat_all)))
+    int lower = !(c->tmax_low == c->tmax && (c->ml_low == UINT64_MAX || c->ml_low == c->maxlat_all));
+    c->approximate = lower && !c->keep;
+    if (!c->keep || !lower)
         return 0;
     /* an ND-range was timed with a lower maximum than the whole stream's:
      * every one timed again (the runs from the start) with the stream's */
@@ -1307,6 +1312,8 @@ rft_stage *rft_cumodel_new(int pass, const rft_m2scfg *traced, const rft_m2scfg 
         return NULL;
     }
     c->events = o->scheme;
+    if (o->cu_keep)
+        c->keep_max = o->cu_keep;
     c->degraded = o->degraded_scs;
     c->max_wg = o->max_wg;
     c->wfrule = o->wfrule;
@@ -1324,6 +1331,10 @@ const char *rft_cumodel_ndname(const rft_stage *st, uint32_t nd)
 {
     const cm_stage *s = (const cm_stage *)st;
     return nd < s->nnames && s->names[nd] ? s->names[nd] : "";
+}
+int rft_cumodel_approximate(const rft_stage *st)
+{
+    return ((const cm_stage *)st)->c.approximate;
 }
 int rft_cumodel_schemed(const rft_stage *st)
 {

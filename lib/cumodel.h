@@ -173,5 +173,11 @@ const char *rft_cumodel_ndname(const rft_stage *s, uint32_t nd);
 /* After finish: 1 if the scheme run charged anything (an event counted,
  * stages, or degraded_scs), else 0: its columns are worth reporting. */
 int rft_cumodel_schemed(const rft_stage *s);
+/* After finish: 1 if the ND-ranges timed were no longer kept (past 64 MiB
+ * of them, or memory refused) when a later one raised the resident
+ * work-group cap or the longest load latency: the earlier ones' rows, and
+ * the total, are the model's with the lower values, not the whole
+ * trace's. */
+int rft_cumodel_approximate(const rft_stage *s);
 
 #endif

@@ -167,6 +167,9 @@ typedef struct rft_replay_opts {
     uint32_t max_wg;        /* SC healing: work-items a work-group holds at most (256) */
     int wfrule;             /* SC healing: enum rft_heal_wfrule (heal.h; default seed) */
     int trust;              /* replay even a stream whose cycles are estimated */
+    uint64_t cu_keep;       /* the compute-unit model (cumodel.h): the most bytes of timed
+                               ND-ranges kept, to be timed again when a later one raises a
+                               maximum (0: 64 MiB) */
     int pass;               /* pass the records on (default 1) */
     int emit;               /* counters records at finish (default 0) */
 } rft_replay_opts;
