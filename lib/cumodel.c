@@ -189,57 +189,6 @@ typedef struct {
 
 typedef struct { uint32_t nd, id, alive; } pnd;     /* an ND-range not yet timed */
 
-/* open addressing: key -> value + 1 */
-typedef struct { uint64_t *key; uint32_t *val; size_t cap, n; } omap;
-static size_t om_slot(const omap *m, uint64_t k)
-{
-    size_t i = (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & (m->cap - 1);
-    while (m->val[i] && m->key[i] != k)
-        i = (i + 1) & (m->cap - 1);
-    return i;
-}
-static uint32_t *om_get(const omap *m, uint64_t k)
-{
-    if (!m->cap)
-        return NULL;
-    size_t j = om_slot(m, k);
-    return m->val[j] ? &m->val[j] : NULL;
-}
-static int om_put(omap *m, uint64_t k, uint32_t v)
-{
-    if (2 * (m->n + 1) > m->cap) {
-        size_t oc = m->cap, nc = oc ? 2 * oc : 256;
-        uint64_t *ok = m->key;
-        uint32_t *ov = m->val;
-        m->key = calloc(nc, sizeof *m->key);
-        m->val = calloc(nc, sizeof *m->val);
-        if (!m->key || !m->val) {
-            free(m->key), free(m->val);
-            m->key = ok, m->val = ov;
-            return -1;
-        }
-        m->cap = nc, m->n = 0;
-        for (size_t i = 0; i < oc; i++)
-            if (ov[i]) {
-                size_t j = om_slot(m, ok[i]);
-                m->key[j] = ok[i], m->val[j] = ov[i], m->n++;
-            }
-        free(ok), free(ov);
-    }
-    size_t j = om_slot(m, k);
-    if (!m->val[j])
-        m->n++;
-    m->key[j] = k, m->val[j] = v + 1;
-    return 0;
-}
-static void om_clear(omap *m)
-{
-    if (m->cap)
-        memset(m->val, 0, m->cap * sizeof *m->val);
-    m->n = 0;
-}
-static void om_free(omap *m) { free(m->key), free(m->val); }
-
 /* One run of the model: a configuration, the scheme's events or not, and
  * its state between ND-ranges. */
 typedef struct {
@@ -271,7 +220,8 @@ typedef struct col {
     cwf *wf;
     uint32_t nwf, capwf;
     uint64_t seq;
-    omap wmap, smap;
+    rft_map wmap;               /* wavefront key (rft_wf_key) -> index in wf */
+    rft_slices smap;            /* slice -> index in sl */
     cslice *sl;
     uint32_t nsl, capsl;
     uint32_t *open, nopen, capopen, *touched, ntouched, captouched;
@@ -315,6 +265,8 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
     c->same = memcmp(&c->traced, &c->whatif, sizeof c->traced) == 0;
     c->keep = 1;
     c->keep_max = RFT_CM_KEEP;
+    if (rft_map_init(&c->wmap, 256) || rft_slices_init(&c->smap))
+        return -1;
     c->tmax_low = UINT32_MAX;
     c->ml_low = UINT64_MAX;
     rft_pattern_opts_default(&c->po);
@@ -350,7 +302,7 @@ static void col_free(col *c)
         free(c->wf[i].buf), free(c->wf[i].place), free(c->wf[i].full);
     free(c->wf);
     col_unkeep(c);
-    om_free(&c->wmap), om_free(&c->smap);
+    rft_map_free(&c->wmap), rft_slices_free(&c->smap);
     free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
     for (int r = 0; r < 3; r++)
         free(c->run[r].simd_free), free(c->run[r].vm_free), free(c->run[r].lds_free);
@@ -358,18 +310,17 @@ static void col_free(col *c)
 
 static cwf *col_find(col *c, uint64_t key)
 {
-    uint32_t *v = om_get(&c->wmap, key);
-    return v ? &c->wf[*v - 1] : NULL;
+    uint64_t *v = rft_map_get(&c->wmap, key);
+    return v ? &c->wf[*v] : NULL;
 }
 
 static cslice *col_slice(col *c, uint16_t cu, uint16_t simd)
 {
-    uint64_t k = (uint64_t)cu << 16 | simd;
-    uint32_t *v = om_get(&c->smap, k);
-    if (v)
-        return &c->sl[*v - 1];
+    long i = rft_slices_find(&c->smap, cu, simd);
+    if (i >= 0)
+        return &c->sl[i];
     if (rft_grow((void **)&c->sl, c->nsl, &c->capsl, sizeof *c->sl, 64) ||
-        om_put(&c->smap, k, c->nsl))
+        rft_slices_put(&c->smap, cu, simd, c->nsl))
         return NULL;
     memset(&c->sl[c->nsl], 0, sizeof *c->sl);
     return &c->sl[c->nsl++];
@@ -408,7 +359,7 @@ static int col_begin(col *c, uint64_t key, uint32_t nd, uint32_t wg, uint16_t cu
         f->nregs = nregs;
     }
     cslice *sl = col_slice(c, cu, simd);
-    if (!sl || om_put(&c->wmap, key, c->nwf))
+    if (!sl || rft_map_put(&c->wmap, key, c->nwf))
         return -1;
     f->sli = (uint32_t)(sl - c->sl);
     c->nwf++;
@@ -913,10 +864,12 @@ drop:   /* its wavefronts kept or freed, the others left in order; the map rebui
             if (c->kept_bytes > c->keep_max)
                 col_unkeep(c);
         }
-        om_clear(&c->wmap);
-        for (uint32_t i = 0; i < c->nwf; i++)
-            if (om_put(&c->wmap, c->wf[i].key, i))
-                rc = -1;
+        rft_map_free(&c->wmap);
+        int bad = rft_map_init(&c->wmap, c->nwf);
+        for (uint32_t i = 0; i < c->nwf && !bad; i++)
+            bad = rft_map_put(&c->wmap, c->wf[i].key, i);
+        if (bad)
+            rc = -1;
         memmove(&c->pend[pi], &c->pend[pi + 1], (c->npend - pi - 1) * sizeof *c->pend);
         c->npend--;
     }
@@ -1079,8 +1032,9 @@ typedef struct {
     int pass;
     rft_replay_opts o;
     col c;
+    rft_map kname;              /* kernel index -> its name in names (first seen) */
     char **names;
-    uint32_t nnames;
+    uint32_t nnames, capnames;
     rft_cm_row *rows;
     uint32_t nrows;
 } cm_stage;
@@ -1103,11 +1057,6 @@ static void write_events(col *c, cwf *w, const rft_write *x, uint32_t *s4)
                              &s4[1], &s4[2]);
 }
 
-static uint64_t wkey_of(uint16_t cu, uint16_t simd, uint32_t wf)
-{
-    return (uint64_t)cu << 48 | (uint64_t)simd << 32 | wf;
-}
-
 static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
 {
     cm_stage *s = (cm_stage *)st;
@@ -1118,34 +1067,32 @@ static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
     switch (rec->kind) {
     case RFT_KERNEL: {
         const rft_kernel *k = &rec->u.kernel;
-        if (k->index >= s->nnames && k->index < (1u << 24)) {
-            char **a = realloc(s->names, (k->index + 1) * sizeof *a);
-            if (!a)
-                return rft_stage_fail(st, RFT_EMEM, "out of memory");
-            for (uint32_t i = s->nnames; i <= k->index; i++)
-                a[i] = NULL;
-            s->names = a, s->nnames = k->index + 1;
+        /* by a map, not a table by index: an index of 2^31 costs one name
+         * (issue 31, item 1) */
+        if (rft_map_get(&s->kname, k->index))
+            break;
+        char *nm = malloc((size_t)k->name_len + 1);
+        if (!nm || rft_grow((void **)&s->names, s->nnames, &s->capnames, sizeof *s->names, 8) ||
+            rft_map_put(&s->kname, k->index, s->nnames)) {
+            free(nm);
+            return rft_stage_fail(st, RFT_EMEM, "out of memory");
         }
-        if (k->index < s->nnames && !s->names[k->index]) {
-            s->names[k->index] = malloc((size_t)k->name_len + 1);
-            if (!s->names[k->index])
-                return rft_stage_fail(st, RFT_EMEM, "out of memory");
-            if (k->name_len)
-                memcpy(s->names[k->index], k->name, k->name_len);
-            s->names[k->index][k->name_len] = 0;
-        }
+        if (k->name_len)
+            memcpy(nm, k->name, k->name_len);
+        nm[k->name_len] = 0;
+        s->names[s->nnames++] = nm;
         break;
     }
     case RFT_WFBEGIN: {
         const rft_wfbegin *b = &rec->u.begin;
         rc = col_at(c, b->cycle) ||
-             col_begin(c, wkey_of(b->cu, b->simd, b->wf), b->kernel == RFT_NO_KERNEL ? 0 : b->kernel,
+             col_begin(c, rft_wf_key(b->cu, b->simd, b->wf), b->kernel == RFT_NO_KERNEL ? 0 : b->kernel,
                        b->wg, b->cu, b->simd, b->cycle, b->nregs);
         break;
     }
     case RFT_WFEND: {
         rc = col_at(c, rec->u.end.cycle);
-        cwf *f = col_find(c, wkey_of(rec->u.end.cu, rec->u.end.simd, rec->u.end.wf));
+        cwf *f = col_find(c, rft_wf_key(rec->u.end.cu, rec->u.end.simd, rec->u.end.wf));
         if (f)
             col_end(c, f, rec->u.end.cycle);
         break;
@@ -1153,7 +1100,7 @@ static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
     case RFT_PATCH: {
         rft_patch_rec p;
         if (c->patched && c->events && rec->raw && rft_patch_parse(rec->raw, rec->len, &p) == 0) {
-            cwf *f = col_find(c, wkey_of(p.cu, p.simd, p.wf));
+            cwf *f = col_find(c, rft_wf_key(p.cu, p.simd, p.wf));
             if (f)
                 f->pend = p.place;
         }
@@ -1163,7 +1110,7 @@ static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
         rft_unitrec u;
         if (rec->raw && rft_unit_parse(rec->raw, rec->len, &u) == 0) {
             rc = col_at(c, u.cycle);
-            cwf *f = col_find(c, wkey_of(u.cu, u.simd, u.wf));
+            cwf *f = col_find(c, rft_wf_key(u.cu, u.simd, u.wf));
             if (f && !rc)
                 rc = col_event(c, f, unit_of(u.flags), 1, 0, NULL);
         }
@@ -1172,7 +1119,7 @@ static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
     case RFT_WRITE: case RFT_READ: case RFT_BUNDLE:
         if (rft_rec_wf(rec, &cu, &simd, &wf)) {
             rc = col_at(c, rft_rec_cycle(rec));
-            cwf *f = col_find(c, wkey_of(cu, simd, wf));
+            cwf *f = col_find(c, rft_wf_key(cu, simd, wf));
             if (f && !rc) {
                 uint32_t s4[4] = {0};
                 uint8_t unit = RFT_CM_ALU;
@@ -1292,6 +1239,7 @@ static void cm_free(rft_stage *st)
     for (uint32_t i = 0; i < s->nnames; i++)
         free(s->names[i]);
     free(s->names), free(s->rows);
+    rft_map_free(&s->kname);
     col_free(&s->c);
     free(s);
 }
@@ -1307,7 +1255,7 @@ rft_stage *rft_cumodel_new(int pass, const rft_m2scfg *traced, const rft_m2scfg 
     s->pass = pass;
     s->o = *o;
     col *c = &s->c;
-    if (col_init(c, traced, whatif, o->scheme || o->degraded_scs, 4)) {
+    if (rft_map_init(&s->kname, 16) || col_init(c, traced, whatif, o->scheme || o->degraded_scs, 4)) {
         cm_free(&s->head);
         return NULL;
     }
@@ -1330,7 +1278,8 @@ const rft_cm_row *rft_cumodel_row(const rft_stage *st, uint32_t i)
 const char *rft_cumodel_ndname(const rft_stage *st, uint32_t nd)
 {
     const cm_stage *s = (const cm_stage *)st;
-    return nd < s->nnames && s->names[nd] ? s->names[nd] : "";
+    const uint64_t *i = rft_map_get(&s->kname, nd);
+    return i ? s->names[*i] : "";
 }
 int rft_cumodel_approximate(const rft_stage *st)
 {
