@@ -212,6 +212,8 @@ typedef struct col {
     uint32_t issue, i0;
     rft_geom geom;
     int patched;
+    rft_stage *st;              /* the stage whose memory budget the wavefronts count in */
+    int refused;                /* the budget refused them: the stage has said why */
     rft_pattern_opts po;
     int same;                   /* what-if = traced: run W is run B */
     mrun run[3];                /* B: traced, W: what-if, S: what-if with the scheme */
@@ -326,9 +328,32 @@ static cslice *col_slice(col *c, uint16_t cu, uint16_t simd)
     return &c->sl[c->nsl++];
 }
 
+/* A patched stream's per-register state of a wavefront of nregs registers */
+static uint64_t patch_bytes(uint16_t nregs) { return (nregs ? nregs : 1) + RFT_MAX_LANES / 8; }
+
+/* The wavefronts' state, bytes more for the one of key, counted in the
+ * process's memory budget before it is allocated, as the replay's
+ * (rft_stage_reserve, issue 31 item 6): 0, or -1 with the stage's message. */
+static int col_charge(col *c, uint64_t bytes, uint64_t key, uint16_t nregs)
+{
+    if (!c->st)
+        return 0;
+    char what[96];
+    snprintf(what, sizeof what, "wavefront %u on slice %u:%u (%u registers)", (uint32_t)key,
+             (unsigned)(key >> 48), (unsigned)(key >> 32 & 0xffff), nregs);
+    if (rft_stage_reserve(c->st, bytes, what)) {
+        c->refused = 1;
+        return -1;
+    }
+    return 0;
+}
+
 static int col_begin(col *c, uint64_t key, uint32_t nd, uint32_t wg, uint16_t cu, uint16_t simd,
                      uint64_t cycle, uint16_t nregs)
 {
+    if (c->nwf + 1 > c->capwf &&
+        col_charge(c, (uint64_t)(c->capwf ? c->capwf : 256) * sizeof *c->wf, key, nregs))
+        return -1;
     if (rft_grow((void **)&c->wf, c->nwf, &c->capwf, sizeof *c->wf, 256))
         return -1;
     if (!c->seq)
@@ -350,6 +375,8 @@ static int col_begin(col *c, uint64_t key, uint32_t nd, uint32_t wg, uint16_t cu
     *f = (cwf){.key = key, .seq = c->seq++, .nd = nd, .wg = wg, .pid = p->id, .cu = cu,
                .simd = simd, .begin = cycle, .end = cycle, .prev = cycle};
     if (c->patched && c->events) {
+        if (col_charge(c, patch_bytes(nregs), key, nregs))
+            return -1;
         f->place = calloc(nregs ? nregs : 1, 1);
         f->full = calloc(RFT_MAX_LANES / 8, 1);
         if (!f->place || !f->full) {
@@ -841,6 +868,8 @@ drop:   /* its wavefronts kept or freed, the others left in order; the map rebui
         for (uint32_t i = 0; i < c->nwf; i++) {
             cwf *f = &c->wf[i];
             if (f->pid == p.id) {
+                if (f->place && c->st)
+                    rft_stage_release(c->st, patch_bytes(f->nregs));
                 free(f->place), free(f->full);
                 f->place = f->full = NULL;
                 if (c->keep) {
@@ -1140,7 +1169,7 @@ static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
         break;
     }
     if (rc)
-        return rft_stage_fail(st, RFT_EMEM, "out of memory");
+        return c->refused ? RFT_EMEM : rft_stage_fail(st, RFT_EMEM, "out of memory");
     return s->pass ? out->put(out->ctx, rec) : 0;
 }
 
@@ -1255,6 +1284,7 @@ rft_stage *rft_cumodel_new(int pass, const rft_m2scfg *traced, const rft_m2scfg 
     s->pass = pass;
     s->o = *o;
     col *c = &s->c;
+    c->st = &s->head;
     if (rft_map_init(&s->kname, 16) || col_init(c, traced, whatif, o->scheme || o->degraded_scs, 4)) {
         cm_free(&s->head);
         return NULL;

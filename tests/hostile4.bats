@@ -99,6 +99,16 @@ fi
     [[ $stderr == *"replay: wavefront "*"would bring the state of rft run to"* ]] || fail "$stderr"
 }
 
+@test "item 6: the compute-unit model's wavefronts count in the budget too (rft-replay --model cu)" {
+    "$GEN" waves-many w.rft
+    run --separate-stderr -1 rft-replay --model cu --max-memory 1 w.rft
+    [[ $stderr == "rft-replay: w.rft: record "*": wavefront "*" on slice 0:0 (65535 registers) would bring the state of rft-replay to 1."*" MiB, over its limit of 1 MiB (--max-memory MIB raises it)" ]] ||
+        fail "$stderr"
+    [ -z "$output" ]
+    run -0 rft-replay --model cu -f tsv w.rft
+    assert_line --regexp '^total	39999	'
+}
+
 # ---- item 11: a replay failure inside a stage is an error ---------------------------
 
 @test "item 11: a replay failure inside rft-energy or rft-dcpatch is an error (exit 1), never a warning" {
