@@ -69,7 +69,7 @@ int rft_m2scfg_parse(rft_m2scfg *c, const char *text, size_t len, char *why, siz
         size_t n = (size_t)(le - p);
         line++;
         if (n >= sizeof buf) {
-            snprintf(why, whylen, "line %u: too long", line);
+            snprintf(why, whylen, "line %u: longer than %zu bytes", line, sizeof buf - 1);
             return -1;
         }
         memcpy(buf, p, n);

@@ -282,6 +282,11 @@ static void test_cfg(void)
     CHECK(rft_m2scfg_parse(&c, sec, strlen(sec), why, sizeof why) == -1 && strstr(why, "Devise"));
     const char *val = "[ Device ]\nNumComputeUnits = 0\n";
     CHECK(rft_m2scfg_parse(&c, val, strlen(val), why, sizeof why) == -1);
+    /* a line past the parser's buffer is refused, saying how long a line may be */
+    char lng[700];
+    memset(lng, 'x', sizeof lng);
+    CHECK(rft_m2scfg_parse(&c, lng, sizeof lng, why, sizeof why) == -1 &&
+          strcmp(why, "line 1: longer than 511 bytes") == 0);
 }
 
 /* ---- the stage: ND-ranges kept to be timed again, or not ------------------------ */
