@@ -172,6 +172,33 @@ int cli_level(const char *s)
     return (int)v;
 }
 
+char *cli_read_file(const char *path, size_t max, size_t *n)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in)
+        return NULL;
+    char *buf = NULL;
+    size_t cap = 0;
+    *n = 0;
+    do {
+        if (max && cap > max) {
+            free(buf), fclose(in);
+            errno = EFBIG;
+            return NULL;
+        }
+        buf = xrealloc(buf, cap += 1 << 16);
+        *n += fread(buf + *n, 1, cap - *n, in);
+    } while (*n == cap);
+    int bad = ferror(in) ? errno ? errno : EIO : 0;
+    fclose(in);
+    if (bad || (max && *n > max)) {
+        free(buf);
+        errno = bad ? bad : EFBIG;
+        return NULL;
+    }
+    return buf;
+}
+
 void *xrealloc(void *p, size_t n)
 {
     if (!(p = realloc(p, n ? n : 1)))

@@ -117,6 +117,9 @@ void *xrealloc(void *p, size_t n);
 /* The formatted text in a new allocation (free it), whatever its length;
  * dies "out of memory". */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The whole file at path in memory (*n bytes, allocated): NULL with errno
+ * when it cannot be opened or read, or EFBIG past max bytes (0: no limit). */
+char *cli_read_file(const char *path, size_t max, size_t *n);
 /* The same of a va_list (not consumed: copied). */
 char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 

@@ -1038,26 +1038,6 @@ static void render(const char *script, const char *name)
             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 }
 
-/* The rendered figure into memory (*n bytes), to copy to a stream after the
- * temporary folder is gone. */
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *in = fopen(path, "rb");
-    char *buf = NULL;
-    size_t cap = 0;
-    *n = 0;
-    if (!in)
-        die("gnuplot wrote no figure: %s", strerror(errno));
-    do {
-        buf = xrealloc(buf, cap += 1 << 16);
-        *n += fread(buf + *n, 1, cap - *n, in);
-    } while (*n == cap);
-    if (ferror(in))
-        die("gnuplot's figure: %s", strerror(errno));
-    fclose(in);
-    return buf;
-}
-
 int fig_beside(const char *output)
 {
     struct stat st;
@@ -1116,7 +1096,10 @@ int fig_output(figure *f, const char *output, int render_it)
                 die("%s: %s", final[i], strerror(errno));
     } else {
         size_t n;
-        char *fig = slurp(tmp.path[FIG], &n);
+        /* the figure in memory, to copy to a stream once the temporary folder is gone */
+        char *fig = cli_read_file(tmp.path[FIG], 0, &n);
+        if (!fig)
+            die("gnuplot wrote no figure: %s", strerror(errno));
         drop_tmp();
         o = cli_output_open(output);
         size_t put = fwrite(fig, 1, n, o);

@@ -55,6 +55,15 @@ export -f col
     printf '[ Devise ]\n' > bad2.ini
     run -1 rft-replay --model cu --m2s-what-if bad2.ini s.rft
     [[ $output == *"Devise"* ]]
+    # a file that is not one, or too large to be one: said with the path
+    run -1 --separate-stderr rft-replay --model cu --m2s-config missing.ini s.rft
+    assert_equal "$stderr" "rft-replay: missing.ini: No such file or directory"
+    mkdir dir.ini
+    run -1 --separate-stderr rft-replay --model cu --m2s-config dir.ini s.rft
+    assert_equal "$stderr" "rft-replay: dir.ini: Is a directory"
+    head -c 1100000 /dev/zero | tr '\0' '#' > big.ini
+    run -1 --separate-stderr rft-replay --model cu --m2s-what-if big.ini s.rft
+    assert_equal "$stderr" "rft-replay: big.ini: larger than 1 MiB"
 }
 
 @test "usage: --m2s-config needs --model cu; --model cu takes no --add-latency, --issue, --deps nor -o" {
