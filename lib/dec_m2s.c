@@ -732,10 +732,21 @@ static int push_item(rft_dec *d, m2s *m, item it)
     return 0;
 }
 
+/* Multi2Sim (4.2 and 5.0) prints these instructions' work-items by their lane
+ * in the wavefront, where every other vector result names the work-item's
+ * global id; v_add_f64 and v_mul_f64 also print their vector destination as
+ * "S[N:+1]".  (v_lshr_b64 and v_ashr_i64 print theirs as two scalar
+ * registers, the second without its lane: read as scalar results, as before.) */
+static int prints_lanes(const char *mnem, int *s_is_v)
+{
+    *s_is_v = strcmp(mnem, "v_add_f64") == 0 || strcmp(mnem, "v_mul_f64") == 0;
+    return *s_is_v || strcmp(mnem, "v_med3_i32") == 0 || strcmp(mnem, "v_max3_i32") == 0;
+}
+
 /* "tN: V5<=(...)..." items; the rest of the line is the simulator's detail */
 static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lwid, int *nt)
 {
-    int depth = 0;
+    int depth = 0, s_is_v, by_lane = prints_lanes(m->mnem, &s_is_v);
     m->nitems = 0;
     for (size_t i = 0; i < n;) {
         char c = s[i];
@@ -770,7 +781,7 @@ static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lw
         size_t dst = j + 1;
         while (dst < n && s[dst] == ' ')
             dst++;
-        if (dst < n && (s[dst] == 'S' || pre_n(s + dst, n - dst, "vcc") ||
+        if (dst < n && ((s[dst] == 'S' && !s_is_v) || pre_n(s + dst, n - dst, "vcc") ||
                         pre_n(s + dst, n - dst, "exec"))) {
             (*nt)++;                        /* it ran, on a wavefront it does not name */
             if (tid < d->o.geom.lanes)
@@ -779,33 +790,56 @@ static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lw
             continue;
         }
         (*nt)++;
+        int placed = 1;
+        if (by_lane && *lwid < 0 && d->o.prescan) {
+            placed = 0;         /* the prescan counts registers; the wavefront comes later */
+        } else if (by_lane) {   /* the lane of the wavefront the pipeline trace names */
+            if (*lwid < 0)
+                return dec_bad(d, "%s names its work-items by lane in Multi2Sim's log: "
+                               "its wavefront is known only from the pipeline trace "
+                               "(--cycles-from)", m->mnem);
+            if (tid >= d->o.geom.lanes)
+                return dec_bad(d, "lane '%.*s' of %s past the wavefront's %u lanes",
+                               DEC_TOK(s + i, j + 1 - i), m->mnem, d->o.geom.lanes);
+            uint64_t w = (uint64_t)*lwid;
+            tid += (w / m->wpwg) * m->wgsize + (w % m->wpwg) * d->o.geom.lanes;
+            if (tid > 0xffffffffu)
+                return dec_bad(d, "bad work-item '%.*s'", DEC_TOK(s + i, j + 1 - i));
+        }
         uint32_t wid, lane;
         tid_place(m, d, (uint32_t)tid, &wid, &lane);
-        if (*lwid < 0)
+        if (!placed)
+            ;
+        else if (*lwid < 0)
             *lwid = wid;
         else if (*lwid != wid)
             return dec_bad(d, "work-item '%.*s' is in wavefront %u, not in wavefront %lld of the "
                            "same instruction", DEC_TOK(s + i, j + 1 - i), wid, (long long)*lwid);
-        if (is_ended(m, wid))
+        if (placed && is_ended(m, wid))
             return dec_bad(d, "work-item '%.*s' belongs to wavefront %u, which has ended",
                            DEC_TOK(s + i, j + 1 - i), wid);
         i = j + 1;
         while (i < n && s[i] == ' ')
             i++;
-        if (i >= n || s[i] != 'V')
+        if (i >= n || (s[i] != 'V' && !(s_is_v && s[i] == 'S')))
             continue;                       /* vcc<=, a store, ...: no vector register */
         size_t r0 = i, r1;
         uint64_t reg;
         int wide = 0;
-        if (i + 1 < n && s[i + 1] == '[') {   /* V[5:+1]<=(%lgf) */
+        if (i + 1 < n && s[i + 1] == '[') {   /* V[5:+1]<=(%lgf); v_med3_i32's V[5]<= */
             size_t k = i + 2;
             while (k < n && isdig(s[k]))
                 k++;
-            if (k == i + 2 || k + 4 > n || memcmp(s + k, ":+1]", 4) != 0 ||
-                dec_u64(s + i + 2, k - i - 2, &reg))
+            if (k == i + 2 || dec_u64(s + i + 2, k - i - 2, &reg))
                 return dec_bad(d, "bad register '%.*s'", DEC_TOK(s + i, n - i));
-            wide = 1;
-            r1 = k + 4;
+            if (k + 4 <= n && memcmp(s + k, ":+1]", 4) == 0) {
+                wide = 1;
+                r1 = k + 4;
+            } else if (k < n && s[k] == ']') {
+                r1 = k + 1;
+            } else {
+                return dec_bad(d, "bad register '%.*s'", DEC_TOK(s + i, n - i));
+            }
         } else {
             size_t k = i + 1;
             while (k < n && isdig(s[k]))

@@ -95,3 +95,12 @@ FWT="--kernel fastWalshTransform --local-size 256"
     run -2 --separate-stderr rft-decode --kernel k --local-size 64 --m2s-config d.ini "$F/vcmp.isa"
     assert_equal "$stderr" "rft-decode: --m2s-config gives the clocks of --cycles-from's trace: give the trace (see rft-decode --help)"
 }
+
+@test "v_med3_i32 names its work-items by lane (4.2 and 5.0 print 'tLANE: V[N]<=(v)'): placed in the wavefront the pipeline trace names" {
+    # wavefront 1 (work-items 64-127) runs v_med3_i32 v2; its log line names lanes t0..t63
+    run -0 pipe "rft-decode --kernel k --local-size 64 --cycles-from '$F/med3.trace' '$F/med3.isa' | rft-view | awk '\$1 == \"W\" && \$2 == 26 { print \$4, \$5, \$6, \$8, \$NF }'"
+    assert_output "1 1 2 00000005 00000005"
+    # without the pipeline trace the wavefront is unknown: refused, not put in wavefront 0
+    run -1 --separate-stderr rft-decode --kernel k --local-size 64 "$F/med3.isa"
+    assert_equal "$stderr" "rft-decode: $F/med3.isa:13: v_med3_i32 names its work-items by lane in Multi2Sim's log: its wavefront is known only from the pipeline trace (--cycles-from)"
+}
