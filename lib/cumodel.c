@@ -77,7 +77,7 @@ typedef struct {
     uint64_t first_begin;       /* traced */
     uint32_t cu, left;          /* placed on; wavefronts not ended */
     uint32_t nd;                /* its ND-range */
-    uint64_t end, last_store;
+    uint64_t end;
 } wgrp;
 
 typedef struct { uint64_t t; int d; uint32_t cu; } iv;
@@ -107,10 +107,17 @@ static uint64_t add_d(uint64_t t, int64_t d, uint64_t floor)
 }
 
 /* ---- events, encoded: 1 to 3 bytes each ---------------------------------
- * byte 0: unit (2 bits), store, scheme counts follow, own part's low 3
- * bits, more; then the own part's other bits 7 a byte (LEB128), then, when
- * flagged, the wake-ups, MOVs, mispredictions and LDS loads (LEB128 each). */
-typedef struct { uint64_t own; uint8_t unit, store; uint32_t wake, mov, misp, lds; } dev;
+ * byte 0: unit (2 bits), store, more follows, own part's low 3 bits, more
+ * of the own part; then the own part's other bits 7 a byte (LEB128), then,
+ * when flagged, what follows (LEB128): 1 the scheme's counts follow (the
+ * wake-ups, MOVs, mispredictions and LDS loads), 2 a wait at an s_waitcnt
+ * follows (the traced cycles since the access it waited for), 4 that access
+ * was an LDS one. */
+typedef struct {
+    uint64_t own, wait;         /* wait: 0, or 1 + the traced cycles since the access */
+    uint8_t unit, store, wait_lds;  /* the access waited for: vector memory, else LDS */
+    uint32_t wake, mov, misp, lds;
+} dev;
 
 static uint8_t *put_leb(uint8_t *p, uint64_t v)
 {
@@ -147,12 +154,20 @@ static const uint8_t *dev_get(const uint8_t *p, dev *d)
         d->own |= hi << 3;
     }
     d->wake = d->mov = d->misp = d->lds = 0;
+    d->wait = 0;
+    d->wait_lds = 0;
     if (b & 8) {
-        uint64_t v;
-        p = get_leb(p, &v), d->wake = (uint32_t)v;
-        p = get_leb(p, &v), d->mov = (uint32_t)v;
-        p = get_leb(p, &v), d->misp = (uint32_t)v;
-        p = get_leb(p, &v), d->lds = (uint32_t)v;
+        uint64_t v, more;
+        p = get_leb(p, &more);
+        if (more & 1) {
+            p = get_leb(p, &v), d->wake = (uint32_t)v;
+            p = get_leb(p, &v), d->mov = (uint32_t)v;
+            p = get_leb(p, &v), d->misp = (uint32_t)v;
+            p = get_leb(p, &v), d->lds = (uint32_t)v;
+        }
+        if (more & 2)
+            p = get_leb(p, &d->wait);
+        d->wait_lds = (more & 4) != 0;
     }
     return p;
 }
@@ -172,6 +187,11 @@ typedef struct cwf {
     /* the open event, at the collector's cycle */
     int open;
     uint8_t o_unit, o_store, last_wrote;
+    /* waits: an s_waitcnt before its next event (a wait unit record), the
+     * traced cycle of its last vector memory and LDS access since the last
+     * wait (+ 1; 0 none) */
+    uint8_t wait;
+    uint64_t vm_at, lds_at;
     uint32_t o_wake, o_mov, o_misp, o_lds;
     /* a patched stream's scheme state (replay.c's write_events) */
     uint8_t *place;
@@ -206,6 +226,7 @@ typedef struct col {
     rft_cm_scheme sc;
     int scheme;                 /* run S made */
     int events;                 /* the stream's scheme events read */
+    int waits;                  /* the stream marks its s_waitcnt waits (wait unit records) */
     int counted;                /* the scheme run charges something */
     uint32_t degraded, max_wg;
     int wfrule;
@@ -233,21 +254,18 @@ typedef struct col {
     uint32_t npend, cappend, nextid;
     /* what the model takes from the ND-ranges timed so far */
     uint32_t tmax;
-    uint64_t maxlat_all;
     /* the ND-ranges timed, kept (encoded) while they take no more than
      * RFT_CM_KEEP bytes, to be timed again at the end with the whole
-     * stream's maxima if theirs were lower */
+     * stream's cap if theirs was lower */
     int keep;
     uint64_t keep_max;          /* RFT_CM_KEEP, or the option's */
-    int approximate;            /* not kept, and a maximum rose after an ND-range was timed */
+    int approximate;            /* not kept, and the cap rose after an ND-range was timed */
     cwf *kept;
     uint32_t nkept, capkept;
     pnd *kpend;
     uint32_t nkpend, capkpend;
     uint64_t kept_bytes;
     uint32_t tmax_low;          /* the lowest tmax an ND-range was timed with */
-    uint64_t ml_low;            /* the lowest maxlat_all an ND-range without a load was
-                                   timed with (UINT64_MAX: none) */
     uint64_t first, trace_end, instr;
     int any;
     ndrow *rows;
@@ -270,7 +288,6 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
     if (rft_map_init(&c->wmap, 256) || rft_slices_init(&c->smap))
         return -1;
     c->tmax_low = UINT32_MAX;
-    c->ml_low = UINT64_MAX;
     rft_pattern_opts_default(&c->po);
     for (int r = 0; r < 3; r++) {
         const rft_m2scfg *g = r == RB ? &c->traced : &c->whatif;
@@ -477,14 +494,32 @@ static int col_close(col *c)
             return -1;
         uint8_t *p = f->buf + f->len;
         int sch = (f->o_wake | f->o_mov | f->o_misp | f->o_lds) != 0;
-        uint8_t b0 = (uint8_t)(f->o_unit | f->o_store << 2 | sch << 3 | (own & 7) << 4);
+        /* a wait counts only after a vector memory access, the one it
+         * waited for (hundreds of cycles in 4.2's memory system); one at an
+         * s_waitcnt for scalar loads or LDS accesses alone keeps its whole
+         * gap as its own part (4.2 held the wavefront until its LDS access
+         * was done, and its write latency passes before an s_waitcnt) */
+        uint64_t at = f->vm_at;
+        uint64_t wait = f->wait && at ? 1 + (now - (at - 1)) : 0;
+        int wlds = 0;
+        uint8_t b0 = (uint8_t)(f->o_unit | f->o_store << 2 | (sch || wait) << 3 | (own & 7) << 4);
         *p++ = own >> 3 ? b0 | 0x80 : b0;
         if (own >> 3)
             p = put_leb(p, own >> 3);
+        if (sch || wait)
+            p = put_leb(p, (uint64_t)sch | (uint64_t)(wait != 0) << 1 | (uint64_t)wlds << 2);
         if (sch) {
             p = put_leb(p, f->o_wake), p = put_leb(p, f->o_mov);
             p = put_leb(p, f->o_misp), p = put_leb(p, f->o_lds);
         }
+        if (wait)
+            p = put_leb(p, wait);
+        if (f->wait)
+            f->wait = 0, f->vm_at = f->lds_at = 0;
+        if (f->o_unit == RFT_CM_VMEM)
+            f->vm_at = now + 1;
+        else if (f->o_unit == RFT_CM_LDS)
+            f->lds_at = now + 1;
         f->len = (uint32_t)(p - f->buf);
         f->n++;
         f->prev = f->last = now;
@@ -503,6 +538,9 @@ typedef struct {
     uint32_t nl;
     cwf **w;                    /* its wavefronts, in order of begin */
     uint32_t *order, *wgof, *next, ng;
+    uint64_t *stored;           /* per wavefront: its stores' latest write stage */
+    uint64_t *anchor, *anchor_lds;  /* per wavefront: its last vector memory, LDS
+                                       access's write stage since its last wait (0 none) */
     const uint8_t **pos;
     dev *cur;
     wgrp *g;
@@ -529,7 +567,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     uint32_t *res_wg = D->res_wg, *res_wf = D->res_wf, *order = D->order, *next = D->next;
     wgrp *g = D->g;
     heap *h = &D->h;
-    uint64_t tb = D->tb, drain = D->drain;
+    uint64_t tb = D->tb;
     /* 6: this ND-range starts once the previous ended everywhere */
     if (R->timed && tb > R->prev_traced_end)
         R->clock += tb - R->prev_traced_end;
@@ -551,14 +589,14 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
         if (best == NONE)                                                                 \
             break;                                                                        \
         wgrp *G0 = &g[pend];                                                              \
-        G0->cu = best, G0->left = G0->nwf, G0->end = now, G0->last_store = 0;             \
+        G0->cu = best, G0->left = G0->nwf, G0->end = now;                                 \
         res_wg[best]++, res_wf[best] += G0->nwf;                                          \
         for (uint32_t j = 0; j < G0->nwf; j++) {                                          \
             uint32_t ww = order[G0->first_wf + j];                                        \
             const cwf *fw = D->w[ww];                                                     \
             uint64_t bb = now + (fw->begin - G0->first_begin) +                           \
                           (now == start ? G0->first_begin - tb : 0);                      \
-            next[ww] = 0;                                                                 \
+            next[ww] = 0, D->stored[ww] = D->anchor[ww] = D->anchor_lds[ww] = 0;          \
             D->pos[ww] = fw->buf;                                                         \
             uint64_t rr = bb;                                                             \
             if (fw->n) {                                                                  \
@@ -587,7 +625,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
         wgrp *G = &g[D->wgof[w]];
         if (next[w] < f->n) {
             const dev *ev = &D->cur[w];
-            uint64_t r = x.t, t;
+            uint64_t r = x.t, t, done = 0;
             uint32_t cu = G->cu, rep = 1;
             uint64_t *sf = &simd_free[(size_t)cu * npools + f->simd % npools];
             if (S) {    /* the scheme's events before the instruction */
@@ -611,14 +649,19 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                 uint64_t a = add_d(r, d_vm, r);
                 t = umax(a, vm_free[cu]);
                 vm_free[cu] = t + (uint64_t)rep * vm_int;
-                if (ev->store)
-                    G->last_store = umax(G->last_store, t);
-                if (ev->store)      /* the wavefront goes on once the stage took it */
+                D->anchor[w] = t;
+                if (ev->store) {    /* the wavefront goes on once the stage took it */
+                    D->stored[w] = umax(D->stored[w], t);
+                    done = t;
                     t = r + (t - a);
+                } else if (c->waits) {  /* a load too: it waits at the s_waitcnt */
+                    t = r + (t - a);
+                }
             } else {                                /* 5: the LDS, in ready order */
                 uint64_t a = add_d(r, d_lds, r);
                 t = umax(a, lds_free[cu]);
                 lds_free[cu] = t + (uint64_t)rep * lds_int;
+                D->anchor_lds[w] = t;
                 t = r + (t - a);    /* as a store: waited on only at an s_waitcnt */
             }
             if (S) {
@@ -632,21 +675,32 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             next[w]++;
             uint64_t nr;
             if (next[w] < f->n) {
+                const dev *nx = &D->cur[w];
                 D->pos[w] = dev_get(D->pos[w], &D->cur[w]);
-                nr = t + D->cur[w].own;
-            } else {
-                nr = t + (f->end - f->last);
+                nr = t + nx->own;
+                uint64_t an = nx->wait_lds ? D->anchor_lds[w] : D->anchor[w];
+                if (nx->wait && an) {
+                    /* an s_waitcnt: ready when its last memory access is done
+                     * (its traced distance after that access's write stage),
+                     * or, done sooner, one issue interval after the event
+                     * before: the rest of its traced gap was the wait */
+                    uint64_t fe = nx->own < c->i0 ? nx->own : c->i0;
+                    nr = umax(t + fe, an + (nx->wait - 1));
+                }
+                if (nx->wait)
+                    D->anchor[w] = D->anchor_lds[w] = 0;
+            } else {    /* 4: s_endpgm completes after the wavefront's stores: the
+                         * traced gap after the last event, a store's own
+                         * latency in it; an earlier store's is not known */
+                nr = umax(umax(t, done) + (f->end - f->last), D->stored[w]);
             }
             hreplace(h, HENT(nr, 1, w));
             continue;
         }
         /* the wavefront ends at x.t */
         G->end = umax(G->end, x.t);
-        if (--G->left == 0) {           /* 4: the work-group ends when its stores drain */
-            uint64_t ge = G->end;
-            if (G->last_store)
-                ge = umax(ge, G->last_store + drain);
-            hreplace(h, HENT(ge, 0, D->wgof[w]));
+        if (--G->left == 0) {           /* 4: the work-group ends with its last wavefront */
+            hreplace(h, HENT(G->end, 0, D->wgof[w]));
         } else {
             hpop(h);
         }
@@ -708,6 +762,9 @@ static int col_time(col *c, uint32_t pi)
     D.order = malloc(n1 * sizeof *D.order);
     D.wgof = malloc(n1 * sizeof *D.wgof);
     D.next = malloc(n1 * sizeof *D.next);
+    D.stored = malloc(n1 * sizeof *D.stored);
+    D.anchor = malloc(n1 * sizeof *D.anchor);
+    D.anchor_lds = malloc(n1 * sizeof *D.anchor_lds);
     D.pos = malloc(n1 * sizeof *D.pos);
     D.cur = malloc(n1 * sizeof *D.cur);
     D.g = malloc(n1 * sizeof *D.g);
@@ -715,8 +772,8 @@ static int col_time(col *c, uint32_t pi)
     D.res_wf = calloc(ncu, sizeof *D.res_wf);
     iv *v = malloc(2 * n1 * sizeof *v);
     uint32_t *cnt = NULL;
-    if (!kk || !D.w || !D.order || !D.wgof || !D.next || !D.pos || !D.cur || !D.g || !D.res_wg ||
-        !D.res_wf || !v)
+    if (!kk || !D.w || !D.order || !D.wgof || !D.next || !D.stored || !D.anchor || !D.anchor_lds || !D.pos || !D.cur || !D.g ||
+        !D.res_wg || !D.res_wf || !v)
         goto out;
     D.nl = nl;
     for (uint32_t i = 0, k = 0; i < c->nwf; i++)
@@ -795,8 +852,8 @@ static int col_time(col *c, uint32_t pi)
             }
         }
     }
-    /* its span, instructions, events; the longest load latency */
-    uint64_t tb = UINT64_MAX, te = 0, nlat = 0, ninst = 0, maxlat = 0, evn[4] = {0};
+    /* its span, instructions, events */
+    uint64_t tb = UINT64_MAX, te = 0, ninst = 0, evn[4] = {0};
     int need_s = c->degraded != 0 || c->sc.stages != 0;
     for (uint32_t i = 0; i < nl; i++) {
         const cwf *f = D.w[i];
@@ -807,20 +864,12 @@ static int col_time(col *c, uint32_t pi)
         for (uint32_t k = 0; k < f->n; k++) {
             dev d;
             q = dev_get(q, &d);
-            if (d.unit == RFT_CM_VMEM && !d.store)
-                nlat++, maxlat = umax(maxlat, d.own);
             evn[0] += d.wake, evn[1] += d.mov, evn[2] += d.misp, evn[3] += d.lds;
         }
     }
-    c->maxlat_all = umax(c->maxlat_all, maxlat);
     c->trace_end = umax(c->trace_end, te);
     if (c->tmax < c->tmax_low)
         c->tmax_low = c->tmax;
-    if (!nlat && c->maxlat_all < c->ml_low)
-        c->ml_low = c->maxlat_all;
-    /* 4: a store drains in the longest load latency of its ND-range (a
-     * load's own part may be a cache hit; a store goes to memory) */
-    D.drain = nlat ? maxlat : c->maxlat_all;
     D.tb = tb, D.te = te;
     need_s |= (evn[0] | evn[1] | evn[2] | evn[3]) != 0;
     if (!c->degraded)
@@ -903,7 +952,7 @@ drop:   /* its wavefronts kept or freed, the others left in order; the map rebui
         c->npend--;
     }
 out:
-    free(kk), free(D.w), free(D.order), free(D.wgof), free(D.next), free(D.pos), free(D.cur);
+    free(kk), free(D.w), free(D.order), free(D.wgof), free(D.next), free(D.stored), free(D.anchor), free(D.anchor_lds), free(D.pos), free(D.cur);
     free(D.g), free(D.res_wg), free(D.res_wf), free(v), free(cnt), free(D.h.a);
     return rc;
 }
@@ -939,14 +988,13 @@ static int col_finish(col *c)
     while (c->npend)
         if (col_time(c, 0))
             return -1;
-    int lower = !(c->tmax_low == c->tmax && (c->ml_low == UINT64_MAX || c->ml_low == c->maxlat_all));
+    int lower = c->tmax_low != c->tmax;
     c->approximate = lower && !c->keep;
     if (!c->keep || !lower)
         return 0;
-    /* an ND-range was timed with a lower maximum than the whole stream's:
+    /* an ND-range was timed with a lower cap than the whole stream's:
      * every one timed again (the runs from the start) with the stream's */
     uint32_t tm = c->tmax;
-    uint64_t ml = c->maxlat_all;
     for (int r = 0; r < 3; r++) {
         mrun *R = &c->run[r];
         const rft_m2scfg *g = R->cfg;
@@ -964,7 +1012,7 @@ static int col_finish(col *c)
     c->pend = c->kpend, c->npend = c->nkpend, c->cappend = c->capkpend;
     c->kept = NULL, c->kpend = NULL, c->nkept = c->nkpend = 0;
     col_unkeep(c);
-    c->tmax = tm, c->maxlat_all = ml;
+    c->tmax = tm;
     while (c->npend)
         if (col_time(c, 0))
             return -1;
@@ -1140,7 +1188,9 @@ static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
         if (rec->raw && rft_unit_parse(rec->raw, rec->len, &u) == 0) {
             rc = col_at(c, u.cycle);
             cwf *f = col_find(c, rft_wf_key(u.cu, u.simd, u.wf));
-            if (f && !rc)
+            if (f && !rc && u.flags == RFT_WF_WAIT)
+                f->wait = 1, c->waits = 1;  /* no instruction: its next one waited */
+            else if (f && !rc)
                 rc = col_event(c, f, unit_of(u.flags), 1, 0, NULL);
         }
         break;

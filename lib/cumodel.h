@@ -35,9 +35,11 @@
  *      their traced SIMD index and their offsets from its first begin;
  *   3. issue arbitration: the instructions ready on a SIMD issue oldest
  *      ready first (ties: the older wavefront), not in the traced order;
- *   4. a work-group ends when its last wavefront ends and its stores have
- *      drained (the ND-range's longest observed vector-memory load latency
- *      after its last store), and frees its slot then;
+ *   4. a work-group ends when its last wavefront ends, and frees its slot
+ *      then; a wavefront ends (s_endpgm completes) its traced gap after
+ *      its last event, and no sooner than that gap after its last store
+ *      left the write stage (4.2 holds s_endpgm until the wavefront's
+ *      stores are done: rft-decode stamps the end at that completion);
  *   5. the LDS: its instructions complete in the order they are ready,
  *      one per LDS write-stage interval per compute unit;
  *   6. an ND-range starts when the previous one has ended on every compute
@@ -80,13 +82,12 @@
  * ended and a wavefront of a later one began (or the stream ended), in
  * the order the stream begins them, and its events are freed.  What the
  * model took from the whole trace it takes from the ND-ranges timed so
- * far: the most work-groups resident on one compute unit at once and the
- * longest load latency (the drain of an ND-range without a load), a
+ * far: the most work-groups resident on one compute unit at once, a
  * running maximum.  The ND-ranges timed stay encoded, up to 64 MiB, and
- * when at the end the stream's maxima are above those one was timed with,
- * every one is timed again with them: the results are the whole-trace
- * model's (as before the stage streamed); past 64 MiB the running maxima
- * stand.
+ * when at the end the stream's maximum is above the one an ND-range was
+ * timed with, every one is timed again with it: the results are the
+ * whole-trace model's (as before the stage streamed); past 64 MiB the
+ * running maximum stands.
  *
  * Memory: the encoded events of the ND-ranges not yet timed and of those
  * kept (64 MiB at most), their wavefronts; a result per ND-range.  No

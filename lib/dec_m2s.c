@@ -128,11 +128,14 @@ static int sorted_emit(void *ctx, const rft_rec *r)
         while (m->nheap)
             if ((e = pop_min(d, m)))
                 return e;
-        if (r->u.kernel.cycle < m->out_cycle)
-            return dec_bad(d, "kernel at cycle %llu, before its predecessor's records",
-                           (unsigned long long)r->u.kernel.cycle);
-        m->out_cycle = r->u.kernel.cycle;
-        return m->emit(m->ectx, r);
+        /* at its last instruction's cycle, or after its last record, an
+         * s_endpgm at its completion: 4.2 starts an ND-range once every
+         * work-group of the one before has ended */
+        rft_rec k = *r;
+        if (k.u.kernel.cycle < m->out_cycle)
+            k.u.kernel.cycle = m->out_cycle;
+        m->out_cycle = k.u.kernel.cycle;
+        return m->emit(m->ectx, &k);
     }
     if (m->nheap == m->cap && (e = pop_min(d, m)))
         return e;
@@ -359,9 +362,11 @@ static int begin_wave(rft_dec *d, m2s *m, uint32_t wid, uint64_t cycle, dec_wave
 {
     uint32_t wg = wid / m->wpwg;
     uint16_t cu = (uint16_t)(wg % d->o.cus), simd = (uint16_t)(wg / d->o.cus % d->o.simds);
-    if (traced(d)) {
+    if (traced(d)) {    /* the trace's placement, and its work-group: an ND-range's
+                           own local size where a log's kernels differ */
         cu = m->ti.cu;
         simd = m->ti.simd;
+        wg = m->ti.wg;
     }
     int e;
     if (m->wf_base + wid > 0xfffffffeu)
@@ -422,6 +427,18 @@ static int flush_inst(rft_dec *d, m2s *m)
     int e;
     if (!w && (e = begin_wave(d, m, (uint32_t)wid, cycle, &w)))
         return e;
+    /* with the pipeline trace: the first vector instruction after an
+     * s_waitcnt says that its wavefront waited there for its memory accesses
+     * (4.2 waits at an s_waitcnt for every one, and nowhere else), in a unit
+     * record of unit wait at its cycle (rft(5)), which rft-replay --model cu
+     * reads */
+    if (traced(d) && strcmp(m->mnem, "s_waitcnt") == 0)
+        w->waited = 1;
+    if (traced(d) && m->vector && w->waited) {
+        w->waited = 0;
+        if ((e = dec_unit(d, w, cycle, RFT_WF_WAIT)))
+            return e;
+    }
     if (m->vector && m->had_t)
         for (int i = 0; i < m->nsrc; i++)
             if ((e = dec_read(d, w, cycle, m->src[i], RFT_NO_PHYS)))
@@ -1049,7 +1066,8 @@ static void describe(const rft_dec *d, void (*f)(void *, const char *, const cha
         snprintf(b, sizeof b, "simulated: Multi2Sim's pipeline trace %.*s, each instruction at "
                  "%s", 3000, d->o.m2s_trace ? d->o.m2s_trace : "-",
                  d->o.m2s_exec ? "the cycle of its unit's execute stage (simd-e, mem-m, lds-w, "
-                                 "su-e, su-m, bu-e; its fetch where it has none)"
+                                 "su-e, su-m, bu-e; its fetch where it has none; s_endpgm at its "
+                                 "completion, after its wavefront's memory accesses)"
                                : "the cycle its wavefront fetched it");
         size_t l = strlen(b);
         if (d->o.m2s_mhz[0] && d->o.m2s_mhz[0] != d->o.m2s_mhz[1])

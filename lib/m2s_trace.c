@@ -25,7 +25,7 @@
 typedef struct pend {
     rft_m2s_inst in;
     uint64_t id;
-    int done;
+    int done, executed;
     /* the pending fetches of one key (by_id) are chained in fetch order by
      * their sequence numbers (NONE: the last); the first holds the last's */
     uint64_t next, tail;
@@ -233,10 +233,21 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
         uint64_t prev, sq = find_pending(t, v[0], v[1], &prev);
         if (sq != NONE) {
             pend *p = at_seq(t, sq);
-            if (ex)
+            /* s_endpgm is at its completion: 4.2's scalar unit holds it until
+             * its wavefront's memory accesses are done (scalar-unit.c), and
+             * its work-group frees its slot then (rft(5): the end waited for
+             * its last results) */
+            int endpgm = strcmp(p->in.mnem, "s_endpgm") == 0;
+            if (ex) {
                 p->in.cycle = t->clk;
+                p->executed = 1;
+                if (endpgm)
+                    return 0;
+            } else if (endpgm && p->executed) {
+                p->in.cycle = t->clk;
+            }
             p->done = 1;        /* si.end_inst without an execute stage: fetch kept */
-            if (!ex)
+            if (!p->executed)
                 t->fetch_kept++;
             uint64_t k = sq - t->head_seq;
             if (k + 1 > t->max_wait)
@@ -314,7 +325,7 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
     pend *p = &t->q[(t->head + t->n++) % t->cap];
     p->in = *out;
     p->id = v[4];
-    p->done = 0;
+    p->done = p->executed = 0;
     p->next = NONE;
     p->tail = seq;
     if (first) {                /* after the last of its key */

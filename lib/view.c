@@ -250,7 +250,7 @@ size_t rft_view_json(const rft_geom *g, const rft_rec *r, char *buf)
                      !!(b->flags & RFT_UF_VECTOR));
         p = json_mask(g, b->mask, p);
     } else if (unit) {
-        p += sprintf(p, ", \"unit\": \"%s\"", u.flags & RFT_WF_VMEM ? "vmem" : "lds");
+        p += sprintf(p, ", \"unit\": \"%s\"", rft_unit_name(u.flags));
     }
     return (size_t)(p + sprintf(p, "}") - buf);
 }

@@ -35,12 +35,14 @@ exec_cycles() {
     rft-view s.rft | awk '$1 == "W" { $2 = ""; print }' | sort > exec.txt
     run -0 cmp fetch.txt exec.txt
     # a wavefront begins at its first instruction's execute stage, ends at its s_endpgm's
+    # completion (si.end_inst 1622, 13 cycles after its su-e at 1609: 4.2's scalar unit holds
+    # s_endpgm until the wavefront's stores are done, and its work-group's slot frees then)
     run -0 pipe "rft-view s.rft | grep '^[BE]' | head -3"
     assert_output "B	12	0	0	0	5	fastWalshTransform	0
 B	13	0	1	4	5	fastWalshTransform	1
 B	17	0	0	1	5	fastWalshTransform	0"
     run -0 pipe "rft-view s.rft | grep '^E' | tail -1"
-    assert_output "E	1609	0	1	7"
+    assert_output "E	1622	0	1	7"
     run -0 rft-view -H --format tsv s.rft
     assert_line --partial "the cycle of its unit's execute stage"
 }

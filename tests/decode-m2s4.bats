@@ -16,9 +16,9 @@ FWT="--kernel fastWalshTransform --local-size 256"
 
 @test "--cycles-mhz 925,1000: the trace's cycles of a 1000 MHz clock as cycles of the 925 MHz GPU" {
     run -0 pipe "rft-decode $V '$F/vcmp.trace' '$F/vcmp.isa' 2>/dev/null | rft-view | awk '\$1 ~ /^[BWAE]\$/ { print \$1, \$2 }' | uniq"
-    assert_output $'B 12\nW 12\nA 26\nE 38'
+    assert_output $'B 12\nW 12\nA 26\nE 43'
     run -0 pipe "rft-decode $V '$F/vcmp.trace' --cycles-mhz 925,1000 '$F/vcmp.isa' 2>/dev/null | rft-view | awk '\$1 ~ /^[BWAE]\$/ { print \$1, \$2 }' | uniq"
-    assert_output $'B 12\nW 12\nA 25\nE 36'
+    assert_output $'B 12\nW 12\nA 25\nE 40'
     run -0 pipe "rft-decode $V '$F/vcmp.trace' --cycles-mhz 925,1000 '$F/vcmp.isa' 2>/dev/null | rft-view --header | grep '^cycles'"
     assert_output --partial "in cycles of the GPU's 925 MHz clock (the trace counts 1000 MHz)"
     # equal clocks: the trace's cycles as they are

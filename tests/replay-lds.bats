@@ -57,15 +57,15 @@ export -f total
     stores=$(zstd -q -dc "$F/fwt-det.isa.zst" | grep -c 'buffer_store')
     (( stores > 0 ))
     rft-decode --kernel fastWalshTransform --local-size 256 --cycles-from t.txt -o s.rft "$F/fwt-det.isa.zst" 2>/dev/null
-    run -0 pipe "rft-view s.rft | grep -c '^U'"
+    run -0 pipe "rft-view s.rft | grep -c '^U.*vmem\$'"
     assert_output "$stores"
     rft-decode --kernel fastWalshTransform --local-size 256 --cycles-at fetch --cycles-from t.txt -o f.rft "$F/fwt-det.isa.zst" 2>/dev/null
-    run -0 pipe "rft-view f.rft | grep -c '^U'"
+    run -0 pipe "rft-view f.rft | grep -c '^U.*vmem\$'"
     assert_output "$stores"
     rft-decode --kernel fastWalshTransform --local-size 256 -o n.rft "$F/fwt-func.isa.zst" 2>/dev/null
     run -1 pipe "rft-view n.rft | grep '^U'"
     # the stages pass them on; the replay counts each store once, as before
-    run -0 pipe "rft run 'alloc s.rft | gate -o - ' | rft-view | grep -c '^U'"
+    run -0 pipe "rft run 'alloc s.rft | gate -o - ' | rft-view | grep -c '^U.*vmem\$'"
     assert_output "$stores"
     run -0 pipe "rft-replay -f tsv s.rft | awk -F'\t' '!/^#/ && h++ && \$2 != \$3'"
     assert_output ""

@@ -21,7 +21,7 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
     rft-repeat -n 2 s.rft -o r.rft
     rft-view s.rft | grep '^U' > u1.txt
     n=$(wc -l < u1.txt)
-    (( n == 16 ))
+    (( n == 16 + 32 ))      # 16 stores, 32 waits
     # copy 1 starts one period after copy 0: the kernel records give it
     p=$(rft-view --kind K r.rft | awk -F'\t' 'NR == 1 { a = $2 } NR == 2 { print $2 - a }')
     (( p > 0 ))
@@ -53,10 +53,15 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
 @test "rft-view prints a unit record as a U line, which rft-decode reads back" {
     stores=$(zstd -q -dc "$F/fwt-det.isa.zst" | grep -c 'buffer_store')
     rft-view s.rft > v.txt
-    run -0 pipe "grep -c '^U' v.txt"
+    run -0 pipe "grep -c '^U.*[sm]\$' v.txt"
     assert_output "$stores"
-    run -0 grep -m1 '^U' v.txt
+    run -0 grep -m1 '^U.*vmem$' v.txt
     assert_output "$(printf 'U\t1500\t0\t0\t0\tvmem')"
+    # the first vector instruction after an s_waitcnt: a wait at its cycle, with its records
+    run -0 grep -m1 '^U' v.txt
+    assert_output "$(printf 'U\t171\t0\t0\t0\twait')"
+    run -0 pipe "awk -F'\t' '\$2 == 171 && \$5 == 0' v.txt | cut -f1 | sort -u | tr -d '\n'"
+    assert_output "UW"
     run -1 grep '^# record kind' v.txt
     rft-decode v.txt -o s2.rft
     run -0 pipe "rft-view s2.rft | diff - <(grep -v '^#' v.txt)"
@@ -69,7 +74,7 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
     rft-view -f csv s.rft > v.csv
     rft-decode v.csv -o s3.rft
     run -0 pipe "rft-view s3.rft | diff - <(grep -v '^#' v.txt)"
-    run -0 pipe "rft-view -f json s.rft | awk '/\"U\"/ && !n++'"
+    run -0 pipe "rft-view -f json s.rft | awk '/\"U\"/ && /vmem/ && !n++'"
     assert_output '{"kind": "U", "cycle": 1500, "cu": 0, "simd": 0, "wf": 0, "unit": "vmem"}'
 }
 
@@ -84,8 +89,8 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
         assert_equal "$stderr" "rft-decode: b.txt:2: $2"
         [ ! -e b.rft ]
     }
-    bad 'U\t5\t0\t0\t0\tvalu' "unknown unit 'valu' (vmem or lds)"
-    bad 'U\t5\t0\t0\t0\tfb' "unknown unit 'fb' (vmem or lds)"
+    bad 'U\t5\t0\t0\t0\tvalu' "unknown unit 'valu' (vmem, lds or wait)"
+    bad 'U\t5\t0\t0\t0\tfb' "unknown unit 'fb' (vmem, lds or wait)"
     bad 'U\t5\t0\t0\t0' "U line has 5 fields, expected 6"
     bad 'U\t5\t0\t0\t0\tlds\tvmem' "U line has 7 fields, expected 6"
     bad 'U\t5\t0\t0\t1\tlds' "U for wavefront 1 on slice (0,0), which has not begun"
@@ -99,13 +104,13 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
     run -0 pipe "rft-view --slice 0:1 s.rft | grep '^U' | cut -f3,4 | sort -u"
     assert_output "$(printf '0\t1')"
     run -0 pipe "rft-view --kernel fastWalshTransform s.rft | grep -c '^U'"
-    assert_output "16"
+    assert_output "48"
     # --kind U alone; --cycles by its cycle
     run -0 pipe "rft-view --kind U s.rft | cut -c1 | sort -u"
     assert_output "U"
     run -0 pipe "rft-view --kind U s.rft | wc -l"
-    assert_output "16"
-    run -0 pipe "rft-view --kind U --cycles 1501:1517 s.rft | cut -f2 | tr '\n' ' '"
+    assert_output "48"
+    run -0 pipe "rft-view --kind U --cycles 1501:1517 s.rft | grep -v wait | cut -f2 | tr '\n' ' '"
     assert_output "1501 1517 "
     # two shards: each unit record in its slice's shard only
     for k in 0 1; do rft-view --shard $k/2 s.rft | grep '^U' > sh$k.txt; done
