@@ -78,6 +78,8 @@ typedef struct {
     uint32_t cu, left;          /* placed on; wavefronts not ended */
     uint32_t nd;                /* its ND-range */
     uint64_t end;
+    uint32_t bar_n;             /* wavefronts at its barrier; the latest arrival */
+    uint64_t bar_t;
 } wgrp;
 
 typedef struct { uint64_t t; int d; uint32_t cu; } iv;
@@ -111,11 +113,13 @@ static uint64_t add_d(uint64_t t, int64_t d, uint64_t floor)
  * of the own part; then the own part's other bits 7 a byte (LEB128), then,
  * when flagged, what follows (LEB128): 1 the scheme's counts follow (the
  * wake-ups, MOVs, mispredictions and LDS loads), 2 a wait at an s_waitcnt
- * follows (the traced cycles since the access it waited for), 4 that access
- * was an LDS one. */
+ * follows (the traced cycles since the access it waited for), 4 a barrier
+ * follows (the traced cycles since its release). */
 typedef struct {
-    uint64_t own, wait;         /* wait: 0, or 1 + the traced cycles since the access */
-    uint8_t unit, store, wait_lds;  /* the access waited for: vector memory, else LDS */
+    uint64_t own, wait, bar;    /* wait: 0, or 1 + the traced cycles since the access
+                                   waited for; bar: 0, or 1 + those since the barrier's
+                                   release (its work-group's last arrival) */
+    uint8_t unit, store;
     uint32_t wake, mov, misp, lds;
 } dev;
 
@@ -154,8 +158,7 @@ static const uint8_t *dev_get(const uint8_t *p, dev *d)
         d->own |= hi << 3;
     }
     d->wake = d->mov = d->misp = d->lds = 0;
-    d->wait = 0;
-    d->wait_lds = 0;
+    d->wait = d->bar = 0;
     if (b & 8) {
         uint64_t v, more;
         p = get_leb(p, &more);
@@ -167,7 +170,8 @@ static const uint8_t *dev_get(const uint8_t *p, dev *d)
         }
         if (more & 2)
             p = get_leb(p, &d->wait);
-        d->wait_lds = (more & 4) != 0;
+        if (more & 4)
+            p = get_leb(p, &d->bar);
     }
     return p;
 }
@@ -190,8 +194,10 @@ typedef struct cwf {
     /* waits: an s_waitcnt before its next event (a wait unit record), the
      * traced cycle of its last vector memory and LDS access since the last
      * wait (+ 1; 0 none) */
-    uint8_t wait;
-    uint64_t vm_at, lds_at;
+    uint8_t wait, bar;
+    uint64_t vm_at;
+    uint32_t nbar;              /* barriers passed; the traced cycle it arrived at the last */
+    uint64_t bar_arr;
     uint32_t o_wake, o_mov, o_misp, o_lds;
     /* a patched stream's scheme state (replay.c's write_events) */
     uint8_t *place;
@@ -501,25 +507,37 @@ static int col_close(col *c)
          * was done, and its write latency passes before an s_waitcnt) */
         uint64_t at = f->vm_at;
         uint64_t wait = f->wait && at ? 1 + (now - (at - 1)) : 0;
-        int wlds = 0;
-        uint8_t b0 = (uint8_t)(f->o_unit | f->o_store << 2 | (sch || wait) << 3 | (own & 7) << 4);
+        /* an s_barrier: released at its work-group's last arrival (a
+         * wavefront's last event before it), traced */
+        uint64_t bar = 0;
+        if (f->bar) {
+            uint64_t rel = f->prev;
+            for (uint32_t j = 0; j < c->nwf; j++) {
+                const cwf *g = &c->wf[j];
+                if (g != f && g->pid == f->pid && g->wg == f->wg && !g->ended)
+                    rel = umax(rel, g->nbar > f->nbar ? g->bar_arr : g->last);
+            }
+            bar = 1 + (now - (rel < now ? rel : now));
+            f->bar_arr = f->prev, f->nbar++, f->bar = 0;
+        }
+        uint8_t b0 = (uint8_t)(f->o_unit | f->o_store << 2 | (sch || wait || bar) << 3 | (own & 7) << 4);
         *p++ = own >> 3 ? b0 | 0x80 : b0;
         if (own >> 3)
             p = put_leb(p, own >> 3);
-        if (sch || wait)
-            p = put_leb(p, (uint64_t)sch | (uint64_t)(wait != 0) << 1 | (uint64_t)wlds << 2);
+        if (sch || wait || bar)
+            p = put_leb(p, (uint64_t)sch | (uint64_t)(wait != 0) << 1 | (uint64_t)(bar != 0) << 2);
         if (sch) {
             p = put_leb(p, f->o_wake), p = put_leb(p, f->o_mov);
             p = put_leb(p, f->o_misp), p = put_leb(p, f->o_lds);
         }
         if (wait)
             p = put_leb(p, wait);
+        if (bar)
+            p = put_leb(p, bar);
         if (f->wait)
-            f->wait = 0, f->vm_at = f->lds_at = 0;
+            f->wait = 0, f->vm_at = 0;
         if (f->o_unit == RFT_CM_VMEM)
             f->vm_at = now + 1;
-        else if (f->o_unit == RFT_CM_LDS)
-            f->lds_at = now + 1;
         f->len = (uint32_t)(p - f->buf);
         f->n++;
         f->prev = f->last = now;
@@ -539,8 +557,10 @@ typedef struct {
     cwf **w;                    /* its wavefronts, in order of begin */
     uint32_t *order, *wgof, *next, ng;
     uint64_t *stored;           /* per wavefront: its stores' latest write stage */
-    uint64_t *anchor, *anchor_lds;  /* per wavefront: its last vector memory, LDS
-                                       access's write stage since its last wait (0 none) */
+    uint64_t *anchor;           /* per wavefront: its last vector memory access's write
+                                   stage since its last wait (0 none) */
+    uint64_t *park, *pdist;     /* per wavefront at a barrier: its ready time otherwise,
+                                   its traced cycles after the release (+ 1; 0 none) */
     const uint8_t **pos;
     dev *cur;
     wgrp *g;
@@ -548,6 +568,26 @@ typedef struct {
     uint32_t *res_wg, *res_wf;
     heap h;
 } ndw;
+
+/* A barrier of work-group G releases its wavefronts once every one not
+ * ended has arrived: each is ready at the latest arrival plus its traced
+ * cycles after the release, and no sooner than it would have been. */
+static int barrier_release(ndw *D, wgrp *G, heap *h)
+{
+    if (!G->bar_n || G->bar_n < G->left)
+        return 0;
+    for (uint32_t j = 0; j < G->nwf; j++) {
+        uint32_t ww = D->order[G->first_wf + j];
+        if (D->pdist[ww]) {
+            uint64_t nr = umax(D->park[ww], G->bar_t + (D->pdist[ww] - 1));
+            D->pdist[ww] = 0;
+            if (hpush(h, HENT(nr, 1, ww)))
+                return -1;
+        }
+    }
+    G->bar_n = 0, G->bar_t = 0;
+    return 0;
+}
 
 static uint64_t run_nd(col *c, mrun *R, ndw *D)
 {
@@ -589,14 +629,14 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
         if (best == NONE)                                                                 \
             break;                                                                        \
         wgrp *G0 = &g[pend];                                                              \
-        G0->cu = best, G0->left = G0->nwf, G0->end = now;                                 \
+        G0->cu = best, G0->left = G0->nwf, G0->end = now, G0->bar_n = 0, G0->bar_t = 0;   \
         res_wg[best]++, res_wf[best] += G0->nwf;                                          \
         for (uint32_t j = 0; j < G0->nwf; j++) {                                          \
             uint32_t ww = order[G0->first_wf + j];                                        \
             const cwf *fw = D->w[ww];                                                     \
             uint64_t bb = now + (fw->begin - G0->first_begin) +                           \
                           (now == start ? G0->first_begin - tb : 0);                      \
-            next[ww] = 0, D->stored[ww] = D->anchor[ww] = D->anchor_lds[ww] = 0;          \
+            next[ww] = 0, D->stored[ww] = D->anchor[ww] = D->pdist[ww] = 0;               \
             D->pos[ww] = fw->buf;                                                         \
             uint64_t rr = bb;                                                             \
             if (fw->n) {                                                                  \
@@ -661,7 +701,6 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                 uint64_t a = add_d(r, d_lds, r);
                 t = umax(a, lds_free[cu]);
                 lds_free[cu] = t + (uint64_t)rep * lds_int;
-                D->anchor_lds[w] = t;
                 t = r + (t - a);    /* as a store: waited on only at an s_waitcnt */
             }
             if (S) {
@@ -678,7 +717,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                 const dev *nx = &D->cur[w];
                 D->pos[w] = dev_get(D->pos[w], &D->cur[w]);
                 nr = t + nx->own;
-                uint64_t an = nx->wait_lds ? D->anchor_lds[w] : D->anchor[w];
+                uint64_t an = D->anchor[w];
                 if (nx->wait && an) {
                     /* an s_waitcnt: ready when its last memory access is done
                      * (its traced distance after that access's write stage),
@@ -688,7 +727,22 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                     nr = umax(t + fe, an + (nx->wait - 1));
                 }
                 if (nx->wait)
-                    D->anchor[w] = D->anchor_lds[w] = 0;
+                    D->anchor[w] = 0;
+                if (nx->bar) {  /* an s_barrier: it arrived at t; released at the
+                                 * work-group's last arrival, then its traced
+                                 * cycles after the release (the rest of its
+                                 * own part was the wait for the others) */
+                    uint64_t after = nx->bar - 1;
+                    D->park[w] = t + (nx->own < after ? nx->own : after);
+                    if (nx->wait && an)
+                        D->park[w] = umax(D->park[w], an + (nx->wait - 1));
+                    D->pdist[w] = nx->bar;
+                    G->bar_n++, G->bar_t = umax(G->bar_t, t);
+                    hpop(h);
+                    if (barrier_release(D, G, h))
+                        return UINT64_MAX;
+                    continue;
+                }
             } else {    /* 4: s_endpgm completes after the wavefront's stores: the
                          * traced gap after the last event, a store's own
                          * latency in it; an earlier store's is not known */
@@ -703,6 +757,8 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             hreplace(h, HENT(G->end, 0, D->wgof[w]));
         } else {
             hpop(h);
+            if (barrier_release(D, G, h))   /* it no longer holds the others */
+                return UINT64_MAX;
         }
     }
 #undef DISPATCH
@@ -764,7 +820,8 @@ static int col_time(col *c, uint32_t pi)
     D.next = malloc(n1 * sizeof *D.next);
     D.stored = malloc(n1 * sizeof *D.stored);
     D.anchor = malloc(n1 * sizeof *D.anchor);
-    D.anchor_lds = malloc(n1 * sizeof *D.anchor_lds);
+    D.park = malloc(n1 * sizeof *D.park);
+    D.pdist = malloc(n1 * sizeof *D.pdist);
     D.pos = malloc(n1 * sizeof *D.pos);
     D.cur = malloc(n1 * sizeof *D.cur);
     D.g = malloc(n1 * sizeof *D.g);
@@ -772,7 +829,7 @@ static int col_time(col *c, uint32_t pi)
     D.res_wf = calloc(ncu, sizeof *D.res_wf);
     iv *v = malloc(2 * n1 * sizeof *v);
     uint32_t *cnt = NULL;
-    if (!kk || !D.w || !D.order || !D.wgof || !D.next || !D.stored || !D.anchor || !D.anchor_lds || !D.pos || !D.cur || !D.g ||
+    if (!kk || !D.w || !D.order || !D.wgof || !D.next || !D.stored || !D.anchor || !D.park || !D.pdist || !D.pos || !D.cur || !D.g ||
         !D.res_wg || !D.res_wf || !v)
         goto out;
     D.nl = nl;
@@ -952,7 +1009,7 @@ drop:   /* its wavefronts kept or freed, the others left in order; the map rebui
         c->npend--;
     }
 out:
-    free(kk), free(D.w), free(D.order), free(D.wgof), free(D.next), free(D.stored), free(D.anchor), free(D.anchor_lds), free(D.pos), free(D.cur);
+    free(kk), free(D.w), free(D.order), free(D.wgof), free(D.next), free(D.stored), free(D.anchor), free(D.park), free(D.pdist), free(D.pos), free(D.cur);
     free(D.g), free(D.res_wg), free(D.res_wf), free(v), free(cnt), free(D.h.a);
     return rc;
 }
@@ -1190,6 +1247,8 @@ static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
             cwf *f = col_find(c, rft_wf_key(u.cu, u.simd, u.wf));
             if (f && !rc && u.flags == RFT_WF_WAIT)
                 f->wait = 1, c->waits = 1;  /* no instruction: its next one waited */
+            else if (f && !rc && u.flags == RFT_WF_BARRIER)
+                f->bar = 1;
             else if (f && !rc)
                 rc = col_event(c, f, unit_of(u.flags), 1, 0, NULL);
         }

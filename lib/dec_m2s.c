@@ -428,16 +428,19 @@ static int flush_inst(rft_dec *d, m2s *m)
     if (!w && (e = begin_wave(d, m, (uint32_t)wid, cycle, &w)))
         return e;
     /* with the pipeline trace: the first vector instruction after an
-     * s_waitcnt says that its wavefront waited there for its memory accesses
-     * (4.2 waits at an s_waitcnt for every one, and nowhere else), in a unit
-     * record of unit wait at its cycle (rft(5)), which rft-replay --model cu
-     * reads */
+     * s_waitcnt (an s_barrier) says that its wavefront waited there for its
+     * memory accesses (4.2 waits at an s_waitcnt for every one, and nowhere
+     * else) or for its work-group, in a unit record of unit wait (barrier)
+     * at its cycle (rft(5)), which rft-replay --model cu reads */
     if (traced(d) && strcmp(m->mnem, "s_waitcnt") == 0)
-        w->waited = 1;
+        w->waited |= RFT_WF_WAIT;
+    if (traced(d) && m->barrier)
+        w->waited |= RFT_WF_BARRIER;
     if (traced(d) && m->vector && w->waited) {
+        for (uint8_t k = RFT_WF_WAIT; k; k = (uint8_t)(k << 1))
+            if ((w->waited & k) && (e = dec_unit(d, w, cycle, k)))
+                return e;
         w->waited = 0;
-        if ((e = dec_unit(d, w, cycle, RFT_WF_WAIT)))
-            return e;
     }
     if (m->vector && m->had_t)
         for (int i = 0; i < m->nsrc; i++)

@@ -731,9 +731,9 @@ static int feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
         e = join(r, i, G_INSTR);
         break;
     case RFT_UNITREC:   /* a store's unit; a wavefront not seen (another shard's): skipped;
-                           a wait at an s_waitcnt: no instruction, no shift (the
-                           compute-unit model's, cumodel.c) */
-        if (u.flags != RFT_WF_WAIT && rft_map_get(&r->wmap, rft_wf_key(cu, simd, wf)) && !(e = find(r, "unit", cu, simd, wf, &i))) {
+                           a mark (a wait at an s_waitcnt or an s_barrier): no
+                           instruction, no shift (the compute-unit model's, cumodel.c) */
+        if (!(u.flags & RFT_WF_MARK) && rft_map_get(&r->wmap, rft_wf_key(cu, simd, wf)) && !(e = find(r, "unit", cu, simd, wf, &i))) {
             r->w[i].g_unit |= u.flags;
             e = join(r, i, G_INSTR);
         }

@@ -96,12 +96,16 @@ enum rft_wc {
 #define RFT_WF_VMEM 0x10       /* vector memory load, at its data's return */
 #define RFT_WF_LDS 0x20        /* LDS (local data share) load */
 #define RFT_WF_UNIT (RFT_WF_VMEM | RFT_WF_LDS)
-/* a unit record's third value (never a write's flag): the wavefront waited at
- * an s_waitcnt for its memory accesses before its instruction of this cycle */
+/* a unit record's other values (never a write's flags): the wavefront waited,
+ * before its instruction of this cycle, at an s_waitcnt for its memory
+ * accesses, at an s_barrier for the other wavefronts of its work-group */
 #define RFT_WF_WAIT 0x40
+#define RFT_WF_BARRIER 0x80
+#define RFT_WF_MARK (RFT_WF_WAIT | RFT_WF_BARRIER)
 
 /* The unit record (kind 0x07, rft(5)): cycle u64, cu u16, simd u16, wf u32,
- * flags u8 (RFT_WF_VMEM or RFT_WF_LDS, or RFT_WF_WAIT), little-endian, 17 bytes. */
+ * flags u8 (RFT_WF_VMEM or RFT_WF_LDS, or a mark: RFT_WF_WAIT, RFT_WF_BARRIER),
+ * little-endian, 17 bytes. */
 #define RFT_UNITREC_LEN 17u
 typedef struct rft_unitrec {
     uint64_t cycle;
@@ -119,17 +123,21 @@ static inline void rft_unit_encode(uint8_t *b, const rft_unitrec *u)
         b[12 + i] = (uint8_t)(u->wf >> (8 * i));
     b[16] = u->flags;
 }
-/* its text name: vmem, lds or wait */
+/* its text name: vmem, lds, wait or barrier */
 static inline const char *rft_unit_name(uint8_t flags)
 {
-    return flags == RFT_WF_VMEM ? "vmem" : flags == RFT_WF_LDS ? "lds" : "wait";
+    return flags == RFT_WF_VMEM   ? "vmem"
+           : flags == RFT_WF_LDS  ? "lds"
+           : flags == RFT_WF_WAIT ? "wait"
+                                  : "barrier";
 }
 /* 0, or -1 when the payload is not a unit record's (its length, a flag bit
  * other than the unit's, not exactly one of them: both would print as one) */
 static inline int rft_unit_parse(const uint8_t *b, uint32_t len, rft_unitrec *u)
 {
     if (len != RFT_UNITREC_LEN ||
-        (b[16] != RFT_WF_VMEM && b[16] != RFT_WF_LDS && b[16] != RFT_WF_WAIT))
+        (b[16] != RFT_WF_VMEM && b[16] != RFT_WF_LDS && b[16] != RFT_WF_WAIT &&
+         b[16] != RFT_WF_BARRIER))
         return -1;
     u->cycle = 0;
     for (int i = 7; i >= 0; i--)
