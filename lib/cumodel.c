@@ -78,6 +78,7 @@ typedef struct {
     uint32_t cu, left;          /* placed on; wavefronts not ended */
     uint32_t nd;                /* its ND-range */
     uint64_t end;
+    uint32_t slot, pool;        /* its slot on its compute unit; its wavefront pool (SIMD) */
     uint32_t bar_n;             /* wavefronts at its barrier; the latest arrival */
     uint64_t bar_t;
 } wgrp;
@@ -223,7 +224,30 @@ typedef struct {
     int timed;                  /* an ND-range timed already */
     uint64_t clock, prev_traced_end;
     uint64_t *simd_free, *vm_free, *lds_free;
+    /* 2: 4.2's list of compute units with a free slot, in the order they
+     * freed one (a ring; in it or not), and each one's slots taken */
+    uint32_t *cuq, qh, qn;
+    uint8_t *inq;
+    uint64_t *slots;
 } mrun;
+
+/* 4.2's list of compute units with a free slot: every one, in order, at the
+ * start; one that frees a slot goes to its end unless it is in it */
+static void run_reset(mrun *R)
+{
+    uint32_t n = R->cfg->num_cu;
+    for (uint32_t i = 0; i < n; i++)
+        R->cuq[i] = i, R->inq[i] = 1, R->slots[i] = 0;
+    R->qh = 0, R->qn = n;
+}
+static void cu_enqueue(mrun *R, uint32_t cu)
+{
+    uint32_t n = R->cfg->num_cu;
+    if (R->inq[cu])
+        return;
+    R->cuq[(R->qh + R->qn) % n] = cu;
+    R->qn++, R->inq[cu] = 1;
+}
 
 typedef struct { uint32_t nd; uint64_t traced, cyc[3], instr, ev[4]; } ndrow;
 
@@ -303,8 +327,12 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
         R->simd_free = calloc((size_t)g->num_cu * g->num_pools, sizeof *R->simd_free);
         R->vm_free = calloc(g->num_cu, sizeof *R->vm_free);
         R->lds_free = calloc(g->num_cu, sizeof *R->lds_free);
-        if (!R->simd_free || !R->vm_free || !R->lds_free)
+        R->cuq = malloc(g->num_cu * sizeof *R->cuq);
+        R->inq = malloc(g->num_cu);
+        R->slots = malloc(g->num_cu * sizeof *R->slots);
+        if (!R->simd_free || !R->vm_free || !R->lds_free || !R->cuq || !R->inq || !R->slots)
             return -1;
+        run_reset(R);
     }
     return 0;
 }
@@ -330,7 +358,8 @@ static void col_free(col *c)
     rft_map_free(&c->wmap), rft_slices_free(&c->smap);
     free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
     for (int r = 0; r < 3; r++)
-        free(c->run[r].simd_free), free(c->run[r].vm_free), free(c->run[r].lds_free);
+        free(c->run[r].simd_free), free(c->run[r].vm_free), free(c->run[r].lds_free),
+            free(c->run[r].cuq), free(c->run[r].inq), free(c->run[r].slots);
 }
 
 static cwf *col_find(col *c, uint64_t key)
@@ -603,6 +632,8 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     uint32_t cap_wg = npools * cfg->max_wg_per_pool, cap_wf = npools * cfg->max_wf_per_pool;
     if (c->tmax && c->tmax < cap_wg)
         cap_wg = c->tmax;
+    if (cap_wg > 64)
+        cap_wg = 64;                /* slots in a 64-bit mask */
     uint64_t *simd_free = R->simd_free, *vm_free = R->vm_free, *lds_free = R->lds_free;
     uint32_t *res_wg = D->res_wg, *res_wf = D->res_wf, *order = D->order, *next = D->next;
     wgrp *g = D->g;
@@ -620,17 +651,21 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     h->n = 0;
     uint64_t now = start;
 #define DISPATCH()                                                                        \
-    while (pend < q1) {                                                                   \
-        uint32_t best = NONE;                                                             \
-        for (uint32_t cc = 0; cc < ncu; cc++)                                             \
-            if ((res_wg[cc] < cap_wg && res_wf[cc] + g[pend].nwf <= cap_wf) || !res_wg[cc]) \
-                if (best == NONE || res_wg[cc] < res_wg[best])                            \
-                    best = cc;                                                            \
-        if (best == NONE)                                                                 \
-            break;                                                                        \
+    while (pend < q1 && R->qn) {                                                          \
+        uint32_t best = R->cuq[R->qh];  /* the list's first: 4.2's dispatcher */          \
+        R->qh = (R->qh + 1) % ncu, R->qn--, R->inq[best] = 0;                             \
+        if (res_wg[best] && res_wf[best] + g[pend].nwf > cap_wf)                          \
+            continue;               /* no room for its wavefronts: back when one ends */  \
         wgrp *G0 = &g[pend];                                                              \
         G0->cu = best, G0->left = G0->nwf, G0->end = now, G0->bar_n = 0, G0->bar_t = 0;   \
+        G0->slot = 0;               /* its first free slot, and that slot's pool */       \
+        while (R->slots[best] >> G0->slot & 1)                                            \
+            G0->slot++;                                                                   \
+        G0->pool = G0->slot % npools;                                                     \
+        R->slots[best] |= 1ull << G0->slot;                                               \
         res_wg[best]++, res_wf[best] += G0->nwf;                                          \
+        if (res_wg[best] < cap_wg)  /* room left: back at the list's end */               \
+            cu_enqueue(R, best);                                                          \
         for (uint32_t j = 0; j < G0->nwf; j++) {                                          \
             uint32_t ww = order[G0->first_wf + j];                                        \
             const cwf *fw = D->w[ww];                                                     \
@@ -656,6 +691,8 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             hpop(h);
             wgrp *G = &g[(uint32_t)x.k];
             res_wg[G->cu]--, res_wf[G->cu] -= G->nwf;
+            R->slots[G->cu] &= ~(1ull << G->slot);
+            cu_enqueue(R, G->cu);
             end = umax(end, x.t);
             DISPATCH();
             continue;
@@ -667,7 +704,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             const dev *ev = &D->cur[w];
             uint64_t r = x.t, t, done = 0;
             uint32_t cu = G->cu, rep = 1;
-            uint64_t *sf = &simd_free[(size_t)cu * npools + f->simd % npools];
+            uint64_t *sf = &simd_free[(size_t)cu * npools + G->pool];
             if (S) {    /* the scheme's events before the instruction */
                 r += (uint64_t)ev->wake * S->wakeup_cycles;
                 if (ev->lds) {          /* the spilled registers' LDS loads */
@@ -775,6 +812,10 @@ static void copy_run(col *c, mrun *to, const mrun *from)
     memcpy(to->simd_free, from->simd_free, (size_t)g->num_cu * g->num_pools * sizeof *to->simd_free);
     memcpy(to->vm_free, from->vm_free, g->num_cu * sizeof *to->vm_free);
     memcpy(to->lds_free, from->lds_free, g->num_cu * sizeof *to->lds_free);
+    memcpy(to->cuq, from->cuq, g->num_cu * sizeof *to->cuq);
+    memcpy(to->inq, from->inq, g->num_cu);
+    memcpy(to->slots, from->slots, g->num_cu * sizeof *to->slots);
+    to->qh = from->qh, to->qn = from->qn;
     (void)c;
 }
 
@@ -1059,6 +1100,7 @@ static int col_finish(col *c)
         memset(R->simd_free, 0, (size_t)g->num_cu * g->num_pools * sizeof *R->simd_free);
         memset(R->vm_free, 0, g->num_cu * sizeof *R->vm_free);
         memset(R->lds_free, 0, g->num_cu * sizeof *R->lds_free);
+        run_reset(R);
     }
     c->diverged = c->counted = c->any = 0;
     c->nrows = 0;

@@ -108,9 +108,10 @@ static void test_dispatch(void)
 static void test_drift(void)
 {
     rft_m2scfg t = base(1), c = t;
-    reset();    /* A and B in step on one SIMD (8 cycles an instruction); A has a load */
+    reset();    /* A and B in step on one SIMD (8 cycles an instruction), one work-group's
+                 * (4.2: a work-group's wavefronts share a pool); A has a load */
     add(0, 0, 0, 0, 0, 76, 3, (uint64_t[]){8, 60, 72}, (uint8_t[]){A, V, A}, NULL);
-    add(0, 1, 0, 0, 0, 88, 8, (uint64_t[]){16, 24, 32, 40, 48, 56, 64, 80},
+    add(0, 0, 0, 0, 0, 88, 8, (uint64_t[]){16, 24, 32, 40, 48, 56, 64, 80},
         (uint8_t[]){A, A, A, A, A, A, A, A}, NULL);
     CHECK(run(&t, &c, NULL) == 88);
     /* A's ALU after the load (72) and B's last (80) each issued right after
@@ -196,9 +197,9 @@ static void test_ndrange(void)
 static void test_simd_throughput(void)
 {
     rft_m2scfg t = base(1), c = t;
-    reset();    /* two wavefronts ready together on one SIMD */
+    reset();    /* two wavefronts of a work-group ready together on its SIMD */
     add(0, 0, 0, 0, 0, 5, 1, (uint64_t[]){4}, (uint8_t[]){A}, NULL);
-    add(0, 1, 0, 0, 0, 13, 1, (uint64_t[]){12}, (uint8_t[]){A}, NULL);
+    add(0, 0, 0, 0, 0, 13, 1, (uint64_t[]){12}, (uint8_t[]){A}, NULL);
     CHECK(run(&t, &c, NULL) == 13);
     c.rew_latency = 20;     /* the SIMD held 20: 4, 24; ends 25 */
     CHECK(run(&t, &c, NULL) == 25);
@@ -239,11 +240,11 @@ static void test_scheme(void)
     st.stages = 2;              /* every result 2 later, waited for: 3 x 2 */
     CHECK(run_s(&t, &t, &st) == 36);
 
-    /* a MOV on a busy SIMD: A and B in step on one SIMD (8 cycles an
-     * instruction): A 8, 24, ends 33; B 16, 32, ends 41 */
+    /* a MOV on a busy SIMD: A and B, one work-group's, in step on its SIMD
+     * (8 cycles an instruction): A 8, 24, ends 33; B 16, 32, ends 41 */
     reset();
     add(0, 0, 0, 0, 0, 33, 2, (uint64_t[]){8, 24}, (uint8_t[]){A, A}, NULL);
-    add(0, 1, 0, 0, 0, 41, 2, (uint64_t[]){16, 32}, (uint8_t[]){A, A}, NULL);
+    add(0, 0, 0, 0, 0, 41, 2, (uint64_t[]){16, 32}, (uint8_t[]){A, A}, NULL);
     CHECK(run_s(&t, &t, &sc) == 41);
     ev[1].mov = 1;
     rft_cm_scheme m = sc;
