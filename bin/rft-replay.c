@@ -172,7 +172,7 @@ static void report_cu(cli_job *j)
     int schemed = rft_cumodel_schemed(j->st);
     if (rft_cumodel_approximate(j->st)) {
         static const char why[] = "the compute-unit model timed its first ND-ranges with a lower "
-            "resident work-group cap or longest load latency than a later one raised, and had "
+            "resident work-group cap than a later one raised, and had "
             "no longer kept them (past 64 MiB) to time them again: their rows and the total are "
             "approximate";
         warnx("warning: %s: %s", j->input, why);

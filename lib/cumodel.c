@@ -1174,6 +1174,10 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
         }
         const rft_cm_ev *e = &tr->ev[f->first + it[i].j];
         uint32_t s4[4] = {e->wake, e->mov, e->misp, e->lds};
+        if (e->mark & RFT_WF_WAIT)
+            x->wait = 1, c.waits = 1;
+        if (e->mark & RFT_WF_BARRIER)
+            x->bar = 1;
         if (col_event(&c, x, e->unit, e->store, 0, s4))
             goto out;
     }

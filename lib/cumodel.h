@@ -14,32 +14,40 @@
  * another wavefront's on its SIMD, within one issue interval, waited for
  * that one instruction at most).
  *
- * The model, per ND-range (the six mechanisms of issue 32):
+ * The model, per ND-range (the six mechanisms of issue 32; version 3):
  *   1. units and buffers: a vector ALU instruction holds its SIMD for
  *      max(issue, ReadExecWriteLatency / ReadExecWriteBufferSize) cycles
  *      (4.2 tracks no register: its wavefront goes on once it issued, so
- *      the knob is the SIMD's throughput); a vector
- *      memory (LDS) instruction completes (WriteLatency - traced) later and
- *      its compute unit's write stage takes one completion per
- *      ceil(WriteLatency / WriteBufferSize) cycles (a 1-entry buffer: one
- *      write-back per latency); a load holds its wavefront until it
- *      completes, a store or an LDS instruction only while the write stage
- *      is busy (4.2 waits on them at an s_waitcnt the trace does not show);
- *   2. work-groups are dispatched to compute units as slots free: in the
- *      traced order of their first begin, each to the compute unit with a
- *      free slot that frees first (slots: NumWavefrontPools x
- *      MaxWorkGroupsPerWavefrontPool work-groups and as many x
- *      MaxWavefrontsPerWavefrontPool wavefronts, capped by the most
+ *      the knob is the SIMD's throughput); a vector memory (LDS)
+ *      instruction completes (WriteLatency - traced) later and its compute
+ *      unit's write stage takes one completion per ceil(WriteLatency /
+ *      WriteBufferSize) cycles (a 1-entry buffer: one write-back per
+ *      latency); the wavefront goes on once the stage took it;
+ *   waits, where 4.2 waits, as the stream marks them (rft(5): unit records
+ *      wait and barrier): the instruction after an s_waitcnt is ready when
+ *      the wavefront's last vector memory access is done (its write stage
+ *      plus its traced distance), or one issue interval after the one
+ *      before, whichever is later; the one after an s_barrier when its
+ *      work-group's last wavefront has arrived, plus its traced cycles
+ *      after the release (a stream without wait marks holds a wavefront at
+ *      a load until it completes);
+ *   2. work-groups are dispatched as slots free, as 4.2 does: in the
+ *      traced order of their first begin, each to the first compute unit of
+ *      the list of those with a free slot (every one at the start; one that
+ *      frees a slot goes to its end), in its first free slot (slots:
+ *      NumWavefrontPools x MaxWorkGroupsPerWavefrontPool work-groups and as
+ *      many x MaxWavefrontsPerWavefrontPool wavefronts, capped by the most
  *      work-groups the trace shows resident on one compute unit at once,
- *      which carries its register and LDS limits); its wavefronts keep
- *      their traced SIMD index and their offsets from its first begin;
+ *      which carries its register and LDS limits); its wavefronts issue on
+ *      that slot's pool (slot mod NumWavefrontPools), and keep their
+ *      offsets from its first begin;
  *   3. issue arbitration: the instructions ready on a SIMD issue oldest
  *      ready first (ties: the older wavefront), not in the traced order;
- *   4. a work-group ends when its last wavefront ends, and frees its slot
- *      then; a wavefront ends (s_endpgm completes) its traced gap after
- *      its last event, and no sooner than that gap after its last store
- *      left the write stage (4.2 holds s_endpgm until the wavefront's
- *      stores are done: rft-decode stamps the end at that completion);
+ *   4. a wavefront ends its traced gap after its last event and no sooner
+ *      than that gap after its last store left the write stage (4.2 holds
+ *      s_endpgm until the wavefront's stores are done; rft-decode stamps
+ *      the end at that completion); a work-group ends with its last
+ *      wavefront and frees its slot then;
  *   5. the LDS: its instructions complete in the order they are ready,
  *      one per LDS write-stage interval per compute unit;
  *   6. an ND-range starts when the previous one has ended on every compute
@@ -109,6 +117,8 @@ typedef struct rft_cm_ev {
     uint8_t unit;           /* RFT_CM_* */
     uint8_t store;          /* a unit record (no register written) */
     uint8_t wake, mov, misp, lds;   /* its scheme events (rft_cm_scheme) */
+    uint8_t mark;           /* RFT_WF_WAIT, RFT_WF_BARRIER: it came after an s_waitcnt,
+                               an s_barrier (rft(5) unit records) */
 } rft_cm_ev;
 
 typedef struct rft_cm_wf {
@@ -176,9 +186,8 @@ const char *rft_cumodel_ndname(const rft_stage *s, uint32_t nd);
 int rft_cumodel_schemed(const rft_stage *s);
 /* After finish: 1 if the ND-ranges timed were no longer kept (past 64 MiB
  * of them, or memory refused) when a later one raised the resident
- * work-group cap or the longest load latency: the earlier ones' rows, and
- * the total, are the model's with the lower values, not the whole
- * trace's. */
+ * work-group cap: the earlier ones' rows, and the total, are the model's
+ * with the lower cap, not the whole trace's. */
 int rft_cumodel_approximate(const rft_stage *s);
 
 #endif

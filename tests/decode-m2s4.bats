@@ -104,3 +104,15 @@ FWT="--kernel fastWalshTransform --local-size 256"
     run -1 --separate-stderr rft-decode --kernel k --local-size 64 "$F/med3.isa"
     assert_equal "$stderr" "rft-decode: $F/med3.isa:13: v_med3_i32 names its work-items by lane in Multi2Sim's log: its wavefront is known only from the pipeline trace (--cycles-from)"
 }
+
+@test "--cycles-from: the first vector instruction after an s_waitcnt and an s_barrier is marked (unit records wait, barrier at its cycle); s_endpgm at its completion" {
+    run -0 pipe "rft-decode --kernel k --local-size 64 --cycles-from '$F/marks.trace' --cycles-mhz 1000,1000 '$F/marks.isa' | rft-view | awk '\$1 == \"U\" || \$1 == \"E\" { print \$1, \$2, \$6 }'"
+    assert_output $'U 40 wait\nU 40 barrier\nE 55 '
+    # without the pipeline trace nothing is marked
+    run -0 pipe "rft-decode --kernel k --local-size 64 '$F/marks.isa' 2>/dev/null | rft-view | grep -c '^U' || true"
+    assert_output 0
+    # rft-replay's shift model ignores the marks: the same table as without them
+    rft-decode --kernel k --local-size 64 --cycles-from "$F/marks.trace" --cycles-mhz 1000,1000 -o m.rft "$F/marks.isa"
+    run -0 pipe "rft-view m.rft | grep -v '^U' | rft-decode -o n.rft - && rft-replay -f tsv --add-latency 4 m.rft | tail -1; rft-replay -f tsv --add-latency 4 n.rft | tail -1"
+    [ "${lines[0]}" = "${lines[1]}" ]
+}

@@ -89,8 +89,8 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
         assert_equal "$stderr" "rft-decode: b.txt:2: $2"
         [ ! -e b.rft ]
     }
-    bad 'U\t5\t0\t0\t0\tvalu' "unknown unit 'valu' (vmem, lds or wait)"
-    bad 'U\t5\t0\t0\t0\tfb' "unknown unit 'fb' (vmem, lds or wait)"
+    bad 'U\t5\t0\t0\t0\tvalu' "unknown unit 'valu' (vmem, lds, wait or barrier)"
+    bad 'U\t5\t0\t0\t0\tfb' "unknown unit 'fb' (vmem, lds, wait or barrier)"
     bad 'U\t5\t0\t0\t0' "U line has 5 fields, expected 6"
     bad 'U\t5\t0\t0\t0\tlds\tvmem' "U line has 7 fields, expected 6"
     bad 'U\t5\t0\t0\t1\tlds' "U for wavefront 1 on slice (0,0), which has not begun"

@@ -34,7 +34,7 @@ static void add(uint32_t nd, uint32_t wg, uint16_t cu, uint16_t simd, uint64_t b
 {
     wf[nwf] = (rft_cm_wf){nd, wg, cu, simd, b, e, nev, (uint32_t)n, 0};
     for (int i = 0; i < n; i++)
-        ev[nev++] = (rft_cm_ev){c[i], u[i], st ? st[i] : 0, 0, 0, 0, 0};
+        ev[nev++] = (rft_cm_ev){c[i], u[i], st ? st[i] : 0, 0, 0, 0, 0, 0};
     nwf++;
 }
 
@@ -147,6 +147,62 @@ static void test_store_drain(void)
      * traced 10 cycles after: 26 */
     c.vm_write_latency = 4;
     CHECK(run(&t, &c, NULL) == 26);
+}
+
+/* A load goes on; the first instruction after the s_waitcnt (a wait mark)
+ * is ready when the load is done (its write stage, then its traced
+ * distance), so that slower instructions between them are absorbed by the
+ * wait, and a longer write latency delays it in full. */
+static void test_wait(void)
+{
+    rft_m2scfg t = base(1), c = t;
+    reset();    /* a load at 10, ALU 18 and 26, the waited-for ALU at 110, end 120 */
+    add(0, 0, 0, 0, 0, 120, 4, (uint64_t[]){10, 18, 26, 110}, (uint8_t[]){V, A, A, A}, NULL);
+    ev[3].mark = RFT_WF_WAIT;
+    uint64_t tr;
+    CHECK(run(&t, &c, &tr) == 120 && tr == 120);
+    c.rew_latency = 12;         /* ALU at 18 and 30: the wait absorbs it */
+    CHECK(run(&t, &c, NULL) == 120);
+    ev[3].mark = 0;             /* unmarked: its 84-cycle gap is its own part: 30 + 84 */
+    CHECK(run(&t, &c, NULL) == 124);
+    ev[3].mark = RFT_WF_WAIT;
+    c = t;
+    c.vm_write_latency = 11;    /* the load 10 later: the waiting ALU at 120 */
+    CHECK(run(&t, &c, NULL) == 130);
+}
+
+/* A barrier releases a work-group's wavefronts at the last arrival: A, with
+ * nothing to do before it, waits for B, whose load a longer write latency
+ * delays; A's long tail after the barrier then ends the kernel later. */
+static void test_barrier(void)
+{
+    rft_m2scfg t = base(1), c = t;
+    reset();
+    /* A: ALU at 10; after the barrier (released at 120) at 130; ends 300 */
+    add(0, 0, 0, 0, 0, 300, 2, (uint64_t[]){10, 130}, (uint8_t[]){A, A}, NULL);
+    ev[1].mark = RFT_WF_BARRIER;
+    /* B: a load at 20, the ALU waiting for it at 120, after the barrier 138 */
+    add(0, 0, 0, 0, 0, 150, 3, (uint64_t[]){20, 120, 138}, (uint8_t[]){V, A, A}, NULL);
+    ev[3].mark = RFT_WF_WAIT, ev[4].mark = RFT_WF_BARRIER;
+    CHECK(run(&t, &c, NULL) == 300);
+    c.vm_write_latency = 51;    /* B's load 50 later: released at 170, A at 180 */
+    CHECK(run(&t, &c, NULL) == 350);
+    ev[1].mark = 0;             /* unmarked: A goes on after its own 120 cycles */
+    CHECK(run(&t, &c, NULL) == 300);
+}
+
+/* 4.2's dispatcher: a compute unit's second work-group takes its next slot,
+ * whose pool (SIMD) is another, whatever SIMD the trace shows */
+static void test_slot_pool(void)
+{
+    rft_m2scfg t = base(1);
+    reset();    /* two work-groups traced on one SIMD, the second waiting for the first */
+    add(0, 0, 0, 0, 0, 12, 1, (uint64_t[]){10}, (uint8_t[]){A}, NULL);
+    add(0, 1, 0, 0, 0, 20, 1, (uint64_t[]){18}, (uint8_t[]){A}, NULL);
+    uint64_t tr;
+    CHECK(run(&t, &t, &tr) == 12 && tr == 20);  /* slot 1, pool 1: at 10 beside it */
+    t.num_pools = 1;                            /* one pool: they share its SIMD again */
+    CHECK(run(&t, &t, NULL) == 20);
 }
 
 static void test_lds(void)
@@ -367,6 +423,9 @@ int main(void)
     test_dispatch();
     test_drift();
     test_store_drain();
+    test_wait();
+    test_barrier();
+    test_slot_pool();
     test_lds();
     test_store_goes_on();
     test_ndrange();
