@@ -192,9 +192,9 @@ typedef struct cwf {
     /* the open event, at the collector's cycle */
     int open;
     uint8_t o_unit, o_store, last_wrote;
-    /* waits: an s_waitcnt before its next event (a wait unit record), the
-     * traced cycle of its last vector memory and LDS access since the last
-     * wait (+ 1; 0 none) */
+    /* marks: an s_waitcnt, an s_barrier before its next event (unit records
+     * wait, barrier); the traced cycle of its last vector memory access
+     * since its last wait (+ 1; 0 none) */
     uint8_t wait, bar;
     uint64_t vm_at;
     uint32_t nbar;              /* barriers passed; the traced cycle it arrived at the last */
