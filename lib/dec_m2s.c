@@ -846,17 +846,25 @@ static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lw
         size_t r0 = i, r1;
         uint64_t reg;
         int wide = 0;
-        if (i + 1 < n && s[i + 1] == '[') {   /* V[5:+1]<=(%lgf); v_med3_i32's V[5]<= */
+        if (i + 1 < n && s[i + 1] == '[') {   /* V[5:+1]<=(%lgf); v_med3_i32's V[5]<=, v_movreld_b32's V[5+2]<= */
             size_t k = i + 2;
             while (k < n && isdig(s[k]))
                 k++;
             if (k == i + 2 || dec_u64(s + i + 2, k - i - 2, &reg))
                 return dec_bad(d, "bad register '%.*s'", DEC_TOK(s + i, n - i));
+            uint64_t off;
+            size_t k2 = k + 1;
+            while (k2 < n && isdig(s[k2]))
+                k2++;
             if (k + 4 <= n && memcmp(s + k, ":+1]", 4) == 0) {
                 wide = 1;
                 r1 = k + 4;
             } else if (k < n && s[k] == ']') {
                 r1 = k + 1;
+            } else if (k < n && s[k] == '+' && k2 > k + 1 && k2 < n && s[k2] == ']' &&
+                       !dec_u64(s + k + 1, k2 - k - 1, &off) && off <= 65535) {
+                reg += off;     /* v_movreld_b32: V[base+M0]<= */
+                r1 = k2 + 1;
             } else {
                 return dec_bad(d, "bad register '%.*s'", DEC_TOK(s + i, n - i));
             }

@@ -116,3 +116,14 @@ FWT="--kernel fastWalshTransform --local-size 256"
     run -0 pipe "rft-view m.rft | grep -v '^U' | rft-decode -o n.rft - && rft-replay -f tsv --add-latency 4 m.rft | tail -1; rft-replay -f tsv --add-latency 4 n.rft | tail -1"
     [ "${lines[0]}" = "${lines[1]}" ]
 }
+
+@test "v_movreld_b32's 'V[base+M0]' names register base + M0" {
+    {
+        printf '\n================ Initialization Summary ================\n\n========================================================\n\n'
+        printf ' v_movreld_b32  v2, 5                                    // 00000000: 7E048405\n'
+        for t in $(seq 0 63); do printf 't%d: V[2+1]<=(0x5) ' "$t"; done; printf '\n\n'
+        printf ' s_endpgm                                                // 00000004: BF810000\n'
+    } > movreld.isa
+    run -0 pipe "rft-decode --kernel k --local-size 64 movreld.isa | rft-view | awk '\$1 == \"W\" && \$6 == 3 { print \$6, \$8, \$NF }'"
+    assert_output "3 00000005 00000005"
+}
