@@ -178,6 +178,15 @@ static void report_cu(cli_job *j)
         warnx("warning: %s: %s", j->input, why);
         notes_addf(&c->nt, 0, "%s", why);
     }
+    uint32_t ncfg, nseen = rft_cumodel_cus_seen(j->st, &ncfg);
+    if (nseen > ncfg || nseen * 2 <= ncfg)   /* a trace of another GPU size: --m2s-config */
+        notes_addf(&c->nt, 0, "the stream ran on %u compute units, the traced configuration has "
+                   "%u (NumComputeUnits; --m2s-config gives the run's ini): the baseline error "
+                   "says how far apart", nseen, ncfg);
+    if (!rft_cumodel_marked(j->st))
+        notes_addf(&c->nt, 0, "the stream marks no s_waitcnt (rft-decode --cycles-from of a "
+                   "Multi2Sim 4.2 run does): each vector memory load held its wavefront until "
+                   "it completed; the model is 4.2's compute unit (rft-replay(1))");
     cli_table *t = table_new(c->fmt, c->out, schemed ? 13 : 7, cols);
     notes_put(&c->nt, t, NULL);
     notes_free(&c->nt);

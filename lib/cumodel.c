@@ -257,6 +257,7 @@ typedef struct col {
     int scheme;                 /* run S made */
     int events;                 /* the stream's scheme events read */
     int waits;                  /* the stream marks its s_waitcnt waits (wait unit records) */
+    uint32_t cus_seen;          /* 1 + the highest compute unit a wavefront began on */
     int counted;                /* the scheme run charges something */
     uint32_t degraded, max_wg;
     int wfrule;
@@ -423,6 +424,8 @@ static int col_begin(col *c, uint64_t key, uint32_t nd, uint32_t wg, uint16_t cu
         *p = (pnd){nd, c->nextid++, 0};
     }
     p->alive++;
+    if ((uint32_t)cu + 1 > c->cus_seen)
+        c->cus_seen = (uint32_t)cu + 1;
     cwf *f = &c->wf[c->nwf];
     *f = (cwf){.key = key, .seq = c->seq++, .nd = nd, .wg = wg, .pid = p->id, .cu = cu,
                .simd = simd, .begin = cycle, .end = cycle, .prev = cycle};
@@ -1469,6 +1472,16 @@ const char *rft_cumodel_ndname(const rft_stage *st, uint32_t nd)
 int rft_cumodel_approximate(const rft_stage *st)
 {
     return ((const cm_stage *)st)->c.approximate;
+}
+int rft_cumodel_marked(const rft_stage *st)
+{
+    return ((const cm_stage *)st)->c.waits;
+}
+uint32_t rft_cumodel_cus_seen(const rft_stage *st, uint32_t *configured)
+{
+    const col *c = &((const cm_stage *)st)->c;
+    *configured = c->traced.num_cu;
+    return c->cus_seen;
 }
 int rft_cumodel_schemed(const rft_stage *st)
 {

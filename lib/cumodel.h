@@ -189,5 +189,12 @@ int rft_cumodel_schemed(const rft_stage *s);
  * work-group cap: the earlier ones' rows, and the total, are the model's
  * with the lower cap, not the whole trace's. */
 int rft_cumodel_approximate(const rft_stage *s);
+/* After finish: 1 if the stream marks its s_waitcnt waits (unit records of
+ * unit wait: rft-decode --cycles-from of a Multi2Sim run), else 0: its loads
+ * were taken to hold their wavefronts until they completed. */
+int rft_cumodel_marked(const rft_stage *s);
+/* After finish: 1 + the highest compute unit the stream's wavefronts ran on,
+ * and the traced configuration's NumComputeUnits in *configured. */
+uint32_t rft_cumodel_cus_seen(const rft_stage *s, uint32_t *configured);
 
 #endif

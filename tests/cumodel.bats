@@ -136,3 +136,19 @@ export -f col
     three=$(rft-replay -f tsv --model cu --m2s-config base.ini r.rft | col cycles_model)
     (( three >= 3 * one - 3 && three <= 3 * one + 3 ))
 }
+
+@test "the table says when the stream marks no s_waitcnt, and when it ran on another number of compute units than the configuration's" {
+    # rft-synth's stream: no marks; 4 compute units, the default configuration 32
+    run -0 pipe "rft-replay -f tsv --model cu s.rft | grep '^#'"
+    assert_output --partial "# the stream marks no s_waitcnt"
+    assert_output --partial "# the stream ran on 4 compute units, the traced configuration has 32"
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config base.ini s.rft | grep -c 'compute units, the traced' || true"
+    assert_output 0
+    # a Multi2Sim run decoded with its pipeline trace: its waits marked, no such note
+    F="$FIX/m2s42"
+    rft-decode --kernel k --local-size 64 --cycles-from "$F/marks.trace" --cycles-mhz 1000,1000 -o m.rft "$F/marks.isa"
+    printf '[ Device ]\nNumComputeUnits = 1\n' > one.ini
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config one.ini m.rft | grep '^#' || true"
+    refute_output --partial "marks no s_waitcnt"
+    refute_output --partial "compute units, the traced"
+}
