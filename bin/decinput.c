@@ -205,6 +205,10 @@ void decode_source_run(cli_job *j, const rft_sink *out)
         warnx("%s: %llu of %llu instructions have no execute stage in the trace: stamped at their "
               "fetch", c->tname, (unsigned long long)rft_m2s_trace_fetch_kept(c->tp),
               (unsigned long long)rft_m2s_trace_insts(c->tp));
+    if (c->tp && rft_m2s_trace_end_kept(c->tp))
+        warnx("%s: the trace ends before %llu s_endpgm completed: their wavefronts end at their "
+              "execute stage, not after their stores", c->tname,
+              (unsigned long long)rft_m2s_trace_end_kept(c->tp));
     rft_in_close(c->in);
     rft_in_close(c->tin);
     rft_m2s_trace_free(c->tp);

@@ -77,6 +77,9 @@ uint64_t rft_m2s_trace_insts(const rft_m2s_trace *t);   /* instructions read so 
 void rft_m2s_trace_at_exec(rft_m2s_trace *t, size_t bound);
 int rft_m2s_trace_pop(rft_m2s_trace *t, int at_end, rft_m2s_inst *out);
 uint64_t rft_m2s_trace_fetch_kept(const rft_m2s_trace *t);
+/* s_endpgm is at its completion (si.end_inst); those the trace ends before
+ * completing keep their execute stage, counted here */
+uint64_t rft_m2s_trace_end_kept(const rft_m2s_trace *t);
 /* The trace's clock ("c clk=N") is esim's fastest clock domain, trace_mhz
  * (1000 in 4.2: the x86 model's default), not the GPU's (gpu_mhz: [Device]
  * Frequency, 925 in 4.2): with both given and different, instructions get

@@ -37,7 +37,7 @@ struct rft_m2s_trace {
     int have_clk;
     uint64_t gpu_ps, trace_ps;  /* cycle times (0: the trace's clock is the GPU's) */
     int at_exec;
-    uint64_t insts, fetch_kept, max_wait;
+    uint64_t insts, fetch_kept, end_kept, max_wait;
     pend *q;                    /* ring, fetch order */
     size_t head, n, cap, bound;
     uint64_t head_seq;          /* the sequence number of q[head] (fetches count from 0) */
@@ -82,6 +82,7 @@ static uint64_t gpu_cycle(const rft_m2s_trace *t, uint64_t c)
 }
 
 uint64_t rft_m2s_trace_fetch_kept(const rft_m2s_trace *t) { return t->fetch_kept; }
+uint64_t rft_m2s_trace_end_kept(const rft_m2s_trace *t) { return t->end_kept; }
 uint64_t rft_m2s_trace_max_wait(const rft_m2s_trace *t) { return t->max_wait; }
 
 /* The execute stage of each unit, as 4.2 prints it: vector ALU (simd-e),
@@ -157,7 +158,10 @@ int rft_m2s_trace_pop(rft_m2s_trace *t, int at_end, rft_m2s_inst *out)
         return 0;
     pend *p = &t->q[t->head];
     if (!p->done) {
-        t->fetch_kept++;
+        if (p->executed)
+            t->end_kept++;      /* an s_endpgm the trace ends before completing */
+        else
+            t->fetch_kept++;
         uint64_t prev, s = find_pending(t, p->id, p->in.cu, &prev);
         if (s == t->head_seq)   /* the first not done of its key: the head of its chain */
             unchain(t, id_key(p->id, p->in.cu), prev, s);

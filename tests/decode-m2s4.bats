@@ -127,3 +127,10 @@ FWT="--kernel fastWalshTransform --local-size 256"
     run -0 pipe "rft-decode --kernel k --local-size 64 movreld.isa | rft-view | awk '\$1 == \"W\" && \$6 == 3 { print \$6, \$8, \$NF }'"
     assert_output "3 00000005 00000005"
 }
+
+@test "a pipeline trace that ends before an s_endpgm completed: that end at its execute stage, and a warning says so" {
+    head -n -2 "$F/marks.trace" > cut.trace      # s_endpgm's si.end_inst left out
+    run -0 --separate-stderr bash -c "rft-decode --kernel k --local-size 64 --cycles-from cut.trace --cycles-mhz 1000,1000 '$F/marks.isa' | rft-view | awk '\$1 == \"E\" { print \$2 }'"
+    assert_output 48
+    assert_equal "$stderr" "rft-decode: cut.trace: the trace ends before 1 s_endpgm completed: their wavefronts end at their execute stage, not after their stores"
+}
