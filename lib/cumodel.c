@@ -116,6 +116,9 @@ static uint64_t add_d(uint64_t t, int64_t d, uint64_t floor)
  * wake-ups, MOVs, mispredictions and LDS loads), 2 a wait at an s_waitcnt
  * follows (the traced cycles since the access it waited for), 4 a barrier
  * follows (the traced cycles since its release). */
+/* the most bytes one event takes: byte 0, the own part's high bits (10),
+ * what follows (1), the scheme's four counts (5 each), wait and bar (10 each) */
+#define DEV_MAX (1 + 10 + 1 + 4 * 5 + 2 * 10)
 typedef struct {
     uint64_t own, wait, bar;    /* wait: 0, or 1 + the traced cycles since the access
                                    waited for; bar: 0, or 1 + those since the barrier's
@@ -528,7 +531,7 @@ static int col_close(col *c)
         if (ready > now)
             ready = now;
         uint64_t own = ready - f->prev;
-        if (rft_grow_to((void **)&f->buf, &f->cap, (uint64_t)f->len + 32, 1, 16))
+        if (rft_grow_to((void **)&f->buf, &f->cap, (uint64_t)f->len + DEV_MAX, 1, 16))
             return -1;
         uint8_t *p = f->buf + f->len;
         int sch = (f->o_wake | f->o_mov | f->o_misp | f->o_lds) != 0;

@@ -402,6 +402,28 @@ static int staged(uint64_t seed, uint64_t keep, rft_cm_row *tot)
  * ones again: never approximate.  Kept no more than 1 byte, they cannot be:
  * every total that then differs is said approximate (it may be said where a
  * raised maximum changed nothing). */
+/* An event of every field at its widest (own part, wait and barrier
+ * distances near 2^61, the four scheme counts at 255) is encoded whole:
+ * 37 bytes, past the 32 once reserved (valgrind or ASan saw the write) */
+static void test_wide_event(void)
+{
+    rft_m2scfg t = base(1);
+    rft_cm_scheme sc = {1, 1, 1, 1, 0};
+    uint64_t far = 1ull << 61;
+    uint64_t c[33];
+    uint8_t u[33];
+    for (int i = 0; i < 32; i++)        /* a load, then ALU: 32 events of one byte */
+        c[i] = 1 + (uint64_t)i, u[i] = i ? A : V;
+    c[32] = far, u[32] = A;             /* the wide one, where 32 bytes were left */
+    reset();
+    add(0, 0, 0, 0, 0, far + 10, 33, c, u, NULL);
+    add(0, 0, 0, 0, 0, far + 10, 1, (uint64_t[]){far}, (uint8_t[]){A}, NULL);
+    ev[32].mark = RFT_WF_WAIT | RFT_WF_BARRIER;
+    ev[32].wake = ev[32].mov = ev[32].misp = ev[32].lds = 255;
+    ev[33].mark = RFT_WF_BARRIER;
+    CHECK(run_s(&t, &t, &sc) >= far);
+}
+
 static void test_keep(void)
 {
     int seen = 0;
@@ -433,6 +455,7 @@ int main(void)
     test_scheme();
     test_cfg();
     test_keep();
+    test_wide_event();
     printf("test_cumodel: ok\n");
     return 0;
 }
