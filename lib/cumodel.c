@@ -394,10 +394,8 @@ static int col_charge(col *c, uint64_t bytes, uint64_t key, uint16_t nregs)
 {
     if (!c->st)
         return 0;
-    char what[96];
-    snprintf(what, sizeof what, "wavefront %u on slice %u:%u (%u registers)", (uint32_t)key,
-             (unsigned)(key >> 48), (unsigned)(key >> 32 & 0xffff), nregs);
-    if (rft_stage_reserve(c->st, bytes, what)) {
+    if (rft_stage_reserve_wf(c->st, bytes, (uint32_t)key, (uint16_t)(key >> 48),
+                             (uint16_t)(key >> 32), nregs)) {
         c->refused = 1;
         return -1;
     }

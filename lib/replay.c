@@ -149,14 +149,11 @@ static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 static int oom(replay *r) { return rft_stage_fail(&r->st, RFT_EMEM, "out of memory"); }
 
 /* The wavefronts' state, bytes more for b's, counted in the process's
- * memory budget before it is allocated (rft_stage_reserve, issue 31): 0, or
- * RFT_EMEM with the message. */
+ * memory budget before it is allocated (issue 31): 0, or RFT_EMEM with the
+ * message. */
 static int charge(replay *r, uint64_t bytes, const rft_wfbegin *b)
 {
-    char what[96];
-    snprintf(what, sizeof what, "wavefront %u on slice %u:%u (%u registers)", b->wf, b->cu,
-             b->simd, b->nregs);
-    return rft_stage_reserve(&r->st, bytes, what);
+    return rft_stage_reserve_wf(&r->st, bytes, b->wf, b->cu, b->simd, b->nregs);
 }
 
 /* ---- statistics ------------------------------------------------------------------- */

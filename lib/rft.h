@@ -776,6 +776,10 @@ void rft_stage_release(rft_stage *s, uint64_t bytes);
  * on", at most 32 bytes). */
 int rft_stage_reserve_slice(rft_stage *s, uint64_t bytes, const char *of, uint16_t cu,
                             uint16_t simd, uint32_t entries);
+/* The same for the state of wavefront wf on slice cu:simd of nregs
+ * registers, named "wavefront WF on slice CU:SIMD (N registers)". */
+int rft_stage_reserve_wf(rft_stage *s, uint64_t bytes, uint32_t wf, uint16_t cu, uint16_t simd,
+                         uint16_t nregs);
 /* The message of rft_stage_reserve: 1 and why (stage and what named) if
  * held + more passes max (0: no limit), else 0. */
 int rft_mem_over(const char *stage, const char *what, uint64_t held, uint64_t more, uint64_t max,

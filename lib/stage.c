@@ -133,6 +133,14 @@ int rft_stage_reserve_slice(rft_stage *s, uint64_t bytes, const char *of, uint16
     return rft_stage_reserve(s, bytes, what);
 }
 
+int rft_stage_reserve_wf(rft_stage *s, uint64_t bytes, uint32_t wf, uint16_t cu, uint16_t simd,
+                         uint16_t nregs)
+{
+    char what[64];      /* "wavefront 4294967295 on slice 65535:65535 (65535 registers)" */
+    snprintf(what, sizeof what, "wavefront %u on slice %u:%u (%u registers)", wf, cu, simd, nregs);
+    return rft_stage_reserve(s, bytes, what);
+}
+
 void rft_stage_warn(rft_stage *s, const char *fmt, ...)
 {
     if (!s->warn)
