@@ -200,8 +200,8 @@ typedef struct cwf {
      * since its last wait (+ 1; 0 none) */
     uint8_t wait, bar;
     uint64_t vm_at;
-    uint32_t nbar;              /* barriers passed; the traced cycle it arrived at the last */
-    uint64_t bar_arr;
+    uint32_t nbar;              /* barriers passed */
+    uint32_t wgi;               /* its work-group's barrier state: the collector's wgs */
     uint32_t o_wake, o_mov, o_misp, o_lds;
     /* a patched stream's scheme state (replay.c's write_events) */
     uint8_t *place;
@@ -218,6 +218,11 @@ typedef struct {
 } cslice;
 
 typedef struct { uint32_t nd, id, alive; } pnd;     /* an ND-range not yet timed */
+
+/* A work-group's barriers as traced: the cycle of its wavefronts' latest
+ * event, and the release of its last barrier passed (its nbar-th), the
+ * latest event before the first wavefront's event after that barrier */
+typedef struct { uint64_t last, rel; uint32_t nbar; } cwgs;
 
 /* One run of the model: a configuration, the scheme's events or not, and
  * its state between ND-ranges. */
@@ -278,6 +283,9 @@ typedef struct col {
     uint32_t nwf, capwf;
     uint64_t seq;
     rft_map wmap;               /* wavefront key (rft_wf_key) -> index in wf */
+    rft_map wgmap;              /* ND-range id << 32 | work-group -> index in wgs */
+    cwgs *wgs;
+    uint32_t nwgs, capwgs;
     rft_slices smap;            /* slice -> index in sl */
     cslice *sl;
     uint32_t nsl, capsl;
@@ -319,7 +327,7 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
     c->same = memcmp(&c->traced, &c->whatif, sizeof c->traced) == 0;
     c->keep = 1;
     c->keep_max = RFT_CM_KEEP;
-    if (rft_map_init(&c->wmap, 256) || rft_slices_init(&c->smap))
+    if (rft_map_init(&c->wmap, 256) || rft_map_init(&c->wgmap, 64) || rft_slices_init(&c->smap))
         return -1;
     c->tmax_low = UINT32_MAX;
     rft_pattern_opts_default(&c->po);
@@ -359,8 +367,8 @@ static void col_free(col *c)
         free(c->wf[i].buf), free(c->wf[i].place), free(c->wf[i].full);
     free(c->wf);
     col_unkeep(c);
-    rft_map_free(&c->wmap), rft_slices_free(&c->smap);
-    free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
+    rft_map_free(&c->wmap), rft_map_free(&c->wgmap), rft_slices_free(&c->smap);
+    free(c->wgs), free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
     for (int r = 0; r < 3; r++)
         free(c->run[r].simd_free), free(c->run[r].vm_free), free(c->run[r].lds_free),
             free(c->run[r].cuq), free(c->run[r].inq), free(c->run[r].slots);
@@ -386,6 +394,26 @@ static cslice *col_slice(col *c, uint16_t cu, uint16_t simd)
 
 /* A patched stream's per-register state of a wavefront of nregs registers */
 static uint64_t patch_bytes(uint16_t nregs) { return (nregs ? nregs : 1) + RFT_MAX_LANES / 8; }
+
+/* f's work-group's barrier state (a new one, *fresh set, for its first
+ * wavefront): 0, or -1 out of memory.  At most one a wavefront alive, 20
+ * bytes against a wavefront's 200: not counted apart in the budget. */
+static int col_wg(col *c, cwf *f, int *fresh)
+{
+    uint64_t k = (uint64_t)f->pid << 32 | f->wg;
+    const uint64_t *v = rft_map_get(&c->wgmap, k);
+    *fresh = !v;
+    if (v) {
+        f->wgi = (uint32_t)*v;
+        return 0;
+    }
+    if (rft_grow((void **)&c->wgs, c->nwgs, &c->capwgs, sizeof *c->wgs, 64) ||
+        rft_map_put(&c->wgmap, k, c->nwgs))
+        return -1;
+    c->wgs[c->nwgs] = (cwgs){0, 0, 0};
+    f->wgi = c->nwgs++;
+    return 0;
+}
 
 /* The wavefronts' state, bytes more for the one of key, counted in the
  * process's memory budget before it is allocated, as the replay's
@@ -442,7 +470,8 @@ static int col_begin(col *c, uint64_t key, uint32_t nd, uint32_t wg, uint16_t cu
         f->nregs = nregs;
     }
     cslice *sl = col_slice(c, cu, simd);
-    if (!sl || rft_map_put(&c->wmap, key, c->nwf))
+    int fresh;
+    if (!sl || rft_map_put(&c->wmap, key, c->nwf) || col_wg(c, f, &fresh))
         return -1;
     f->sli = (uint32_t)(sl - c->sl);
     c->nwf++;
@@ -542,16 +571,13 @@ static int col_close(col *c)
         uint64_t wait = f->wait && at ? 1 + (now - (at - 1)) : 0;
         /* an s_barrier: released at its work-group's last arrival (a
          * wavefront's last event before it), traced */
+        cwgs *W = &c->wgs[f->wgi];
         uint64_t bar = 0;
         if (f->bar) {
-            uint64_t rel = f->prev;
-            for (uint32_t j = 0; j < c->nwf; j++) {
-                const cwf *g = &c->wf[j];
-                if (g != f && g->pid == f->pid && g->wg == f->wg && !g->ended)
-                    rel = umax(rel, g->nbar > f->nbar ? g->bar_arr : g->last);
-            }
-            bar = 1 + (now - (rel < now ? rel : now));
-            f->bar_arr = f->prev, f->nbar++, f->bar = 0;
+            if (W->nbar == f->nbar)     /* the work-group's first past it: every */
+                W->rel = umax(W->last, f->prev), W->nbar++;    /* event so far was before */
+            bar = 1 + (now - (W->rel < now ? W->rel : now));
+            f->nbar++, f->bar = 0;
         }
         uint8_t b0 = (uint8_t)(f->o_unit | f->o_store << 2 | (sch || wait || bar) << 3 | (own & 7) << 4);
         *p++ = own >> 3 ? b0 | 0x80 : b0;
@@ -571,6 +597,7 @@ static int col_close(col *c)
             f->wait = 0, f->vm_at = 0;
         if (f->o_unit == RFT_CM_VMEM)
             f->vm_at = now + 1;
+        W->last = now;
         f->len = (uint32_t)(p - f->buf);
         f->n++;
         f->prev = f->last = now;
@@ -1044,10 +1071,21 @@ drop:   /* its wavefronts kept or freed, the others left in order; the map rebui
             if (c->kept_bytes > c->keep_max)
                 col_unkeep(c);
         }
-        rft_map_free(&c->wmap);
-        int bad = rft_map_init(&c->wmap, c->nwf);
-        for (uint32_t i = 0; i < c->nwf && !bad; i++)
-            bad = rft_map_put(&c->wmap, c->wf[i].key, i);
+        rft_map_free(&c->wmap), rft_map_free(&c->wgmap);
+        int bad = rft_map_init(&c->wmap, c->nwf) || rft_map_init(&c->wgmap, 64);
+        cwgs *old = c->wgs;     /* (a kept wavefront timed again has none: its events
+                                   are encoded, its work-group's barriers with them) */
+        uint32_t oldn = c->nwgs;
+        c->wgs = NULL, c->nwgs = c->capwgs = 0;
+        for (uint32_t i = 0; i < c->nwf && !bad; i++) {   /* the work-groups left */
+            cwf *f = &c->wf[i];
+            uint32_t was = f->wgi;
+            int fresh;
+            bad = rft_map_put(&c->wmap, f->key, i) || col_wg(c, f, &fresh);
+            if (!bad && fresh && was < oldn)
+                c->wgs[f->wgi] = old[was];
+        }
+        free(old);
         if (bad)
             rc = -1;
         memmove(&c->pend[pi], &c->pend[pi + 1], (c->npend - pi - 1) * sizeof *c->pend);
