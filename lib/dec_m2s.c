@@ -49,7 +49,8 @@ typedef struct {
     int have_inst;
     uint64_t inst_cycle;
     char mnem[48];
-    int vector, endpgm, barrier, to_sgpr, had_t;
+    int vector, endpgm, barrier, waitcnt, to_sgpr, had_t;
+    int by_lane, s_is_v;        /* its results name lanes; its "S[..]" is a vector register */
     uint8_t smask[RFT_MAX_LANES / 8];   /* lanes of its scalar results ("tN: vcc<=", N the lane) */
     uint8_t unit;               /* its results' unit: RFT_WF_VMEM, RFT_WF_LDS, 0 vector ALU */
     uint16_t src[MAXOPS];
@@ -432,7 +433,7 @@ static int flush_inst(rft_dec *d, m2s *m)
      * memory accesses (4.2 waits at an s_waitcnt for every one, and nowhere
      * else) or for its work-group, in a unit record of unit wait (barrier)
      * at its cycle (rft(5)), which rft-replay --model cu reads */
-    if (traced(d) && strcmp(m->mnem, "s_waitcnt") == 0)
+    if (traced(d) && m->waitcnt)
         w->waited |= RFT_WF_WAIT;
     if (traced(d) && m->barrier)
         w->waited |= RFT_WF_BARRIER;
@@ -589,6 +590,17 @@ static int pre_n(const char *s, size_t n, const char *lit)
 }
 static int pre(const char *s, const char *lit) { return strncmp(s, lit, strlen(lit)) == 0; }
 
+/* Multi2Sim (4.2 and 5.0) prints these instructions' work-items by their lane
+ * in the wavefront, where every other vector result names the work-item's
+ * global id; v_add_f64 and v_mul_f64 also print their vector destination as
+ * "S[N:+1]".  (v_lshr_b64 and v_ashr_i64 print theirs as two scalar
+ * registers, the second without its lane: read as scalar results, as before.) */
+static int prints_lanes(const char *mnem, int *s_is_v)
+{
+    *s_is_v = strcmp(mnem, "v_add_f64") == 0 || strcmp(mnem, "v_mul_f64") == 0;
+    return *s_is_v || strcmp(mnem, "v_med3_i32") == 0 || strcmp(mnem, "v_max3_i32") == 0;
+}
+
 static int inst_line(rft_dec *d, m2s *m, const char *s, size_t n)
 {
     int e;
@@ -642,6 +654,8 @@ static int inst_line(rft_dec *d, m2s *m, const char *s, size_t n)
                                     : 0;
     m->endpgm = strcmp(m->mnem, "s_endpgm") == 0;
     m->barrier = strcmp(m->mnem, "s_barrier") == 0;
+    m->waitcnt = strcmp(m->mnem, "s_waitcnt") == 0;
+    m->by_lane = prints_lanes(m->mnem, &m->s_is_v);
     m->to_sgpr = pre(m->mnem, "v_readfirstlane") || pre(m->mnem, "v_readlane");
     int op0_src = has(m->mnem, "_store") || pre(m->mnem, "ds_write") || pre(m->mnem, "exp") ||
                   has(m->mnem, "atomic") || pre(m->mnem, "v_mac_") || pre(m->mnem, "v_fmac_");
@@ -752,21 +766,10 @@ static int push_item(rft_dec *d, m2s *m, item it)
     return 0;
 }
 
-/* Multi2Sim (4.2 and 5.0) prints these instructions' work-items by their lane
- * in the wavefront, where every other vector result names the work-item's
- * global id; v_add_f64 and v_mul_f64 also print their vector destination as
- * "S[N:+1]".  (v_lshr_b64 and v_ashr_i64 print theirs as two scalar
- * registers, the second without its lane: read as scalar results, as before.) */
-static int prints_lanes(const char *mnem, int *s_is_v)
-{
-    *s_is_v = strcmp(mnem, "v_add_f64") == 0 || strcmp(mnem, "v_mul_f64") == 0;
-    return *s_is_v || strcmp(mnem, "v_med3_i32") == 0 || strcmp(mnem, "v_max3_i32") == 0;
-}
-
 /* "tN: V5<=(...)..." items; the rest of the line is the simulator's detail */
 static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lwid, int *nt)
 {
-    int depth = 0, s_is_v, by_lane = prints_lanes(m->mnem, &s_is_v);
+    int depth = 0, s_is_v = m->s_is_v, by_lane = m->by_lane;
     m->nitems = 0;
     for (size_t i = 0; i < n;) {
         char c = s[i];

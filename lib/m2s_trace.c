@@ -25,7 +25,7 @@
 typedef struct pend {
     rft_m2s_inst in;
     uint64_t id;
-    int done, executed;
+    int done, executed, endpgm;    /* endpgm: stamped at its si.end_inst */
     /* the pending fetches of one key (by_id) are chained in fetch order by
      * their sequence numbers (NONE: the last); the first holds the last's */
     uint64_t next, tail;
@@ -241,13 +241,12 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
              * its wavefront's memory accesses are done (scalar-unit.c), and
              * its work-group frees its slot then (rft(5): the end waited for
              * its last results) */
-            int endpgm = strcmp(p->in.mnem, "s_endpgm") == 0;
             if (ex) {
                 p->in.cycle = t->clk;
                 p->executed = 1;
-                if (endpgm)
+                if (p->endpgm)
                     return 0;
-            } else if (endpgm && p->executed) {
+            } else if (p->endpgm && p->executed) {
                 p->in.cycle = t->clk;
             }
             p->done = 1;        /* si.end_inst without an execute stage: fetch kept */
@@ -330,6 +329,7 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
     p->in = *out;
     p->id = v[4];
     p->done = p->executed = 0;
+    p->endpgm = strcmp(out->mnem, "s_endpgm") == 0;
     p->next = NONE;
     p->tail = seq;
     if (first) {                /* after the last of its key */
