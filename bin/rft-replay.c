@@ -179,7 +179,7 @@ static void report_cu(cli_job *j)
         notes_addf(&c->nt, 0, "%s", why);
     }
     uint32_t ncfg, nseen = rft_cumodel_cus_seen(j->st, &ncfg);
-    if (nseen > ncfg || nseen * 2 <= ncfg)   /* a trace of another GPU size: --m2s-config */
+    if (nseen && (nseen > ncfg || nseen * 2 <= ncfg))  /* another GPU's trace: --m2s-config */
         notes_addf(&c->nt, 0, "the stream ran on %u compute units, the traced configuration has "
                    "%u (NumComputeUnits; --m2s-config gives the run's ini): the baseline error "
                    "says how far apart", nseen, ncfg);

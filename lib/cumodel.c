@@ -579,12 +579,13 @@ static int col_close(col *c)
             bar = 1 + (now - (W->rel < now ? W->rel : now));
             f->nbar++, f->bar = 0;
         }
-        uint8_t b0 = (uint8_t)(f->o_unit | f->o_store << 2 | (sch || wait || bar) << 3 | (own & 7) << 4);
+        uint64_t more = (uint64_t)sch | (uint64_t)(wait != 0) << 1 | (uint64_t)(bar != 0) << 2;
+        uint8_t b0 = (uint8_t)(f->o_unit | f->o_store << 2 | (more != 0) << 3 | (own & 7) << 4);
         *p++ = own >> 3 ? b0 | 0x80 : b0;
         if (own >> 3)
             p = put_leb(p, own >> 3);
-        if (sch || wait || bar)
-            p = put_leb(p, (uint64_t)sch | (uint64_t)(wait != 0) << 1 | (uint64_t)(bar != 0) << 2);
+        if (more)
+            p = put_leb(p, more);
         if (sch) {
             p = put_leb(p, f->o_wake), p = put_leb(p, f->o_mov);
             p = put_leb(p, f->o_misp), p = put_leb(p, f->o_lds);
@@ -612,15 +613,17 @@ static int col_close(col *c)
 }
 
 /* ---- the model, one ND-range -------------------------------------------- */
+/* a wavefront's state in a run: its stores' latest write stage; its last
+ * vector memory access's write stage since its last wait (0 none); at a
+ * barrier, its ready time otherwise and its traced cycles after the release
+ * (+ 1; 0 not at one) */
+typedef struct { uint64_t stored, anchor, park, pdist; } wst;
+
 typedef struct {
     uint32_t nl;
     cwf **w;                    /* its wavefronts, in order of begin */
     uint32_t *order, *wgof, *next, ng;
-    uint64_t *stored;           /* per wavefront: its stores' latest write stage */
-    uint64_t *anchor;           /* per wavefront: its last vector memory access's write
-                                   stage since its last wait (0 none) */
-    uint64_t *park, *pdist;     /* per wavefront at a barrier: its ready time otherwise,
-                                   its traced cycles after the release (+ 1; 0 none) */
+    wst *s;                     /* per wavefront */
     const uint8_t **pos;
     dev *cur;
     wgrp *g;
@@ -638,9 +641,9 @@ static int barrier_release(ndw *D, wgrp *G, heap *h)
         return 0;
     for (uint32_t j = 0; j < G->nwf; j++) {
         uint32_t ww = D->order[G->first_wf + j];
-        if (D->pdist[ww]) {
-            uint64_t nr = umax(D->park[ww], G->bar_t + (D->pdist[ww] - 1));
-            D->pdist[ww] = 0;
+        if (D->s[ww].pdist) {
+            uint64_t nr = umax(D->s[ww].park, G->bar_t + (D->s[ww].pdist - 1));
+            D->s[ww].pdist = 0;
             if (hpush(h, HENT(nr, 1, ww)))
                 return -1;
         }
@@ -702,7 +705,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             const cwf *fw = D->w[ww];                                                     \
             uint64_t bb = now + (fw->begin - G0->first_begin) +                           \
                           (now == start ? G0->first_begin - tb : 0);                      \
-            next[ww] = 0, D->stored[ww] = D->anchor[ww] = D->pdist[ww] = 0;               \
+            next[ww] = 0, D->s[ww] = (wst){0, 0, 0, 0};                                   \
             D->pos[ww] = fw->buf;                                                         \
             uint64_t rr = bb;                                                             \
             if (fw->n) {                                                                  \
@@ -757,9 +760,9 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                 uint64_t a = add_d(r, d_vm, r);
                 t = umax(a, vm_free[cu]);
                 vm_free[cu] = t + (uint64_t)rep * vm_int;
-                D->anchor[w] = t;
+                D->s[w].anchor = t;
                 if (ev->store) {    /* the wavefront goes on once the stage took it */
-                    D->stored[w] = umax(D->stored[w], t);
+                    D->s[w].stored = umax(D->s[w].stored, t);
                     done = t;
                     t = r + (t - a);
                 } else if (c->waits) {  /* a load too: it waits at the s_waitcnt */
@@ -785,7 +788,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                 const dev *nx = &D->cur[w];
                 D->pos[w] = dev_get(D->pos[w], &D->cur[w]);
                 nr = t + nx->own;
-                uint64_t an = D->anchor[w];
+                uint64_t an = D->s[w].anchor;
                 if (nx->wait && an) {
                     /* an s_waitcnt: ready when its last memory access is done
                      * (its traced distance after that access's write stage),
@@ -795,16 +798,16 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                     nr = umax(t + fe, an + (nx->wait - 1));
                 }
                 if (nx->wait)
-                    D->anchor[w] = 0;
+                    D->s[w].anchor = 0;
                 if (nx->bar) {  /* an s_barrier: it arrived at t; released at the
                                  * work-group's last arrival, then its traced
                                  * cycles after the release (the rest of its
                                  * own part was the wait for the others) */
                     uint64_t after = nx->bar - 1;
-                    D->park[w] = t + (nx->own < after ? nx->own : after);
+                    D->s[w].park = t + (nx->own < after ? nx->own : after);
                     if (nx->wait && an)
-                        D->park[w] = umax(D->park[w], an + (nx->wait - 1));
-                    D->pdist[w] = nx->bar;
+                        D->s[w].park = umax(D->s[w].park, an + (nx->wait - 1));
+                    D->s[w].pdist = nx->bar;
                     G->bar_n++, G->bar_t = umax(G->bar_t, t);
                     hpop(h);
                     if (barrier_release(D, G, h))
@@ -814,7 +817,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             } else {    /* 4: s_endpgm completes after the wavefront's stores: the
                          * traced gap after the last event, a store's own
                          * latency in it; an earlier store's is not known */
-                nr = umax(umax(t, done) + (f->end - f->last), D->stored[w]);
+                nr = umax(umax(t, done) + (f->end - f->last), D->s[w].stored);
             }
             hreplace(h, HENT(nr, 1, w));
             continue;
@@ -890,10 +893,7 @@ static int col_time(col *c, uint32_t pi)
     D.order = malloc(n1 * sizeof *D.order);
     D.wgof = malloc(n1 * sizeof *D.wgof);
     D.next = malloc(n1 * sizeof *D.next);
-    D.stored = malloc(n1 * sizeof *D.stored);
-    D.anchor = malloc(n1 * sizeof *D.anchor);
-    D.park = malloc(n1 * sizeof *D.park);
-    D.pdist = malloc(n1 * sizeof *D.pdist);
+    D.s = malloc(n1 * sizeof *D.s);
     D.pos = malloc(n1 * sizeof *D.pos);
     D.cur = malloc(n1 * sizeof *D.cur);
     D.g = malloc(n1 * sizeof *D.g);
@@ -901,7 +901,7 @@ static int col_time(col *c, uint32_t pi)
     D.res_wf = calloc(ncu, sizeof *D.res_wf);
     iv *v = malloc(2 * n1 * sizeof *v);
     uint32_t *cnt = NULL;
-    if (!kk || !D.w || !D.order || !D.wgof || !D.next || !D.stored || !D.anchor || !D.park || !D.pdist || !D.pos || !D.cur || !D.g ||
+    if (!kk || !D.w || !D.order || !D.wgof || !D.next || !D.s || !D.pos || !D.cur || !D.g ||
         !D.res_wg || !D.res_wf || !v)
         goto out;
     D.nl = nl;
@@ -1092,7 +1092,8 @@ drop:   /* its wavefronts kept or freed, the others left in order; the map rebui
         c->npend--;
     }
 out:
-    free(kk), free(D.w), free(D.order), free(D.wgof), free(D.next), free(D.stored), free(D.anchor), free(D.park), free(D.pdist), free(D.pos), free(D.cur);
+    free(kk), free(D.w), free(D.order), free(D.wgof), free(D.next), free(D.s), free(D.pos);
+    free(D.cur);
     free(D.g), free(D.res_wg), free(D.res_wf), free(v), free(cnt), free(D.h.a);
     return rc;
 }

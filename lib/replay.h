@@ -168,8 +168,8 @@ typedef struct rft_replay_opts {
     int wfrule;             /* SC healing: enum rft_heal_wfrule (heal.h; default seed) */
     int trust;              /* replay even a stream whose cycles are estimated */
     uint64_t cu_keep;       /* the compute-unit model (cumodel.h): the most bytes of timed
-                               ND-ranges kept, to be timed again when a later one raises a
-                               maximum (0: 64 MiB) */
+                               ND-ranges kept, to be timed again when a later one raises the
+                               resident work-group cap (0: 64 MiB) */
     int pass;               /* pass the records on (default 1) */
     int emit;               /* counters records at finish (default 0) */
 } rft_replay_opts;

@@ -144,6 +144,10 @@ export -f col
     assert_output --partial "# the stream ran on 4 compute units, the traced configuration has 32"
     run -0 pipe "rft-replay -f tsv --model cu --m2s-config base.ini s.rft | grep -c 'compute units, the traced' || true"
     assert_output 0
+    # a stream of no wavefront ran on no GPU size: not "0 compute units"
+    printf 'K\t0\tk\n' | rft-decode -o e.rft -
+    run -0 pipe "rft-replay -f tsv --model cu e.rft | grep -c 'compute units, the traced' || true"
+    assert_output 0
     # a Multi2Sim run decoded with its pipeline trace: its waits marked, no such note
     F="$FIX/m2s42"
     rft-decode --kernel k --local-size 64 --cycles-from "$F/marks.trace" --cycles-mhz 1000,1000 -o m.rft "$F/marks.isa"
