@@ -233,10 +233,9 @@ typedef struct {
     uint64_t clock, prev_traced_end;
     uint64_t *simd_free, *vm_free, *lds_free;
     /* 2: 4.2's list of compute units with a free slot, in the order they
-     * freed one (a ring; in it or not), and each one's slots taken */
+     * freed one (a ring; in it or not) */
     uint32_t *cuq, qh, qn;
     uint8_t *inq;
-    uint64_t *slots;
 } mrun;
 
 /* 4.2's list of compute units with a free slot: every one, in order, at the
@@ -245,7 +244,7 @@ static void run_reset(mrun *R)
 {
     uint32_t n = R->cfg->num_cu;
     for (uint32_t i = 0; i < n; i++)
-        R->cuq[i] = i, R->inq[i] = 1, R->slots[i] = 0;
+        R->cuq[i] = i, R->inq[i] = 1;
     R->qh = 0, R->qn = n;
 }
 static void cu_enqueue(mrun *R, uint32_t cu)
@@ -341,8 +340,7 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
         R->lds_free = calloc(g->num_cu, sizeof *R->lds_free);
         R->cuq = malloc(g->num_cu * sizeof *R->cuq);
         R->inq = malloc(g->num_cu);
-        R->slots = malloc(g->num_cu * sizeof *R->slots);
-        if (!R->simd_free || !R->vm_free || !R->lds_free || !R->cuq || !R->inq || !R->slots)
+        if (!R->simd_free || !R->vm_free || !R->lds_free || !R->cuq || !R->inq)
             return -1;
         run_reset(R);
     }
@@ -371,7 +369,7 @@ static void col_free(col *c)
     free(c->wgs), free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
     for (int r = 0; r < 3; r++)
         free(c->run[r].simd_free), free(c->run[r].vm_free), free(c->run[r].lds_free),
-            free(c->run[r].cuq), free(c->run[r].inq), free(c->run[r].slots);
+            free(c->run[r].cuq), free(c->run[r].inq);
 }
 
 static cwf *col_find(col *c, uint64_t key)
@@ -624,6 +622,8 @@ typedef struct {
     cwf **w;                    /* its wavefronts, in order of begin */
     uint32_t *order, *wgof, *next, ng;
     wst *s;                     /* per wavefront */
+    uint64_t *slots;            /* per compute unit, sw words: its slots taken */
+    uint32_t sw;
     const uint8_t **pos;
     dev *cur;
     wgrp *g;
@@ -631,6 +631,18 @@ typedef struct {
     uint32_t *res_wg, *res_wf;
     heap h;
 } ndw;
+
+/* The first free slot of a compute unit's (words with room for every
+ * work-group it may hold), taken */
+static uint32_t slot_take(uint64_t *w)
+{
+    uint32_t i = 0;
+    while (!~w[i])
+        i++;
+    uint32_t b = (uint32_t)__builtin_ctzll(~w[i]);
+    w[i] |= 1ull << b;
+    return i * 64 + b;
+}
 
 /* A barrier of work-group G releases its wavefronts once every one not
  * ended has arrived: each is ready at the latest arrival plus its traced
@@ -666,8 +678,6 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     uint32_t cap_wg = npools * cfg->max_wg_per_pool, cap_wf = npools * cfg->max_wf_per_pool;
     if (c->tmax && c->tmax < cap_wg)
         cap_wg = c->tmax;
-    if (cap_wg > 64)
-        cap_wg = 64;                /* slots in a 64-bit mask */
     uint64_t *simd_free = R->simd_free, *vm_free = R->vm_free, *lds_free = R->lds_free;
     uint32_t *res_wg = D->res_wg, *res_wf = D->res_wf, *order = D->order, *next = D->next;
     wgrp *g = D->g;
@@ -679,6 +689,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     uint64_t start = R->timed ? R->clock : tb, end = start;
     memset(res_wg, 0, ncu * sizeof *res_wg);
     memset(res_wf, 0, ncu * sizeof *res_wf);
+    memset(D->slots, 0, (size_t)ncu * D->sw * sizeof *D->slots);
     for (size_t i = 0; i < (size_t)ncu * npools; i++)
         simd_free[i] = umax(simd_free[i], start);
     uint32_t pend = 0, q1 = D->ng;
@@ -692,11 +703,8 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             continue;               /* no room for its wavefronts: back when one ends */  \
         wgrp *G0 = &g[pend];                                                              \
         G0->cu = best, G0->left = G0->nwf, G0->end = now, G0->bar_n = 0, G0->bar_t = 0;   \
-        G0->slot = 0;               /* its first free slot, and that slot's pool */       \
-        while (R->slots[best] >> G0->slot & 1)                                            \
-            G0->slot++;                                                                   \
-        G0->pool = G0->slot % npools;                                                     \
-        R->slots[best] |= 1ull << G0->slot;                                               \
+        G0->slot = slot_take(D->slots + (size_t)best * D->sw); /* its first free slot */  \
+        G0->pool = G0->slot % npools;                          /* and that slot's pool */ \
         res_wg[best]++, res_wf[best] += G0->nwf;                                          \
         if (res_wg[best] < cap_wg)  /* room left: back at the list's end */               \
             cu_enqueue(R, best);                                                          \
@@ -725,7 +733,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             hpop(h);
             wgrp *G = &g[(uint32_t)x.k];
             res_wg[G->cu]--, res_wf[G->cu] -= G->nwf;
-            R->slots[G->cu] &= ~(1ull << G->slot);
+            D->slots[(size_t)G->cu * D->sw + G->slot / 64] &= ~(1ull << (G->slot % 64));
             cu_enqueue(R, G->cu);
             end = umax(end, x.t);
             DISPATCH();
@@ -848,7 +856,6 @@ static void copy_run(col *c, mrun *to, const mrun *from)
     memcpy(to->lds_free, from->lds_free, g->num_cu * sizeof *to->lds_free);
     memcpy(to->cuq, from->cuq, g->num_cu * sizeof *to->cuq);
     memcpy(to->inq, from->inq, g->num_cu);
-    memcpy(to->slots, from->slots, g->num_cu * sizeof *to->slots);
     to->qh = from->qh, to->qn = from->qn;
     (void)c;
 }
@@ -899,10 +906,20 @@ static int col_time(col *c, uint32_t pi)
     D.g = malloc(n1 * sizeof *D.g);
     D.res_wg = calloc(ncu, sizeof *D.res_wg);
     D.res_wf = calloc(ncu, sizeof *D.res_wf);
+    /* slots: as many as a compute unit may hold, no more than the
+     * ND-range's work-groups (no more than its wavefronts), and one spare */
+    uint64_t capmax = 0;
+    for (int r = 0; r < 2; r++) {
+        const rft_m2scfg *g = r ? &c->whatif : &c->traced;
+        uint64_t cm = (uint64_t)g->num_pools * g->max_wg_per_pool;
+        capmax = cm > capmax ? cm : capmax;
+    }
+    D.sw = (uint32_t)(((capmax < n1 ? capmax : n1) + 1 + 63) / 64);
+    D.slots = calloc((size_t)ncu * D.sw, sizeof *D.slots);
     iv *v = malloc(2 * n1 * sizeof *v);
     uint32_t *cnt = NULL;
     if (!kk || !D.w || !D.order || !D.wgof || !D.next || !D.s || !D.pos || !D.cur || !D.g ||
-        !D.res_wg || !D.res_wf || !v)
+        !D.res_wg || !D.res_wf || !D.slots || !v)
         goto out;
     D.nl = nl;
     for (uint32_t i = 0, k = 0; i < c->nwf; i++)
@@ -1094,7 +1111,7 @@ drop:   /* its wavefronts kept or freed, the others left in order; the map rebui
 out:
     free(kk), free(D.w), free(D.order), free(D.wgof), free(D.next), free(D.s), free(D.pos);
     free(D.cur);
-    free(D.g), free(D.res_wg), free(D.res_wf), free(v), free(cnt), free(D.h.a);
+    free(D.g), free(D.res_wg), free(D.res_wf), free(D.slots), free(v), free(cnt), free(D.h.a);
     return rc;
 }
 

@@ -23,8 +23,8 @@
 
 enum { A = RFT_CM_ALU, V = RFT_CM_VMEM, L = RFT_CM_LDS };
 
-static rft_cm_wf wf[16];
-static rft_cm_ev ev[64];
+static rft_cm_wf wf[128];
+static rft_cm_ev ev[160];
 static uint32_t nwf, nev;
 
 static void reset(void) { nwf = nev = 0; }
@@ -424,6 +424,21 @@ static void test_wide_event(void)
     CHECK(run_s(&t, &t, &sc) >= far);
 }
 
+/* A compute unit may hold more than 64 work-groups (4 pools x 30 here):
+ * 100 one-wavefront work-groups all resident, 25 a pool, each pool's SIMD
+ * issuing its 25 instructions 8 cycles apart from 10: the last at 202, then
+ * its 990 traced cycles to its end (64 slots made the last 36 wait for the
+ * first to end, past 2000) */
+static void test_many_slots(void)
+{
+    rft_m2scfg t = base(1);
+    t.max_wg_per_pool = t.max_wf_per_pool = 30;
+    reset();
+    for (uint32_t g = 0; g < 100; g++)
+        add(0, g, 0, (uint16_t)(g % 4), 0, 1000, 1, (uint64_t[]){10}, (uint8_t[]){A}, NULL);
+    CHECK(run(&t, &t, NULL) == 202 + 990);
+}
+
 static void test_keep(void)
 {
     int seen = 0;
@@ -456,6 +471,7 @@ int main(void)
     test_cfg();
     test_keep();
     test_wide_event();
+    test_many_slots();
     printf("test_cumodel: ok\n");
     return 0;
 }
