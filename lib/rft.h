@@ -600,6 +600,9 @@ static inline long rft_slices_find(const rft_slices *x, uint16_t cu, uint16_t si
 int rft_slices_put(rft_slices *x, uint16_t cu, uint16_t simd, uint32_t index);
 
 /* ---- the canonical text grammar (rft-decode(1), rft-view(1)) ---------------- */
+/* A kernel's wavefronts, begun and running: work-group 0 beginning when
+ * none runs is the kernel launched again (rft-decode(1)). */
+typedef struct { uint32_t begun, running; } rft_textkern;
 /* Decoder state: kernels seen, wavefronts running, last cycle. */
 typedef struct rft_textdec {
     rft_geom geom;
@@ -611,6 +614,7 @@ typedef struct rft_textdec {
     char why[256];          /* what is wrong with the last line */
     rft_map kbyname;        /* a name's key -> its latest kernel index */
     uint8_t ubuf[RFT_UNITREC_LEN];  /* the payload of a U line's unit record */
+    rft_textkern *kst;      /* kernel index -> its wavefronts begun and running */
 } rft_textdec;
 int rft_textdec_init(rft_textdec *d, const rft_geom *g);
 /* Decode one line split into nf fields (f[i], not NUL-terminated, length

@@ -47,6 +47,7 @@ void rft_textdec_free(rft_textdec *d)
     for (uint32_t i = 0; i < d->nk; i++)
         free(d->knames[i]);
     free(d->knames);
+    free(d->kst);
     rft_map_free(&d->wfs);
     rft_map_free(&d->kbyname);
 }
@@ -267,11 +268,15 @@ static int add_kernel(rft_textdec *d, const char *s, size_t n)
     if (d->nk == d->kcap) {
         uint32_t cap = d->kcap ? 2 * d->kcap : 16;
         char **k = realloc(d->knames, cap * sizeof *k);
-        if (!k)
+        if (k)
+            d->knames = k;
+        rft_textkern *w = k ? realloc(d->kst, cap * sizeof *w) : NULL;
+        if (!w)
             return bad(d, "out of memory");
-        d->knames = k;
+        d->kst = w;
         d->kcap = cap;
     }
+    d->kst[d->nk] = (rft_textkern){0, 0};
     if (!(d->knames[d->nk] = strndup(s, n)) || rft_map_put(&d->kbyname, rft_name_key(s, n), d->nk))
         return bad(d, "out of memory");
     d->cur_kernel = d->nk++;
@@ -361,11 +366,23 @@ int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t 
             return bad(d, "nvgprs 0: a wavefront needs at least one register");
         int out = 0;
         uint8_t flags = 0;
+        if (nf == 8) {
+            flags |= RFT_BF_WG;
+            if (dec_u64(d, "work-group", f[7], fl[7], 0xfffffffeu, &wg))
+                return RFT_EFORMAT;
+        }
         if (nf >= 7) {
             /* a kernel named on a B line: the latest kernel of that name,
-             * or a new kernel announced by an implicit K record */
+             * or a new kernel announced by an implicit K record.  Work-group
+             * ids restart at every launch and a launch waits for the one
+             * before, so work-group 0 beginning when every wavefront of the
+             * kernel has ended is the kernel launched again
+             * (FastWalshTransform's 15 launches of one name are 15
+             * ND-ranges, not one). */
             flags |= RFT_BF_KERNEL;
             uint32_t k = find_kernel(d, f[6], fl[6]);
+            if (k && wg == 0 && d->kst[k - 1].begun && !d->kst[k - 1].running)
+                k = 0;
             if (k == 0) {
                 if (add_kernel(d, f[6], fl[6]))
                     return RFT_EFORMAT;
@@ -377,23 +394,23 @@ int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t 
                 d->cur_kernel = k - 1;
             }
         }
-        if (nf == 8) {
-            flags |= RFT_BF_WG;
-            if (dec_u64(d, "work-group", f[7], fl[7], 0xfffffffeu, &wg))
-                return RFT_EFORMAT;
-        }
         r = &d->rec[out];
         r->kind = RFT_WFBEGIN;
         r->u.begin = (rft_wfbegin){cycle, cu, simd, wf, (uint16_t)n, flags, (uint32_t)wg,
                                    d->cur_kernel};
         if (rft_map_put(&d->wfs, key, n | (uint64_t)d->cur_kernel << 16))
             return bad(d, "out of memory");
+        if (d->cur_kernel < d->nk)
+            d->kst[d->cur_kernel].begun++, d->kst[d->cur_kernel].running++;
         return out + 1;
     }
     if (!st)
         return bad(d, "%c for wavefront %u on slice (%u,%u), which has not begun", type, wf, cu,
                    simd);
     if (type == 'E') {
+        uint64_t k = *st >> 16;
+        if (k < d->nk)
+            d->kst[k].running--;
         rft_map_del(&d->wfs, key);
         r->kind = RFT_WFEND;
         r->u.end = (rft_wfend){cycle, cu, simd, wf};

@@ -165,6 +165,26 @@ open("unknown.raw", "wb").write(raw)'
     assert_line --index 0 $'B\t130\t2\t0\t9\t4\tnewk\t5'
 }
 
+@test "work-group 0 beginning when the kernel's wavefronts have ended: the kernel launched again" {
+    # ids restart at every launch, a launch waits for the one before: wg 0's
+    # second wavefront at cycle 5 (the first still running) is the same
+    # launch, wg 0 at cycle 20 (none running) a second one (its own kernel
+    # index, an implicit K record)
+    printf 'B\t0\t0\t0\t1\t4\tk\t0\nB\t5\t0\t1\t2\t4\tk\t0\nB\t6\t0\t2\t3\t4\tk\t1\n' > t.tsv
+    printf 'E\t9\t0\t0\t1\nE\t9\t0\t1\t2\nE\t9\t0\t2\t3\n' >> t.tsv
+    printf 'B\t20\t0\t0\t4\t4\tk\t0\nB\t21\t0\t1\t5\t4\tk\t1\nE\t29\t0\t0\t4\nE\t29\t0\t1\t5\n' >> t.tsv
+    rft-decode t.tsv > l.rft
+    run -0 rft-view --kernel 0 --kind B l.rft
+    assert_equal "${#lines[@]}" 3
+    run -0 rft-view --kernel 1 --kind B l.rft
+    assert_equal "${#lines[@]}" 2
+    assert_line --index 0 $'B\t20\t0\t0\t4\t4\tk\t0'
+    # the text round trip gives the same launches
+    rft-view l.rft | rft-decode | rft-view --kernel 1 --kind B > again.tsv
+    run -0 cat again.tsv
+    assert_equal "${#lines[@]}" 2
+}
+
 @test "--kernel: a B line without a kernel belongs to the current kernel" {
     run -0 rft-view --kernel vecadd --kind B s.rft
     assert_equal "${#lines[@]}" 4
