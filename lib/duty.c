@@ -771,6 +771,8 @@ int rft_duty_feed(rft_duty *d, const rft_rec *r)
     case RFT_KERNEL: cu = simd = 0; break;
     case RFT_ALLOC: return do_alloc(d, r);
     case RFT_PATCH: return do_patch(d, r);
+    case RFT_UNITREC: return 0;     /* timing (a store's unit, a wait): no register, and a
+                                       map has no wavefront for it to name */
     default: return 1;
     }
     if (d->pending && r->kind != RFT_WRITE)

@@ -118,3 +118,13 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
     run -0 pipe "cut -f4 sh0.txt | sort -u; cut -f4 sh1.txt | sort -u"
     assert_output "$(printf '0\n1')"
 }
+
+@test "a duty map of a stream with unit records holds none (no wavefront for them to name): rft-vth reads it" {
+    rft-alloc --scheme first-fit --runs steady s.rft | rft-duty -o d.rft
+    run -0 pipe "rft-view d.rft | grep -c '^U' || true"
+    assert_output 0
+    run -0 rft-vth d.rft
+    # the same map as of the stream without them
+    rft-view s.rft | grep -v '^U' | rft-decode | rft-alloc --scheme first-fit --runs steady | rft-duty -o d2.rft
+    run -0 pipe "rft-vth -f tsv map=d.rft > a.tsv && rft-vth -f tsv map=d2.rft > b.tsv && cmp a.tsv b.tsv"
+}
