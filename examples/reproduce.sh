@@ -67,7 +67,7 @@
 # figure or table and section; the report prints them as they are there.
 #
 # usage: reproduce.sh [-o OUT] [-j N] [-r once|N|steady] [--also-runs LIST] [--values FILE]
-#                     [--quiet] DIR...
+#                     [--m2s-config FILE] [--quiet] DIR...
 #   DIR        a folder of traces (or trace files), as rft-batch takes them
 #   -o, --output OUT   the report's folder (default: reproduction): REPORT.md,
 #              values.tsv (every row: paper, suite, reason), facts.tsv
@@ -81,16 +81,23 @@
 #              separated by commas or blanks), its duty and dVth reductions in a
 #              table of their own beside the paper's (batch/aging-RUNS)
 #   --values FILE      the papers' values (default: paper-values.tsv beside this script)
+#   --m2s-config FILE  the Multi2Sim --si-config ini of the traces: the run-time
+#              rows again under the compute-unit model (rft-replay --model cu,
+#              model-slowdowns.sh per trace, issue 32), each the mean over the
+#              traces whose model baseline is within 3% of the traced cycles
+#              (the others named with it); without it those rows are not
+#              computed.  The shared traces' is params/m2s-shared-traces.ini
 #   --quiet            no progress on standard error
 set -eu
 
-usage="usage: reproduce.sh [-o OUT] [-j N] [-r once|N|steady] [--also-runs LIST] [--values FILE] [--quiet] DIR..."
+usage="usage: reproduce.sh [-o OUT] [-j N] [-r once|N|steady] [--also-runs LIST] [--values FILE] [--m2s-config FILE] [--quiet] DIR..."
 help="  DIR                   A folder of traces (or trace files), as rft-batch takes them
   -o, --output OUT      The report's folder (default: reproduction): REPORT.md, values.tsv (every row: paper, suite, reason), facts.tsv (every value per trace), figures/*.png (beside each its data and notes, NAME.png.data.tsv, and gnuplot script, NAME.png.gp), batch/ (the studies' folders: a rerun skips what is done) and traces/ (per trace)
   -j, --jobs N          At most N jobs at once (default: the processors, at most 3)
   -r, --repeat RUNS     The aging study's runs: steady (default), once or N (rft-batch -r)
       --also-runs LIST  The aging study again for each RUNS of LIST (once, N, steady; separated by commas or blanks), its duty and dVth reductions in a table of their own beside the paper's (batch/aging-RUNS)
       --values FILE     The papers' values (default: paper-values.tsv beside this script)
+      --m2s-config FILE  The Multi2Sim --si-config ini of the traces: the run-time rows again under the compute-unit model (rft-replay --model cu, model-slowdowns.sh), each a mean over the traces whose model baseline is within 3% of the traced cycles; without it those rows are not computed
       --quiet           No progress on standard error (shown only on a terminal)
   -h, --help            Print this help and exit"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -101,6 +108,7 @@ out=reproduction
 runs=steady
 also=""
 values=$here/paper-values.tsv
+m2s_config=""
 while [ $# -gt 0 ]; do
     case $1 in
     -o | --output) need_arg "$@"; out=$2; shift 2 ;;
@@ -111,6 +119,8 @@ while [ $# -gt 0 ]; do
     --also-runs) need_arg "$@"; also=$2; shift 2 ;;
     --also-runs=*) also=${1#*=}; shift ;;
     --repeat=*) check_runs --repeat "${1#*=}"; runs=${1#*=}; shift ;;
+    --m2s-config) need_arg "$@"; m2s_config=$2; shift 2 ;;
+    --m2s-config=*) m2s_config=${1#*=}; shift ;;
     --values) need_arg "$@"; values=$2; shift 2 ;;
     --values=*) values=${1#*=}; shift ;;
     --quiet) quiet=--quiet; shift ;;
@@ -124,6 +134,8 @@ done
 also=$(printf '%s' "$also" | tr ',' ' ')
 for r in $also; do check_runs --also-runs "$r"; done
 [ -r "$values" ] || { printf '%s: %s: cannot be read\n' "$script" "$values" >&2; exit 1; }
+[ -z "$m2s_config" ] || [ -r "$m2s_config" ] ||
+    { printf '%s: %s: cannot be read\n' "$script" "$m2s_config" >&2; exit 1; }
 params=$here/../params
 [ -r "$params/seed004-45nm.conf" ] || { printf '%s: %s: cannot be read\n' "$script" "$params/seed004-45nm.conf" >&2; exit 1; }
 
@@ -249,8 +261,14 @@ per_trace() {
         fi
         rm -f "$d/pe.err"
     fi
+    # the seeds' run-time costs under the compute-unit model (issue 32)
+    [ -z "$m2s_config" ] || [ -s "$d/model.tsv" ] ||
+        { "$here/model-slowdowns.sh" --m2s-config "$m2s_config" -r "$model_runs" \
+              -o "$d/model.tsv.part" "$src" 2>> "$d/log" && mv "$d/model.tsv.part" "$d/model.tsv"; } || :
     rm -f "$d/trace.rft"
 }
+model_runs=steady
+[ "$runs" != once ] || model_runs=once
 labels=$(cut -f 1 "$out/batch/undervolt/traces.tsv")
 n=0
 for l in $labels; do
@@ -360,6 +378,12 @@ facts() {
                 { print "sc_over_" $1 "\t" $c["overhead%"]; print "sc_slow_" $1 "\t" $c["slowdown_replay%"]
                   print "sc_upper_" $1 "\t" $c["slowdown_bound%"] }' "$h/cost.tsv"
             [ ! -e "$d/pe.none" ] || printf 'pe_none\t%s\n' "$(head -n 1 "$d/pe.none" | tr '\t' ' ')"
+            # the compute-unit model: its baseline error, each scheme's slowdown
+            # (the slowdowns only where its baseline is within 3% of the
+            # traced cycles, issue 32's target: the rows' means are over those)
+            [ ! -s "$d/model.tsv" ] || awk -F '\t' '!h++ { next }
+                $1 == "baseline" { print "cm_base_err\t" $4; hold = ($4 < 0 ? -$4 : $4) <= 3; next }
+                hold { print "cm_slow_" $1 "\t" $6 }' "$d/model.tsv"
         } | awk -F '\t' -v l="$l" '$2 != "" { print l "\t" $0 }'
     done
 }
@@ -418,11 +442,33 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
     }
     # A row equal to the paper by how it is made, not by measuring: what
     # makes it so, or "" (issue 33: never counted as agreement)
+    # the compute-unit model'"'"'s rows (issue 32): the traces it holds on, and
+    # the shift replay'"'"'s value over the same traces (aggregate a)
+    function cm_note(k, a,   i, n, m, x, y, sk, l) {
+        sk = k; sub(/^cm_slow_dcpatch-/, "uv_slow_", sk); sub(/^cm_slow_sc/, "sc_slow_", sk); sub(/^cm_slow_/, "ag_slow_", sk)
+        n = m = 0; l = ""
+        for (i = 1; i <= nl; i++) {
+            if (!((labels[i], "cm_base_err") in v)) continue
+            m++
+            if (!((labels[i], k) in v)) continue
+            l = l (n++ ? ", " : "") labels[i]
+            if ((labels[i], sk) in v && num(v[labels[i], sk])) { x = v[labels[i], sk] + 0; y = a == "max" ? (y == "" || x > y ? x : y) : y + x }
+        }
+        return sprintf("; the compute-unit model (rft-replay --model cu, examples/model-slowdowns.sh) holds on %d of %d traces, its baseline within 3%% of the traced cycles: %s; the shift replay over them: %.2f%%", \
+            n, m, l, a == "max" ? y : y / n)
+    }
+    # why no row of the compute-unit model: each trace'"'"'s baseline error
+    function cm_none(   i, l) {
+        for (i = 1; i <= nl; i++)
+            if ((labels[i], "cm_base_err") in v) l = l (l == "" ? "" : ", ") labels[i] " " v[labels[i], "cm_base_err"] "%"
+        return l == "" ? "not computed: no --m2s-config (the compute-unit model, issue 32)" \
+            : "not computed: the compute-unit model'"'"'s baseline is within 3% of the traced cycles on no trace (" l ")"
+    }
     function built(k) {
         if (k ~ /^a4_(dvth|life)_base/) return "calibration: params/seed004-*.conf are fitted to seed 004 Figs. 7 and 9"
         if (k ~ /^a4_snm_red/) return "the model: SNM loss is the dVth shift scaled, its improvement the dVth improvement"
         if (k ~ /_base$/ && k ~ /^ag_/) return "normalisation: the baseline is 100% of itself"
-        if (k == "ag_slow_argo") return "assumption: ARGO places windows at allocation and adds no cycle"
+        if (k == "ag_slow_argo" || k == "cm_slow_argo") return "assumption: ARGO places windows at allocation and adds no cycle"
         return ""
     }
     # a within 10% of the paper value b (of unit u: a bound where it says so)
@@ -681,6 +727,7 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
         s = t == "" ? "" : value(t, k)
         if (s == "") {
             if (t == "") r = "not computed: no trace labelled " $8 " or running its kernel " (($8 in sdk) ? sdk[$8] : "(not an SDK sample this script knows)")
+            else if (k ~ /^cm_/) r = cm_none()
             else if (k ~ /^pe_/) r = "not computed: PE healing needs VLIW bundles (an Evergreen trace: rft-decode --input-format evg)" \
                 (pe_msg ~ /no bundle records/ ? "; the traces have none (rft-heal: no bundle records)" : "; rft-heal: " pe_msg)
             else r = "not computed: the study failed on the trace(s) (see batch/*/traces/*/log)"
@@ -703,6 +750,7 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
             r = (r ~ /^unexplained/ ? "differs: " : "differs: reason holds: ") r
         }
         r = r mw
+        if (k ~ /^cm_slow_/) r = r cm_note(k, $8)
         if (k == "sc_red10" && (x = ties()) != "") r = r "; " x
         print $0, s, r
     }
