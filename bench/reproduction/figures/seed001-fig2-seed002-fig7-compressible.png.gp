@@ -1,5 +1,5 @@
 # seed001-fig2-seed002-fig7-compressible.png: gnuplot draws it from the columns of seed001-fig2-seed002-fig7-compressible.png.data.tsv (NaN: no value).
-# Made by rft-plot from /tmp/rft-reproduce.wQRYC7/compr.tsv; edit it and rerun: gnuplot seed001-fig2-seed002-fig7-compressible.png.gp
+# Made by rft-plot from compr.tsv; edit it and rerun: gnuplot seed001-fig2-seed002-fig7-compressible.png.gp
 # The data and the figure are beside this script, wherever gnuplot starts.
 dir = ARG0; while (strlen(dir) > 0 && dir[strlen(dir):] ne "/") { dir = dir[1:strlen(dir) - 1] }
 if (strlen(dir) > 0) { cd dir }

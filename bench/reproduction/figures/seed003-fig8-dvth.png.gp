@@ -1,5 +1,5 @@
 # seed003-fig8-dvth.png: gnuplot draws it from the columns of seed003-fig8-dvth.png.data.tsv (NaN: no value).
-# Made by rft-plot from /tmp/rft-reproduce.wQRYC7/fig8.tsv; edit it and rerun: gnuplot seed003-fig8-dvth.png.gp
+# Made by rft-plot from fig8.tsv; edit it and rerun: gnuplot seed003-fig8-dvth.png.gp
 # The data and the figure are beside this script, wherever gnuplot starts.
 dir = ARG0; while (strlen(dir) > 0 && dir[strlen(dir):] ne "/") { dir = dir[1:strlen(dir) - 1] }
 if (strlen(dir) > 0) { cd dir }

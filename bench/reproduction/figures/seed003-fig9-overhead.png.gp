@@ -1,5 +1,5 @@
 # seed003-fig9-overhead.png: gnuplot draws it from the columns of seed003-fig9-overhead.png.data.tsv (NaN: no value).
-# Made by rft-plot from /tmp/rft-reproduce.wQRYC7/fig9.tsv; edit it and rerun: gnuplot seed003-fig9-overhead.png.gp
+# Made by rft-plot from fig9.tsv; edit it and rerun: gnuplot seed003-fig9-overhead.png.gp
 # The data and the figure are beside this script, wherever gnuplot starts.
 dir = ARG0; while (strlen(dir) > 0 && dir[strlen(dir):] ne "/") { dir = dir[1:strlen(dir) - 1] }
 if (strlen(dir) > 0) { cd dir }

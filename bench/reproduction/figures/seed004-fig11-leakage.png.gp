@@ -1,5 +1,5 @@
 # seed004-fig11-leakage.png: gnuplot draws it from the columns of seed004-fig11-leakage.png.data.tsv (NaN: no value).
-# Made by rft-plot from /tmp/rft-reproduce.wQRYC7/leak.tsv; edit it and rerun: gnuplot seed004-fig11-leakage.png.gp
+# Made by rft-plot from leak.tsv; edit it and rerun: gnuplot seed004-fig11-leakage.png.gp
 # The data and the figure are beside this script, wherever gnuplot starts.
 dir = ARG0; while (strlen(dir) > 0 && dir[strlen(dir):] ne "/") { dir = dir[1:strlen(dir) - 1] }
 if (strlen(dir) > 0) { cd dir }

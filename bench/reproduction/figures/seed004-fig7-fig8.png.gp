@@ -1,5 +1,5 @@
 # seed004-fig7-fig8.png: gnuplot draws it from the columns of seed004-fig7-fig8.png.data.tsv (NaN: no value).
-# Made by rft-plot from /tmp/rft-reproduce.wQRYC7/a4.tsv; edit it and rerun: gnuplot seed004-fig7-fig8.png.gp
+# Made by rft-plot from a4.tsv; edit it and rerun: gnuplot seed004-fig7-fig8.png.gp
 # The data and the figure are beside this script, wherever gnuplot starts.
 dir = ARG0; while (strlen(dir) > 0 && dir[strlen(dir):] ne "/") { dir = dir[1:strlen(dir) - 1] }
 if (strlen(dir) > 0) { cd dir }
