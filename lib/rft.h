@@ -602,7 +602,7 @@ int rft_slices_put(rft_slices *x, uint16_t cu, uint16_t simd, uint32_t index);
 /* ---- the canonical text grammar (rft-decode(1), rft-view(1)) ---------------- */
 /* A kernel's wavefronts, begun and running: work-group 0 beginning when
  * none runs is the kernel launched again (rft-decode(1)). */
-typedef struct { uint32_t begun, running; } rft_textkern;
+typedef struct { uint32_t begun, running; } rft_textkern;   /* begun: 0 or 1 */
 /* Decoder state: kernels seen, wavefronts running, last cycle. */
 typedef struct rft_textdec {
     rft_geom geom;

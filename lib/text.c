@@ -401,7 +401,7 @@ int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t 
         if (rft_map_put(&d->wfs, key, n | (uint64_t)d->cur_kernel << 16))
             return bad(d, "out of memory");
         if (d->cur_kernel < d->nk)
-            d->kst[d->cur_kernel].begun++, d->kst[d->cur_kernel].running++;
+            d->kst[d->cur_kernel].begun = 1, d->kst[d->cur_kernel].running++;
         return out + 1;
     }
     if (!st)
