@@ -519,6 +519,16 @@ static int col_event(col *c, cwf *f, uint8_t unit, int store, int write, const u
     return 0;
 }
 
+/* A mark (RFT_WF_WAIT, RFT_WF_BARRIER: no instruction): f's next event
+ * came after an s_waitcnt, an s_barrier */
+static void col_mark(col *c, cwf *f, uint8_t mark)
+{
+    if (mark & RFT_WF_WAIT)
+        f->wait = 1, c->waits = 1;
+    if (mark & RFT_WF_BARRIER)
+        f->bar = 1;
+}
+
 /* The events open at the collector's cycle closed: each one's own part,
  * its traced gap less its SIMD wait (a vector ALU instruction issued right
  * after another wavefront's on its slice, within one issue interval, waited
@@ -1234,10 +1244,7 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
         }
         const rft_cm_ev *e = &tr->ev[f->first + it[i].j];
         uint32_t s4[4] = {e->wake, e->mov, e->misp, e->lds};
-        if (e->mark & RFT_WF_WAIT)
-            x->wait = 1, c.waits = 1;
-        if (e->mark & RFT_WF_BARRIER)
-            x->bar = 1;
+        col_mark(&c, x, e->mark);
         if (col_event(&c, x, e->unit, e->store, 0, s4))
             goto out;
     }
@@ -1351,10 +1358,8 @@ static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
         if (rec->raw && rft_unit_parse(rec->raw, rec->len, &u) == 0) {
             rc = col_at(c, u.cycle);
             cwf *f = col_find(c, rft_wf_key(u.cu, u.simd, u.wf));
-            if (f && !rc && u.flags == RFT_WF_WAIT)
-                f->wait = 1, c->waits = 1;  /* no instruction: its next one waited */
-            else if (f && !rc && u.flags == RFT_WF_BARRIER)
-                f->bar = 1;
+            if (f && !rc && (u.flags & RFT_WF_MARK))
+                col_mark(c, f, u.flags);
             else if (f && !rc)
                 rc = col_event(c, f, unit_of(u.flags), 1, 0, NULL);
         }

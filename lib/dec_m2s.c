@@ -831,16 +831,17 @@ static int result_items(rft_dec *d, m2s *m, const char *s, size_t n, int64_t *lw
         }
         uint32_t wid, lane;
         tid_place(m, d, (uint32_t)tid, &wid, &lane);
-        if (!placed)
-            ;
-        else if (*lwid < 0)
-            *lwid = wid;
-        else if (*lwid != wid)
-            return dec_bad(d, "work-item '%.*s' is in wavefront %u, not in wavefront %lld of the "
-                           "same instruction", DEC_TOK(s + i, j + 1 - i), wid, (long long)*lwid);
-        if (placed && is_ended(m, wid))
-            return dec_bad(d, "work-item '%.*s' belongs to wavefront %u, which has ended",
-                           DEC_TOK(s + i, j + 1 - i), wid);
+        if (placed) {
+            if (*lwid < 0)
+                *lwid = wid;
+            else if (*lwid != wid)
+                return dec_bad(d, "work-item '%.*s' is in wavefront %u, not in wavefront %lld of "
+                               "the same instruction", DEC_TOK(s + i, j + 1 - i), wid,
+                               (long long)*lwid);
+            if (is_ended(m, wid))
+                return dec_bad(d, "work-item '%.*s' belongs to wavefront %u, which has ended",
+                               DEC_TOK(s + i, j + 1 - i), wid);
+        }
         i = j + 1;
         while (i < n && s[i] == ' ')
             i++;

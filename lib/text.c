@@ -154,8 +154,6 @@ static int name_index(const char *const *names, int count, const char *s, size_t
 static const char *const cls_short[] = {"none", "const", "single", "double", "other"};
 static const char *const wc_short[] = {"none", "base", "delta1", "delta2", "uncomp"};
 static const char *const flag_names[] = {"fb", "div", "mov", "wake", "vmem", "lds"};
-/* a unit record's value, by bit (RFT_WF_VMEM, RFT_WF_LDS, RFT_WF_WAIT, RFT_WF_BARRIER) */
-static const char *const unit_names[] = {"", "", "", "", "vmem", "lds", "wait", "barrier"};
 
 /* key=value annotations after the fixed fields of W and R lines */
 static int annotations(rft_textdec *d, rft_rec *r, int nf, const char *const *f, const size_t *fl)
@@ -425,10 +423,13 @@ int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t 
         return bundle_fields(d, &r->u.bundle, nf - 5, f + 5, fl + 5) ? RFT_EFORMAT : 1;
     }
     if (type == 'U') {      /* a store's unit: kind 0x07, its payload in d->ubuf */
-        int x = name_index(unit_names, 8, f[5], fl[5]);
-        if (x < 0 || !(1u << x & (RFT_WF_UNIT | RFT_WF_MARK)))
+        uint8_t unit = 0;       /* the value rft_unit_name names so */
+        for (uint8_t k = RFT_WF_VMEM; k && !unit; k = (uint8_t)(k << 1))   /* vmem .. barrier */
+            if (eq(f[5], fl[5], rft_unit_name(k)))
+                unit = k;
+        if (!unit)
             return bad(d, "unknown unit '%.*s' (vmem, lds, wait or barrier)", TOK(f[5], fl[5]));
-        rft_unit_encode(d->ubuf, &(rft_unitrec){cycle, cu, simd, wf, (uint8_t)(1u << x)});
+        rft_unit_encode(d->ubuf, &(rft_unitrec){cycle, cu, simd, wf, unit});
         r->kind = RFT_UNITREC;
         r->raw = d->ubuf;
         r->len = RFT_UNITREC_LEN;
