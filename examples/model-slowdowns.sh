@@ -19,33 +19,35 @@
 # ARGO adds no event: its slowdown is 0 by construction, as the shift
 # replay's.  Nothing is dropped for a baseline out of bounds: the caller
 # (reproduce.sh --m2s-config) decides which traces the model holds on.
+# The eleven pipelines run in one rft run (rft(1)): the trace is read once,
+# and RC and WC share their first-fit placement.
 #
-# usage: model-slowdowns.sh --m2s-config FILE [-r once|steady] [-o OUT] TRACE
-#   TRACE          an rft stream (rft-decode first)
+# usage: model-slowdowns.sh --m2s-config FILE [-r once|N|steady] [-o OUT] TRACE
+#   TRACE          a trace: an rft stream, or text rft-decode reads (decoded once)
 #   --m2s-config   the Multi2Sim --si-config ini the trace was taken with
-#   -r, --repeat   the allocators' runs, steady (default, as the aging study) or once
+#   -r, --repeat   the kernel's runs, as the studies' -r (stages.sh: set_runs):
+#                  steady (default, rft-alloc --runs steady, as the aging
+#                  study), once, or N times in a row (rft-repeat, every row)
 #   -o, --output   the TSV (default: standard output)
-set -u
-script=model-slowdowns.sh
-usage="usage: $script --m2s-config FILE [-r once|steady] [-o OUT] TRACE"
-help="  TRACE                 An rft stream (a text trace is decoded first: rft-decode)
+set -eu
+usage="usage: model-slowdowns.sh --m2s-config FILE [-r once|N|steady] [-o OUT] TRACE"
+help="  TRACE                 A trace: an rft stream, or text rft-decode reads (decoded once)
       --m2s-config FILE  The Multi2Sim --si-config ini the trace was taken with (rft-replay --model cu)
-  -r, --repeat RUNS     The allocators' runs: steady (default) or once (rft-alloc --runs)
+  -r, --repeat RUNS     The kernel's runs: steady (default: rft-alloc --runs steady, as the aging study), once, or N times in a row (rft-repeat, every row)
   -o, --output OUT      The TSV (default: standard output)
   -h, --help            Print this help and exit"
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=""
-. "$here/stages.sh"     # usage_error, need_arg, check_runs, set_runs
+. "$here/stages.sh"     # usage_error, need_arg, check_runs, set_runs, trace_stream, q
 
 cfg=""
 outf=-
-runs=steady
 while [ $# -gt 0 ]; do
     case $1 in
     --m2s-config) need_arg "$@"; cfg=$2; shift 2 ;;
     --m2s-config=*) cfg=${1#*=}; shift ;;
-    -r | --repeat) need_arg "$@"; check_choice "$1" "$2" "once steady"; runs=$2; shift 2 ;;
-    --repeat=*) check_choice --repeat "${1#*=}" "once steady"; runs=${1#*=}; shift ;;
+    -r | --repeat) need_arg "$@"; check_runs "$1" "$2"; runs=$2; shift 2 ;;
+    --repeat=*) check_runs --repeat "${1#*=}"; runs=${1#*=}; shift ;;
     -o | --output) need_arg "$@"; outf=$2; shift 2 ;;
     --output=*) outf=${1#*=}; shift ;;
     -h | --help) printf '%s\n\n%s\n' "$usage" "$help"; exit 0 ;;
@@ -57,12 +59,33 @@ done
 [ $# -eq 1 ] || usage_error "one trace"
 [ -n "$cfg" ] || usage_error "no --m2s-config"
 trace=$1
-set_runs "$runs"
+fail() { printf '%s: %s: %s\n' "$script" "$trace" "$1" >&2; exit 1; }
+[ -r "$cfg" ] || { printf '%s: %s: cannot be read\n' "$script" "$cfg" >&2; exit 1; }
 tmp=$(mktemp -d) || exit 1
+set_runs "$runs"
+trace_stream "$trace" "$repeat"    # src; rft-decode or rft-repeat says what failed
+t=$(q "$src")
+table() { q "$tmp/$1.tsv"; }   # a pipeline's table
+model="replay --quiet --format tsv --model cu --m2s-config $(q "$cfg")"
 
-# the total row of rft-replay --model cu's TSV on standard input, as
-# "cycles_traced cycles_model baseline_error_pct cycles_scheme slowdown_pct"
-# (a run without scheme events: its scheme cycles are the model's)
+# the eleven pipelines, each writing its table to $tmp/NAME.tsv
+set -- "$model --no-scheme -s $(table baseline) $t"
+for s in common clustered dispersed; do
+    set -- "$@" "faultmap --scenario $s --seed 1 $t | dcpatch | $model -s $(table dcpatch-$s)"
+done
+# shellcheck disable=SC2086   # runs_opt: rft-alloc's --runs words
+set -- "$@" "alloc --scheme first-fit $runs_opt $t | gate --scheme rc | $model -s $(table rc)" \
+    "alloc --scheme rar $runs_opt $t | gate --scheme rc | $model -s $(table rcrar)" \
+    "alloc --scheme first-fit $runs_opt $t | gate --scheme wc | $model -s $(table wc)" \
+    "alloc --scheme argo $runs_opt $t | $model -s $(table argo)"
+for n in 1 4 8; do
+    set -- "$@" "$model --degraded-scs $n -s $(table sc$n) $t"
+done
+rft run --quiet "$@" 2> "$tmp/err" || fail "$(head -n 1 "$tmp/err")"
+
+# the total row of a table of rft-replay --model cu, as "cycles_traced
+# cycles_model baseline_error_pct cycles_scheme slowdown_pct" (a run without
+# scheme events: its scheme cycles are the model's)
 total() {
     awk -F '\t' '/^#/ { next }
         !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1
@@ -70,36 +93,11 @@ total() {
         $1 == "total" { s = "cycles_scheme" in c ? $c["cycles_scheme"] : $c["cycles_model"]
                         p = "slowdown_scheme_pct" in c ? $c["slowdown_scheme_pct"] : "0.00"
                         print $c["cycles_traced"] "\t" $c["cycles_model"] "\t" $c["baseline_error_pct"] "\t" s "\t" p; ok = 1 }
-        END { exit !ok }'
+        END { exit !ok }' "$1"
 }
-fail() { printf '%s: %s: %s\n' "$script" "$trace" "$1" >&2; exit 1; }
-model() { rft-replay --quiet --format tsv --model cu --m2s-config "$cfg" "$@"; }
-
 printf 'scheme\tcycles_traced\tcycles_model\tbaseline_error_pct\tcycles_scheme\tslowdown_pct\n' > "$tmp/out"
-row() {     # NAME: the pipeline's table on $tmp/t.tsv
-    r=$(total < "$tmp/t.tsv") || fail "$1: rft-replay --model cu gave no total row"
-    printf '%s\t%s\n' "$1" "$r" >> "$tmp/out"
-}
-
-model --no-scheme "$trace" > "$tmp/t.tsv" 2> "$tmp/err" || fail "$(head -n 1 "$tmp/err")"
-row baseline
-for s in common clustered dispersed; do
-    { rft-faultmap --scenario "$s" --seed 1 "$trace" | rft-dcpatch | model; } > "$tmp/t.tsv" 2> "$tmp/err" ||
-        fail "dcpatch-$s: $(head -n 1 "$tmp/err")"
-    row "dcpatch-$s"
-done
-# shellcheck disable=SC2086   # runs_opt: rft-alloc's --runs words
-for p in "rc first-fit rc" "rcrar rar rc" "wc first-fit wc" "argo argo -"; do
-    set -- $p
-    if [ "$3" = - ]; then
-        { rft-alloc --scheme "$2" $runs_opt "$trace" | model; } > "$tmp/t.tsv" 2> "$tmp/err"
-    else
-        { rft-alloc --scheme "$2" $runs_opt "$trace" | rft-gate --scheme "$3" | model; } > "$tmp/t.tsv" 2> "$tmp/err"
-    fi || fail "$1: $(head -n 1 "$tmp/err")"
-    row "$1"
-done
-for n in 1 4 8; do
-    model --degraded-scs "$n" "$trace" > "$tmp/t.tsv" 2> "$tmp/err" || fail "sc$n: $(head -n 1 "$tmp/err")"
-    row "sc$n"
+for r in baseline dcpatch-common dcpatch-clustered dcpatch-dispersed rc rcrar wc argo sc1 sc4 sc8; do
+    x=$(total "$tmp/$r.tsv") || fail "$r: rft-replay --model cu gave no total row"
+    printf '%s\t%s\n' "$r" "$x" >> "$tmp/out"
 done
 if [ "$outf" = - ]; then cat "$tmp/out"; else cp "$tmp/out" "$outf"; fi

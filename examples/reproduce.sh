@@ -263,12 +263,10 @@ per_trace() {
     fi
     # the seeds' run-time costs under the compute-unit model (issue 32)
     [ -z "$m2s_config" ] || [ -s "$d/model.tsv" ] ||
-        { "$here/model-slowdowns.sh" --m2s-config "$m2s_config" -r "$model_runs" \
+        { "$here/model-slowdowns.sh" --m2s-config "$m2s_config" -r "$runs" \
               -o "$d/model.tsv.part" "$src" 2>> "$d/log" && mv "$d/model.tsv.part" "$d/model.tsv"; } || :
     rm -f "$d/trace.rft"
 }
-model_runs=steady
-[ "$runs" != once ] || model_runs=once
 labels=$(cut -f 1 "$out/batch/undervolt/traces.tsv")
 n=0
 for l in $labels; do
@@ -416,8 +414,9 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
     BEGIN { split("BlackScholes-cu01 blackScholes DCT DCT FastWalshTransform fastWalshTransform MatrixMultiplication mmmKernel MatrixTranspose matrixTranspose QuasiRandomSequence QuasiRandomSequence Reduction reduce SobelFilter sobel_filter BinomialOption binomial_options", sk, " ")
             for (i = 1; i in sk; i += 2) sdk[sk[i]] = sk[i + 1] }
     # the aggregate of key k over the traces (mean, max, min; min!LABEL:
-    # the minimum over the traces but LABEL) or the value of one label
-    function value(t, k,   i, s, n, x, m, a, skip) {
+    # the minimum over the traces but LABEL; only those with key only, if
+    # given) or the value of one label
+    function value(t, k, only,   i, s, n, x, m, a, skip) {
         a = t; skip = ""
         if (t ~ /!/) { a = substr(t, 1, index(t, "!") - 1); skip = substr(t, index(t, "!") + 1); skip = trace_of(skip) }
         if (a != "mean" && a != "max" && a != "min")
@@ -425,6 +424,7 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
         n = 0
         for (i = 1; i <= nl; i++) {
             if (labels[i] == skip || !((labels[i], k) in v) || !num(v[labels[i], k])) continue
+            if (only != "" && !((labels[i], only) in v)) continue
             x = v[labels[i], k] + 0; n++; s += x
             if (n == 1 || (a == "max" && x > m) || (a == "min" && x < m)) m = x
         }
@@ -444,18 +444,16 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
     # makes it so, or "" (issue 33: never counted as agreement)
     # the compute-unit model'"'"'s rows (issue 32): the traces it holds on, and
     # the shift replay'"'"'s value over the same traces (aggregate a)
-    function cm_note(k, a,   i, n, m, x, y, sk, l) {
+    function cm_note(k, a,   i, n, m, sk, l, x) {
         sk = k; sub(/^cm_slow_dcpatch-/, "uv_slow_", sk); sub(/^cm_slow_sc/, "sc_slow_", sk); sub(/^cm_slow_/, "ag_slow_", sk)
         n = m = 0; l = ""
         for (i = 1; i <= nl; i++) {
             if (!((labels[i], "cm_base_err") in v)) continue
             m++
-            if (!((labels[i], k) in v)) continue
-            l = l (n++ ? ", " : "") labels[i]
-            if ((labels[i], sk) in v && num(v[labels[i], sk])) { x = v[labels[i], sk] + 0; y = a == "max" ? (y == "" || x > y ? x : y) : y + x }
+            if ((labels[i], k) in v) l = l (n++ ? ", " : "") labels[i]
         }
-        return sprintf("; the compute-unit model (rft-replay --model cu, examples/model-slowdowns.sh) holds on %d of %d traces, its baseline within 3%% of the traced cycles: %s; the shift replay over them: %.2f%%", \
-            n, m, l, a == "max" ? y : y / n)
+        return sprintf("; the compute-unit model (rft-replay --model cu, examples/model-slowdowns.sh) holds on %d of %d traces, its baseline within 3%% of the traced cycles: %s; the shift replay over them: %s", \
+            n, m, l, (x = value(a, sk, k)) == "" ? "none" : x "%")
     }
     # why no row of the compute-unit model: each trace'"'"'s baseline error
     function cm_none(   i, l) {

@@ -44,24 +44,32 @@ cell() { awk -F'\t' -v r="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) k[$
     assert_output ""
 }
 
-@test "-r once: the allocators run the trace once, other runs are refused" {
+@test "-r once and -r N: the kernel run once, or N times in a row (rft-repeat) in every row" {
     run -0 "$S" --m2s-config base.ini -r once -o once.tsv s.rft
     rft-alloc --scheme first-fit s.rft | rft-gate --scheme wc | rft-replay -f tsv --model cu --m2s-config base.ini > t.tsv
     assert_equal "$(awk -F'\t' '$1 == "wc" { print $5 }' once.tsv)" "$(col cycles_scheme < t.tsv)"
-    run -2 "$S" --m2s-config base.ini -r 3 s.rft
+    run -0 "$S" --m2s-config base.ini -r 2 -o two.tsv s.rft
+    rft-repeat -n 2 s.rft | rft-replay -f tsv --model cu --m2s-config base.ini --degraded-scs 8 > t.tsv
+    assert_equal "$(awk -F'\t' '$1 == "sc8" { print $5 }' two.tsv)" "$(col cycles_scheme < t.tsv)"
+    # a text trace is decoded once, as the studies do
+    rft-view s.rft > s.tsv
+    run -0 "$S" --m2s-config base.ini -r once -o text.tsv s.tsv
+    cmp text.tsv once.tsv
+    run -2 "$S" --m2s-config base.ini -r x s.rft
     assert_line --index 0 --partial "model-slowdowns.sh: -r"
 }
 
-@test "bad input: one line naming the script and the trace, status 1, no table" {
+@test "bad input: one line naming the program and the input, status 1, no table" {
     run -1 "$S" --m2s-config nosuch.ini -o out.tsv s.rft
     assert_equal "${#lines[@]}" 1
-    assert_output --partial "model-slowdowns.sh: s.rft: rft-replay: nosuch.ini"
+    assert_output "model-slowdowns.sh: nosuch.ini: cannot be read"
     [ ! -e out.tsv ]
     head -c 3000 s.rft > cut.rft
     run -1 "$S" --m2s-config base.ini -o out.tsv cut.rft
     assert_equal "${#lines[@]}" 1
-    assert_output --partial "model-slowdowns.sh: cut.rft:"
+    assert_output --partial "cut.rft"
     [ ! -e out.tsv ]
+    assert_output --partial "truncated"
 }
 
 @test "usage: --help lists every option; no --m2s-config, no trace: status 2" {
