@@ -330,6 +330,31 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
         return -1;
     c->tmax_low = UINT32_MAX;
     rft_pattern_opts_default(&c->po);
+    return 0;
+}
+
+/* The three runs' compute units (their SIMDs', write stages' and LDS's
+ * free times, the dispatcher's list): NumComputeUnits of the ini, which
+ * may ask for any number, so counted in the stage's memory budget first
+ * (rft_stage_reserve: the message names the configuration): 0, or -1
+ * (refused set when the budget refused them). */
+static int col_runs(col *c)
+{
+    uint64_t bytes = 0;
+    for (int r = 0; r < 3; r++) {
+        const rft_m2scfg *g = r == RB ? &c->traced : &c->whatif;
+        bytes += (uint64_t)g->num_cu * ((uint64_t)g->num_pools * 8 + 8 + 8 + 4 + 1);
+    }
+    if (c->st) {
+        char what[96];      /* numbers only: "the compute units of the configuration (4294967295 ...)" */
+        snprintf(what, sizeof what, "the compute units of the configuration (%u, of %u pools)",
+                 c->whatif.num_cu > c->traced.num_cu ? c->whatif.num_cu : c->traced.num_cu,
+                 c->whatif.num_pools > c->traced.num_pools ? c->whatif.num_pools : c->traced.num_pools);
+        if (rft_stage_reserve(c->st, bytes, what)) {
+            c->refused = 1;
+            return -1;
+        }
+    }
     for (int r = 0; r < 3; r++) {
         const rft_m2scfg *g = r == RB ? &c->traced : &c->whatif;
         mrun *R = &c->run[r];
@@ -925,7 +950,15 @@ static int col_time(col *c, uint32_t pi)
         capmax = cm > capmax ? cm : capmax;
     }
     D.sw = (uint32_t)(((capmax < n1 ? capmax : n1) + 1 + 63) / 64);
-    D.slots = calloc((size_t)ncu * D.sw, sizeof *D.slots);
+    /* every compute unit's slot words: counted in the budget while it is timed */
+    uint64_t sbytes = (uint64_t)ncu * D.sw * sizeof *D.slots;
+    if (c->st) {
+        char what[96];      /* numbers only */
+        snprintf(what, sizeof what, "an ND-range's slots (%u compute units x %u words)", ncu, D.sw);
+        if (rft_stage_reserve(c->st, sbytes, what))
+            c->refused = 1, sbytes = 0;
+    }
+    D.slots = c->refused ? NULL : calloc((size_t)ncu * D.sw, sizeof *D.slots);
     iv *v = malloc(2 * n1 * sizeof *v);
     uint32_t *cnt = NULL;
     if (!kk || !D.w || !D.order || !D.wgof || !D.next || !D.s || !D.pos || !D.cur || !D.g ||
@@ -1119,6 +1152,8 @@ drop:   /* its wavefronts kept or freed, the others left in order; the map rebui
         c->npend--;
     }
 out:
+    if (c->st)
+        rft_stage_release(c->st, sbytes);
     free(kk), free(D.w), free(D.order), free(D.wgof), free(D.next), free(D.s), free(D.pos);
     free(D.cur);
     free(D.g), free(D.res_wg), free(D.res_wf), free(D.slots), free(v), free(cnt), free(D.h.a);
@@ -1215,7 +1250,7 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
     int rc = -1;
     size_t ni = 2 * (size_t)tr->nwf + tr->nev;
     item *it = malloc(ni * sizeof *it);
-    if (!it || col_init(&c, traced, cfg, sch != NULL, tr->issue))
+    if (!it || col_init(&c, traced, cfg, sch != NULL, tr->issue) || col_runs(&c))
         goto out;
     if (sch)
         c.sc = *sch;
@@ -1398,6 +1433,8 @@ static int cm_start(rft_stage *st, const rft_header *in, rft_header *out)
     cm_stage *s = (cm_stage *)st;
     col *c = &s->c;
     (void)out;
+    if (col_runs(c))
+        return c->refused ? RFT_EMEM : rft_stage_fail(st, RFT_EMEM, "out of memory");
     c->geom = in->geom;
     c->issue = in->geom.block_lanes ? in->geom.lanes / in->geom.block_lanes : 4;
     if (!c->issue)
@@ -1447,7 +1484,7 @@ static int cm_finish(rft_stage *st, const rft_sink *out)
     col *c = &s->c;
     (void)out;
     if (col_finish(c))
-        return rft_stage_fail(st, RFT_EMEM, "out of memory");
+        return c->refused ? RFT_EMEM : rft_stage_fail(st, RFT_EMEM, "out of memory");
     srow *v = malloc((c->nrows ? c->nrows : 1) * sizeof *v);
     s->rows = calloc((size_t)c->nrows + 1, sizeof *s->rows);
     if (!v || !s->rows) {

@@ -66,6 +66,20 @@ export -f col
     assert_equal "$stderr" "rft-replay: big.ini: larger than 1 MiB"
 }
 
+@test "the compute units an ini asks for are counted in the memory budget before they are allocated" {
+    # 10^8 compute units: refused at once, one line naming them, no table
+    printf '[ Device ]\nNumComputeUnits = 100000000\n' > huge.ini
+    run -1 --separate-stderr rft-replay --model cu --m2s-config huge.ini s.rft
+    assert_output ""
+    [[ $stderr == "rft-replay: s.rft: the compute units of the configuration (100000000, of 4 pools) would bring"*"over its limit of 2048 MiB"* ]]
+    # 10^6 of 4000 work-groups each: their state fits 170 MiB, an ND-range's slots do not
+    printf '[ Device ]\nNumComputeUnits = 1000000\n[ ComputeUnit ]\nMaxWorkGroupsPerWavefrontPool = 1000\n' > m1.ini
+    run -1 --separate-stderr rft-replay --model cu --m2s-config m1.ini --max-memory 170 s.rft
+    assert_output ""
+    [[ $stderr == *"an ND-range's slots (1000000 compute units x "*" words) would bring"*"over its limit of 170 MiB"* ]]
+    run -0 rft-replay --model cu --m2s-config m1.ini --max-memory 200 -f tsv s.rft
+}
+
 @test "usage: --m2s-config needs --model cu; --model cu takes no --add-latency, --issue, --deps nor -o" {
     run -2 rft-replay --m2s-config base.ini s.rft
     run -2 rft-replay --model cu --add-latency 4 s.rft
