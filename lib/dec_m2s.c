@@ -1076,10 +1076,11 @@ static int finish(rft_dec *d)
 static void describe(const rft_dec *d, void (*f)(void *, const char *, const char *), void *ctx)
 {
     const m2s *m = d->priv;
-    char b[256 + RFT_MAX_STR];
+    char b[512];
     if (d->o.m2s_next) {
-        snprintf(b, sizeof b, "simulated: Multi2Sim's pipeline trace %.*s, each instruction at "
-                 "%s", 3000, d->o.m2s_trace ? d->o.m2s_trace : "-",
+        f(ctx, "cycles_from", d->o.m2s_trace ? d->o.m2s_trace : "-");
+        snprintf(b, sizeof b, "simulated: Multi2Sim's pipeline trace (cycles_from), each "
+                 "instruction at %s",
                  d->o.m2s_exec ? "the cycle of its unit's execute stage (simd-e, mem-m, lds-w, "
                                  "su-e, su-m, bu-e; its fetch where it has none; s_endpgm at its "
                                  "completion, after its wavefront's memory accesses)"

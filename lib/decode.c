@@ -389,9 +389,18 @@ static int new_failed(rft_decode *d, const char *err, int usage)
     return fail(d, oom ? RFT_EMEM : usage ? RFT_DECODE_EOPTS : RFT_EFORMAT, 0, d->own);
 }
 
+/* A header pair; a value longer than a header holds (a path the user gave
+ * may be) is replaced by a note of its length, never cut or left out */
 static void meta(void *ctx, const char *k, const char *v)
 {
     rft_decode *d = ctx;
+    char note[96];
+    size_t n = strlen(v);
+    if (n > RFT_MAX_STR) {
+        snprintf(note, sizeof note, "(%zu bytes: longer than a header value's %d, not recorded)",
+                 n, RFT_MAX_STR);
+        v = note;
+    }
     if (rft_header_set(&d->h, k, v))
         d->meta_full = 1;
 }
@@ -619,8 +628,8 @@ static int configure(rft_decode *d)
         if (g->block_lanes > 32 || 32 % g->block_lanes)
             g->block_lanes = 16;
     }
-    (void)rft_header_set(&d->h, "source", strcmp(d->o.input, "-") ? d->o.input : "stdin");
-    (void)rft_header_set(&d->h, "decoder", rft_fmt_name(fmt));
+    meta(d, "source", strcmp(d->o.input, "-") ? d->o.input : "stdin");
+    meta(d, "decoder", rft_fmt_name(fmt));
     d->state = S_LINES;
     return d->text ? start_text(d) : start_log(d);
 }

@@ -74,9 +74,18 @@ E	1598	0	1	7"
     rft-view s.rft | awk '$1 == "W" { $2 = $3 = $4 = ""; print }' > traced.txt
     run -0 cmp plain.txt traced.txt
     run -0 rft-view -H --format tsv s.rft
-    assert_line --partial $'cycles\tsimulated: Multi2Sim\'s pipeline trace'
+    assert_line --partial $'cycles\tsimulated: Multi2Sim\'s pipeline trace (cycles_from)'
+    assert_line $'cycles_from\t'"$F/fwt-det.trace.zst"
     assert_line $'slice_mapping\tthe pipeline trace\'s: compute unit, wavefront pool as SIMD'
     refute_line --partial issue_model
+}
+
+@test "--cycles-from: the trace's path in the header whole, however long (3,405 bytes here)" {
+    cp "$F/fwt-det.trace.zst" t.zst
+    p=$(printf './%.0s' {1..1700})t.zst
+    run -0 --separate-stderr bash -c "rft-decode $FWT --cycles-from '$p' '$F/fwt-det.isa.zst' | rft-view -H --format tsv"
+    assert_line $'cycles_from\t'"$p"
+    assert_line $'source\t'"$F/fwt-det.isa.zst"
 }
 
 @test "--cycles-from: a trace of another run, one that ends early, a bad cycle" {
