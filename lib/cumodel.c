@@ -190,6 +190,10 @@ typedef struct cwf {
     uint64_t prev;              /* own parts: its previous event's cycle (or begin) */
     uint8_t *buf;               /* its events, encoded */
     uint32_t len, cap, n;
+    /* its vector memory events in order: the first ndone their completion's
+     * distance after their issue (a done mark's, rft(5)) + 1, the others
+     * their issue's low 32 bits until their mark comes */
+    uint32_t *vmd, nvm, capvm, ndone;
     uint32_t twins;
     int ended;
     /* the open event, at the collector's cycle */
@@ -231,7 +235,7 @@ typedef struct {
     int scheme;
     int timed;                  /* an ND-range timed already */
     uint64_t clock, prev_traced_end;
-    uint64_t *simd_free, *vm_free, *lds_free;
+    uint64_t *simd_free, *vm_free, *lds_free, *vm_free_tr;
     /* 2: 4.2's list of compute units with a free slot, in the order they
      * freed one (a ring; in it or not) */
     uint32_t *cuq, qh, qn;
@@ -363,9 +367,10 @@ static int col_runs(col *c)
         R->simd_free = calloc((size_t)g->num_cu * g->num_pools, sizeof *R->simd_free);
         R->vm_free = calloc(g->num_cu, sizeof *R->vm_free);
         R->lds_free = calloc(g->num_cu, sizeof *R->lds_free);
+        R->vm_free_tr = calloc(g->num_cu, sizeof *R->vm_free_tr);
         R->cuq = malloc(g->num_cu * sizeof *R->cuq);
         R->inq = malloc(g->num_cu);
-        if (!R->simd_free || !R->vm_free || !R->lds_free || !R->cuq || !R->inq)
+        if (!R->simd_free || !R->vm_free || !R->lds_free || !R->cuq || !R->inq || !R->vm_free_tr)
             return -1;
         run_reset(R);
     }
@@ -376,7 +381,7 @@ static int col_runs(col *c)
 static void col_unkeep(col *c)
 {
     for (uint32_t i = 0; i < c->nkept; i++)
-        free(c->kept[i].buf);
+        free(c->kept[i].buf), free(c->kept[i].vmd);
     free(c->kept), free(c->kpend);
     c->kept = NULL, c->kpend = NULL;
     c->nkept = c->capkept = c->nkpend = c->capkpend = 0;
@@ -387,13 +392,14 @@ static void col_unkeep(col *c)
 static void col_free(col *c)
 {
     for (uint32_t i = 0; i < c->nwf; i++)
-        free(c->wf[i].buf), free(c->wf[i].place), free(c->wf[i].full);
+        free(c->wf[i].buf), free(c->wf[i].vmd), free(c->wf[i].place), free(c->wf[i].full);
     free(c->wf);
     col_unkeep(c);
     rft_map_free(&c->wmap), rft_map_free(&c->wgmap), rft_slices_free(&c->smap);
     free(c->wgs), free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
     for (int r = 0; r < 3; r++)
         free(c->run[r].simd_free), free(c->run[r].vm_free), free(c->run[r].lds_free),
+            free(c->run[r].vm_free_tr),
             free(c->run[r].cuq), free(c->run[r].inq);
 }
 
@@ -554,6 +560,16 @@ static void col_mark(col *c, cwf *f, uint8_t mark)
         f->bar = 1;
 }
 
+/* A done mark: f's oldest vector memory access not yet completed completed
+ * at cycle t (its distance kept, + 1; a mark with none pending: ignored) */
+static void col_done(cwf *f, uint64_t t)
+{
+    if (f->ndone < f->nvm) {
+        uint32_t d = (uint32_t)t - f->vmd[f->ndone];    /* modulo 2^32: the low bits */
+        f->vmd[f->ndone++] = d < UINT32_MAX ? d + 1 : UINT32_MAX;
+    }
+}
+
 /* The events open at the collector's cycle closed: each one's own part,
  * its traced gap less its SIMD wait (a vector ALU instruction issued right
  * after another wavefront's on its slice, within one issue interval, waited
@@ -629,8 +645,12 @@ static int col_close(col *c)
             p = put_leb(p, bar);
         if (f->wait)
             f->wait = 0, f->vm_at = 0;
-        if (f->o_unit == RFT_CM_VMEM)
+        if (f->o_unit == RFT_CM_VMEM) {
             f->vm_at = now + 1;
+            if (rft_grow((void **)&f->vmd, f->nvm, &f->capvm, sizeof *f->vmd, 4))
+                return -1;
+            f->vmd[f->nvm++] = (uint32_t)now;
+        }
         W->last = now;
         f->len = (uint32_t)(p - f->buf);
         f->n++;
@@ -650,7 +670,7 @@ static int col_close(col *c)
  * vector memory access's write stage since its last wait (0 none); at a
  * barrier, its ready time otherwise and its traced cycles after the release
  * (+ 1; 0 not at one) */
-typedef struct { uint64_t stored, anchor, park, pdist; } wst;
+typedef struct { uint64_t stored, anchor, park, pdist; uint32_t vmk; } wst;
 
 typedef struct {
     uint32_t nl;
@@ -708,6 +728,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     int64_t d_vm = delta(cfg->vm_write_latency, traced->vm_write_latency);
     int64_t d_lds = delta(cfg->lds_write_latency, traced->lds_write_latency);
     uint32_t vm_int = ceil_div(cfg->vm_write_latency, cfg->vm_write_buffer);
+    uint32_t vm_int_tr = ceil_div(traced->vm_write_latency, traced->vm_write_buffer);
     uint32_t lds_int = ceil_div(cfg->lds_write_latency, cfg->lds_write_buffer);
     uint32_t npools = cfg->num_pools, ncu = cfg->num_cu;
     uint32_t cap_wg = npools * cfg->max_wg_per_pool, cap_wf = npools * cfg->max_wf_per_pool;
@@ -748,7 +769,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             const cwf *fw = D->w[ww];                                                     \
             uint64_t bb = now + (fw->begin - G0->first_begin) +                           \
                           (now == start ? G0->first_begin - tb : 0);                      \
-            next[ww] = 0, D->s[ww] = (wst){0, 0, 0, 0};                                   \
+            next[ww] = 0, D->s[ww] = (wst){0, 0, 0, 0, 0};                                \
             D->pos[ww] = fw->buf;                                                         \
             uint64_t rr = bb;                                                             \
             if (fw->n) {                                                                  \
@@ -801,15 +822,38 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                 t = s;      /* 4.2 tracks no register: the wavefront goes on once it issued */
             } else if (ev->unit == RFT_CM_VMEM) {   /* 1: the write stage and its buffer */
                 uint64_t a = add_d(r, d_vm, r);
-                t = umax(a, vm_free[cu]);
-                vm_free[cu] = t + (uint64_t)rep * vm_int;
-                D->s[w].anchor = t;
-                if (ev->store) {    /* the wavefront goes on once the stage took it */
-                    D->s[w].stored = umax(D->s[w].stored, t);
-                    done = t;
-                    t = r + (t - a);
-                } else if (c->waits) {  /* a load too: it waits at the s_waitcnt */
-                    t = r + (t - a);
+                uint32_t k = D->s[w].vmk++, dd = k < f->ndone ? f->vmd[k] : 0;
+                if (dd) {
+                    /* completed dd - 1 cycles after its issue (a done mark):
+                     * 4.2's write stage takes the accesses of a compute unit
+                     * in the order they issued (only the oldest leaves the
+                     * memory stage), each once it completed and the buffer
+                     * has room; what it waits more than the traced buffer
+                     * would have made it wait delays its write, which the
+                     * wavefront waits for at an s_waitcnt and at its end,
+                     * not at its issue */
+                    uint64_t cpl = r + (dd - 1);
+                    uint64_t at = umax(cpl, vm_free[cu]), a0 = umax(cpl, R->vm_free_tr[cu]);
+                    vm_free[cu] = at + (uint64_t)rep * vm_int;
+                    R->vm_free_tr[cu] = a0 + (uint64_t)rep * vm_int_tr;
+                    t = a + (at - cpl > a0 - cpl ? (at - cpl) - (a0 - cpl) : 0);
+                    D->s[w].anchor = t;
+                    if (ev->store) {
+                        D->s[w].stored = umax(D->s[w].stored, t);
+                        done = t;
+                    }
+                    t = r;
+                } else {    /* no done mark: taken at its issue plus the latency's change */
+                    t = umax(a, vm_free[cu]);
+                    vm_free[cu] = t + (uint64_t)rep * vm_int;
+                    D->s[w].anchor = t;
+                    if (ev->store) {    /* the wavefront goes on once the stage took it */
+                        D->s[w].stored = umax(D->s[w].stored, t);
+                        done = t;
+                        t = r + (t - a);
+                    } else if (c->waits) {  /* a load too: it waits at the s_waitcnt */
+                        t = r + (t - a);
+                    }
                 }
             } else {                                /* 5: the LDS, in ready order */
                 uint64_t a = add_d(r, d_lds, r);
@@ -888,6 +932,7 @@ static void copy_run(col *c, mrun *to, const mrun *from)
     to->timed = from->timed, to->clock = from->clock, to->prev_traced_end = from->prev_traced_end;
     memcpy(to->simd_free, from->simd_free, (size_t)g->num_cu * g->num_pools * sizeof *to->simd_free);
     memcpy(to->vm_free, from->vm_free, g->num_cu * sizeof *to->vm_free);
+    memcpy(to->vm_free_tr, from->vm_free_tr, g->num_cu * sizeof *to->vm_free_tr);
     memcpy(to->lds_free, from->lds_free, g->num_cu * sizeof *to->lds_free);
     memcpy(to->cuq, from->cuq, g->num_cu * sizeof *to->cuq);
     memcpy(to->inq, from->inq, g->num_cu);
@@ -1117,9 +1162,9 @@ drop:   /* its wavefronts kept or freed, the others left in order; the map rebui
                             f->buf = b, f->cap = f->len;
                     }
                     c->kept[c->nkept++] = *f;
-                    c->kept_bytes += sizeof *f + f->cap;
+                    c->kept_bytes += sizeof *f + f->cap + (uint64_t)f->capvm * sizeof *f->vmd;
                 } else {
-                    free(f->buf);
+                    free(f->buf), free(f->vmd);
                 }
                 continue;
             }
@@ -1393,7 +1438,9 @@ static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
         if (rec->raw && rft_unit_parse(rec->raw, rec->len, &u) == 0) {
             rc = col_at(c, u.cycle);
             cwf *f = col_find(c, rft_wf_key(u.cu, u.simd, u.wf));
-            if (f && !rc && (u.flags & RFT_WF_MARK))
+            if (f && !rc && u.flags == RFT_WF_DONE)
+                col_done(f, u.cycle);
+            else if (f && !rc && (u.flags & RFT_WF_MARK))
                 col_mark(c, f, u.flags);
             else if (f && !rc)
                 rc = col_event(c, f, unit_of(u.flags), 1, 0, NULL);

@@ -468,6 +468,13 @@ static int flush_inst(rft_dec *d, m2s *m)
                                 m->pmask + i * (RFT_MAX_LANES / 8), m->pval + (size_t)i * lanes,
                                 m->unit)))
             return e;
+    /* with the pipeline trace: a vector memory access's completion (its
+     * mem-w stage, where 4.2's write buffer takes it) in a mark of its own
+     * (rft(5): done), which rft-replay --model cu serialises its write
+     * buffer at; the instruction is at its mem-m stage */
+    if (traced(d) && m->unit == RFT_WF_VMEM && m->ti.done >= cycle &&
+        (e = dec_unit(d, w, m->ti.done, RFT_WF_DONE)))
+        return e;
     if (m->barrier) {
         w->barrier = 1;
         uint32_t wg = (uint32_t)wid / m->wpwg, all = 1;

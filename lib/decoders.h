@@ -54,6 +54,8 @@ typedef struct rft_m2s_inst {
     uint16_t cu, simd;          /* compute unit, wavefront pool (the SIMD it issues to) */
     uint32_t wg, wf;            /* work-group and wavefront ids of its ND-Range */
     char mnem[48];              /* its mnemonic, as the ISA log prints it */
+    uint64_t done;              /* execute stamping: a vector memory access's write stage
+                                   (mem-w, its completion); 0 none */
 } rft_m2s_inst;
 
 typedef struct rft_m2s_trace rft_m2s_trace;

@@ -26,6 +26,7 @@ typedef struct pend {
     rft_m2s_inst in;
     uint64_t id;
     int done, executed, endpgm;    /* endpgm: stamped at its si.end_inst */
+    int mem;                    /* a vector memory access: done at its mem-w line */
     /* the pending fetches of one key (by_id) are chained in fetch order by
      * their sequence numbers (NONE: the last); the first holds the last's */
     uint64_t next, tail;
@@ -91,14 +92,16 @@ uint64_t rft_m2s_trace_max_wait(const rft_m2s_trace *t) { return t->max_wait; }
  * record is the LDS's completion and a wavefront's wait in the LDS's queue
  * lies before it, rft-replay's LDS unit), scalar ALU and scalar memory (su-e,
  * su-m), branch (bu-e). */
+enum { ST_EXEC = 1, ST_MEM, ST_MEMW };   /* an execute stage, vector memory's, its write stage */
 static int exec_stage(const char *s, size_t n)
 {
-    static const char *const stg[] = {" stg=\"simd-e\"", " stg=\"mem-m\"", " stg=\"lds-w\"",
-                                      " stg=\"su-e\"", " stg=\"su-m\"", " stg=\"bu-e\""};
+    static const char *const stg[] = {" stg=\"mem-m\"", " stg=\"simd-e\"", " stg=\"lds-w\"",
+                                      " stg=\"su-e\"", " stg=\"su-m\"", " stg=\"bu-e\"",
+                                      " stg=\"mem-w\""};
     for (size_t k = 0; k < sizeof stg / sizeof *stg; k++) {
         size_t l = strlen(stg[k]);
         if (n >= l && memcmp(s + n - l, stg[k], l) == 0)
-            return 1;
+            return k == 0 ? ST_MEM : k == 6 ? ST_MEMW : ST_EXEC;
     }
     return 0;
 }
@@ -229,7 +232,7 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
         return 0;
     }
     if (t->at_exec && (starts(s, n, "si.inst ") || starts(s, n, "si.end_inst "))) {
-        int ex = s[3] == 'i' && exec_stage(s, n);
+        int ex = s[3] == 'i' ? exec_stage(s, n) : 0;
         if (!ex && s[3] == 'i')
             return 0;
         if (field(t, s, n, "id", UINT64_MAX / 10, &v[0]) || field(t, s, n, "cu", 65535, &v[1]))
@@ -241,10 +244,15 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
              * its wavefront's memory accesses are done (scalar-unit.c), and
              * its work-group frees its slot then (rft(5): the end waited for
              * its last results) */
-            if (ex) {
+            if (ex == ST_MEMW) {        /* a vector memory access completed: done */
+                if (!p->mem)
+                    return 0;
+                p->in.done = t->clk;
+            } else if (ex) {
                 p->in.cycle = t->clk;
                 p->executed = 1;
-                if (p->endpgm)
+                p->mem = ex == ST_MEM;  /* its completion to come (rft(5): done) */
+                if (p->endpgm || p->mem)
                     return 0;
             } else if (p->endpgm && p->executed) {
                 p->in.cycle = t->clk;
@@ -286,6 +294,7 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
     memcpy(out->mnem, a, k);
     out->mnem[k] = 0;
     out->cycle = t->clk;
+    out->done = 0;
     out->cu = (uint16_t)v[0];
     out->simd = (uint16_t)v[1];
     out->wg = (uint32_t)v[2];
@@ -328,7 +337,8 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
     pend *p = &t->q[(t->head + t->n++) % t->cap];
     p->in = *out;
     p->id = v[4];
-    p->done = p->executed = 0;
+    p->done = p->executed = p->mem = 0;
+    p->in.done = 0;
     p->endpgm = strcmp(out->mnem, "s_endpgm") == 0;
     p->next = NONE;
     p->tail = seq;

@@ -102,10 +102,14 @@ enum rft_wc {
 #define RFT_WF_WAIT 0x40
 #define RFT_WF_BARRIER 0x80
 #define RFT_WF_MARK (RFT_WF_WAIT | RFT_WF_BARRIER)
+/* a unit record's fifth value, a mark too (so a reader of the four takes it
+ * for one): a vector memory access of the wavefront, its oldest not yet
+ * completed, completed at this cycle (entered its write stage) */
+#define RFT_WF_DONE (RFT_WF_VMEM | RFT_WF_WAIT)
 
 /* The unit record (kind 0x07, rft(5)): cycle u64, cu u16, simd u16, wf u32,
- * flags u8 (RFT_WF_VMEM or RFT_WF_LDS, or a mark: RFT_WF_WAIT, RFT_WF_BARRIER),
- * little-endian, 17 bytes. */
+ * flags u8 (RFT_WF_VMEM or RFT_WF_LDS, or a mark: RFT_WF_WAIT, RFT_WF_BARRIER,
+ * RFT_WF_DONE), little-endian, 17 bytes. */
 #define RFT_UNITREC_LEN 17u
 typedef struct rft_unitrec {
     uint64_t cycle;
@@ -123,21 +127,22 @@ static inline void rft_unit_encode(uint8_t *b, const rft_unitrec *u)
         b[12 + i] = (uint8_t)(u->wf >> (8 * i));
     b[16] = u->flags;
 }
-/* its text name: vmem, lds, wait or barrier */
+/* its text name: vmem, lds, wait, barrier or done */
 static inline const char *rft_unit_name(uint8_t flags)
 {
     return flags == RFT_WF_VMEM   ? "vmem"
            : flags == RFT_WF_LDS  ? "lds"
            : flags == RFT_WF_WAIT ? "wait"
+           : flags == RFT_WF_DONE ? "done"
                                   : "barrier";
 }
-/* 0, or -1 when the payload is not a unit record's (its length, a flag bit
- * other than the unit's, not exactly one of them: both would print as one) */
+/* 0, or -1 when the payload is not a unit record's (its length, a value
+ * other than the five: two bits would print as one) */
 static inline int rft_unit_parse(const uint8_t *b, uint32_t len, rft_unitrec *u)
 {
     if (len != RFT_UNITREC_LEN ||
         (b[16] != RFT_WF_VMEM && b[16] != RFT_WF_LDS && b[16] != RFT_WF_WAIT &&
-         b[16] != RFT_WF_BARRIER))
+         b[16] != RFT_WF_BARRIER && b[16] != RFT_WF_DONE))
         return -1;
     u->cycle = 0;
     for (int i = 7; i >= 0; i--)

@@ -423,12 +423,15 @@ int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t 
         return bundle_fields(d, &r->u.bundle, nf - 5, f + 5, fl + 5) ? RFT_EFORMAT : 1;
     }
     if (type == 'U') {      /* a store's unit: kind 0x07, its payload in d->ubuf */
+        static const uint8_t units[] = {RFT_WF_VMEM, RFT_WF_LDS, RFT_WF_WAIT, RFT_WF_BARRIER,
+                                        RFT_WF_DONE};
         uint8_t unit = 0;       /* the value rft_unit_name names so */
-        for (uint8_t k = RFT_WF_VMEM; k && !unit; k = (uint8_t)(k << 1))   /* vmem .. barrier */
-            if (eq(f[5], fl[5], rft_unit_name(k)))
-                unit = k;
+        for (size_t k = 0; k < sizeof units && !unit; k++)
+            if (eq(f[5], fl[5], rft_unit_name(units[k])))
+                unit = units[k];
         if (!unit)
-            return bad(d, "unknown unit '%.*s' (vmem, lds, wait or barrier)", TOK(f[5], fl[5]));
+            return bad(d, "unknown unit '%.*s' (vmem, lds, wait, barrier or done)",
+                       TOK(f[5], fl[5]));
         rft_unit_encode(d->ubuf, &(rft_unitrec){cycle, cu, simd, wf, unit});
         r->kind = RFT_UNITREC;
         r->raw = d->ubuf;

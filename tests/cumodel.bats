@@ -41,6 +41,37 @@ export -f col
     refute_line --partial 'off the traced span'
 }
 
+# two wavefronts of compute unit 0 (SIMDs 0 and 1) each load at cycle 10; wf 0's access
+# completes at 100, wf 1's at $1 (done marks, rft(5); none with $2); each waits for it 10
+# cycles later, runs one vector ALU instruction and ends 10 cycles after
+two_loads() {
+    w() { printf 'W\t%s\t0\t%s\t%s\t%s\tffffffffffffffff' "$1" "$2" "$2" "$3"
+          printf '\t00000001%.0s' {1..64}; printf '%s\n' "${4:+	$4}"; }
+    printf 'B\t0\t0\t0\t0\t4\tk\t0\nB\t0\t0\t1\t1\t4\tk\t0\n'
+    w 10 0 1 flags=vmem; w 10 1 1 flags=vmem
+    { [ -z "$2" ] && printf 'U\t100\t0\t0\t0\tdone\nU\t%s\t0\t1\t1\tdone\n' "$1"
+      printf 'U\t110\t0\t0\t0\twait\n'; w 110 0 2
+      printf 'U\t%s\t0\t1\t1\twait\n' $(($1 + 10)); w $(($1 + 10)) 1 2
+      printf 'E\t120\t0\t0\t0\nE\t%s\t0\t1\t1\n' $(($1 + 20)); } | sort -t $'\t' -k2,2n -s
+}
+
+@test "a 1-entry write buffer takes accesses at their completions (done marks), not at their issues" {
+    printf '[ Device ]\nNumComputeUnits = 1\n' > one.ini
+    printf '[ Device ]\nNumComputeUnits = 1\n[ VectorMemUnit ]\nWriteLatency = 21\n' > w21.ini
+    # completions 30 cycles apart: the second finds the buffer free, each pays its +20 once
+    two_loads 130 | rft-decode -o apart.rft -
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config one.ini --m2s-what-if w21.ini apart.rft | awk -F'\t' '\$1 == \"total\" { print \$2, \$3, \$4 }'"
+    assert_output "150 150 170"
+    # the same stream without its done marks: both taken at their issue, the second 21 later
+    two_loads 130 x | rft-decode -o issue.rft -
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config one.ini --m2s-what-if w21.ini issue.rft | awk -F'\t' '\$1 == \"total\" { print \$4 }'"
+    assert_output 191
+    # completions 5 cycles apart: the second waits for the first's 21 cycles
+    two_loads 105 | rft-decode -o close.rft -
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config one.ini --m2s-what-if w21.ini close.rft | awk -F'\t' '\$1 == \"total\" { print \$2, \$4 }'"
+    assert_output "125 161"
+}
+
 @test "a longer ReadExecWriteLatency never runs faster, and a larger one no faster than a smaller" {
     local prev=0 l c
     for l in 8 12 18 28; do

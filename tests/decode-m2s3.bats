@@ -87,3 +87,24 @@ B	17	0	0	1	5	fastWalshTransform	0"
     run -2 --separate-stderr rft-decode $FWT --cycles-at issue --cycles-from t.txt "$F/fwt-det.isa.zst"
     assert_regex "$stderr" "--cycles-at"
 }
+
+@test "a vector memory access's completion (its mem-w stage) in a done mark, after its instruction" {
+    run -0 --separate-stderr bash -c "rft-decode $FWT --cycles-from t.txt '$F/fwt-det.isa.zst' > s.rft"
+    # one done mark an access: as many as mem-w lines in the trace
+    n=$(grep -c 'stg="mem-w"' t.txt)
+    (( n > 0 ))
+    run -0 pipe "rft-view --kind U s.rft | grep -c 'done\$'"
+    assert_output "$n"
+    # at cycles where the trace prints a mem-w stage
+    awk '/^c clk=/ { c = substr($2, 5) } /stg="mem-w"/ { print c }' t.txt | sort -u > w.txt
+    run -0 pipe "rft-view --kind U s.rft | awk '\$6 == \"done\" { print \$2 }' | sort -u | comm -23 - w.txt | wc -l"
+    assert_output 0
+    # each wavefront's k-th done after its k-th vector memory instruction (a load's write
+    # flagged vmem, a store's unit record), and no more dones than accesses before it
+    run -0 pipe "rft-view s.rft | awk '(\$1 == \"W\" && /flags=vmem/) || (\$1 == \"U\" && \$6 == \"vmem\") { k = \$5; if (\$2 != last[k]) i[k] = i[k] + 1; last[k] = \$2; at[k, i[k]] = \$2 }
+        \$1 == \"U\" && \$6 == \"done\" { k = \$5; d[k]++; if (d[k] > i[k] || \$2 < at[k, d[k]]) bad++ } END { print bad + 0 }'"
+    assert_output 0
+    # the shifted replay takes a done mark for no instruction: its table as without them
+    rft-view s.rft | grep -v 'done$' | rft-decode -o nodone.rft -
+    run -0 cmp <(rft-replay -f tsv s.rft) <(rft-replay -f tsv nodone.rft)
+}

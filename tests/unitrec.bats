@@ -21,7 +21,7 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
     rft-repeat -n 2 s.rft -o r.rft
     rft-view s.rft | grep '^U' > u1.txt
     n=$(wc -l < u1.txt)
-    (( n == 16 + 32 ))      # 16 stores, 32 waits
+    (( n == 16 + 32 + 32 ))     # 16 stores, 32 waits, the 32 accesses' completions
     # copy 1 starts one period after copy 0: the kernel records give it
     p=$(rft-view --kind K r.rft | awk -F'\t' 'NR == 1 { a = $2 } NR == 2 { print $2 - a }')
     (( p > 0 ))
@@ -79,7 +79,7 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
 }
 
 @test "U lines by hand: lds and vmem round trip, a malformed one refused with its line" {
-    printf 'B\t0\t0\t0\t0\t4\tk\nU\t5\t0\t0\t0\tlds\nU\t6\t0\t0\t0\tvmem\nE\t9\t0\t0\t0\n' > a.txt
+    printf 'B\t0\t0\t0\t0\t4\tk\nU\t5\t0\t0\t0\tlds\nU\t6\t0\t0\t0\tvmem\nU\t8\t0\t0\t0\tdone\nE\t9\t0\t0\t0\n' > a.txt
     rft-decode a.txt -o a.rft
     run -0 rft-view a.rft
     assert_output "$(cat a.txt)"
@@ -89,8 +89,8 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
         assert_equal "$stderr" "rft-decode: b.txt:2: $2"
         [ ! -e b.rft ]
     }
-    bad 'U\t5\t0\t0\t0\tvalu' "unknown unit 'valu' (vmem, lds, wait or barrier)"
-    bad 'U\t5\t0\t0\t0\tfb' "unknown unit 'fb' (vmem, lds, wait or barrier)"
+    bad 'U\t5\t0\t0\t0\tvalu' "unknown unit 'valu' (vmem, lds, wait, barrier or done)"
+    bad 'U\t5\t0\t0\t0\tfb' "unknown unit 'fb' (vmem, lds, wait, barrier or done)"
     bad 'U\t5\t0\t0\t0' "U line has 5 fields, expected 6"
     bad 'U\t5\t0\t0\t0\tlds\tvmem' "U line has 7 fields, expected 6"
     bad 'U\t5\t0\t0\t1\tlds' "U for wavefront 1 on slice (0,0), which has not begun"
@@ -104,13 +104,13 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
     run -0 pipe "rft-view --slice 0:1 s.rft | grep '^U' | cut -f3,4 | sort -u"
     assert_output "$(printf '0\t1')"
     run -0 pipe "rft-view --kernel fastWalshTransform s.rft | grep -c '^U'"
-    assert_output "48"
+    assert_output "80"
     # --kind U alone; --cycles by its cycle
     run -0 pipe "rft-view --kind U s.rft | cut -c1 | sort -u"
     assert_output "U"
     run -0 pipe "rft-view --kind U s.rft | wc -l"
-    assert_output "48"
-    run -0 pipe "rft-view --kind U --cycles 1501:1517 s.rft | grep -v wait | cut -f2 | tr '\n' ' '"
+    assert_output "80"
+    run -0 pipe "rft-view --kind U --cycles 1501:1517 s.rft | grep -v 'wait\|done' | cut -f2 | tr '\n' ' '"
     assert_output "1501 1517 "
     # two shards: each unit record in its slice's shard only
     for k in 0 1; do rft-view --shard $k/2 s.rft | grep '^U' > sh$k.txt; done
