@@ -209,6 +209,10 @@ void decode_source_run(cli_job *j, const rft_sink *out)
         warnx("%s: the trace ends before %llu s_endpgm completed: their wavefronts end at their "
               "execute stage, not after their stores", c->tname,
               (unsigned long long)rft_m2s_trace_end_kept(c->tp));
+    if (c->tp && rft_m2s_trace_mem_kept(c->tp))
+        warnx("%s: %llu vector memory accesses have no write stage (mem-w) in the trace: no done "
+              "mark for them (rft-replay --model cu takes them at their issue)", c->tname,
+              (unsigned long long)rft_m2s_trace_mem_kept(c->tp));
     rft_in_close(c->in);
     rft_in_close(c->tin);
     rft_m2s_trace_free(c->tp);

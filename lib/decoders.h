@@ -82,6 +82,9 @@ uint64_t rft_m2s_trace_fetch_kept(const rft_m2s_trace *t);
 /* s_endpgm is at its completion (si.end_inst); those the trace ends before
  * completing keep their execute stage, counted here */
 uint64_t rft_m2s_trace_end_kept(const rft_m2s_trace *t);
+/* vector memory accesses with no completion (mem-w) before their end or the
+ * trace's: no done mark made for them */
+uint64_t rft_m2s_trace_mem_kept(const rft_m2s_trace *t);
 /* The trace's clock ("c clk=N") is esim's fastest clock domain, trace_mhz
  * (1000 in 4.2: the x86 model's default), not the GPU's (gpu_mhz: [Device]
  * Frequency, 925 in 4.2): with both given and different, instructions get

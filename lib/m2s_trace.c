@@ -38,7 +38,7 @@ struct rft_m2s_trace {
     int have_clk;
     uint64_t gpu_ps, trace_ps;  /* cycle times (0: the trace's clock is the GPU's) */
     int at_exec;
-    uint64_t insts, fetch_kept, end_kept, max_wait;
+    uint64_t insts, fetch_kept, end_kept, mem_kept, max_wait;
     pend *q;                    /* ring, fetch order */
     size_t head, n, cap, bound;
     uint64_t head_seq;          /* the sequence number of q[head] (fetches count from 0) */
@@ -84,6 +84,7 @@ static uint64_t gpu_cycle(const rft_m2s_trace *t, uint64_t c)
 
 uint64_t rft_m2s_trace_fetch_kept(const rft_m2s_trace *t) { return t->fetch_kept; }
 uint64_t rft_m2s_trace_end_kept(const rft_m2s_trace *t) { return t->end_kept; }
+uint64_t rft_m2s_trace_mem_kept(const rft_m2s_trace *t) { return t->mem_kept; }
 uint64_t rft_m2s_trace_max_wait(const rft_m2s_trace *t) { return t->max_wait; }
 
 /* The execute stage of each unit, as 4.2 prints it: vector ALU (simd-e),
@@ -161,7 +162,9 @@ int rft_m2s_trace_pop(rft_m2s_trace *t, int at_end, rft_m2s_inst *out)
         return 0;
     pend *p = &t->q[t->head];
     if (!p->done) {
-        if (p->executed)
+        if (p->mem)
+            t->mem_kept++;      /* an access the trace ends before completing */
+        else if (p->executed)
             t->end_kept++;      /* an s_endpgm the trace ends before completing */
         else
             t->fetch_kept++;
@@ -260,6 +263,8 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
             p->done = 1;        /* si.end_inst without an execute stage: fetch kept */
             if (!p->executed)
                 t->fetch_kept++;
+            else if (p->mem && !p->in.done)
+                t->mem_kept++;  /* ended with no mem-w stage: no done mark */
             uint64_t k = sq - t->head_seq;
             if (k + 1 > t->max_wait)
                 t->max_wait = k + 1;

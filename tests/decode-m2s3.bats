@@ -108,3 +108,13 @@ B	17	0	0	1	5	fastWalshTransform	0"
     rft-view s.rft | grep -v 'done$' | rft-decode -o nodone.rft -
     run -0 cmp <(rft-replay -f tsv s.rft) <(rft-replay -f tsv nodone.rft)
 }
+
+@test "a trace without an access's write stage (mem-w): no done mark for it, and a warning counts them" {
+    grep -v 'stg="mem-w"' t.txt > nomemw.txt
+    run -0 --separate-stderr bash -c "rft-decode $FWT --cycles-from nomemw.txt '$F/fwt-det.isa.zst' | rft-view --kind U | grep -c 'done\$' || true"
+    assert_output 0
+    assert_equal "${stderr_lines[-1]}" "rft-decode: nomemw.txt: 32 vector memory accesses have no write stage (mem-w) in the trace: no done mark for them (rft-replay --model cu takes them at their issue)"
+    # the records otherwise as with the trace whole
+    rft-decode $FWT --cycles-from t.txt "$F/fwt-det.isa.zst" 2>/dev/null | rft-view | grep -v 'done$' > whole.txt
+    run -0 pipe "rft-decode $FWT --cycles-from nomemw.txt '$F/fwt-det.isa.zst' 2>/dev/null | rft-view | diff - whole.txt"
+}
