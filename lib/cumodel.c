@@ -347,7 +347,7 @@ static int col_runs(col *c)
     uint64_t bytes = 0;
     for (int r = 0; r < 3; r++) {
         const rft_m2scfg *g = r == RB ? &c->traced : &c->whatif;
-        bytes += (uint64_t)g->num_cu * ((uint64_t)g->num_pools * 8 + 8 + 8 + 4 + 1);
+        bytes += (uint64_t)g->num_cu * ((uint64_t)g->num_pools * 8 + 8 + 8 + 8 + 4 + 1);
     }
     if (c->st) {
         char what[96];      /* numbers only: "the compute units of the configuration (4294967295 ...)" */
