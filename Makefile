@@ -181,7 +181,7 @@ tests/unit/%: tests/unit/%.c lib/librft.a lib/*.h tests/unit/*.h
 FUZZ_DECODERS = m2s gem5 nvbit columns evg cutracer
 # the stage families of fuzz_stage.c (harness stage-NAME, FUZZ_STAGE=NAME)
 FUZZ_STAGES = alloc classify dcpatch escan replay heal merge
-FUZZ_HARNESSES = reader payload text faultmap params $(addprefix dec-,$(FUZZ_DECODERS)) \
+FUZZ_HARNESSES = reader payload text faultmap params m2strace $(addprefix dec-,$(FUZZ_DECODERS)) \
 	$(addprefix stage-,$(FUZZ_STAGES))
 FUZZ_CC ?= clang
 FUZZ_DEB_PKGS = clang libclang-rt-14-dev
