@@ -14,7 +14,9 @@
  * fetch stage runs the instruction in the functional emulator, right after
  * that emulator printed it to the ISA log (--si-debug-isa), so the k-th
  * si.new_inst of the trace is the k-th instruction of the log.  Every other
- * line (si.inst stages, si.end_inst, mem.*, the header) is skipped.
+ * line (si.inst stages, si.end_inst, mem.*, the header) is skipped, except,
+ * with execute stamping, the si.inst lines of the execute stages, of a
+ * vector memory access's write stage and the si.end_inst lines.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +94,8 @@ uint64_t rft_m2s_trace_max_wait(const rft_m2s_trace *t) { return t->max_wait; }
  * the access done, lds-unit.c sets the wavefront ready there, so that the
  * record is the LDS's completion and a wavefront's wait in the LDS's queue
  * lies before it, rft-replay's LDS unit), scalar ALU and scalar memory (su-e,
- * su-m), branch (bu-e). */
+ * su-m), branch (bu-e); and vector memory's write stage (mem-w, where its
+ * write buffer takes a completed access: its done mark, rft(5)). */
 enum { ST_EXEC = 1, ST_MEM, ST_MEMW };   /* an execute stage, vector memory's, its write stage */
 static int exec_stage(const char *s, size_t n)
 {
