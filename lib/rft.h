@@ -136,13 +136,20 @@ static inline const char *rft_unit_name(uint8_t flags)
            : flags == RFT_WF_DONE ? "done"
                                   : "barrier";
 }
-/* 0, or -1 when the payload is not a unit record's (its length, a value
- * other than the five: two bits would print as one) */
+/* a unit record's values: one of these (two bits would print as one) */
+#define RFT_UNIT_VALUES RFT_WF_VMEM, RFT_WF_LDS, RFT_WF_WAIT, RFT_WF_BARRIER, RFT_WF_DONE
+static inline int rft_unit_known(uint8_t flags)
+{
+    static const uint8_t v[] = {RFT_UNIT_VALUES};
+    for (size_t i = 0; i < sizeof v; i++)
+        if (flags == v[i])
+            return 1;
+    return 0;
+}
+/* 0, or -1 when the payload is not a unit record's (its length, its value) */
 static inline int rft_unit_parse(const uint8_t *b, uint32_t len, rft_unitrec *u)
 {
-    if (len != RFT_UNITREC_LEN ||
-        (b[16] != RFT_WF_VMEM && b[16] != RFT_WF_LDS && b[16] != RFT_WF_WAIT &&
-         b[16] != RFT_WF_BARRIER && b[16] != RFT_WF_DONE))
+    if (len != RFT_UNITREC_LEN || !rft_unit_known(b[16]))
         return -1;
     u->cycle = 0;
     for (int i = 7; i >= 0; i--)

@@ -423,8 +423,7 @@ int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t 
         return bundle_fields(d, &r->u.bundle, nf - 5, f + 5, fl + 5) ? RFT_EFORMAT : 1;
     }
     if (type == 'U') {      /* a store's unit: kind 0x07, its payload in d->ubuf */
-        static const uint8_t units[] = {RFT_WF_VMEM, RFT_WF_LDS, RFT_WF_WAIT, RFT_WF_BARRIER,
-                                        RFT_WF_DONE};
+        static const uint8_t units[] = {RFT_UNIT_VALUES};
         uint8_t unit = 0;       /* the value rft_unit_name names so */
         for (size_t k = 0; k < sizeof units && !unit; k++)
             if (eq(f[5], fl[5], rft_unit_name(units[k])))
