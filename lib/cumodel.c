@@ -347,7 +347,10 @@ static int col_runs(col *c)
     uint64_t bytes = 0;
     for (int r = 0; r < 3; r++) {
         const rft_m2scfg *g = r == RB ? &c->traced : &c->whatif;
-        bytes += (uint64_t)g->num_cu * ((uint64_t)g->num_pools * 8 + 8 + 8 + 8 + 4 + 1);
+        const mrun *R = &c->run[r];     /* its arrays' element sizes, as allocated below */
+        bytes += (uint64_t)g->num_cu *
+                 ((uint64_t)g->num_pools * sizeof *R->simd_free + sizeof *R->vm_free +
+                  sizeof *R->vm_free_tr + sizeof *R->lds_free + sizeof *R->cuq + sizeof *R->inq);
     }
     if (c->st) {
         char what[96];      /* numbers only: "the compute units of the configuration (4294967295 ...)" */
@@ -823,38 +826,32 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             } else if (ev->unit == RFT_CM_VMEM) {   /* 1: the write stage and its buffer */
                 uint64_t a = add_d(r, d_vm, r);
                 uint32_t k = D->s[w].vmk++, dd = k < f->ndone ? f->vmd[k] : 0;
+                uint64_t wt;        /* its write, which the wavefront waits for at an
+                                     * s_waitcnt and at its end */
                 if (dd) {
                     /* completed dd - 1 cycles after its issue (a done mark):
                      * 4.2's write stage takes the accesses of a compute unit
                      * in the order they issued (only the oldest leaves the
                      * memory stage), each once it completed and the buffer
                      * has room; what it waits more than the traced buffer
-                     * would have made it wait delays its write, which the
-                     * wavefront waits for at an s_waitcnt and at its end,
-                     * not at its issue */
+                     * would have made it wait delays its write, not its
+                     * wavefront at its issue */
                     uint64_t cpl = r + (dd - 1);
                     uint64_t at = umax(cpl, vm_free[cu]), a0 = umax(cpl, R->vm_free_tr[cu]);
                     vm_free[cu] = at + (uint64_t)rep * vm_int;
                     R->vm_free_tr[cu] = a0 + (uint64_t)rep * vm_int_tr;
-                    t = a + (at - cpl > a0 - cpl ? (at - cpl) - (a0 - cpl) : 0);
-                    D->s[w].anchor = t;
-                    if (ev->store) {
-                        D->s[w].stored = umax(D->s[w].stored, t);
-                        done = t;
-                    }
+                    wt = a + (at > a0 ? at - a0 : 0);
                     t = r;
-                } else {    /* no done mark: taken at its issue plus the latency's change */
-                    t = umax(a, vm_free[cu]);
-                    vm_free[cu] = t + (uint64_t)rep * vm_int;
-                    D->s[w].anchor = t;
-                    if (ev->store) {    /* the wavefront goes on once the stage took it */
-                        D->s[w].stored = umax(D->s[w].stored, t);
-                        done = t;
-                        t = r + (t - a);
-                    } else if (c->waits) {  /* a load too: it waits at the s_waitcnt */
-                        t = r + (t - a);
-                    }
+                } else {    /* no done mark: taken at its issue plus the latency's change;
+                             * the wavefront goes on once the stage took a store, or a
+                             * load it waits for at an s_waitcnt, else once it is done */
+                    wt = umax(a, vm_free[cu]);
+                    vm_free[cu] = wt + (uint64_t)rep * vm_int;
+                    t = ev->store || c->waits ? r + (wt - a) : wt;
                 }
+                D->s[w].anchor = wt;
+                if (ev->store)
+                    D->s[w].stored = umax(D->s[w].stored, wt), done = wt;
             } else {                                /* 5: the LDS, in ready order */
                 uint64_t a = add_d(r, d_lds, r);
                 t = umax(a, lds_free[cu]);
