@@ -472,7 +472,7 @@ static int flush_inst(rft_dec *d, m2s *m)
      * mem-w stage, where 4.2's write buffer takes it) in a mark of its own
      * (rft(5): done), which rft-replay --model cu serialises its write
      * buffer at; the instruction is at its mem-m stage */
-    if (traced(d) && m->unit == RFT_WF_VMEM && m->ti.done >= cycle &&
+    if (traced(d) && m->unit == RFT_WF_VMEM && m->ti.done &&  /* 0: none; after mem-m */
         (e = dec_unit(d, w, m->ti.done, RFT_WF_DONE)))
         return e;
     if (m->barrier) {
@@ -1083,7 +1083,7 @@ static int finish(rft_dec *d)
 static void describe(const rft_dec *d, void (*f)(void *, const char *, const char *), void *ctx)
 {
     const m2s *m = d->priv;
-    char b[512];
+    char b[512];            /* fixed text and numbers: no path or name of the user's */
     if (d->o.m2s_next) {
         f(ctx, "cycles_from", d->o.m2s_trace ? d->o.m2s_trace : "-");
         snprintf(b, sizeof b, "simulated: Multi2Sim's pipeline trace (cycles_from), each "

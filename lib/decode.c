@@ -394,7 +394,7 @@ static int new_failed(rft_decode *d, const char *err, int usage)
 static void meta(void *ctx, const char *k, const char *v)
 {
     rft_decode *d = ctx;
-    char note[96];
+    char note[96];          /* numbers only */
     size_t n = strlen(v);
     if (n > RFT_MAX_STR) {
         snprintf(note, sizeof note, "(%zu bytes: longer than a header value's %d, not recorded)",

@@ -99,13 +99,14 @@ uint64_t rft_m2s_trace_max_wait(const rft_m2s_trace *t) { return t->max_wait; }
 enum { ST_EXEC = 1, ST_MEM, ST_MEMW };   /* an execute stage, vector memory's, its write stage */
 static int exec_stage(const char *s, size_t n)
 {
-    static const char *const stg[] = {" stg=\"mem-m\"", " stg=\"simd-e\"", " stg=\"lds-w\"",
-                                      " stg=\"su-e\"", " stg=\"su-m\"", " stg=\"bu-e\"",
-                                      " stg=\"mem-w\""};
+    static const struct { const char *name; int kind; } stg[] = {
+        {" stg=\"simd-e\"", ST_EXEC}, {" stg=\"mem-m\"", ST_MEM}, {" stg=\"lds-w\"", ST_EXEC},
+        {" stg=\"su-e\"", ST_EXEC},   {" stg=\"su-m\"", ST_EXEC}, {" stg=\"bu-e\"", ST_EXEC},
+        {" stg=\"mem-w\"", ST_MEMW}};
     for (size_t k = 0; k < sizeof stg / sizeof *stg; k++) {
-        size_t l = strlen(stg[k]);
-        if (n >= l && memcmp(s + n - l, stg[k], l) == 0)
-            return k == 0 ? ST_MEM : k == 6 ? ST_MEMW : ST_EXEC;
+        size_t l = strlen(stg[k].name);
+        if (n >= l && memcmp(s + n - l, stg[k].name, l) == 0)
+            return stg[k].kind;
     }
     return 0;
 }
