@@ -65,7 +65,7 @@ tmp=$(mktemp -d) || exit 1
 set_runs "$runs"
 trace_stream "$trace" "$repeat"    # src; rft-decode or rft-repeat says what failed
 t=$(q "$src")
-table() { q "$tmp/$1.tsv"; }   # a pipeline's table
+table() { echo "$1" >> "$tmp/names"; q "$tmp/$1.tsv"; }  # a pipeline's table, its name kept in order
 model="replay --quiet --format tsv --model cu --m2s-config $(q "$cfg")"
 
 # the eleven pipelines, each writing its table to $tmp/NAME.tsv
@@ -96,8 +96,8 @@ total() {
         END { exit !ok }' "$1"
 }
 printf 'scheme\tcycles_traced\tcycles_model\tbaseline_error_pct\tcycles_scheme\tslowdown_pct\n' > "$tmp/out"
-for r in baseline dcpatch-common dcpatch-clustered dcpatch-dispersed rc rcrar wc argo sc1 sc4 sc8; do
+while read -r r; do
     x=$(total "$tmp/$r.tsv") || fail "$r: rft-replay --model cu gave no total row"
     printf '%s\t%s\n' "$r" "$x" >> "$tmp/out"
-done
+done < "$tmp/names"
 if [ "$outf" = - ]; then cat "$tmp/out"; else cp "$tmp/out" "$outf"; fi
