@@ -86,7 +86,9 @@ setup() {
 @test "a broken file named like a trace fails the batch, named, with a reason; the others complete" {
     mkdir suite
     cp good.rft suite/good.rft
-    head -c 5000 /dev/urandom > suite/Broken.rft.tsv
+    # binary from its first byte: random bytes could open with a newline or
+    # a '#', a blank or comment line the text reader skips (then 'line 2')
+    { printf '\211\001\377'; head -c 5000 /dev/urandom; } > suite/Broken.rft.tsv
     run --separate-stderr -1 rft-batch --study aging -j 2 --quiet -o out suite
     [[ $stderr == *"rft-batch: suite/Broken.rft.tsv: named as a trace, but not a trace (read as text: line 1: unknown record type '"*"')"* ]] || fail "$stderr"
     [[ $stderr != *"binary file matches"* ]] || fail "$stderr"
