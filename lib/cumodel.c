@@ -670,10 +670,11 @@ static int col_close(col *c)
 
 /* ---- the model, one ND-range -------------------------------------------- */
 /* a wavefront's state in a run: its stores' latest write stage; its last
- * vector memory access's write stage since its last wait (0 none); at a
- * barrier, its ready time otherwise and its traced cycles after the release
- * (+ 1; 0 not at one) */
-typedef struct { uint64_t stored, anchor, park, pdist; uint32_t vmk; } wst;
+ * vector memory access's write stage since its last wait (0 none), that
+ * access's issue and its completion's traced distance (+ 1; 0 no done
+ * mark); at a barrier, its ready time otherwise and its traced cycles after
+ * the release (+ 1; 0 not at one) */
+typedef struct { uint64_t stored, anchor, a_issue, park, pdist; uint32_t vmk, a_dd; } wst;
 
 typedef struct {
     uint32_t nl;
@@ -686,6 +687,10 @@ typedef struct {
     dev *cur;
     wgrp *g;
     uint64_t tb, te, drain;
+    /* the fewest traced cycles from a waited-for access's release (its
+     * write stage + the traced WriteLatency) to the instruction after the
+     * s_waitcnt: the pipeline's restart; UINT64_MAX: none seen */
+    uint64_t restart;
     uint32_t *res_wg, *res_wf;
     heap h;
 } ndw;
@@ -722,6 +727,24 @@ static int barrier_release(ndw *D, wgrp *G, heap *h)
     return 0;
 }
 
+/* When the instruction after an s_waitcnt may issue, for the release of
+ * its wavefront's last vector memory access (s): its traced distance dist
+ * after that access's issue, kept after the access's write (v4); but where
+ * the trace shows it issued later than the release (the write stage + the
+ * traced WriteLatency wl) by more than the ND-range's restart, it was not
+ * waiting for the access then, and that slack absorbs as much of a later
+ * write, no sooner than its traced distance after the issue */
+static uint64_t released(const ndw *D, const wst *s, uint64_t dist, uint32_t wl)
+{
+    uint64_t at = s->anchor + dist;
+    if (!s->a_dd || D->restart == UINT64_MAX || dist < (uint64_t)(s->a_dd - 1) + wl)
+        return at;
+    uint64_t post = dist - (s->a_dd - 1) - wl;
+    if (post <= D->restart)
+        return at;
+    return umax(at - (post - D->restart), s->a_issue + dist);
+}
+
 static uint64_t run_nd(col *c, mrun *R, ndw *D)
 {
     const rft_m2scfg *cfg = R->cfg, *traced = &c->traced;
@@ -732,6 +755,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     int64_t d_lds = delta(cfg->lds_write_latency, traced->lds_write_latency);
     uint32_t vm_int = ceil_div(cfg->vm_write_latency, cfg->vm_write_buffer);
     uint32_t vm_int_tr = ceil_div(traced->vm_write_latency, traced->vm_write_buffer);
+    uint32_t wl_tr = traced->vm_write_latency;
     uint32_t lds_int = ceil_div(cfg->lds_write_latency, cfg->lds_write_buffer);
     uint32_t npools = cfg->num_pools, ncu = cfg->num_cu;
     uint32_t cap_wg = npools * cfg->max_wg_per_pool, cap_wf = npools * cfg->max_wf_per_pool;
@@ -772,7 +796,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             const cwf *fw = D->w[ww];                                                     \
             uint64_t bb = now + (fw->begin - G0->first_begin) +                           \
                           (now == start ? G0->first_begin - tb : 0);                      \
-            next[ww] = 0, D->s[ww] = (wst){0, 0, 0, 0, 0};                                \
+            next[ww] = 0, D->s[ww] = (wst){0, 0, 0, 0, 0, 0, 0};                          \
             D->pos[ww] = fw->buf;                                                         \
             uint64_t rr = bb;                                                             \
             if (fw->n) {                                                                  \
@@ -849,7 +873,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                     vm_free[cu] = wt + (uint64_t)rep * vm_int;
                     t = ev->store || c->waits ? r + (wt - a) : wt;
                 }
-                D->s[w].anchor = wt;
+                D->s[w].anchor = wt, D->s[w].a_issue = r, D->s[w].a_dd = dd;
                 if (ev->store)
                     D->s[w].stored = umax(D->s[w].stored, wt), done = wt;
             } else {                                /* 5: the LDS, in ready order */
@@ -879,7 +903,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                      * or, done sooner, one issue interval after the event
                      * before: the rest of its traced gap was the wait */
                     uint64_t fe = nx->own < c->i0 ? nx->own : c->i0;
-                    nr = umax(t + fe, an + (nx->wait - 1));
+                    nr = umax(t + fe, released(D, &D->s[w], nx->wait - 1, wl_tr));
                 }
                 if (nx->wait)
                     D->s[w].anchor = 0;
@@ -890,7 +914,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                     uint64_t after = nx->bar - 1;
                     D->s[w].park = t + (nx->own < after ? nx->own : after);
                     if (nx->wait && an)
-                        D->s[w].park = umax(D->s[w].park, an + (nx->wait - 1));
+                        D->s[w].park = umax(D->s[w].park, released(D, &D->s[w], nx->wait - 1, wl_tr));
                     D->s[w].pdist = nx->bar;
                     G->bar_n++, G->bar_t = umax(G->bar_t, t);
                     hpop(h);
@@ -1086,16 +1110,30 @@ static int col_time(col *c, uint32_t pi)
     /* its span, instructions, events */
     uint64_t tb = UINT64_MAX, te = 0, ninst = 0, evn[4] = {0};
     int need_s = c->degraded != 0 || c->sc.stages != 0;
+    uint32_t wl = c->traced.vm_write_latency;
+    D.restart = UINT64_MAX;
     for (uint32_t i = 0; i < nl; i++) {
         const cwf *f = D.w[i];
         tb = f->begin < tb ? f->begin : tb;
         te = umax(te, f->end);
         ninst += f->n;
         const uint8_t *q = f->buf;
+        uint32_t nvm = 0, a_dd = 0;     /* its last access's since a wait: 1 + its distance */
         for (uint32_t k = 0; k < f->n; k++) {
             dev d;
             q = dev_get(q, &d);
             evn[0] += d.wake, evn[1] += d.mov, evn[2] += d.misp, evn[3] += d.lds;
+            /* the restart: the fewest cycles after a release to the next issue */
+            if (d.wait && a_dd && d.wait - 1 >= (uint64_t)(a_dd - 1) + wl) {
+                uint64_t post = d.wait - 1 - (a_dd - 1) - wl;
+                D.restart = post < D.restart ? post : D.restart;
+            }
+            if (d.wait)
+                a_dd = 0;
+            if (d.unit == RFT_CM_VMEM) {
+                a_dd = nvm < f->ndone ? f->vmd[nvm] : 0;
+                nvm++;
+            }
         }
     }
     c->trace_end = umax(c->trace_end, te);
@@ -1266,7 +1304,8 @@ static int col_finish(col *c)
 }
 
 /* ---- the whole trace at once ------------------------------------------- */
-typedef struct { uint64_t t; uint32_t kind, w, j; } item;   /* kind 0 begin, 1 event, 2 end */
+typedef struct { uint64_t t; uint32_t kind, w, j; } item;   /* kind 0 begin, 1 event, 2 end,
+                                                                3 a done mark */
 static int item_cmp(const void *a, const void *b)
 {
     const item *x = a, *y = b;
@@ -1290,7 +1329,7 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
         return 0;
     col c = {0};
     int rc = -1;
-    size_t ni = 2 * (size_t)tr->nwf + tr->nev;
+    size_t ni = 2 * (size_t)tr->nwf + 2 * (size_t)tr->nev;
     item *it = malloc(ni * sizeof *it);
     if (!it || col_init(&c, traced, cfg, sch != NULL, tr->issue) || col_runs(&c))
         goto out;
@@ -1299,8 +1338,12 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
     size_t k = 0;
     for (uint32_t w = 0; w < tr->nwf; w++) {
         it[k++] = (item){tr->wf[w].begin, 0, w, 0};
-        for (uint32_t j = 0; j < tr->wf[w].n; j++)
-            it[k++] = (item){tr->ev[tr->wf[w].first + j].cycle, 1, w, j};
+        for (uint32_t j = 0; j < tr->wf[w].n; j++) {
+            const rft_cm_ev *e = &tr->ev[tr->wf[w].first + j];
+            it[k++] = (item){e->cycle, 1, w, j};
+            if (e->unit == RFT_CM_VMEM && e->done > e->cycle)
+                it[k++] = (item){e->done, 3, w, j};
+        }
         it[k++] = (item){tr->wf[w].end, 2, w, 0};
     }
     qsort(it, k, sizeof *it, item_cmp);
@@ -1317,6 +1360,10 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
         cwf *x = col_find(&c, it[i].w);
         if (it[i].kind == 2) {
             col_end(&c, x, f->end);
+            continue;
+        }
+        if (it[i].kind == 3) {
+            col_done(x, it[i].t);
             continue;
         }
         const rft_cm_ev *e = &tr->ev[f->first + it[i].j];

@@ -14,7 +14,7 @@
  * another wavefront's on its SIMD, within one issue interval, waited for
  * that one instruction at most).
  *
- * The model, per ND-range (the six mechanisms of issue 32; version 3):
+ * The model, per ND-range (the six mechanisms of issue 32; version 5):
  *   1. units and buffers: a vector ALU instruction holds its SIMD for
  *      max(issue, ReadExecWriteLatency / ReadExecWriteBufferSize) cycles
  *      (4.2 tracks no register: its wavefront goes on once it issued, so
@@ -23,11 +23,22 @@
  *      unit's write stage takes one completion per ceil(WriteLatency /
  *      WriteBufferSize) cycles (a 1-entry buffer: one write-back per
  *      latency); the wavefront goes on once the stage took it;
+ *      where the stream marks an access's completion (rft(5) done, 4.2's
+ *      mem-w; version 4), the write stage takes a compute unit's accesses
+ *      in the order they issued, each once it completed and the buffer has
+ *      room, and the wait more than the traced buffer's delays its write,
+ *      not its wavefront;
  *   waits, where 4.2 waits, as the stream marks them (rft(5): unit records
  *      wait and barrier): the instruction after an s_waitcnt is ready when
  *      the wavefront's last vector memory access is done (its write stage
  *      plus its traced distance), or one issue interval after the one
- *      before, whichever is later; the one after an s_barrier when its
+ *      before, whichever is later; where the access's completion is marked
+ *      and the trace shows the instruction issued later after the release
+ *      (the write stage + WriteLatency) than the ND-range's fewest cycles
+ *      (its restart), the wavefront was not waiting for it then: that
+ *      slack absorbs as much of a later write, the instruction no sooner
+ *      than its traced distance after the access's issue (version 5); the
+ *      one after an s_barrier when its
  *      work-group's last wavefront has arrived, plus its traced cycles
  *      after the release (a stream without wait marks holds a wavefront at
  *      a load until it completes);
@@ -54,7 +65,8 @@
  *      unit, after the traced gap between them.
  * With the traced configuration the model gives back the traced cycles
  * (its baseline error, reported beside every prediction); it is monotone
- * in every latency added and a wavefront alone pays each in full.
+ * in every latency added and a wavefront alone pays each in full (less
+ * the slack its trace shows after a release, version 5).
  *
  * The schemes' own events (issue 32), charged in a third run at the
  * what-if configuration (rft_cm_scheme; rft-replay's options, meaning what
@@ -119,6 +131,9 @@ typedef struct rft_cm_ev {
     uint8_t wake, mov, misp, lds;   /* its scheme events (rft_cm_scheme) */
     uint8_t mark;           /* RFT_WF_WAIT, RFT_WF_BARRIER: it came after an s_waitcnt,
                                an s_barrier (rft(5) unit records) */
+    uint64_t done;          /* a vector memory access: the cycle it completed (a done
+                               mark, rft(5): its write stage took it), after its
+                               cycle; 0 none */
 } rft_cm_ev;
 
 typedef struct rft_cm_wf {

@@ -34,7 +34,7 @@ static void add(uint32_t nd, uint32_t wg, uint16_t cu, uint16_t simd, uint64_t b
 {
     wf[nwf] = (rft_cm_wf){nd, wg, cu, simd, b, e, nev, (uint32_t)n, 0};
     for (int i = 0; i < n; i++)
-        ev[nev++] = (rft_cm_ev){c[i], u[i], st ? st[i] : 0, 0, 0, 0, 0, 0};
+        ev[nev++] = (rft_cm_ev){c[i], u[i], st ? st[i] : 0, 0, 0, 0, 0, 0, 0};
     nwf++;
 }
 
@@ -169,6 +169,33 @@ static void test_wait(void)
     c = t;
     c.vm_write_latency = 11;    /* the load 10 later: the waiting ALU at 120 */
     CHECK(run(&t, &c, NULL) == 130);
+}
+
+/* Model v5: a load completes (its done mark) at 60 and is released a
+ * WriteLatency (1) later, at 61.  B's next instruction issued 5 cycles after
+ * that, the ND-range's fewest (its restart); A's 39 after: A was not
+ * waiting for the load, and its 34 cycles of slack absorb a later write up
+ * to 34 cycles, where B pays each in full. */
+static void test_wait_slack(void)
+{
+    rft_m2scfg t = base(2), c = t;
+    reset();    /* A: a load at 10 done at 60, ALU 18, the marked ALU at 100, end 110;
+                 * B, on the other compute unit: the same load, marked ALU at 66, end 70 */
+    add(0, 0, 0, 0, 0, 110, 3, (uint64_t[]){10, 18, 100}, (uint8_t[]){V, A, A}, NULL);
+    ev[0].done = 60, ev[2].mark = RFT_WF_WAIT;
+    add(0, 1, 1, 0, 0, 70, 2, (uint64_t[]){10, 66}, (uint8_t[]){V, A}, NULL);
+    ev[3].done = 60, ev[4].mark = RFT_WF_WAIT;
+    uint64_t tr;
+    CHECK(run(&t, &c, &tr) == 110 && tr == 110);
+    c.vm_write_latency = 11;    /* B's ALU at 76, end 80; A's slack absorbs the 10 */
+    CHECK(run(&t, &c, NULL) == 110);
+    c.vm_write_latency = 41;    /* B at 106, end 110; A at 100 + (40 - 34), end 116 */
+    CHECK(run(&t, &c, NULL) == 116);
+    wf[1].end = 120;            /* B's end 54 after its last: 106 + 54 */
+    CHECK(run(&t, &c, NULL) == 160);
+    ev[3].done = 0;             /* B's load unmarked: A's 39 the fewest, no slack, */
+    wf[1].end = 70;             /* A pays in full: 100 + 40, end 150 */
+    CHECK(run(&t, &c, NULL) == 150);
 }
 
 /* A barrier releases a work-group's wavefronts at the last arrival: A, with
@@ -461,6 +488,7 @@ int main(void)
     test_drift();
     test_store_drain();
     test_wait();
+    test_wait_slack();
     test_barrier();
     test_slot_pool();
     test_lds();
