@@ -734,15 +734,22 @@ static int barrier_release(ndw *D, wgrp *G, heap *h)
  * traced WriteLatency wl) by more than the ND-range's restart, it was not
  * waiting for the access then, and that slack absorbs as much of a later
  * write, no sooner than its traced distance after the issue */
+/* The traced cycles from the release of an access (dd: 1 + its completion's
+ * distance after its issue, 0 no done mark) to the instruction dist after
+ * its issue, waiting at an s_waitcnt (WriteLatency wl): 1 + them, 0 when
+ * not known (an access with no mark, or an instruction before the release) */
+static uint64_t post_release(uint64_t dist, uint32_t dd, uint32_t wl)
+{
+    uint64_t rel = dd ? (uint64_t)(dd - 1) + wl : 0;
+    return dd && dist >= rel ? 1 + (dist - rel) : 0;
+}
+
 static uint64_t released(const ndw *D, const wst *s, uint64_t dist, uint32_t wl)
 {
-    uint64_t at = s->anchor + dist;
-    if (!s->a_dd || D->restart == UINT64_MAX || dist < (uint64_t)(s->a_dd - 1) + wl)
+    uint64_t at = s->anchor + dist, post = post_release(dist, s->a_dd, wl);
+    if (!post || post - 1 <= D->restart)    /* none seen: UINT64_MAX */
         return at;
-    uint64_t post = dist - (s->a_dd - 1) - wl;
-    if (post <= D->restart)
-        return at;
-    return umax(at - (post - D->restart), s->a_issue + dist);
+    return umax(at - (post - 1 - D->restart), s->a_issue + dist);
 }
 
 static uint64_t run_nd(col *c, mrun *R, ndw *D)
@@ -1124,10 +1131,9 @@ static int col_time(col *c, uint32_t pi)
             q = dev_get(q, &d);
             evn[0] += d.wake, evn[1] += d.mov, evn[2] += d.misp, evn[3] += d.lds;
             /* the restart: the fewest cycles after a release to the next issue */
-            if (d.wait && a_dd && d.wait - 1 >= (uint64_t)(a_dd - 1) + wl) {
-                uint64_t post = d.wait - 1 - (a_dd - 1) - wl;
-                D.restart = post < D.restart ? post : D.restart;
-            }
+            uint64_t post = d.wait ? post_release(d.wait - 1, a_dd, wl) : 0;
+            if (post && post - 1 < D.restart)
+                D.restart = post - 1;
             if (d.wait)
                 a_dd = 0;
             if (d.unit == RFT_CM_VMEM) {

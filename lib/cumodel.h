@@ -38,10 +38,9 @@
  *      (its restart), the wavefront was not waiting for it then: that
  *      slack absorbs as much of a later write, the instruction no sooner
  *      than its traced distance after the access's issue (version 5); the
- *      one after an s_barrier when its
- *      work-group's last wavefront has arrived, plus its traced cycles
- *      after the release (a stream without wait marks holds a wavefront at
- *      a load until it completes);
+ *      one after an s_barrier when its work-group's last wavefront has
+ *      arrived, plus its traced cycles after the release (a stream without
+ *      wait marks holds a wavefront at a load until it completes);
  *   2. work-groups are dispatched as slots free, as 4.2 does: in the
  *      traced order of their first begin, each to the first compute unit of
  *      the list of those with a free slot (every one at the start; one that
@@ -158,6 +157,11 @@ typedef struct rft_cm_trace {
 typedef struct rft_cm_scheme {
     uint32_t wakeup_cycles, mov_cycles, stall_cycles, lds_cycles, stages;
 } rft_cm_scheme;
+
+/* The validation's bound on the baseline error (bench/m2s-model, issue 32):
+ * the predictions were checked where the model at the traced configuration
+ * is within this many percent of the traced span */
+#define RFT_CM_BASELINE_PCT 3.0
 
 typedef struct rft_cm_result {
     uint64_t traced;        /* traced span: first begin to last end */

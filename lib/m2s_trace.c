@@ -347,7 +347,6 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
     p->in = *out;
     p->id = v[4];
     p->done = p->executed = p->mem = 0;
-    p->in.done = 0;
     p->endpgm = strcmp(out->mnem, "s_endpgm") == 0;
     p->next = NONE;
     p->tail = seq;

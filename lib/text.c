@@ -428,9 +428,13 @@ int rft_textdec_line(rft_textdec *d, int nf, const char *const *f, const size_t 
         for (size_t k = 0; k < sizeof units && !unit; k++)
             if (eq(f[5], fl[5], rft_unit_name(units[k])))
                 unit = units[k];
-        if (!unit)
-            return bad(d, "unknown unit '%.*s' (vmem, lds, wait, barrier or done)",
-                       TOK(f[5], fl[5]));
+        if (!unit) {    /* the names of RFT_UNIT_VALUES, "a, b or c": fixed text */
+            char names[16 * sizeof units] = "";  /* a name (7 at most) and its separator */
+            for (size_t k = 0; k < sizeof units; k++)
+                strcat(strcat(names, k == 0 ? "" : k + 1 < sizeof units ? ", " : " or "),
+                       rft_unit_name(units[k]));
+            return bad(d, "unknown unit '%.*s' (%s)", TOK(f[5], fl[5]), names);
+        }
         rft_unit_encode(d->ubuf, &(rft_unitrec){cycle, cu, simd, wf, unit});
         r->kind = RFT_UNITREC;
         r->raw = d->ubuf;
