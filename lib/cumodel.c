@@ -115,14 +115,17 @@ static uint64_t add_d(uint64_t t, int64_t d, uint64_t floor)
  * when flagged, what follows (LEB128): 1 the scheme's counts follow (the
  * wake-ups, MOVs, mispredictions and LDS loads), 2 a wait at an s_waitcnt
  * follows (the traced cycles since the access it waited for), 4 a barrier
- * follows (the traced cycles since its release). */
+ * follows (the traced cycles since its release), 8 an LDS access's service
+ * follows (+ 1: the traced cycles from the later of its wavefront's event
+ * before and its compute unit's LDS access before, to its completion). */
 /* the most bytes one event takes: byte 0, the own part's high bits (10),
  * what follows (1), the scheme's four counts (5 each), wait and bar (10 each) */
-#define DEV_MAX (1 + 10 + 1 + 4 * 5 + 2 * 10)
+#define DEV_MAX (1 + 10 + 1 + 4 * 5 + 3 * 10)
 typedef struct {
     uint64_t own, wait, bar;    /* wait: 0, or 1 + the traced cycles since the access
                                    waited for; bar: 0, or 1 + those since the barrier's
                                    release (its work-group's last arrival) */
+    uint64_t svc;               /* an LDS access: 0, or 1 + its service (above) */
     uint8_t unit, store;
     uint32_t wake, mov, misp, lds;
 } dev;
@@ -162,7 +165,7 @@ static const uint8_t *dev_get(const uint8_t *p, dev *d)
         d->own |= hi << 3;
     }
     d->wake = d->mov = d->misp = d->lds = 0;
-    d->wait = d->bar = 0;
+    d->wait = d->bar = d->svc = 0;
     if (b & 8) {
         uint64_t v, more;
         p = get_leb(p, &more);
@@ -176,6 +179,8 @@ static const uint8_t *dev_get(const uint8_t *p, dev *d)
             p = get_leb(p, &d->wait);
         if (more & 4)
             p = get_leb(p, &d->bar);
+        if (more & 8)
+            p = get_leb(p, &d->svc);
     }
     return p;
 }
@@ -204,6 +209,7 @@ typedef struct cwf {
      * since its last wait (+ 1; 0 none) */
     uint8_t wait, bar;
     uint64_t vm_at;
+    uint64_t lds_arr;           /* its next LDS access's arrival (an arrive mark; + 1, 0 none) */
     uint32_t nbar;              /* barriers passed */
     uint32_t wgi;               /* its work-group's barrier state: the collector's wgs */
     uint32_t o_wake, o_mov, o_misp, o_lds;
@@ -236,6 +242,7 @@ typedef struct {
     int timed;                  /* an ND-range timed already */
     uint64_t clock, prev_traced_end;
     uint64_t *simd_free, *vm_free, *lds_free, *vm_free_tr;
+    uint64_t *lds_srv;          /* per compute unit: its LDS free for the next access */
     /* 2: 4.2's list of compute units with a free slot, in the order they
      * freed one (a ring; in it or not) */
     uint32_t *cuq, qh, qn;
@@ -268,6 +275,8 @@ typedef struct col {
     int scheme;                 /* run S made */
     int events;                 /* the stream's scheme events read */
     int waits;                  /* the stream marks its s_waitcnt waits (wait unit records) */
+    uint64_t *lds_last;         /* per traced compute unit: its LDS's last completion (+ 1) */
+    uint32_t caplds;
     uint32_t cus_seen;          /* 1 + the highest compute unit a wavefront began on */
     int counted;                /* the scheme run charges something */
     uint32_t degraded, max_wg;
@@ -350,7 +359,8 @@ static int col_runs(col *c)
         const mrun *R = &c->run[r];     /* its arrays' element sizes, as allocated below */
         bytes += (uint64_t)g->num_cu *
                  ((uint64_t)g->num_pools * sizeof *R->simd_free + sizeof *R->vm_free +
-                  sizeof *R->vm_free_tr + sizeof *R->lds_free + sizeof *R->cuq + sizeof *R->inq);
+                  sizeof *R->vm_free_tr + sizeof *R->lds_free + sizeof *R->lds_srv +
+                  sizeof *R->cuq + sizeof *R->inq);
     }
     if (c->st) {
         char what[96];      /* numbers only: "the compute units of the configuration (4294967295 ...)" */
@@ -370,10 +380,12 @@ static int col_runs(col *c)
         R->simd_free = calloc((size_t)g->num_cu * g->num_pools, sizeof *R->simd_free);
         R->vm_free = calloc(g->num_cu, sizeof *R->vm_free);
         R->lds_free = calloc(g->num_cu, sizeof *R->lds_free);
+        R->lds_srv = calloc(g->num_cu, sizeof *R->lds_srv);
         R->vm_free_tr = calloc(g->num_cu, sizeof *R->vm_free_tr);
         R->cuq = malloc(g->num_cu * sizeof *R->cuq);
         R->inq = malloc(g->num_cu);
-        if (!R->simd_free || !R->vm_free || !R->lds_free || !R->cuq || !R->inq || !R->vm_free_tr)
+        if (!R->simd_free || !R->vm_free || !R->lds_free || !R->lds_srv || !R->cuq || !R->inq ||
+            !R->vm_free_tr)
             return -1;
         run_reset(R);
     }
@@ -400,8 +412,10 @@ static void col_free(col *c)
     col_unkeep(c);
     rft_map_free(&c->wmap), rft_map_free(&c->wgmap), rft_slices_free(&c->smap);
     free(c->wgs), free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
+    free(c->lds_last);
     for (int r = 0; r < 3; r++)
         free(c->run[r].simd_free), free(c->run[r].vm_free), free(c->run[r].lds_free),
+            free(c->run[r].lds_srv),
             free(c->run[r].vm_free_tr),
             free(c->run[r].cuq), free(c->run[r].inq);
 }
@@ -557,6 +571,10 @@ static int col_event(col *c, cwf *f, uint8_t unit, int store, int write, const u
  * came after an s_waitcnt, an s_barrier */
 static void col_mark(col *c, cwf *f, uint8_t mark)
 {
+    if (mark == RFT_WF_ARRIVE) {
+        f->lds_arr = c->now + 1;
+        return;
+    }
     if (mark & RFT_WF_WAIT)
         f->wait = 1, c->waits = 1;
     if (mark & RFT_WF_BARRIER)
@@ -607,6 +625,8 @@ static int col_close(col *c)
                 waited = s->prev_c;
         }
         uint64_t ready = umax(f->prev, waited);
+        if (f->o_unit == RFT_CM_LDS && f->lds_arr)     /* its arrival at its LDS */
+            ready = umax(f->prev, f->lds_arr - 1);
         if (ready > now)
             ready = now;
         uint64_t own = ready - f->prev;
@@ -631,7 +651,27 @@ static int col_close(col *c)
             bar = 1 + (now - (W->rel < now ? W->rel : now));
             f->nbar++, f->bar = 0;
         }
-        uint64_t more = (uint64_t)sch | (uint64_t)(wait != 0) << 1 | (uint64_t)(bar != 0) << 2;
+        /* an LDS access with an arrive mark: its completion's cycles after
+         * the later of its arrival and its compute unit's LDS access before,
+         * the LDS's service of it, queued behind that one (4.2's LDS takes a
+         * compute unit's accesses one after another); its own part ends at
+         * its arrival */
+        uint64_t svc = 0;
+        if (f->o_unit == RFT_CM_LDS) {
+            if (f->cu >= c->caplds) {
+                uint32_t was = c->caplds;
+                if (rft_grow_to((void **)&c->lds_last, &c->caplds, (uint64_t)f->cu + 1,
+                                sizeof *c->lds_last, 16))
+                    return -1;
+                memset(c->lds_last + was, 0, (c->caplds - was) * sizeof *c->lds_last);
+            }
+            uint64_t *ll = &c->lds_last[f->cu];
+            uint64_t from = umax(ready, *ll ? *ll - 1 : 0);
+            svc = f->lds_arr ? 1 + (now - (from < now ? from : now)) : 0;
+            *ll = now + 1, f->lds_arr = 0;
+        }
+        uint64_t more = (uint64_t)sch | (uint64_t)(wait != 0) << 1 | (uint64_t)(bar != 0) << 2 |
+                        (uint64_t)(svc != 0) << 3;
         uint8_t b0 = (uint8_t)(f->o_unit | f->o_store << 2 | (more != 0) << 3 | (own & 7) << 4);
         *p++ = own >> 3 ? b0 | 0x80 : b0;
         if (own >> 3)
@@ -646,6 +686,8 @@ static int col_close(col *c)
             p = put_leb(p, wait);
         if (bar)
             p = put_leb(p, bar);
+        if (svc)
+            p = put_leb(p, svc);
         if (f->wait)
             f->wait = 0, f->vm_at = 0;
         if (f->o_unit == RFT_CM_VMEM) {
@@ -752,6 +794,14 @@ static uint64_t released(const ndw *D, const wst *s, uint64_t dist, uint32_t wl)
     return umax(at - (post - 1 - D->restart), s->a_issue + dist);
 }
 
+/* An LDS access timed by its compute unit's LDS: its service after the
+ * later of its arrival (its own part) and the LDS's access before (an
+ * arrive mark's, rft(5)) */
+static int lds_served(const dev *d)
+{
+    return d->unit == RFT_CM_LDS && d->svc;
+}
+
 static uint64_t run_nd(col *c, mrun *R, ndw *D)
 {
     const rft_m2scfg *cfg = R->cfg, *traced = &c->traced;
@@ -769,6 +819,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     if (c->tmax && c->tmax < cap_wg)
         cap_wg = c->tmax;
     uint64_t *simd_free = R->simd_free, *vm_free = R->vm_free, *lds_free = R->lds_free;
+    uint64_t *lds_srv = R->lds_srv;
     uint32_t *res_wg = D->res_wg, *res_wf = D->res_wf, *order = D->order, *next = D->next;
     wgrp *g = D->g;
     heap *h = &D->h;
@@ -884,6 +935,13 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                 if (ev->store)
                     D->s[w].stored = umax(D->s[w].stored, wt), done = wt;
             } else {                                /* 5: the LDS, in ready order */
+                if (lds_served(ev)) {   /* its service, after the LDS's access before */
+                    uint64_t st = umax(r, lds_srv[cu]);
+                    lds_srv[cu] = st + (uint64_t)rep * (ev->svc - 1);
+                    r = st + (ev->svc - 1);
+                } else {                /* done at its own part: the next served after it */
+                    lds_srv[cu] = umax(lds_srv[cu], r);
+                }
                 uint64_t a = add_d(r, d_lds, r);
                 t = umax(a, lds_free[cu]);
                 lds_free[cu] = t + (uint64_t)rep * lds_int;
@@ -962,6 +1020,7 @@ static void copy_run(col *c, mrun *to, const mrun *from)
     memcpy(to->vm_free, from->vm_free, g->num_cu * sizeof *to->vm_free);
     memcpy(to->vm_free_tr, from->vm_free_tr, g->num_cu * sizeof *to->vm_free_tr);
     memcpy(to->lds_free, from->lds_free, g->num_cu * sizeof *to->lds_free);
+    memcpy(to->lds_srv, from->lds_srv, g->num_cu * sizeof *to->lds_srv);
     memcpy(to->cuq, from->cuq, g->num_cu * sizeof *to->cuq);
     memcpy(to->inq, from->inq, g->num_cu);
     to->qh = from->qh, to->qn = from->qn;
@@ -1291,6 +1350,7 @@ static int col_finish(col *c)
         memset(R->simd_free, 0, (size_t)g->num_cu * g->num_pools * sizeof *R->simd_free);
         memset(R->vm_free, 0, g->num_cu * sizeof *R->vm_free);
         memset(R->lds_free, 0, g->num_cu * sizeof *R->lds_free);
+        memset(R->lds_srv, 0, g->num_cu * sizeof *R->lds_srv);
         run_reset(R);
     }
     c->diverged = c->counted = c->any = 0;
@@ -1311,7 +1371,8 @@ static int col_finish(col *c)
 
 /* ---- the whole trace at once ------------------------------------------- */
 typedef struct { uint64_t t; uint32_t kind, w, j; } item;   /* kind 0 begin, 1 event, 2 end,
-                                                                3 a done mark */
+                                                                3 a done mark, 4 an arrive
+                                                                mark */
 static int item_cmp(const void *a, const void *b)
 {
     const item *x = a, *y = b;
@@ -1349,6 +1410,8 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
             it[k++] = (item){e->cycle, 1, w, j};
             if (e->unit == RFT_CM_VMEM && e->done > e->cycle)
                 it[k++] = (item){e->done, 3, w, j};
+            else if (e->unit == RFT_CM_LDS && e->arrive && e->arrive < e->cycle)
+                it[k++] = (item){e->arrive, 4, w, j};
         }
         it[k++] = (item){tr->wf[w].end, 2, w, 0};
     }
@@ -1370,6 +1433,10 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
         }
         if (it[i].kind == 3) {
             col_done(x, it[i].t);
+            continue;
+        }
+        if (it[i].kind == 4) {
+            col_mark(&c, x, RFT_WF_ARRIVE);
             continue;
         }
         const rft_cm_ev *e = &tr->ev[f->first + it[i].j];

@@ -133,6 +133,9 @@ typedef struct rft_cm_ev {
     uint64_t done;          /* a vector memory access: the cycle it completed (a done
                                mark, rft(5): its write stage took it), after its
                                cycle; 0 none */
+    uint64_t arrive;        /* an LDS access: the cycle it arrived at its LDS (an
+                               arrive mark, rft(5)), before its cycle (its
+                               completion); 0 none */
 } rft_cm_ev;
 
 typedef struct rft_cm_wf {

@@ -26,6 +26,7 @@ typedef struct dec_wave {
     uint8_t barrier;       /* m2s: waiting at a barrier */
     uint8_t waited;        /* m2s: RFT_WF_WAIT, RFT_WF_BARRIER: an s_waitcnt, an s_barrier
                               since its last vector instruction */
+    uint64_t begun;        /* m2s: the cycle of its begin record */
     uint64_t pc, pc2;      /* m2s: 1 + the address of its next instruction (either, after
                               a branch whose outcome is not printed); 0 none */
     uint32_t *word;        /* per register, the format's (cutracer: a pending write's lanes) */

@@ -377,6 +377,7 @@ static int begin_wave(rft_dec *d, m2s *m, uint32_t wid, uint64_t cycle, dec_wave
     if (!w)
         return e;
     w->id = wid;
+    w->begun = cycle;
     if (m->wf_base + wid + 1 > m->wf_top)
         m->wf_top = m->wf_base + wid + 1;
     if ((e = run_add(m, wid)))
@@ -437,6 +438,14 @@ static int flush_inst(rft_dec *d, m2s *m)
         w->waited |= RFT_WF_WAIT;
     if (traced(d) && m->barrier)
         w->waited |= RFT_WF_BARRIER;
+    /* with the pipeline trace: an LDS access's arrival at its unit (lds-d),
+     * before its completion (its records, lds-w), in a mark of its own at
+     * its cycle (rft(5): arrive), so that rft-replay --model cu tells the
+     * wavefront's own time from its wait in the LDS's queue; none before
+     * its wavefront's begin record (its first instruction's completion) */
+    if (traced(d) && m->unit == RFT_WF_LDS && m->ti.arrived && m->ti.arrived <= cycle &&
+        m->ti.arrived >= w->begun && (e = dec_unit(d, w, m->ti.arrived, RFT_WF_ARRIVE)))
+        return e;
     if (traced(d) && m->vector && w->waited) {
         for (uint8_t k = RFT_WF_WAIT; k; k = (uint8_t)(k << 1))
             if ((w->waited & k) && (e = dec_unit(d, w, cycle, k)))

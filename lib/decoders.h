@@ -56,6 +56,8 @@ typedef struct rft_m2s_inst {
     char mnem[48];              /* its mnemonic, as the ISA log prints it */
     uint64_t done;              /* execute stamping: a vector memory access's write stage
                                    (mem-w, its completion); 0 none */
+    uint64_t arrived;           /* execute stamping: an LDS access's decode stage in the
+                                   LDS unit (lds-d, its arrival there); 0 none */
 } rft_m2s_inst;
 
 typedef struct rft_m2s_trace rft_m2s_trace;

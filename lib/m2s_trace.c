@@ -95,14 +95,16 @@ uint64_t rft_m2s_trace_max_wait(const rft_m2s_trace *t) { return t->max_wait; }
  * record is the LDS's completion and a wavefront's wait in the LDS's queue
  * lies before it, rft-replay's LDS unit), scalar ALU and scalar memory (su-e,
  * su-m), branch (bu-e); and vector memory's write stage (mem-w, where its
- * write buffer takes a completed access: its done mark, rft(5)). */
-enum { ST_EXEC = 1, ST_MEM, ST_MEMW };   /* an execute stage, vector memory's, its write stage */
+ * write buffer takes a completed access: its done mark, rft(5)); and the LDS
+ * unit's decode stage (lds-d: an LDS access's arrival, its arrive mark). */
+enum { ST_EXEC = 1, ST_MEM, ST_MEMW, ST_LDSD };  /* an execute stage, vector memory's, its
+                                                   write stage, the LDS unit's decode stage */
 static int exec_stage(const char *s, size_t n)
 {
     static const struct { const char *name; int kind; } stg[] = {
         {" stg=\"simd-e\"", ST_EXEC}, {" stg=\"mem-m\"", ST_MEM}, {" stg=\"lds-w\"", ST_EXEC},
         {" stg=\"su-e\"", ST_EXEC},   {" stg=\"su-m\"", ST_EXEC}, {" stg=\"bu-e\"", ST_EXEC},
-        {" stg=\"mem-w\"", ST_MEMW}};
+        {" stg=\"mem-w\"", ST_MEMW}, {" stg=\"lds-d\"", ST_LDSD}};
     for (size_t k = 0; k < sizeof stg / sizeof *stg; k++) {
         size_t l = strlen(stg[k].name);
         if (n >= l && memcmp(s + n - l, stg[k].name, l) == 0)
@@ -251,6 +253,11 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
              * its wavefront's memory accesses are done (scalar-unit.c), and
              * its work-group frees its slot then (rft(5): the end waited for
              * its last results) */
+            if (ex == ST_LDSD) {        /* an LDS access arrived at its unit (first line) */
+                if (!p->in.arrived)
+                    p->in.arrived = t->clk;
+                return 0;
+            }
             if (ex == ST_MEMW) {        /* a vector memory access completed: done */
                 if (!p->mem)
                     return 0;
@@ -303,7 +310,7 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
     memcpy(out->mnem, a, k);
     out->mnem[k] = 0;
     out->cycle = t->clk;
-    out->done = 0;
+    out->done = out->arrived = 0;
     out->cu = (uint16_t)v[0];
     out->simd = (uint16_t)v[1];
     out->wg = (uint32_t)v[2];

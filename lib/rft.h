@@ -106,6 +106,9 @@ enum rft_wc {
  * for one): a vector memory access of the wavefront, its oldest not yet
  * completed, completed at this cycle (entered its write stage) */
 #define RFT_WF_DONE (RFT_WF_VMEM | RFT_WF_WAIT)
+/* a sixth, a mark as well: the wavefront's next LDS access arrived at its
+ * LDS unit at this cycle (its own record comes at its completion) */
+#define RFT_WF_ARRIVE (RFT_WF_LDS | RFT_WF_WAIT)
 
 /* The unit record (kind 0x07, rft(5)): cycle u64, cu u16, simd u16, wf u32,
  * flags u8 (RFT_WF_VMEM or RFT_WF_LDS, or a mark: RFT_WF_WAIT, RFT_WF_BARRIER,
@@ -127,17 +130,19 @@ static inline void rft_unit_encode(uint8_t *b, const rft_unitrec *u)
         b[12 + i] = (uint8_t)(u->wf >> (8 * i));
     b[16] = u->flags;
 }
-/* its text name: vmem, lds, wait, barrier or done */
+/* its text name: vmem, lds, wait, barrier, done or arrive */
 static inline const char *rft_unit_name(uint8_t flags)
 {
     return flags == RFT_WF_VMEM   ? "vmem"
            : flags == RFT_WF_LDS  ? "lds"
            : flags == RFT_WF_WAIT ? "wait"
            : flags == RFT_WF_DONE ? "done"
+           : flags == RFT_WF_ARRIVE ? "arrive"
                                   : "barrier";
 }
 /* a unit record's values: one of these (two bits would print as one) */
-#define RFT_UNIT_VALUES RFT_WF_VMEM, RFT_WF_LDS, RFT_WF_WAIT, RFT_WF_BARRIER, RFT_WF_DONE
+#define RFT_UNIT_VALUES \
+    RFT_WF_VMEM, RFT_WF_LDS, RFT_WF_WAIT, RFT_WF_BARRIER, RFT_WF_DONE, RFT_WF_ARRIVE
 static inline int rft_unit_known(uint8_t flags)
 {
     static const uint8_t v[] = {RFT_UNIT_VALUES};

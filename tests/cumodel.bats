@@ -115,12 +115,12 @@ two_loads() {
     run -1 --separate-stderr rft-replay --model cu --m2s-config huge.ini s.rft
     assert_output ""
     [[ $stderr == "rft-replay: s.rft: the compute units of the configuration (100000000, of 4 pools) would bring"*"over its limit of 2048 MiB"* ]]
-    # 10^6 of 4000 work-groups each: their state (174.5 MiB) fits 180 MiB, an ND-range's slots do not
+    # 10^6 of 4000 work-groups each: their state (197.4 MiB) fits 200 MiB, an ND-range's slots do not
     printf '[ Device ]\nNumComputeUnits = 1000000\n[ ComputeUnit ]\nMaxWorkGroupsPerWavefrontPool = 1000\n' > m1.ini
-    run -1 --separate-stderr rft-replay --model cu --m2s-config m1.ini --max-memory 180 s.rft
+    run -1 --separate-stderr rft-replay --model cu --m2s-config m1.ini --max-memory 200 s.rft
     assert_output ""
-    [[ $stderr == *"an ND-range's slots (1000000 compute units x "*" words) would bring"*"over its limit of 180 MiB"* ]]
-    run -0 rft-replay --model cu --m2s-config m1.ini --max-memory 200 -f tsv s.rft
+    [[ $stderr == *"an ND-range's slots (1000000 compute units x "*" words) would bring"*"over its limit of 200 MiB"* ]]
+    run -0 rft-replay --model cu --m2s-config m1.ini --max-memory 240 -f tsv s.rft
 }
 
 @test "usage: --m2s-config needs --model cu; --model cu takes no --add-latency, --issue, --deps nor -o" {

@@ -117,6 +117,31 @@ FWT="--kernel fastWalshTransform --local-size 256"
     [ "${lines[0]}" = "${lines[1]}" ]
 }
 
+@test "--cycles-from: an LDS access's arrival at its unit (its first lds-d) in an arrive mark, before its records at lds-w" {
+    run -0 pipe "rft-decode --kernel k --local-size 64 --cycles-from '$F/lds.trace' --cycles-mhz 1000,1000 '$F/lds.isa' | rft-view | awk '\$1 != \"W\" && \$1 != \"K\" && \$1 != \"#\" { print \$1, \$2, \$6 }'"
+    assert_output $'B 12 3\nU 21 arrive\nR 40 1\nE 55 '
+    # the LDS load's result at its completion (lds-w, 40)
+    run -0 pipe "rft-decode --kernel k --local-size 64 --cycles-from '$F/lds.trace' --cycles-mhz 1000,1000 '$F/lds.isa' | rft-view | awk '\$1 == \"W\" && \$2 == 40 { print \$6, \$8 }'"
+    assert_output "2 40000000"
+    # no lds-d line: no mark; an arrival before the wavefront's begin record: none either
+    grep -v 'lds-d' "$F/lds.trace" > nod.trace
+    run -0 pipe "rft-decode --kernel k --local-size 64 --cycles-from nod.trace --cycles-mhz 1000,1000 '$F/lds.isa' | rft-view | grep -c '^U' || true"
+    assert_output 0
+    # (the v_mov's execute stage moved to 22, after the LDS access arrived at 21)
+    sed -e '/id=0 .*stg="simd-e"/d' -e '/end_inst id=0 /d' \
+        -e '/^c clk=22$/a si.inst id=0 cu=0 wf=0 uop_id=0 stg="simd-e"\nsi.end_inst id=0 cu=0' "$F/lds.trace" > early.trace
+    run -0 pipe "rft-decode --kernel k --local-size 64 --cycles-from early.trace --cycles-mhz 1000,1000 '$F/lds.isa' | rft-view | awk '\$1 == \"B\" { print \$2 }'"
+    assert_output 22
+    run -0 pipe "rft-decode --kernel k --local-size 64 --cycles-from early.trace --cycles-mhz 1000,1000 '$F/lds.isa' | rft-view | grep -c '^U' || true"
+    assert_output 0
+    # without the pipeline trace nothing is marked; the shifted replay ignores the mark
+    run -0 pipe "rft-decode --kernel k --local-size 64 '$F/lds.isa' 2>/dev/null | rft-view | grep -c '^U' || true"
+    assert_output 0
+    rft-decode --kernel k --local-size 64 --cycles-from "$F/lds.trace" --cycles-mhz 1000,1000 -o m.rft "$F/lds.isa"
+    run -0 pipe "rft-view m.rft | grep -v '^U' | rft-decode -o n.rft - && rft-replay -f tsv --add-latency 4 m.rft | tail -1; rft-replay -f tsv --add-latency 4 n.rft | tail -1"
+    [ "${lines[0]}" = "${lines[1]}" ]
+}
+
 @test "v_movreld_b32's 'V[base+M0]' names register base + M0" {
     {
         printf '\n================ Initialization Summary ================\n\n========================================================\n\n'

@@ -79,7 +79,7 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
 }
 
 @test "U lines by hand: lds and vmem round trip, a malformed one refused with its line" {
-    printf 'B\t0\t0\t0\t0\t4\tk\nU\t5\t0\t0\t0\tlds\nU\t6\t0\t0\t0\tvmem\nU\t8\t0\t0\t0\tdone\nE\t9\t0\t0\t0\n' > a.txt
+    printf 'B\t0\t0\t0\t0\t4\tk\nU\t3\t0\t0\t0\tarrive\nU\t5\t0\t0\t0\tlds\nU\t6\t0\t0\t0\tvmem\nU\t8\t0\t0\t0\tdone\nE\t9\t0\t0\t0\n' > a.txt
     rft-decode a.txt -o a.rft
     run -0 rft-view a.rft
     assert_output "$(cat a.txt)"
@@ -89,8 +89,8 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
         assert_equal "$stderr" "rft-decode: b.txt:2: $2"
         [ ! -e b.rft ]
     }
-    bad 'U\t5\t0\t0\t0\tvalu' "unknown unit 'valu' (vmem, lds, wait, barrier or done)"
-    bad 'U\t5\t0\t0\t0\tfb' "unknown unit 'fb' (vmem, lds, wait, barrier or done)"
+    bad 'U\t5\t0\t0\t0\tvalu' "unknown unit 'valu' (vmem, lds, wait, barrier, done or arrive)"
+    bad 'U\t5\t0\t0\t0\tfb' "unknown unit 'fb' (vmem, lds, wait, barrier, done or arrive)"
     bad 'U\t5\t0\t0\t0' "U line has 5 fields, expected 6"
     bad 'U\t5\t0\t0\t0\tlds\tvmem' "U line has 7 fields, expected 6"
     bad 'U\t5\t0\t0\t1\tlds' "U for wavefront 1 on slice (0,0), which has not begun"

@@ -6,7 +6,8 @@
  * that frees first; two wavefronts in step drift apart when one is
  * delayed; a kernel ends after its stores drain (in the longest load
  * latency seen); the LDS completes in ready order one per its write
- * interval and neither it nor a store holds its wavefront up; an ND-range waits for the
+ * interval and neither it nor a store holds its wavefront up; with arrive
+ * marks the LDS is a queue that absorbs a delay while it is busy; an ND-range waits for the
  * previous one on every compute unit; the schemes' own events, each paid
  * in full by a wavefront alone, monotone, a MOV delaying the other
  * wavefront on its SIMD; the configuration file's keys. */
@@ -34,7 +35,7 @@ static void add(uint32_t nd, uint32_t wg, uint16_t cu, uint16_t simd, uint64_t b
 {
     wf[nwf] = (rft_cm_wf){nd, wg, cu, simd, b, e, nev, (uint32_t)n, 0};
     for (int i = 0; i < n; i++)
-        ev[nev++] = (rft_cm_ev){c[i], u[i], st ? st[i] : 0, 0, 0, 0, 0, 0, 0};
+        ev[nev++] = (rft_cm_ev){c[i], u[i], st ? st[i] : 0, 0, 0, 0, 0, 0, 0, 0};
     nwf++;
 }
 
@@ -245,6 +246,42 @@ static void test_lds(void)
      * instruction, the second 9 cycles late (41 - 32); ends 22 + 9 + 1 */
     c.lds_write_latency = 11;
     CHECK(run(&t, &c, NULL) == 32);
+}
+
+/* The LDS as a queue (arrive marks): an access is served after the later
+ * of its arrival and the compute unit's LDS access before, for its traced
+ * service; a wavefront delayed while the LDS is busy with another's loses
+ * nothing.  Without the marks: its own part (v5), the delay paid in full. */
+static void test_lds_queue(void)
+{
+    rft_m2scfg t = base(1), c = t;
+    for (int marked = 1; marked >= 0; marked--) {
+        reset();    /* wf0: an LDS load arriving at 2, done at 202 (served 200) */
+        add(0, 0, 0, 0, 0, 203, 1, (uint64_t[]){202}, (uint8_t[]){L}, NULL);
+        /* wf1 (SIMD 1): ALU at 10 and 18, an LDS load arriving at 20, queued
+         * behind wf0's: done at 302 (served 100), ends at 303 */
+        add(0, 1, 0, 1, 0, 303, 3, (uint64_t[]){10, 18, 302}, (uint8_t[]){A, A, L}, NULL);
+        if (marked)
+            ev[0].arrive = 2, ev[3].arrive = 20;
+        c.rew_latency = t.rew_latency;
+        uint64_t tr;
+        CHECK(run(&t, &c, &tr) == 303 && tr == 303);    /* baseline exact */
+        /* +40: wf1's second ALU at 10 + 48 = 58, its load arriving at 60,
+         * served from 202 as traced: 303 again; without the marks its own
+         * part after the ALU (302 - 18) follows it: 58 + 284 + 1 */
+        c.rew_latency = t.rew_latency + 40;
+        CHECK(run(&t, &c, NULL) == (marked ? 303 : 343));
+    }
+    /* the LDS idle when wf1's load arrives (wf0's served 5, done at 7): the
+     * delay is paid in full, 120 -> 160 */
+    reset();
+    add(0, 0, 0, 0, 0, 8, 1, (uint64_t[]){7}, (uint8_t[]){L}, NULL);
+    add(0, 1, 0, 1, 0, 121, 3, (uint64_t[]){10, 18, 120}, (uint8_t[]){A, A, L}, NULL);
+    ev[0].arrive = 2, ev[3].arrive = 20;
+    c = t;
+    CHECK(run(&t, &c, NULL) == 121);
+    c.rew_latency = t.rew_latency + 40;
+    CHECK(run(&t, &c, NULL) == 161);
 }
 
 static void test_store_goes_on(void)
@@ -492,6 +529,7 @@ int main(void)
     test_barrier();
     test_slot_pool();
     test_lds();
+    test_lds_queue();
     test_store_goes_on();
     test_ndrange();
     test_simd_throughput();
