@@ -116,8 +116,8 @@ static uint64_t add_d(uint64_t t, int64_t d, uint64_t floor)
  * wake-ups, MOVs, mispredictions and LDS loads), 2 a wait at an s_waitcnt
  * follows (the traced cycles since the access it waited for), 4 a barrier
  * follows (the traced cycles since its release), 8 an LDS access's service
- * follows (+ 1: the traced cycles from the later of its wavefront's event
- * before and its compute unit's LDS access before, to its completion). */
+ * follows (+ 1: the traced cycles from the later of its arrival, an arrive
+ * mark's, and its compute unit's LDS access before, to its completion). */
 /* the most bytes one event takes: byte 0, the own part's high bits (10),
  * what follows (1), the scheme's four counts (5 each), wait and bar (10 each) */
 #define DEV_MAX (1 + 10 + 1 + 4 * 5 + 3 * 10)

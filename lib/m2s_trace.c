@@ -249,15 +249,15 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
         uint64_t prev, sq = find_pending(t, v[0], v[1], &prev);
         if (sq != NONE) {
             pend *p = at_seq(t, sq);
-            /* s_endpgm is at its completion: 4.2's scalar unit holds it until
-             * its wavefront's memory accesses are done (scalar-unit.c), and
-             * its work-group frees its slot then (rft(5): the end waited for
-             * its last results) */
             if (ex == ST_LDSD) {        /* an LDS access arrived at its unit (first line) */
                 if (!p->in.arrived)
                     p->in.arrived = t->clk;
                 return 0;
             }
+            /* s_endpgm is at its completion: 4.2's scalar unit holds it until
+             * its wavefront's memory accesses are done (scalar-unit.c), and
+             * its work-group frees its slot then (rft(5): the end waited for
+             * its last results) */
             if (ex == ST_MEMW) {        /* a vector memory access completed: done */
                 if (!p->mem)
                     return 0;

@@ -112,7 +112,7 @@ enum rft_wc {
 
 /* The unit record (kind 0x07, rft(5)): cycle u64, cu u16, simd u16, wf u32,
  * flags u8 (RFT_WF_VMEM or RFT_WF_LDS, or a mark: RFT_WF_WAIT, RFT_WF_BARRIER,
- * RFT_WF_DONE), little-endian, 17 bytes. */
+ * RFT_WF_DONE, RFT_WF_ARRIVE), little-endian, 17 bytes. */
 #define RFT_UNITREC_LEN 17u
 typedef struct rft_unitrec {
     uint64_t cycle;
