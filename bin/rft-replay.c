@@ -187,6 +187,11 @@ static void report_cu(cli_job *j)
         notes_addf(&c->nt, 0, "the stream marks no s_waitcnt (rft-decode --cycles-from of a "
                    "Multi2Sim 4.2 run does): each vector memory load held its wavefront until "
                    "it completed; the model is 4.2's compute unit (rft-replay(1))");
+    if (rft_cumodel_lds_unmarked(j->st))
+        notes_addf(&c->nt, 0, "the stream marks no LDS access's arrival (rft-decode "
+                   "--cycles-from writes arrive marks since the model's sixth version): its LDS "
+                   "accesses follow their traced gaps, not a queue on their compute unit's LDS; "
+                   "decode the run again for it (rft-replay(1))");
     const rft_cm_row *tot = rft_cumodel_row(j->st, rft_cumodel_nrows(j->st) - 1);  /* the last */
     double e = tot ? rft_replay_pct(tot->model.traced, tot->model.cycles) : 0;
     if (e > RFT_CM_BASELINE_PCT || e < -RFT_CM_BASELINE_PCT)

@@ -277,6 +277,7 @@ typedef struct col {
     int waits;                  /* the stream marks its s_waitcnt waits (wait unit records) */
     uint64_t *lds_last;         /* per traced compute unit: its LDS's last completion (+ 1) */
     uint32_t caplds;
+    uint64_t lds_seen, lds_marked;  /* LDS accesses, those with an arrive mark */
     uint32_t cus_seen;          /* 1 + the highest compute unit a wavefront began on */
     int counted;                /* the scheme run charges something */
     uint32_t degraded, max_wg;
@@ -669,6 +670,7 @@ static int col_close(col *c)
             uint64_t from = umax(ready, *ll ? *ll - 1 : 0);
             svc = f->lds_arr ? 1 + (now - (from < now ? from : now)) : 0;
             *ll = now + 1, f->lds_arr = 0;
+            c->lds_seen++, c->lds_marked += svc != 0;
         }
         uint64_t more = (uint64_t)sch | (uint64_t)(wait != 0) << 1 | (uint64_t)(bar != 0) << 2 |
                         (uint64_t)(svc != 0) << 3;
@@ -1739,6 +1741,11 @@ int rft_cumodel_approximate(const rft_stage *st)
 int rft_cumodel_marked(const rft_stage *st)
 {
     return ((const cm_stage *)st)->c.waits;
+}
+int rft_cumodel_lds_unmarked(const rft_stage *st)
+{
+    const col *c = &((const cm_stage *)st)->c;
+    return c->waits && c->lds_seen && !c->lds_marked;
 }
 uint32_t rft_cumodel_cus_seen(const rft_stage *st, uint32_t *configured)
 {

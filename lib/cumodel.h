@@ -215,6 +215,10 @@ int rft_cumodel_approximate(const rft_stage *s);
  * unit wait: rft-decode --cycles-from of a Multi2Sim run), else 0: its loads
  * were taken to hold their wavefronts until they completed. */
 int rft_cumodel_marked(const rft_stage *s);
+/* 1 when the stream marks its waits (a Multi2Sim 4.2 run decoded with its
+ * pipeline trace) and has LDS accesses, none with an arrive mark (decoded
+ * before the model's sixth version): its LDS is not queued */
+int rft_cumodel_lds_unmarked(const rft_stage *s);
 /* After finish: 1 + the highest compute unit the stream's wavefronts ran on,
  * and the traced configuration's NumComputeUnits in *configured. */
 uint32_t rft_cumodel_cus_seen(const rft_stage *s, uint32_t *configured);

@@ -213,3 +213,21 @@ two_loads() {
     refute_output --partial "marks no s_waitcnt"
     refute_output --partial "compute units, the traced"
 }
+
+@test "the table says when a stream with waits marked has LDS accesses and no arrive mark (decoded before them)" {
+    F="$FIX/m2s42"
+    printf '[ Device ]\nNumComputeUnits = 1\n' > one.ini
+    # the LDS fixture with a wait mark before its load's records: arrive mark kept, no note
+    rft-decode --kernel k --local-size 64 --cycles-from "$F/lds.trace" --cycles-mhz 1000,1000 "$F/lds.isa" |
+        rft-view | awk '$1 == "R" && $2 == 40 { print "U\t40\t0\t0\t0\twait" } { print }' > l.txt
+    rft-decode -o l.rft l.txt
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config one.ini l.rft | grep '^#' || true"
+    refute_output --partial "LDS access's arrival"
+    # the same without its arrive mark: the note, the model timing the load by its gap
+    grep -v 'arrive$' l.txt | rft-decode -o n.rft -
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config one.ini n.rft | grep '^#'"
+    assert_output --partial "# the stream marks no LDS access's arrival (rft-decode --cycles-from writes arrive marks since the model's sixth version)"
+    # no LDS access, or no wait marked (another decoder's stream): no such note
+    run -0 pipe "rft-replay -f tsv --model cu s.rft | grep -c \"LDS access's arrival\" || true"
+    assert_output 0
+}
