@@ -771,13 +771,6 @@ static int barrier_release(ndw *D, wgrp *G, heap *h)
     return 0;
 }
 
-/* When the instruction after an s_waitcnt may issue, for the release of
- * its wavefront's last vector memory access (s): its traced distance dist
- * after that access's issue, kept after the access's write (v4); but where
- * the trace shows it issued later than the release (the write stage + the
- * traced WriteLatency wl) by more than the ND-range's restart, it was not
- * waiting for the access then, and that slack absorbs as much of a later
- * write, no sooner than its traced distance after the issue */
 /* The traced cycles from the release of an access (dd: 1 + its completion's
  * distance after its issue, 0 no done mark) to the instruction dist after
  * its issue, waiting at an s_waitcnt (WriteLatency wl): 1 + them, 0 when
@@ -788,20 +781,19 @@ static uint64_t post_release(uint64_t dist, uint32_t dd, uint32_t wl)
     return dd && dist >= rel ? 1 + (dist - rel) : 0;
 }
 
+/* When the instruction after an s_waitcnt may issue, for the release of
+ * its wavefront's last vector memory access (s): its traced distance dist
+ * after that access's issue, kept after the access's write (v4); but where
+ * the trace shows it issued later than the release (the write stage + the
+ * traced WriteLatency wl) by more than the ND-range's restart, it was not
+ * waiting for the access then, and that slack absorbs as much of a later
+ * write, no sooner than its traced distance after the issue */
 static uint64_t released(const ndw *D, const wst *s, uint64_t dist, uint32_t wl)
 {
     uint64_t at = s->anchor + dist, post = post_release(dist, s->a_dd, wl);
     if (!post || post - 1 <= D->restart)    /* none seen: UINT64_MAX */
         return at;
     return umax(at - (post - 1 - D->restart), s->a_issue + dist);
-}
-
-/* An LDS access timed by its compute unit's LDS: its service after the
- * later of its arrival (its own part) and the LDS's access before (an
- * arrive mark's, rft(5)) */
-static int lds_served(const dev *d)
-{
-    return d->unit == RFT_CM_LDS && d->svc;
 }
 
 static uint64_t run_nd(col *c, mrun *R, ndw *D)
@@ -937,7 +929,8 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                 if (ev->store)
                     D->s[w].stored = umax(D->s[w].stored, wt), done = wt;
             } else {                                /* 5: the LDS, in ready order */
-                if (lds_served(ev)) {   /* its service, after the LDS's access before */
+                if (ev->svc) {  /* an arrive mark's access (col_close): its service after
+                                 * the later of its arrival and the LDS's access before */
                     uint64_t st = umax(r, lds_srv[cu]);
                     lds_srv[cu] = st + (uint64_t)rep * (ev->svc - 1);
                     r = st + (ev->svc - 1);

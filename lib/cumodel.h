@@ -14,7 +14,7 @@
  * another wavefront's on its SIMD, within one issue interval, waited for
  * that one instruction at most).
  *
- * The model, per ND-range (the six mechanisms of issue 32; version 5):
+ * The model, per ND-range (the six mechanisms of issue 32; version 6):
  *   1. units and buffers: a vector ALU instruction holds its SIMD for
  *      max(issue, ReadExecWriteLatency / ReadExecWriteBufferSize) cycles
  *      (4.2 tracks no register: its wavefront goes on once it issued, so
@@ -59,7 +59,11 @@
  *      the end at that completion); a work-group ends with its last
  *      wavefront and frees its slot then;
  *   5. the LDS: its instructions complete in the order they are ready,
- *      one per LDS write-stage interval per compute unit;
+ *      one per LDS write-stage interval per compute unit; where the stream
+ *      marks an access's arrival at its LDS (rft(5) arrive, 4.2's lds-d;
+ *      version 6), the compute unit's LDS is a queue: the access completes
+ *      its traced service after the later of its arrival and the unit's
+ *      access before (a delay while the LDS is busy costs nothing);
  *   6. an ND-range starts when the previous one has ended on every compute
  *      unit, after the traced gap between them.
  * With the traced configuration the model gives back the traced cycles
