@@ -17,13 +17,11 @@ void rft_m2scfg_default(rft_m2scfg *c)
 
 typedef struct { const char *sec, *key; size_t off; uint32_t min; } cfgkey;
 #define F(f) offsetof(rft_m2scfg, f)
-#define NOF ((size_t)-1)
 static const cfgkey keys[] = {
     {"Device", "Frequency", F(frequency), 1}, {"Device", "NumComputeUnits", F(num_cu), 1},
     {"ComputeUnit", "NumWavefrontPools", F(num_pools), 1},
     {"ComputeUnit", "MaxWorkGroupsPerWavefrontPool", F(max_wg_per_pool), 1},
     {"ComputeUnit", "MaxWavefrontsPerWavefrontPool", F(max_wf_per_pool), 1},
-    {"ComputeUnit", "NumVectorRegisters", NOF, 1}, {"ComputeUnit", "NumScalarRegisters", NOF, 1},
     {"SIMDUnit", "ReadExecWriteLatency", F(rew_latency), 1},
     {"SIMDUnit", "ReadExecWriteBufferSize", F(rew_buffer), 1},
     {"VectorMemUnit", "WriteLatency", F(vm_write_latency), 1},
@@ -31,22 +29,27 @@ static const cfgkey keys[] = {
     {"LDSUnit", "WriteLatency", F(lds_write_latency), 1},
     {"LDSUnit", "WriteBufferSize", F(lds_write_buffer), 1},
 };
-/* keys read and not used by the model, per section */
-static const char *const unused_common[] = {"Width", "IssueBufferSize", "DecodeLatency",
-    "DecodeBufferSize", "ReadLatency", "ReadBufferSize", "WriteLatency", "WriteBufferSize",
-    "MaxInflightMem", "ExecLatency", "ExecBufferSize", "ReadExecWriteLatency",
-    "ReadExecWriteBufferSize", NULL};
-static const char *const unused_fe[] = {"FetchLatency", "FetchWidth", "FetchBufferSize",
-    "IssueLatency", "IssueWidth", "MaxInflightMem", NULL};
-static const char *const unused_lds[] = {"Size", "AllocSize", "BlockSize", "Latency", "Ports", NULL};
-static const char *const unused_dev[] = {"NDRangeSize", "WavefrontSize", NULL};
-static const char *const unused_cu[] = {"LocalMemorySize", "LocalMemoryAllocSize",
-    "LocalMemoryLatency", "LocalMemoryBlockSize", "LocalMemoryPorts", "NumVectorRegisters",
-    "NumScalarRegisters", NULL};
+/* The other keys of each section, 4.2's as its gpu.c reads them (the
+ * model does not use them); 4.2 refuses any other, and so do we.  The
+ * units' lists differ: the scalar unit's latency is ALULatency, the branch
+ * unit's ExecLatency, the memory units have MaxInflightMem. */
+#define UNIT_STAGES "Width", "IssueBufferSize", "DecodeLatency", "DecodeBufferSize"
+static const char *const other_dev[] = {NULL};
+static const char *const other_cu[] = {"NumVectorRegisters", "NumScalarRegisters", NULL};
+static const char *const other_fe[] = {"FetchLatency", "FetchWidth", "FetchBufferSize",
+    "IssueLatency", "IssueWidth", "MaxInstIssuedPerType", NULL};
+static const char *const other_simd[] = {UNIT_STAGES, "NumSIMDLanes", NULL};
+static const char *const other_scalar[] = {UNIT_STAGES, "ReadLatency", "ReadBufferSize",
+    "ALULatency", "ExecBufferSize", "WriteLatency", "WriteBufferSize", NULL};
+static const char *const other_branch[] = {UNIT_STAGES, "ReadLatency", "ReadBufferSize",
+    "ExecLatency", "ExecBufferSize", "WriteLatency", "WriteBufferSize", NULL};
+static const char *const other_mem[] = {UNIT_STAGES, "ReadLatency", "ReadBufferSize",
+    "MaxInflightMem", NULL};
+static const char *const other_lds[] = {"Size", "AllocSize", "BlockSize", "Latency", "Ports", NULL};
 static const struct { const char *sec; const char *const *keys; } sections[] = {
-    {"Device", unused_dev}, {"ComputeUnit", unused_cu}, {"FrontEnd", unused_fe},
-    {"SIMDUnit", unused_common}, {"ScalarUnit", unused_common}, {"BranchUnit", unused_common},
-    {"LDSUnit", unused_common}, {"VectorMemUnit", unused_common}, {"LocalDataShare", unused_lds},
+    {"Device", other_dev}, {"ComputeUnit", other_cu}, {"FrontEnd", other_fe},
+    {"SIMDUnit", other_simd}, {"ScalarUnit", other_scalar}, {"BranchUnit", other_branch},
+    {"LDSUnit", other_mem}, {"VectorMemUnit", other_mem}, {"LocalDataShare", other_lds},
 };
 
 static void trim(char **b, char **e)
@@ -127,8 +130,7 @@ int rft_m2scfg_parse(rft_m2scfg *c, const char *text, size_t len, char *why, siz
                     snprintf(why, whylen, "line %u: [ %s ] %s: bad value '%s'", line, sec, kb, vb);
                     return -1;
                 }
-                if (keys[i].off != NOF)
-                    *(uint32_t *)((char *)c + keys[i].off) = (uint32_t)v;
+                *(uint32_t *)((char *)c + keys[i].off) = (uint32_t)v;
             }
         for (size_t i = 0; !found && i < sizeof sections / sizeof *sections; i++)
             if (strcasecmp(sections[i].sec, sec) == 0)

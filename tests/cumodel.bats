@@ -98,6 +98,12 @@ two_loads() {
     printf '[ Devise ]\n' > bad2.ini
     run -1 rft-replay --model cu --m2s-what-if bad2.ini s.rft
     [[ $output == *"Devise"* ]]
+    # the keys are 4.2's, section by section: the scalar unit's latency is ALULatency
+    printf '[ ScalarUnit ]\nExecLatency = 8\n' > bad3.ini
+    run -1 rft-replay --model cu --m2s-config bad3.ini s.rft
+    [[ $output == *"bad3.ini: line 2: unknown key ExecLatency in [ ScalarUnit ]"* ]]
+    printf '[ ScalarUnit ]\nALULatency = 8\n[ SIMDUnit ]\nNumSIMDLanes = 16\n' > ok.ini
+    run -0 rft-replay -f tsv --model cu --m2s-config ok.ini s.rft
     # a file that is not one, or too large to be one: said with the path
     run -1 --separate-stderr rft-replay --model cu --m2s-config missing.ini s.rft
     assert_equal "$stderr" "rft-replay: missing.ini: No such file or directory"

@@ -409,6 +409,19 @@ static void test_cfg(void)
     CHECK(strstr(why, "line 2") && strstr(why, "ReadExecWriteLatncy"));
     const char *sec = "[ Devise ]\n";
     CHECK(rft_m2scfg_parse(&c, sec, strlen(sec), why, sizeof why) == -1 && strstr(why, "Devise"));
+    /* each section's keys are 4.2's: the scalar unit's latency is
+     * ALULatency, the branch unit's ExecLatency; one 4.2 refuses is named */
+    const char *units = "[ ScalarUnit ]\nALULatency = 8\n[ BranchUnit ]\nExecLatency = 8\n"
+                        "[ SIMDUnit ]\nNumSIMDLanes = 16\n[ FrontEnd ]\nMaxInstIssuedPerType = 1\n"
+                        "[ VectorMemUnit ]\nMaxInflightMem = 16\n";
+    CHECK(rft_m2scfg_parse(&c, units, strlen(units), why, sizeof why) == 0);
+    const char *sx = "[ ScalarUnit ]\nExecLatency = 8\n";
+    CHECK(rft_m2scfg_parse(&c, sx, strlen(sx), why, sizeof why) == -1 &&
+          strcmp(why, "line 2: unknown key ExecLatency in [ ScalarUnit ]") == 0);
+    const char *fx = "[ FrontEnd ]\nMaxInflightMem = 8\n";
+    CHECK(rft_m2scfg_parse(&c, fx, strlen(fx), why, sizeof why) == -1 && strstr(why, "MaxInflightMem"));
+    const char *dx = "[ Device ]\nWavefrontSize = 64\n";
+    CHECK(rft_m2scfg_parse(&c, dx, strlen(dx), why, sizeof why) == -1 && strstr(why, "WavefrontSize"));
     const char *val = "[ Device ]\nNumComputeUnits = 0\n";
     CHECK(rft_m2scfg_parse(&c, val, strlen(val), why, sizeof why) == -1);
     /* a line past the parser's buffer is refused, saying how long a line may be */
