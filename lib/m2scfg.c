@@ -46,10 +46,12 @@ static const char *const other_branch[] = {UNIT_STAGES, "ReadLatency", "ReadBuff
 static const char *const other_mem[] = {UNIT_STAGES, "ReadLatency", "ReadBufferSize",
     "MaxInflightMem", NULL};
 static const char *const other_lds[] = {"Size", "AllocSize", "BlockSize", "Latency", "Ports", NULL};
+static const char *const other_report[] = {"Interval", "File", NULL};     /* 4.2's spatial report */
 static const struct { const char *sec; const char *const *keys; } sections[] = {
     {"Device", other_dev}, {"ComputeUnit", other_cu}, {"FrontEnd", other_fe},
     {"SIMDUnit", other_simd}, {"ScalarUnit", other_scalar}, {"BranchUnit", other_branch},
     {"LDSUnit", other_mem}, {"VectorMemUnit", other_mem}, {"LocalDataShare", other_lds},
+    {"SISpatialReport", other_report},
 };
 
 static void trim(char **b, char **e)

@@ -26,10 +26,10 @@ void rft_m2scfg_default(rft_m2scfg *c);
 /* Parse text (len bytes) over c (defaults or an earlier file): 0, or -1
  * with why (line number and the section, key or value at fault).  The keys
  * known are those 4.2 reads in [ Device ], [ ComputeUnit ], [ FrontEnd ],
- * [ SIMDUnit ], [ ScalarUnit ], [ BranchUnit ], [ LDSUnit ], [ VectorMemUnit ]
- * and [ LocalDataShare ], section by section (those the model does not use
- * are read and kept nowhere); any other section or key, which 4.2 would
- * refuse too, is an error that names it. */
+ * [ SIMDUnit ], [ ScalarUnit ], [ BranchUnit ], [ LDSUnit ], [ VectorMemUnit ],
+ * [ LocalDataShare ] and [ SISpatialReport ], section by section (those
+ * the model does not use are read and kept nowhere); any other section or
+ * key, which 4.2 would refuse too, is an error that names it. */
 int rft_m2scfg_parse(rft_m2scfg *c, const char *text, size_t len, char *why, size_t whylen);
 
 /* The clocks of the run, in MHz, as its pipeline trace (--trace) counts

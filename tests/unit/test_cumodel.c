@@ -413,7 +413,8 @@ static void test_cfg(void)
      * ALULatency, the branch unit's ExecLatency; one 4.2 refuses is named */
     const char *units = "[ ScalarUnit ]\nALULatency = 8\n[ BranchUnit ]\nExecLatency = 8\n"
                         "[ SIMDUnit ]\nNumSIMDLanes = 16\n[ FrontEnd ]\nMaxInstIssuedPerType = 1\n"
-                        "[ VectorMemUnit ]\nMaxInflightMem = 16\n";
+                        "[ VectorMemUnit ]\nMaxInflightMem = 16\n"
+                        "[ SISpatialReport ]\nInterval = 1000\nFile = cu.report\n";
     CHECK(rft_m2scfg_parse(&c, units, strlen(units), why, sizeof why) == 0);
     const char *sx = "[ ScalarUnit ]\nExecLatency = 8\n";
     CHECK(rft_m2scfg_parse(&c, sx, strlen(sx), why, sizeof why) == -1 &&
