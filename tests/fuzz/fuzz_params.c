@@ -1,11 +1,13 @@
 /* fuzz_params.c - parameter files (lib/params.c) and the two loaders that
  * take their numbers from them: the energy model's (rft_eparams_load) and
- * the NBTI model's (rft_nbti_from_params, whole file and --set style). */
+ * the NBTI model's (rft_nbti_from_params, whole file and --set style); and
+ * the same bytes as a Multi2Sim --si-config ini (lib/m2scfg.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "energy.h"
 #include "fuzz.h"
+#include "m2scfg.h"
 #include "nbti.h"
 #include "params.h"
 
@@ -50,6 +52,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(memchr(why, 0, sizeof why) != NULL);
         rft_params_free(&ps);
     }
+    rft_m2scfg cfg;
+    char why[200] = "";
+    rft_m2scfg_default(&cfg);
+    if (rft_m2scfg_parse(&cfg, (const char *)data, size, why, sizeof why) == 0) {
+        uint32_t mhz[2];
+        rft_m2scfg_clocks(&cfg, mhz);
+        FUZZ_ASSERT(mhz[1] >= mhz[0] && mhz[0] >= 1);
+    } else
+        FUZZ_ASSERT(why[0] && memchr(why, 0, sizeof why) != NULL);
     free(text);
     return 0;
 }
