@@ -1344,6 +1344,7 @@ static int col_finish(col *c)
         R->timed = 0, R->clock = R->prev_traced_end = 0;
         memset(R->simd_free, 0, (size_t)g->num_cu * g->num_pools * sizeof *R->simd_free);
         memset(R->vm_free, 0, g->num_cu * sizeof *R->vm_free);
+        memset(R->vm_free_tr, 0, g->num_cu * sizeof *R->vm_free_tr);
         memset(R->lds_free, 0, g->num_cu * sizeof *R->lds_free);
         memset(R->lds_srv, 0, g->num_cu * sizeof *R->lds_srv);
         run_reset(R);

@@ -314,6 +314,32 @@ static void test_ndrange(void)
     (void)tr;
 }
 
+/* ND-ranges timed again from the start (a later one raised the work-groups
+ * a compute unit holds: 1 in ND-range 0, 2 in ND-range 1) start from every
+ * unit's state afresh, the traced write stage's too.  ND-range 0 with a
+ * 1-entry write stage of WriteLatency 11: its loads (10, 11) complete at 60
+ * and 61; the second's write waits for the first's to 71, 10 later than the
+ * traced stage took it, so its write is at 21 + 10 = 31; the ALU after the
+ * wait, traced 59 after that load, at 90; its end 10 later: 100, as alone.
+ * (The traced stage's state kept from the first pass took the 10 back: 98.) */
+static void test_retime(void)
+{
+    rft_m2scfg t = base(1), c = t;
+    reset();
+    add(0, 0, 0, 0, 0, 80, 3, (uint64_t[]){10, 11, 70}, (uint8_t[]){V, V, A}, NULL);
+    ev[0].done = 60, ev[1].done = 61, ev[2].mark = RFT_WF_WAIT;
+    add(1, 0, 0, 0, 200, 220, 1, (uint64_t[]){210}, (uint8_t[]){A}, NULL);
+    add(1, 1, 0, 1, 200, 220, 1, (uint64_t[]){210}, (uint8_t[]){A}, NULL);
+    c.vm_write_latency = 11;
+    rft_cm_trace trc = {wf, nwf, ev, nev, 4};
+    rft_cm_result r, nd[2];
+    CHECK(rft_cumodel_run(&trc, &t, &c, NULL, &r, nd, 2) == 0);
+    CHECK(nd[0].cycles == 100 && nd[1].cycles == 20);
+    trc.nwf = 1, trc.nev = 3;               /* ND-range 0 alone: timed once */
+    CHECK(rft_cumodel_run(&trc, &t, &c, NULL, &r, nd, 1) == 0);
+    CHECK(nd[0].cycles == 100);
+}
+
 static void test_simd_throughput(void)
 {
     rft_m2scfg t = base(1), c = t;
@@ -546,6 +572,7 @@ int main(void)
     test_lds_queue();
     test_store_goes_on();
     test_ndrange();
+    test_retime();
     test_simd_throughput();
     test_scheme();
     test_cfg();
