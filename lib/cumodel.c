@@ -241,8 +241,12 @@ typedef struct {
     int scheme;
     int timed;                  /* an ND-range timed already */
     uint64_t clock, prev_traced_end;
-    uint64_t *simd_free, *vm_free, *lds_free, *vm_free_tr;
-    uint64_t *lds_srv;          /* per compute unit: its LDS free for the next access */
+    /* the units' free times, one block (run_times() of them, reset, copied
+     * and freed as one): per compute unit its SIMDs' (num_pools each), then
+     * per compute unit its write stage's, the traced write stage's, its
+     * LDS's write stage's and its LDS free for the next access */
+    uint64_t *times;
+    uint64_t *simd_free, *vm_free, *vm_free_tr, *lds_free, *lds_srv;    /* in times */
     /* 2: 4.2's list of compute units with a free slot, in the order they
      * freed one (a ring; in it or not) */
     uint32_t *cuq, qh, qn;
@@ -266,6 +270,9 @@ static void cu_enqueue(mrun *R, uint32_t cu)
     R->cuq[(R->qh + R->qn) % n] = cu;
     R->qn++, R->inq[cu] = 1;
 }
+
+/* the free times of a run's units (mrun.times) */
+static size_t run_times(const rft_m2scfg *g) { return (size_t)g->num_cu * (g->num_pools + 4); }
 
 typedef struct { uint32_t nd; uint64_t traced, cyc[3], instr, ev[4]; } ndrow;
 
@@ -358,10 +365,8 @@ static int col_runs(col *c)
     for (int r = 0; r < 3; r++) {
         const rft_m2scfg *g = r == RB ? &c->traced : &c->whatif;
         const mrun *R = &c->run[r];     /* its arrays' element sizes, as allocated below */
-        bytes += (uint64_t)g->num_cu *
-                 ((uint64_t)g->num_pools * sizeof *R->simd_free + sizeof *R->vm_free +
-                  sizeof *R->vm_free_tr + sizeof *R->lds_free + sizeof *R->lds_srv +
-                  sizeof *R->cuq + sizeof *R->inq);
+        bytes += (uint64_t)run_times(g) * sizeof *R->times +
+                 (uint64_t)g->num_cu * (sizeof *R->cuq + sizeof *R->inq);
     }
     if (c->st) {
         char what[96];      /* numbers only: "the compute units of the configuration (4294967295 ...)" */
@@ -378,16 +383,16 @@ static int col_runs(col *c)
         mrun *R = &c->run[r];
         R->cfg = g;
         R->scheme = r == RS;
-        R->simd_free = calloc((size_t)g->num_cu * g->num_pools, sizeof *R->simd_free);
-        R->vm_free = calloc(g->num_cu, sizeof *R->vm_free);
-        R->lds_free = calloc(g->num_cu, sizeof *R->lds_free);
-        R->lds_srv = calloc(g->num_cu, sizeof *R->lds_srv);
-        R->vm_free_tr = calloc(g->num_cu, sizeof *R->vm_free_tr);
+        R->times = calloc(run_times(g), sizeof *R->times);
         R->cuq = malloc(g->num_cu * sizeof *R->cuq);
         R->inq = malloc(g->num_cu);
-        if (!R->simd_free || !R->vm_free || !R->lds_free || !R->lds_srv || !R->cuq || !R->inq ||
-            !R->vm_free_tr)
+        if (!R->times || !R->cuq || !R->inq)
             return -1;
+        R->simd_free = R->times;
+        R->vm_free = R->simd_free + (size_t)g->num_cu * g->num_pools;
+        R->vm_free_tr = R->vm_free + g->num_cu;
+        R->lds_free = R->vm_free_tr + g->num_cu;
+        R->lds_srv = R->lds_free + g->num_cu;
         run_reset(R);
     }
     return 0;
@@ -415,10 +420,7 @@ static void col_free(col *c)
     free(c->wgs), free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
     free(c->lds_last);
     for (int r = 0; r < 3; r++)
-        free(c->run[r].simd_free), free(c->run[r].vm_free), free(c->run[r].lds_free),
-            free(c->run[r].lds_srv),
-            free(c->run[r].vm_free_tr),
-            free(c->run[r].cuq), free(c->run[r].inq);
+        free(c->run[r].times), free(c->run[r].cuq), free(c->run[r].inq);
 }
 
 static cwf *col_find(col *c, uint64_t key)
@@ -1011,11 +1013,7 @@ static void copy_run(col *c, mrun *to, const mrun *from)
 {
     const rft_m2scfg *g = from->cfg;
     to->timed = from->timed, to->clock = from->clock, to->prev_traced_end = from->prev_traced_end;
-    memcpy(to->simd_free, from->simd_free, (size_t)g->num_cu * g->num_pools * sizeof *to->simd_free);
-    memcpy(to->vm_free, from->vm_free, g->num_cu * sizeof *to->vm_free);
-    memcpy(to->vm_free_tr, from->vm_free_tr, g->num_cu * sizeof *to->vm_free_tr);
-    memcpy(to->lds_free, from->lds_free, g->num_cu * sizeof *to->lds_free);
-    memcpy(to->lds_srv, from->lds_srv, g->num_cu * sizeof *to->lds_srv);
+    memcpy(to->times, from->times, run_times(g) * sizeof *to->times);
     memcpy(to->cuq, from->cuq, g->num_cu * sizeof *to->cuq);
     memcpy(to->inq, from->inq, g->num_cu);
     to->qh = from->qh, to->qn = from->qn;
@@ -1342,11 +1340,7 @@ static int col_finish(col *c)
         mrun *R = &c->run[r];
         const rft_m2scfg *g = R->cfg;
         R->timed = 0, R->clock = R->prev_traced_end = 0;
-        memset(R->simd_free, 0, (size_t)g->num_cu * g->num_pools * sizeof *R->simd_free);
-        memset(R->vm_free, 0, g->num_cu * sizeof *R->vm_free);
-        memset(R->vm_free_tr, 0, g->num_cu * sizeof *R->vm_free_tr);
-        memset(R->lds_free, 0, g->num_cu * sizeof *R->lds_free);
-        memset(R->lds_srv, 0, g->num_cu * sizeof *R->lds_srv);
+        memset(R->times, 0, run_times(g) * sizeof *R->times);
         run_reset(R);
     }
     c->diverged = c->counted = c->any = 0;
