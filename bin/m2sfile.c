@@ -13,7 +13,7 @@ void m2s_read_config(rft_m2scfg *cfg, const char *path)
     char *buf = cli_read_file(path, 1u << 20, &n);
     if (!buf)
         die("%s: %s", path, errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
-    char why[1024];     /* holds a whole line of the ini (m2scfg.c: under 512) quoted */
+    char why[RFT_M2SCFG_WHY];
     if (rft_m2scfg_parse(cfg, buf, n, why, sizeof why))
         die("%s: %s", path, why);
     free(buf);

@@ -415,7 +415,7 @@ static void test_scheme(void)
 static void test_cfg(void)
 {
     rft_m2scfg c;
-    char why[200];
+    char why[RFT_M2SCFG_WHY];
     rft_m2scfg_default(&c);
     const char *ok = "; a comment\n[ Device ]\nNumComputeUnits = 10\nFrequency=925\n\n"
                      "[ VectorMemUnit ]\nWriteLatency = 21\nWriteBufferSize = 64\n"
