@@ -19,7 +19,7 @@ static const char usage[] =
     "           [--add-latency N [--hold] [--latency-unit alu|vmem|lds|all]] [--deps reg|all|none] [--issue N] [--lds-issue N] [--lds-order ready|traced] [--stages N] [--no-scheme]\n"
     "           [--wakeup-cycles N] [--mov-cycles N] [--stall-cycles N] [--lds-cycles N]\n"
     "           [--degraded-scs N [--max-wg N] [--wavefront-rule seed|ceil]] [--trust-cycles] [--max-memory MIB]\n"
-    "           [--model shift|cu [--m2s-config FILE] [--m2s-what-if FILE]]\n"
+    "           [--model shift|cu [--m2s-config FILE] [--m2s-what-if FILE] [--calibrate alu|none]]\n"
     "           [--format table|tsv|csv|json] [FILE]\n"
     "Replay each slice's schedule from the trace's cycles: cycles naive, with the scheme, "
     "and the upper bound\n"
@@ -76,6 +76,11 @@ static const char usage[] =
     "taken with (4.2's defaults where a key is absent)\n"
     "      --m2s-what-if FILE  With --model cu: an ini read over --m2s-config's, the changed "
     "knobs (default: none)\n"
+    "      --calibrate alu|none  With --model cu: an ND-range the model at the traced "
+    "configuration times more than 1 %% off its traced span has its ALU-unit instructions' "
+    "own parts (their traced gaps less the SIMD wait) scaled, 0.5 to 2 times, to come closest; "
+    "its what-if runs keep the factor (alu, the default: model v7), or every gap as traced "
+    "(none: model v6)\n"
     CLI_MEMORY_HELP
     "  -f, --format table|tsv|csv|json  Format of the table (default table)\n";
 
@@ -192,6 +197,23 @@ static void report_cu(cli_job *j)
                    "--cycles-from writes arrive marks since the model's sixth version): its LDS "
                    "accesses follow their traced gaps, not a queue on their compute unit's LDS; "
                    "decode the run again for it (rft-replay(1))");
+    rft_cm_cal cal;
+    rft_cumodel_calibration(j->st, &cal);
+    if (cal.scaled) {
+        char by[64];
+        if (cal.qmin == cal.qmax)
+            snprintf(by, sizeof by, "%.3f", (double)cal.qmin / RFT_CM_CAL_ONE);
+        else
+            snprintf(by, sizeof by, "%.3f to %.3f", (double)cal.qmin / RFT_CM_CAL_ONE,
+                     (double)cal.qmax / RFT_CM_CAL_ONE);
+        notes_addf(&c->nt, 0, "calibrated (--calibrate alu): %u of %u ND-ranges had their ALU "
+                   "own parts scaled by %s, their model %+.2f %% off their traced spans before "
+                   "(rft-replay(1))", cal.scaled, cal.nd, by, rft_replay_pct(cal.traced, cal.before));
+    }
+    if (cal.unreached)
+        notes_addf(&c->nt, 0, "%u of the ND-ranges calibrated stayed more than %g %% off their "
+                   "traced spans (no factor from 0.5 to 2 came closer)", cal.unreached,
+                   RFT_CM_CAL_PCT);
     const rft_cm_row *tot = rft_cumodel_row(j->st, rft_cumodel_nrows(j->st) - 1);  /* the last */
     double e = tot ? rft_replay_pct(tot->model.traced, tot->model.cycles) : 0;
     if (e > RFT_CM_BASELINE_PCT || e < -RFT_CM_BASELINE_PCT)
@@ -241,11 +263,12 @@ static void parse(int argc, char **argv, cli_job *j)
         {"model", required_argument, 0, 'M'},
         {"m2s-config", required_argument, 0, 'K'},
         {"m2s-what-if", required_argument, 0, 'Y'},
+        {"calibrate", required_argument, 0, 'c'},
         CLI_MEMORY_OPTION,
         {0, 0, 0, 0}};
     replay_cli *c = xrealloc(NULL, sizeof *c);     /* one per stage of a pipeline */
     rft_replay_opts o;
-    int ch, lu = 0, mw = 0, shiftopt = 0;
+    int ch, lu = 0, mw = 0, shiftopt = 0, cal = 0;
     const char *cfgpath = NULL, *whatif = NULL;
     rft_replay_opts_default(&o);
     *c = (replay_cli){.fmt = FMT_TABLE};
@@ -280,6 +303,7 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'M': c->model = cli_choice("--model", optarg, "shift|cu"); break;
         case 'K': cfgpath = optarg; break;
         case 'Y': whatif = optarg; break;
+        case 'c': o.cu_calibrate = cli_choice("--calibrate", optarg, "none|alu"); cal = 1; break;
         case CLI_MEMORY_OPT: cli_job_memory(j, optarg); break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))
@@ -290,8 +314,8 @@ static void parse(int argc, char **argv, cli_job *j)
     shiftopt = o.add_latency || o.issue || o.deps != RFT_REPLAY_DEPS_REG;
     if (c->model == 1 && shiftopt)
         usage_error("--model cu takes its latencies from --m2s-config and --m2s-what-if");
-    if (c->model == 0 && (cfgpath || whatif))
-        usage_error("--m2s-config and --m2s-what-if need --model cu");
+    if (c->model == 0 && (cfgpath || whatif || cal))
+        usage_error("--m2s-config, --m2s-what-if and --calibrate need --model cu");
     if (c->model == 1 && j->output)
         usage_error("--model cu writes no stream (-o)");
     rft_m2scfg_default(&c->traced);

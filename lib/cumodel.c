@@ -296,7 +296,10 @@ typedef struct col {
     int refused;                /* the budget refused them: the stage has said why */
     rft_pattern_opts po;
     int same;                   /* what-if = traced: run W is run B */
-    mrun run[3];                /* B: traced, W: what-if, S: what-if with the scheme */
+    mrun run[4];                /* B: traced, W: what-if, S: what-if with the scheme,
+                                   C: B's state before the ND-range calibrated */
+    int calibrate;              /* rft_replay_opts.cu_calibrate */
+    rft_cm_cal cal;
     int diverged;               /* S's state is no longer W's */
     /* wavefronts alive (not timed), in order of begin */
     cwf *wf;
@@ -335,7 +338,7 @@ typedef struct col {
     uint64_t evs[4];
 } col;
 
-enum { RB, RW, RS };
+enum { RB, RW, RS, RC };    /* RC: run B's state before an ND-range, kept to calibrate it */
 
 static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, int scheme,
                     uint32_t issue)
@@ -354,7 +357,7 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
     return 0;
 }
 
-/* The three runs' compute units (their SIMDs', write stages' and LDS's
+/* The runs' (three; four to calibrate) compute units (their SIMDs', write stages' and LDS's
  * free times, the dispatcher's list): NumComputeUnits of the ini, which
  * may ask for any number, so counted in the stage's memory budget first
  * (rft_stage_reserve: the message names the configuration): 0, or -1
@@ -362,8 +365,9 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
 static int col_runs(col *c)
 {
     uint64_t bytes = 0;
-    for (int r = 0; r < 3; r++) {
-        const rft_m2scfg *g = r == RB ? &c->traced : &c->whatif;
+    int nruns = c->calibrate ? 4 : 3;   /* run C only to calibrate */
+    for (int r = 0; r < nruns; r++) {
+        const rft_m2scfg *g = r == RB || r == RC ? &c->traced : &c->whatif;
         const mrun *R = &c->run[r];     /* its arrays' element sizes, as allocated below */
         bytes += (uint64_t)run_times(g) * sizeof *R->times +
                  (uint64_t)g->num_cu * (sizeof *R->cuq + sizeof *R->inq);
@@ -378,8 +382,8 @@ static int col_runs(col *c)
             return -1;
         }
     }
-    for (int r = 0; r < 3; r++) {
-        const rft_m2scfg *g = r == RB ? &c->traced : &c->whatif;
+    for (int r = 0; r < nruns; r++) {
+        const rft_m2scfg *g = r == RB || r == RC ? &c->traced : &c->whatif;
         mrun *R = &c->run[r];
         R->cfg = g;
         R->scheme = r == RS;
@@ -419,7 +423,7 @@ static void col_free(col *c)
     rft_map_free(&c->wmap), rft_map_free(&c->wgmap), rft_slices_free(&c->smap);
     free(c->wgs), free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
     free(c->lds_last);
-    for (int r = 0; r < 3; r++)
+    for (int r = 0; r < 4; r++)
         free(c->run[r].times), free(c->run[r].cuq), free(c->run[r].inq);
 }
 
@@ -739,6 +743,7 @@ typedef struct {
     uint64_t restart;
     uint32_t *res_wg, *res_wf;
     heap h;
+    uint32_t q;                 /* the calibration's factor of ALU own parts (RFT_CM_CAL_ONE: 1) */
 } ndw;
 
 /* The first free slot of a compute unit's (words with room for every
@@ -798,6 +803,16 @@ static uint64_t released(const ndw *D, const wst *s, uint64_t dist, uint32_t wl)
     return umax(at - (post - 1 - D->restart), s->a_issue + dist);
 }
 
+/* A wavefront's next event in a run: its ALU-unit own part scaled by the
+ * ND-range's calibration (RFT_CM_CAL_ONE: as traced) */
+static void next_ev(ndw *D, uint32_t w)
+{
+    dev *d = &D->cur[w];
+    D->pos[w] = dev_get(D->pos[w], d);
+    if (d->unit == RFT_CM_ALU && D->q != RFT_CM_CAL_ONE)
+        d->own = (d->own * D->q + RFT_CM_CAL_ONE / 2) / RFT_CM_CAL_ONE;
+}
+
 static uint64_t run_nd(col *c, mrun *R, ndw *D)
 {
     const rft_m2scfg *cfg = R->cfg, *traced = &c->traced;
@@ -854,7 +869,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             D->pos[ww] = fw->buf;                                                         \
             uint64_t rr = bb;                                                             \
             if (fw->n) {                                                                  \
-                D->pos[ww] = dev_get(D->pos[ww], &D->cur[ww]);                            \
+                next_ev(D, ww);                                                           \
                 rr = bb + D->cur[ww].own;                                                 \
             }                                                                             \
             if (hpush(h, HENT(rr, 1, ww)))                                              \
@@ -956,7 +971,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             uint64_t nr;
             if (next[w] < f->n) {
                 const dev *nx = &D->cur[w];
-                D->pos[w] = dev_get(D->pos[w], &D->cur[w]);
+                next_ev(D, w);
                 nr = t + nx->own;
                 uint64_t an = D->s[w].anchor;
                 if (nx->wait && an) {
@@ -1018,6 +1033,61 @@ static void copy_run(col *c, mrun *to, const mrun *from)
     memcpy(to->inq, from->inq, g->num_cu);
     to->qh = from->qh, to->qn = from->qn;
     (void)c;
+}
+
+static uint64_t dist(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+
+/* Run B over ND-range D, its ALU own parts scaled (D->q) so that its span
+ * comes within RFT_CM_CAL_PCT of the traced one (cumodel.h): as traced
+ * first; past it, a bisection of the factor from B's state before (run C),
+ * the closest kept.  Run B's span, or UINT64_MAX (out of memory). */
+static uint64_t calibrate(col *c, ndw *D, uint64_t traced)
+{
+    mrun *B = &c->run[RB], *K = &c->run[RC];
+    copy_run(c, K, B);
+    uint64_t cyc = run_nd(c, B, D);
+    c->cal.nd++;
+    if (cyc == UINT64_MAX || !traced || (double)dist(cyc, traced) <= traced * (RFT_CM_CAL_PCT / 100))
+        return cyc;
+    uint64_t before = cyc, best = cyc;
+    uint32_t qbest = RFT_CM_CAL_ONE, lo = RFT_CM_CAL_LO, hi = RFT_CM_CAL_HI;
+    if (cyc > traced)   /* the span grows with the own parts */
+        hi = RFT_CM_CAL_ONE;
+    else
+        lo = RFT_CM_CAL_ONE;
+    for (int k = 0; k < RFT_CM_CAL_STEPS; k++) {
+        /* the bounds first (where even they do not reach, no step between
+         * does), then halves */
+        uint32_t q = k == 0 ? (cyc > traced ? lo : hi) : lo + (hi - lo) / 2;
+        copy_run(c, B, K);
+        D->q = q;
+        if ((cyc = run_nd(c, B, D)) == UINT64_MAX)
+            return cyc;
+        if (dist(cyc, traced) < dist(best, traced))
+            best = cyc, qbest = q;
+        if ((double)dist(cyc, traced) <= traced * (RFT_CM_CAL_PCT / 100) ||
+            (k == 0 && (cyc > traced) == (before > traced)))
+            break;
+        if (cyc > traced)
+            hi = q;
+        else
+            lo = q;
+    }
+    if (D->q != qbest) {    /* the closest was an earlier step: run again with it */
+        copy_run(c, B, K);
+        D->q = qbest;
+        if ((cyc = run_nd(c, B, D)) == UINT64_MAX)
+            return cyc;
+    }
+    if (qbest != RFT_CM_CAL_ONE) {
+        rft_cm_cal *a = &c->cal;
+        a->qmin = !a->scaled || qbest < a->qmin ? qbest : a->qmin;
+        a->qmax = !a->scaled || qbest > a->qmax ? qbest : a->qmax;
+        a->scaled++;
+        a->traced += traced, a->before += before;
+        a->unreached += (double)dist(cyc, traced) > traced * (RFT_CM_CAL_PCT / 100);
+    }
+    return cyc;
 }
 
 typedef struct { uint32_t wg, w; } lkey;
@@ -1204,17 +1274,20 @@ static int col_time(col *c, uint32_t pi)
             need_s |= D.w[i]->twins != 0;
     ndrow row = {.nd = p.nd, .traced = te - tb, .instr = ninst};
     memcpy(row.ev, evn, sizeof evn);
-    if (c->scheme && need_s) {
-        mrun *W = c->same ? &c->run[RB] : &c->run[RW];
-        if (!c->diverged)
-            copy_run(c, &c->run[RS], W);
+    if (c->scheme && need_s && !c->diverged) {  /* S leaves W here: W's state before it */
+        copy_run(c, &c->run[RS], c->same ? &c->run[RB] : &c->run[RW]);
         c->diverged = 1;
+    }
+    /* run B first: its calibration's factor holds for the others */
+    D.q = RFT_CM_CAL_ONE;
+    if ((row.cyc[RB] = c->calibrate ? calibrate(c, &D, row.traced) : run_nd(c, &c->run[RB], &D)) ==
+        UINT64_MAX)
+        goto out;
+    if (c->scheme && need_s) {
         if ((row.cyc[RS] = run_nd(c, &c->run[RS], &D)) == UINT64_MAX)
             goto out;
         c->counted = 1;
     }
-    if ((row.cyc[RB] = run_nd(c, &c->run[RB], &D)) == UINT64_MAX)
-        goto out;
     row.cyc[RW] = row.cyc[RB];
     if (!c->same && (row.cyc[RW] = run_nd(c, &c->run[RW], &D)) == UINT64_MAX)
         goto out;
@@ -1344,6 +1417,7 @@ static int col_finish(col *c)
         run_reset(R);
     }
     c->diverged = c->counted = c->any = 0;
+    c->cal = (rft_cm_cal){0};
     c->nrows = 0;
     c->instr = c->trace_end = 0;
     memset(c->evs, 0, sizeof c->evs);
@@ -1377,7 +1451,7 @@ static int item_cmp(const void *a, const void *b)
 
 int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_m2scfg *cfg,
                     const rft_cm_scheme *sch, rft_cm_result *total, rft_cm_result *nd_out,
-                    uint32_t nnd_out)
+                    uint32_t nnd_out, rft_cm_cal *cal)
 {
     memset(total, 0, sizeof *total);
     if (nd_out)
@@ -1388,6 +1462,7 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
     int rc = -1;
     size_t ni = 2 * (size_t)tr->nwf + 2 * (size_t)tr->nev;
     item *it = malloc(ni * sizeof *it);
+    c.calibrate = cal != NULL;
     if (!it || col_init(&c, traced, cfg, sch != NULL, tr->issue) || col_runs(&c))
         goto out;
     if (sch)
@@ -1453,6 +1528,8 @@ int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_
     if (r == RS && !c.diverged)
         total->cycles = (c.same ? c.run[RB] : c.run[RW]).clock - c.first;
     total->instructions = c.instr;
+    if (cal)
+        *cal = c.cal;
     rc = 0;
 out:
     free(it);
@@ -1704,6 +1781,7 @@ rft_stage *rft_cumodel_new(int pass, const rft_m2scfg *traced, const rft_m2scfg 
     if (o->cu_keep)
         c->keep_max = o->cu_keep;
     c->degraded = o->degraded_scs;
+    c->calibrate = o->cu_calibrate;
     c->max_wg = o->max_wg;
     c->wfrule = o->wfrule;
     c->sc = (rft_cm_scheme){o->wakeup_cycles, o->mov_cycles, o->stall_cycles, o->lds_cycles, 0};
@@ -1746,4 +1824,9 @@ int rft_cumodel_schemed(const rft_stage *st)
     const col *c = &((const cm_stage *)st)->c;
     return c->scheme && (c->degraded || c->sc.stages || c->evs[0] || c->evs[1] || c->evs[2] ||
                          c->evs[3]);
+}
+
+void rft_cumodel_calibration(const rft_stage *st, rft_cm_cal *out)
+{
+    *out = ((const cm_stage *)st)->c.cal;
 }

@@ -170,6 +170,28 @@ typedef struct rft_cm_scheme {
  * is within this many percent of the traced span */
 #define RFT_CM_BASELINE_PCT 3.0
 
+/* The calibration (rft_replay_opts.cu_calibrate; model v7): an ND-range
+ * whose model at the traced configuration is more than RFT_CM_CAL_PCT off
+ * its traced span has the own parts of its ALU-unit events (vector ALU,
+ * scalar and branch instructions: the traced gaps before them, less their
+ * SIMD wait) scaled by the factor of [RFT_CM_CAL_LO, RFT_CM_CAL_HI] /
+ * RFT_CM_CAL_ONE that brings it closest (bisection, RFT_CM_CAL_STEPS runs
+ * at most); every run of it (traced, what-if, scheme) uses that factor, so
+ * the what-if stays monotone in added latency.  The trace cannot say how
+ * much of a gap was the wait for the other wavefronts on the SIMD; its
+ * span can. */
+#define RFT_CM_CAL_PCT 1.0
+#define RFT_CM_CAL_ONE 1024u
+#define RFT_CM_CAL_LO 512u
+#define RFT_CM_CAL_HI 2048u
+#define RFT_CM_CAL_STEPS 8
+typedef struct rft_cm_cal {
+    uint32_t nd, scaled;        /* ND-ranges timed; those scaled */
+    uint32_t unreached;         /* scaled ones still past RFT_CM_CAL_PCT (a bound reached) */
+    uint32_t qmin, qmax;        /* the scaled ones' factors (/ RFT_CM_CAL_ONE) */
+    uint64_t traced, before;    /* the scaled ones' traced spans; the model's, unscaled */
+} rft_cm_cal;
+
 typedef struct rft_cm_result {
     uint64_t traced;        /* traced span: first begin to last end */
     uint64_t cycles;        /* the model's span */
@@ -179,11 +201,13 @@ typedef struct rft_cm_result {
 /* Time tr under cfg, its cycles observed under traced (the configuration
  * the trace was taken with), its events' scheme cycles charged when sch
  * (NULL: none; each wavefront's twins with it).  nd_out: NULL, or an array
- * of one result per ND-range (indices 0 .. max ndrange), filled.  0, or
- * RFT_EMEM. */
+ * of one result per ND-range (indices 0 .. max ndrange), filled.  cal:
+ * NULL, no calibration (the mechanisms alone), else calibrated (the
+ * stage's default, rft_replay_opts.cu_calibrate) and what it did there.
+ * 0, or RFT_EMEM. */
 int rft_cumodel_run(const rft_cm_trace *tr, const rft_m2scfg *traced, const rft_m2scfg *cfg,
                     const rft_cm_scheme *sch, rft_cm_result *total, rft_cm_result *nd_out,
-                    uint32_t nnd);
+                    uint32_t nnd, rft_cm_cal *cal);
 
 /* One row of the stage's result: an ND-range (nd: its index) or the total
  * (nd RFT_NO_KERNEL), at the traced configuration, the what-if one, and
@@ -226,5 +250,7 @@ int rft_cumodel_lds_unmarked(const rft_stage *s);
 /* After finish: 1 + the highest compute unit the stream's wavefronts ran on,
  * and the traced configuration's NumComputeUnits in *configured. */
 uint32_t rft_cumodel_cus_seen(const rft_stage *s, uint32_t *configured);
+/* After finish: what the calibration did (all 0 when it was off) */
+void rft_cumodel_calibration(const rft_stage *s, rft_cm_cal *out);
 
 #endif

@@ -135,6 +135,7 @@ void rft_replay_opts_default(rft_replay_opts *o)
     o->lds_cycles = 4;
     o->stages = RFT_REPLAY_AUTO;
     o->pass = 1;
+    o->cu_calibrate = 1;
     o->latency_unit = RFT_REPLAY_U_ALU;
     o->max_wg = 256;
     o->wfrule = RFT_HEAL_WF_SEED;

@@ -170,6 +170,9 @@ typedef struct rft_replay_opts {
     uint64_t cu_keep;       /* the compute-unit model (cumodel.h): the most bytes of timed
                                ND-ranges kept, to be timed again when a later one raises the
                                resident work-group cap (0: 64 MiB) */
+    int cu_calibrate;       /* the compute-unit model: each ND-range's vector ALU and scalar
+                               own parts scaled so that the traced configuration gives back
+                               its traced span (RFT_CM_CAL_PCT; default 1; 0: as traced) */
     int pass;               /* pass the records on (default 1) */
     int emit;               /* counters records at finish (default 0) */
 } rft_replay_opts;

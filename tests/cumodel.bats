@@ -30,15 +30,26 @@ export -f col
 }
 
 @test "a baseline past 3 % of the traced span is said above the table; one within is not" {
-    # rft-synth issues faster than 4.2's 8-cycle SIMD: +41.75 % at 4.2's defaults
-    run -0 pipe "rft-replay -f tsv --model cu --m2s-config base.ini s.rft"
+    # rft-synth issues faster than 4.2's 8-cycle SIMD: +41.75 % at 4.2's defaults unscaled
+    run -0 pipe "rft-replay -f tsv --model cu --calibrate none --m2s-config base.ini s.rft"
     assert_line '# the model at the traced configuration is +41.75 % off the traced span, past the 3 % its validation holds the baseline to (rft-replay(1)): its slowdowns here are not validated'
     assert_line --partial $'total\t29196\t41385\t'
-    # a 4-cycle SIMD: +1.69 %, no such line
+    refute_line --partial 'calibrated'
+    # calibrated (the default): 5 of the 6 ND-ranges out of the factors' reach, +24.25 %
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config base.ini s.rft"
+    assert_line '# calibrated (--calibrate alu): 6 of 6 ND-ranges had their ALU own parts scaled by 0.500 to 0.750, their model +41.77 % off their traced spans before (rft-replay(1))'
+    assert_line '# 5 of the ND-ranges calibrated stayed more than 1 % off their traced spans (no factor from 0.5 to 2 came closer)'
+    assert_line --partial '+24.25 % off the traced span'
+    assert_line --partial $'total\t29196\t36275\t'
+    # a 4-cycle SIMD: +1.69 % unscaled, +0.08 % calibrated, no such line
     printf '[ Device ]\nNumComputeUnits = 4\n[ SIMDUnit ]\nReadExecWriteLatency = 4\n' > b4.ini
-    run -0 pipe "rft-replay -f tsv --model cu --m2s-config b4.ini s.rft"
+    run -0 pipe "rft-replay -f tsv --model cu --calibrate none --m2s-config b4.ini s.rft"
     assert_line --partial $'total\t29196\t29689\t'
     refute_line --partial 'off the traced span'
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config b4.ini s.rft"
+    assert_line '# calibrated (--calibrate alu): 4 of 6 ND-ranges had their ALU own parts scaled by 0.625 to 0.969, their model +4.98 % off their traced spans before (rft-replay(1))'
+    assert_line --partial $'total\t29196\t29218\t'
+    refute_line --partial 'off the traced span,'
 }
 
 # two wavefronts of compute unit 0 (SIMDs 0 and 1) each load at cycle 10; wf 0's access
@@ -121,16 +132,24 @@ two_loads() {
     run -1 --separate-stderr rft-replay --model cu --m2s-config huge.ini s.rft
     assert_output ""
     [[ $stderr == "rft-replay: s.rft: the compute units of the configuration (100000000, of 4 pools) would bring"*"over its limit of 2048 MiB"* ]]
-    # 10^6 of 4000 work-groups each: their state (197.4 MiB) fits 200 MiB, an ND-range's slots do not
+    # 10^6 of 4000 work-groups each: their state (three runs, 197.4 MiB; four
+    # to calibrate, 263.2) fits 200 (270) MiB, an ND-range's slots do not
     printf '[ Device ]\nNumComputeUnits = 1000000\n[ ComputeUnit ]\nMaxWorkGroupsPerWavefrontPool = 1000\n' > m1.ini
-    run -1 --separate-stderr rft-replay --model cu --m2s-config m1.ini --max-memory 200 s.rft
+    run -1 --separate-stderr rft-replay --model cu --calibrate none --m2s-config m1.ini --max-memory 200 s.rft
     assert_output ""
     [[ $stderr == *"an ND-range's slots (1000000 compute units x "*" words) would bring"*"over its limit of 200 MiB"* ]]
-    run -0 rft-replay --model cu --m2s-config m1.ini --max-memory 240 -f tsv s.rft
+    run -0 rft-replay --model cu --calibrate none --m2s-config m1.ini --max-memory 240 -f tsv s.rft
+    run -1 --separate-stderr rft-replay --model cu --m2s-config m1.ini --max-memory 260 s.rft
+    [[ $stderr == *"the compute units of the configuration (1000000, of 4 pools) would bring the state of rft-replay to 263.2 MiB, over its limit of 260 MiB"* ]]
+    run -1 --separate-stderr rft-replay --model cu --m2s-config m1.ini --max-memory 270 s.rft
+    [[ $stderr == *"an ND-range's slots (1000000 compute units x "*" words) would bring"*"over its limit of 270 MiB"* ]]
+    run -0 rft-replay --model cu --m2s-config m1.ini --max-memory 300 -f tsv s.rft
 }
 
 @test "usage: --m2s-config needs --model cu; --model cu takes no --add-latency, --issue, --deps nor -o" {
     run -2 rft-replay --m2s-config base.ini s.rft
+    run -2 rft-replay --calibrate none s.rft
+    run -2 rft-replay --model cu --calibrate some s.rft
     run -2 rft-replay --model cu --add-latency 4 s.rft
     run -2 rft-replay --model cu -o x.rft s.rft
     run -2 rft-replay --model cu --issue 8 s.rft

@@ -10,7 +10,9 @@
  * marks the LDS is a queue that absorbs a delay while it is busy; an ND-range waits for the
  * previous one on every compute unit; the schemes' own events, each paid
  * in full by a wavefront alone, monotone, a MOV delaying the other
- * wavefront on its SIMD; the configuration file's keys. */
+ * wavefront on its SIMD; the configuration file's keys; the calibration
+ * (model v7) leaves an exact baseline alone, brings one off within 1 %
+ * keeping the what-if monotone, and says when it cannot. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +45,7 @@ static uint64_t run(const rft_m2scfg *t, const rft_m2scfg *c, uint64_t *traced)
 {
     rft_cm_trace tr = {wf, nwf, ev, nev, 4};
     rft_cm_result r;
-    CHECK(rft_cumodel_run(&tr, t, c, NULL, &r, NULL, 0) == 0);
+    CHECK(rft_cumodel_run(&tr, t, c, NULL, &r, NULL, 0, NULL) == 0);
     if (traced)
         *traced = r.traced;
     return r.cycles;
@@ -54,7 +56,16 @@ static uint64_t run_s(const rft_m2scfg *t, const rft_m2scfg *c, const rft_cm_sch
 {
     rft_cm_trace tr = {wf, nwf, ev, nev, 4};
     rft_cm_result r;
-    CHECK(rft_cumodel_run(&tr, t, c, sc, &r, NULL, 0) == 0);
+    CHECK(rft_cumodel_run(&tr, t, c, sc, &r, NULL, 0, NULL) == 0);
+    return r.cycles;
+}
+
+/* the cycles at c, calibrated (cal: what the calibration did) */
+static uint64_t run_cal(const rft_m2scfg *t, const rft_m2scfg *c, rft_cm_cal *cal)
+{
+    rft_cm_trace tr = {wf, nwf, ev, nev, 4};
+    rft_cm_result r;
+    CHECK(rft_cumodel_run(&tr, t, c, NULL, &r, NULL, 0, cal) == 0);
     return r.cycles;
 }
 
@@ -77,6 +88,53 @@ static void test_alone(void)
     CHECK(run(&t, &c, NULL) == 38);
     c.rew_latency = 20;     /* 10, 30, 50; ends 54 */
     CHECK(run(&t, &c, NULL) == 54);
+}
+
+/* The calibration (model v7): a baseline within 1 % is left alone (a
+ * wavefront alone still pays in full); one further off has its ALU own
+ * parts scaled to come within 1 %, the what-if monotone in the latency
+ * added; one no factor can bring closer is said so. */
+static void test_calibrate(void)
+{
+    rft_m2scfg t = base(1), c = t;
+    rft_cm_cal cal;
+    reset();
+    add(0, 0, 0, 0, 0, 30, 3, (uint64_t[]){10, 18, 26}, (uint8_t[]){A, A, A}, NULL);
+    CHECK(run_cal(&t, &t, &cal) == 30 && cal.nd == 1 && cal.scaled == 0);
+    c.rew_latency = 12;
+    CHECK(run_cal(&t, &c, &cal) == 38 && cal.scaled == 0);
+    /* two wavefronts on one SIMD, 16 cycles between their instructions, 1
+     * apart: unscaled the model is 177 cycles, 4 % past the trace's 170 */
+    reset();
+    uint64_t ca[10], cb[10];
+    uint8_t u[10];
+    for (int i = 0; i < 10; i++)
+        ca[i] = 20 + 16 * (uint64_t)i, cb[i] = 21 + 16 * (uint64_t)i, u[i] = A;
+    add(0, 0, 0, 0, 0, 169, 10, ca, u, NULL);
+    add(0, 0, 0, 0, 0, 170, 10, cb, u, NULL);
+    uint64_t traced, plain = run(&t, &t, &traced);
+    CHECK(traced == 170 && plain == 177);
+    uint64_t b = run_cal(&t, &t, &cal);
+    CHECK(cal.scaled == 1 && cal.unreached == 0 && cal.before == plain && cal.traced == traced);
+    CHECK(b * 100 <= traced * 101 && b * 100 >= traced * 99);
+    uint64_t prev = b;
+    for (uint32_t add_l = 2; add_l <= 10; add_l += 2) {
+        c = t;
+        c.rew_latency += add_l;
+        uint64_t w = run_cal(&t, &c, &cal);
+        CHECK(w >= prev);
+        prev = w;
+    }
+    /* 20 instructions issued 5 apart on average on a SIMD that takes one
+     * every 8: no factor of the own parts reaches the trace's 119 (the
+     * smallest, 0.5, gives 167) */
+    reset();
+    for (int i = 0; i < 10; i++)
+        ca[i] = 20 + 10 * (uint64_t)i, cb[i] = 24 + 10 * (uint64_t)i;
+    add(0, 0, 0, 0, 0, 115, 10, ca, u, NULL);
+    add(0, 0, 0, 0, 0, 119, 10, cb, u, NULL);
+    b = run_cal(&t, &t, &cal);
+    CHECK(cal.scaled == 1 && cal.unreached == 1 && cal.qmin == RFT_CM_CAL_LO && b == 167);
 }
 
 static void test_write_buffer(void)
@@ -308,7 +366,7 @@ static void test_ndrange(void)
     uint64_t tr;
     rft_cm_trace trc = {wf, nwf, ev, nev, 4};
     rft_cm_result r, nd[2];
-    CHECK(rft_cumodel_run(&trc, &t, &t, NULL, &r, nd, 2) == 0);
+    CHECK(rft_cumodel_run(&trc, &t, &t, NULL, &r, nd, 2, NULL) == 0);
     CHECK(r.cycles == 120 && r.traced == 100);
     CHECK(nd[0].cycles == 100 && nd[1].cycles == 20 && nd[1].traced == 20);
     (void)tr;
@@ -333,10 +391,10 @@ static void test_retime(void)
     c.vm_write_latency = 11;
     rft_cm_trace trc = {wf, nwf, ev, nev, 4};
     rft_cm_result r, nd[2];
-    CHECK(rft_cumodel_run(&trc, &t, &c, NULL, &r, nd, 2) == 0);
+    CHECK(rft_cumodel_run(&trc, &t, &c, NULL, &r, nd, 2, NULL) == 0);
     CHECK(nd[0].cycles == 100 && nd[1].cycles == 20);
     trc.nwf = 1, trc.nev = 3;               /* ND-range 0 alone: timed once */
-    CHECK(rft_cumodel_run(&trc, &t, &c, NULL, &r, nd, 1) == 0);
+    CHECK(rft_cumodel_run(&trc, &t, &c, NULL, &r, nd, 1, NULL) == 0);
     CHECK(nd[0].cycles == 100);
 }
 
@@ -560,6 +618,7 @@ static void test_keep(void)
 int main(void)
 {
     test_alone();
+    test_calibrate();
     test_write_buffer();
     test_dispatch();
     test_drift();
