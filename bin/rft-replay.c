@@ -207,8 +207,9 @@ static void report_cu(cli_job *j)
             snprintf(by, sizeof by, "%.3f to %.3f", (double)cal.qmin / RFT_CM_CAL_ONE,
                      (double)cal.qmax / RFT_CM_CAL_ONE);
         notes_addf(&c->nt, 0, "calibrated (--calibrate alu): %u of %u ND-ranges had their ALU "
-                   "own parts scaled by %s, their model %+.2f %% off their traced spans before "
-                   "(rft-replay(1))", cal.scaled, cal.nd, by, rft_replay_pct(cal.traced, cal.before));
+                   "own parts scaled by %s; unscaled, the model at the traced configuration was "
+                   "%+.2f %% off the traced span (rft-replay(1))", cal.scaled, cal.nd, by,
+                   rft_replay_pct(cal.traced, cal.before));
     }
     if (cal.unreached)
         notes_addf(&c->nt, 0, "%u of the ND-ranges calibrated stayed more than %g %% off their "
@@ -216,7 +217,12 @@ static void report_cu(cli_job *j)
                    RFT_CM_CAL_PCT);
     const rft_cm_row *tot = rft_cumodel_row(j->st, rft_cumodel_nrows(j->st) - 1);  /* the last */
     double e = tot ? rft_replay_pct(tot->model.traced, tot->model.cycles) : 0;
-    if (e > RFT_CM_BASELINE_PCT || e < -RFT_CM_BASELINE_PCT)
+    double e0 = rft_replay_pct(cal.traced, cal.before);
+    if (cal.scaled && (e0 > RFT_CM_CAL_VALID_PCT || e0 < -RFT_CM_CAL_VALID_PCT))
+        notes_addf(&c->nt, 0, "the calibration was validated where the model, unscaled, was "
+                   "within %g %% of the traced span; here %+.2f %%: its slowdowns here are not "
+                   "validated", RFT_CM_CAL_VALID_PCT, e0);
+    else if (e > RFT_CM_BASELINE_PCT || e < -RFT_CM_BASELINE_PCT)
         notes_addf(&c->nt, 0, "the model at the traced configuration is %+.2f %% off the "
                    "traced span, past the %g %% its validation holds the baseline to "
                    "(rft-replay(1)): its slowdowns here are not validated", e, RFT_CM_BASELINE_PCT);

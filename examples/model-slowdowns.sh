@@ -1,8 +1,10 @@
 #!/bin/sh
 # model-slowdowns.sh - the seeds' run-time costs under the compute-unit
 # model (rft-replay --model cu, issue 32) for one trace: a TSV row for the
-# model at the trace's own configuration (its baseline error against the
-# traced cycles, the test of whether the model holds on this trace) and one
+# model at the trace's own configuration, unscaled (--calibrate none: its
+# baseline error against the traced cycles, the test of whether the model
+# holds on this trace; calibrated, the model comes within 1 % of most
+# traces, those it fits and those it was fitted to alike) and one
 # for each scheme, the stream the studies make for it re-timed:
 #
 #   dcpatch-S   rft-faultmap --scenario S --seed 1 | rft-dcpatch   (S: common,
@@ -69,7 +71,7 @@ table() { echo "$1" >> "$tmp/names"; q "$tmp/$1.tsv"; }  # a pipeline's table, i
 model="replay --quiet --format tsv --model cu --m2s-config $(q "$cfg")"
 
 # the eleven pipelines, each writing its table to $tmp/NAME.tsv
-set -- "$model --no-scheme -s $(table baseline) $t"
+set -- "$model --no-scheme --calibrate none -s $(table baseline) $t"
 for s in common clustered dispersed; do
     set -- "$@" "faultmap --scenario $s --seed 1 $t | dcpatch | $model -s $(table dcpatch-$s)"
 done

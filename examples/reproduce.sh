@@ -452,7 +452,7 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
             m++
             if ((labels[i], k) in v) l = l (n++ ? ", " : "") labels[i]
         }
-        return sprintf("; the compute-unit model (rft-replay --model cu, examples/model-slowdowns.sh) holds on %d of %d traces, its baseline within 3%% of the traced cycles: %s; the shift replay over them: %s", \
+        return sprintf("; the compute-unit model (rft-replay --model cu, examples/model-slowdowns.sh) holds on %d of %d traces, its baseline unscaled (--calibrate none) within 3%% of the traced cycles: %s; the shift replay over them: %s", \
             n, m, l, (x = value(a, sk, k)) == "" ? "none" : x "%")
     }
     # why no row of the compute-unit model: each trace'"'"'s baseline error
@@ -460,7 +460,7 @@ awk -F '\t' -v OFS='\t' -v runs="$runs" '
         for (i = 1; i <= nl; i++)
             if ((labels[i], "cm_base_err") in v) l = l (l == "" ? "" : ", ") labels[i] " " v[labels[i], "cm_base_err"] "%"
         return l == "" ? "not computed: no --m2s-config (the compute-unit model, issue 32)" \
-            : "not computed: the compute-unit model'"'"'s baseline is within 3% of the traced cycles on no trace (" l ")"
+            : "not computed: the compute-unit model'"'"'s baseline unscaled (--calibrate none) is within 3% of the traced cycles on no trace (" l ")"
     }
     function built(k) {
         if (k ~ /^a4_(dvth|life)_base/) return "calibration: params/seed004-*.conf are fitted to seed 004 Figs. 7 and 9"

@@ -1047,6 +1047,8 @@ static uint64_t calibrate(col *c, ndw *D, uint64_t traced)
     copy_run(c, K, B);
     uint64_t cyc = run_nd(c, B, D);
     c->cal.nd++;
+    if (cyc != UINT64_MAX)
+        c->cal.traced += traced, c->cal.before += cyc;
     if (cyc == UINT64_MAX || !traced || (double)dist(cyc, traced) <= traced * (RFT_CM_CAL_PCT / 100))
         return cyc;
     uint64_t before = cyc, best = cyc;
@@ -1084,7 +1086,6 @@ static uint64_t calibrate(col *c, ndw *D, uint64_t traced)
         a->qmin = !a->scaled || qbest < a->qmin ? qbest : a->qmin;
         a->qmax = !a->scaled || qbest > a->qmax ? qbest : a->qmax;
         a->scaled++;
-        a->traced += traced, a->before += before;
         a->unreached += (double)dist(cyc, traced) > traced * (RFT_CM_CAL_PCT / 100);
     }
     return cyc;

@@ -41,7 +41,7 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
 @test "each model row: the mean over the traces it holds on, which it names, and the shift replay over them" {
     run -0 awk -F '\t' '$9 ~ /^cm_slow_/' "$REP/values.tsv"
     assert_equal "${#lines[@]}" 10
-    run -0 awk -F '\t' '$9 ~ /^cm_slow_/ && $11 !~ /; the compute-unit model \(rft-replay --model cu, examples\/model-slowdowns.sh\) holds on 1 of 2 traces, its baseline within 3% of the traced cycles: fwt; the shift replay over them: -?[0-9.]+%$/' "$REP/values.tsv"
+    run -0 awk -F '\t' '$9 ~ /^cm_slow_/ && $11 !~ /; the compute-unit model \(rft-replay --model cu, examples\/model-slowdowns.sh\) holds on 1 of 2 traces, its baseline unscaled \(--calibrate none\) within 3% of the traced cycles: fwt; the shift replay over them: -?[0-9.]+%$/' "$REP/values.tsv"
     assert_output ""
     # the value is the trace's fact; the shift replay's is the row of the replay's key on it
     run -0 awk -F '\t' 'FNR == NR { v[$1, $2] = $3; next }
@@ -61,7 +61,7 @@ setup() { cd "$BATS_TEST_TMPDIR"; }
     "$TOP/examples/reproduce.sh" --quiet -j 2 --m2s-config "$BATS_FILE_TMPDIR/one.ini" -o rep tr > /dev/null
     run -0 awk -F '\t' '$9 ~ /^cm_slow_/ && $10 == "" { print $11 }' rep/values.tsv
     assert_equal "${#lines[@]}" 10
-    assert_line --index 0 --regexp '^not computed: the compute-unit model.s baseline is within 3% of the traced cycles on no trace \(DCT -?[0-9.]+%\)$'
+    assert_line --index 0 --regexp '^not computed: the compute-unit model.s baseline unscaled \(--calibrate none\) is within 3% of the traced cycles on no trace \(DCT -?[0-9.]+%\)$'
     rm -rf rep
     "$TOP/examples/reproduce.sh" --quiet -j 2 -o rep tr > /dev/null
     run -0 awk -F '\t' '$9 ~ /^cm_slow_/ { print $11 }' rep/values.tsv
