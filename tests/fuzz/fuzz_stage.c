@@ -153,6 +153,7 @@ static void make(chain *c, int set)
             o.stages = 2;
             o.degraded_scs = 1;
         }
+        o.cu_calibrate = set == 4;  /* the calibration's runs (model v7), and v6's without */
         add(c, rft_cumodel_new(set == 4, &traced, &whatif, &o));
     } else if (IS("replay")) {
         rft_replay_opts o;
