@@ -236,12 +236,16 @@ static uint32_t sc_counts(const rft_heal *h, const uint8_t *mask, uint32_t *cnt)
 }
 
 /* ---- work-groups and the replay -------------------------------------------------- */
+/* SC s rests (bit s of the mask; a slice of more SCs than the mask's 64,
+ * which a hostile stream may state, has its others healthy) */
+static int sc_rests(uint64_t degraded, uint32_t s) { return s < 64 && (degraded >> s & 1); }
+
 int rft_heal_group_rule(uint32_t wi, uint64_t degraded, uint32_t nsc, uint32_t wf_lanes,
                         uint32_t max_wg, int wfrule, rft_heal_group *g)
 {
     uint32_t nd = 0;
     for (uint32_t s = 0; s < nsc; s++)
-        nd += (uint32_t)(degraded >> s & 1);
+        nd += (uint32_t)sc_rests(degraded, s);
     if (nd >= nsc && wi > 0)
         return RFT_EFORMAT;
     memset(g, 0, sizeof *g);
@@ -253,7 +257,7 @@ int rft_heal_group_rule(uint32_t wi, uint64_t degraded, uint32_t nsc, uint32_t w
         uint32_t w = stack[--n];
         uint32_t rwi = 0;
         for (uint32_t s = 0; s < nsc; s++)
-            if (degraded >> s & 1)
+            if (sc_rests(degraded, s))
                 rwi += w / nsc + (s < w % nsc);
         if (w + rwi > max_wg && w > 1 && n + 2 <= 64) {
             stack[n++] = w / 2;
