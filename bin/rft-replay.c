@@ -199,8 +199,9 @@ static void report_cu(cli_job *j)
                    "decode the run again for it (rft-replay(1))");
     rft_cm_cal cal;
     rft_cumodel_calibration(j->st, &cal);
+    double e0 = rft_replay_pct(cal.traced, cal.before);     /* the model's error unscaled */
     if (cal.scaled) {
-        char by[64];
+        char by[64];        /* two factors of 0.5 to 2, numbers only */
         if (cal.qmin == cal.qmax)
             snprintf(by, sizeof by, "%.3f", (double)cal.qmin / RFT_CM_CAL_ONE);
         else
@@ -208,16 +209,15 @@ static void report_cu(cli_job *j)
                      (double)cal.qmax / RFT_CM_CAL_ONE);
         notes_addf(&c->nt, 0, "calibrated (--calibrate alu): %u of %u ND-ranges had their ALU "
                    "own parts scaled by %s; unscaled, the model at the traced configuration was "
-                   "%+.2f %% off the traced span (rft-replay(1))", cal.scaled, cal.nd, by,
-                   rft_replay_pct(cal.traced, cal.before));
+                   "%+.2f %% off the traced span (rft-replay(1))", cal.scaled, cal.nd, by, e0);
     }
     if (cal.unreached)
         notes_addf(&c->nt, 0, "%u of the ND-ranges calibrated stayed more than %g %% off their "
-                   "traced spans (no factor from 0.5 to 2 came closer)", cal.unreached,
-                   RFT_CM_CAL_PCT);
+                   "traced spans (no factor from %g to %g came closer)", cal.unreached,
+                   RFT_CM_CAL_PCT, (double)RFT_CM_CAL_LO / RFT_CM_CAL_ONE,
+                   (double)RFT_CM_CAL_HI / RFT_CM_CAL_ONE);
     const rft_cm_row *tot = rft_cumodel_row(j->st, rft_cumodel_nrows(j->st) - 1);  /* the last */
     double e = tot ? rft_replay_pct(tot->model.traced, tot->model.cycles) : 0;
-    double e0 = rft_replay_pct(cal.traced, cal.before);
     if (cal.scaled && (e0 > RFT_CM_CAL_VALID_PCT || e0 < -RFT_CM_CAL_VALID_PCT))
         notes_addf(&c->nt, 0, "the calibration was validated where the model, unscaled, was "
                    "within %g %% of the traced span; here %+.2f %%: its slowdowns here are not "

@@ -362,12 +362,17 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
  * may ask for any number, so counted in the stage's memory budget first
  * (rft_stage_reserve: the message names the configuration): 0, or -1
  * (refused set when the budget refused them). */
+static const rft_m2scfg *run_cfg(const col *c, int r)
+{
+    return r == RB || r == RC ? &c->traced : &c->whatif;
+}
+
 static int col_runs(col *c)
 {
     uint64_t bytes = 0;
     int nruns = c->calibrate ? 4 : 3;   /* run C only to calibrate */
     for (int r = 0; r < nruns; r++) {
-        const rft_m2scfg *g = r == RB || r == RC ? &c->traced : &c->whatif;
+        const rft_m2scfg *g = run_cfg(c, r);
         const mrun *R = &c->run[r];     /* its arrays' element sizes, as allocated below */
         bytes += (uint64_t)run_times(g) * sizeof *R->times +
                  (uint64_t)g->num_cu * (sizeof *R->cuq + sizeof *R->inq);
@@ -383,7 +388,7 @@ static int col_runs(col *c)
         }
     }
     for (int r = 0; r < nruns; r++) {
-        const rft_m2scfg *g = r == RB || r == RC ? &c->traced : &c->whatif;
+        const rft_m2scfg *g = run_cfg(c, r);
         mrun *R = &c->run[r];
         R->cfg = g;
         R->scheme = r == RS;
@@ -1036,6 +1041,11 @@ static void copy_run(col *c, mrun *to, const mrun *from)
 }
 
 static uint64_t dist(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+/* a span within RFT_CM_CAL_PCT of the traced one */
+static int cal_close(uint64_t cyc, uint64_t traced)
+{
+    return (double)dist(cyc, traced) <= traced * (RFT_CM_CAL_PCT / 100);
+}
 
 /* Run B over ND-range D, its ALU own parts scaled (D->q) so that its span
  * comes within RFT_CM_CAL_PCT of the traced one (cumodel.h): as traced
@@ -1049,7 +1059,7 @@ static uint64_t calibrate(col *c, ndw *D, uint64_t traced)
     c->cal.nd++;
     if (cyc != UINT64_MAX)
         c->cal.traced += traced, c->cal.before += cyc;
-    if (cyc == UINT64_MAX || !traced || (double)dist(cyc, traced) <= traced * (RFT_CM_CAL_PCT / 100))
+    if (cyc == UINT64_MAX || !traced || cal_close(cyc, traced))
         return cyc;
     uint64_t before = cyc, best = cyc;
     uint32_t qbest = RFT_CM_CAL_ONE, lo = RFT_CM_CAL_LO, hi = RFT_CM_CAL_HI;
@@ -1067,8 +1077,7 @@ static uint64_t calibrate(col *c, ndw *D, uint64_t traced)
             return cyc;
         if (dist(cyc, traced) < dist(best, traced))
             best = cyc, qbest = q;
-        if ((double)dist(cyc, traced) <= traced * (RFT_CM_CAL_PCT / 100) ||
-            (k == 0 && (cyc > traced) == (before > traced)))
+        if (cal_close(cyc, traced) || (k == 0 && (cyc > traced) == (before > traced)))
             break;
         if (cyc > traced)
             hi = q;
@@ -1086,7 +1095,7 @@ static uint64_t calibrate(col *c, ndw *D, uint64_t traced)
         a->qmin = !a->scaled || qbest < a->qmin ? qbest : a->qmin;
         a->qmax = !a->scaled || qbest > a->qmax ? qbest : a->qmax;
         a->scaled++;
-        a->unreached += (double)dist(cyc, traced) > traced * (RFT_CM_CAL_PCT / 100);
+        a->unreached += !cal_close(cyc, traced);
     }
     return cyc;
 }

@@ -70,7 +70,7 @@ int rft_m2scfg_parse(rft_m2scfg *c, const char *text, size_t len, char *why, siz
     for (const char *p = text, *end = text + len; p < end; ) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
-        char buf[512];
+        char buf[RFT_M2SCFG_LINE];
         size_t n = (size_t)(le - p);
         line++;
         if (n >= sizeof buf) {

@@ -31,9 +31,11 @@ void rft_m2scfg_default(rft_m2scfg *c);
  * the model does not use are read and kept nowhere); any other section or
  * key, which 4.2 would refuse too, is an error that names it. */
 int rft_m2scfg_parse(rft_m2scfg *c, const char *text, size_t len, char *why, size_t whylen);
-/* A why of this many bytes holds any message whole: a line is refused past
- * 511 bytes, and a message quotes at most one line and its section's name */
-#define RFT_M2SCFG_WHY 1024
+/* A line is refused past RFT_M2SCFG_LINE - 1 bytes; so a why of
+ * RFT_M2SCFG_WHY bytes holds any message whole (one line quoted, its
+ * section's name, under 64, and the words around them) */
+#define RFT_M2SCFG_LINE 512
+#define RFT_M2SCFG_WHY (2 * RFT_M2SCFG_LINE)
 
 /* The clocks of the run, in MHz, as its pipeline trace (--trace) counts
  * them: mhz[0] the GPU's ([ Device ] Frequency), mhz[1] the trace's, the

@@ -41,32 +41,30 @@ static void add(uint32_t nd, uint32_t wg, uint16_t cu, uint16_t simd, uint64_t b
     nwf++;
 }
 
-static uint64_t run(const rft_m2scfg *t, const rft_m2scfg *c, uint64_t *traced)
+/* the cycles of the trace at c, its cycles observed under t: with the
+ * scheme's events charged (sc, or NULL), calibrated (cal: what the
+ * calibration did, or NULL: not), its traced span into *traced */
+static uint64_t run_with(const rft_m2scfg *t, const rft_m2scfg *c, const rft_cm_scheme *sc,
+                         rft_cm_cal *cal, uint64_t *traced)
 {
     rft_cm_trace tr = {wf, nwf, ev, nev, 4};
     rft_cm_result r;
-    CHECK(rft_cumodel_run(&tr, t, c, NULL, &r, NULL, 0, NULL) == 0);
+    CHECK(rft_cumodel_run(&tr, t, c, sc, &r, NULL, 0, cal) == 0);
     if (traced)
         *traced = r.traced;
     return r.cycles;
 }
-
-/* the cycles at c with the scheme's events charged (sc) */
+static uint64_t run(const rft_m2scfg *t, const rft_m2scfg *c, uint64_t *traced)
+{
+    return run_with(t, c, NULL, NULL, traced);
+}
 static uint64_t run_s(const rft_m2scfg *t, const rft_m2scfg *c, const rft_cm_scheme *sc)
 {
-    rft_cm_trace tr = {wf, nwf, ev, nev, 4};
-    rft_cm_result r;
-    CHECK(rft_cumodel_run(&tr, t, c, sc, &r, NULL, 0, NULL) == 0);
-    return r.cycles;
+    return run_with(t, c, sc, NULL, NULL);
 }
-
-/* the cycles at c, calibrated (cal: what the calibration did) */
 static uint64_t run_cal(const rft_m2scfg *t, const rft_m2scfg *c, rft_cm_cal *cal)
 {
-    rft_cm_trace tr = {wf, nwf, ev, nev, 4};
-    rft_cm_result r;
-    CHECK(rft_cumodel_run(&tr, t, c, NULL, &r, NULL, 0, cal) == 0);
-    return r.cycles;
+    return run_with(t, c, NULL, cal, NULL);
 }
 
 static rft_m2scfg base(uint32_t ncu)
