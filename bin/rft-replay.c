@@ -19,7 +19,8 @@ static const char usage[] =
     "           [--add-latency N [--hold] [--latency-unit alu|vmem|lds|all]] [--deps reg|all|none] [--issue N] [--lds-issue N] [--lds-order ready|traced] [--stages N] [--no-scheme]\n"
     "           [--wakeup-cycles N] [--mov-cycles N] [--stall-cycles N] [--lds-cycles N]\n"
     "           [--degraded-scs N [--max-wg N] [--wavefront-rule seed|ceil]] [--trust-cycles] [--max-memory MIB]\n"
-    "           [--model shift|cu [--m2s-config FILE] [--m2s-what-if FILE] [--calibrate alu|none]]\n"
+    "           [--model shift|cu [--m2s-config FILE] [--m2s-what-if FILE] [--calibrate alu|none]\n"
+    "           [--placements N]]\n"
     "           [--format table|tsv|csv|json] [FILE]\n"
     "Replay each slice's schedule from the trace's cycles: cycles naive, with the scheme, "
     "and the upper bound\n"
@@ -81,6 +82,10 @@ static const char usage[] =
     "own parts (their traced gaps less the SIMD wait) scaled, 0.5 to 2 times, to come closest; "
     "its what-if runs keep the factor (alu, the default: model v7), or every gap as traced "
     "(none: model v6)\n"
+    "      --placements N     With --model cu: time each ND-range N more times (0 to 16, default "
+    "0) with its work-groups started up to 2 issue intervals late, where the last of them land "
+    "changing as in the simulator; columns slowdown_lo_pct and slowdown_hi_pct: the slowdown's "
+    "range over them and the unperturbed one\n"
     CLI_MEMORY_HELP
     "  -f, --format table|tsv|csv|json  Format of the table (default table)\n";
 
@@ -92,6 +97,7 @@ typedef struct {
     FILE *out;
     notes nt;                   /* what the input's header says */
     const char *label;
+    uint32_t placements;        /* --placements */
 } replay_cli;
 
 /* The input's header: its notes (runs, register file), for the table
@@ -144,7 +150,8 @@ static void report(cli_job *j)
  * scheme run charged anything (rft_cumodel_schemed), the what-if one with
  * the scheme's events (its slowdown over the what-if cycles) and the
  * events counted. */
-static void put_cu_row(cli_table *t, const char *scope, const rft_cm_row *w, int schemed)
+static void put_cu_row(cli_table *t, const char *scope, const rft_cm_row *w, int schemed,
+                       int placed)
 {
     const rft_cm_result *b = &w->model;
     table_str(t, scope);
@@ -162,6 +169,10 @@ static void put_cu_row(cli_table *t, const char *scope, const rft_cm_row *w, int
         table_u64(t, w->mispredictions);
         table_u64(t, w->lds_loads);
     }
+    if (placed) {
+        table_dbl(t, w->place_lo, 2);
+        table_dbl(t, w->place_hi, 2);
+    }
     table_end_row(t);
 }
 
@@ -170,11 +181,18 @@ static void report_cu(cli_job *j)
     replay_cli *c = j->ctx;
     if (!c->out)
         return;
-    static const char *const cols[] = {"scope", "cycles_traced", "cycles_model", "cycles_what_if",
-                                       "baseline_error_pct", "slowdown_pct", "instructions",
-                                       "cycles_scheme", "slowdown_scheme_pct", "wakeups", "movs",
-                                       "mispredictions", "lds_loads"};
-    int schemed = rft_cumodel_schemed(j->st);
+    static const char *const base[] = {"scope", "cycles_traced", "cycles_model", "cycles_what_if",
+                                       "baseline_error_pct", "slowdown_pct", "instructions"};
+    static const char *const scheme[] = {"cycles_scheme", "slowdown_scheme_pct", "wakeups", "movs",
+                                         "mispredictions", "lds_loads"};
+    static const char *const place[] = {"slowdown_lo_pct", "slowdown_hi_pct"};
+    const char *cols[13 + 2];
+    int schemed = rft_cumodel_schemed(j->st), placed = c->placements != 0, ncol = 7;
+    memcpy(cols, base, sizeof base);
+    if (schemed)
+        memcpy(cols + ncol, scheme, sizeof scheme), ncol += 6;
+    if (placed)
+        memcpy(cols + ncol, place, sizeof place), ncol += 2;
     if (rft_cumodel_approximate(j->st)) {
         static const char why[] = "the compute-unit model timed its first ND-ranges with a lower "
             "resident work-group cap than a later one raised, and had "
@@ -226,17 +244,22 @@ static void report_cu(cli_job *j)
         notes_addf(&c->nt, 0, "the model at the traced configuration is %+.2f %% off the "
                    "traced span, past the %g %% its validation holds the baseline to "
                    "(rft-replay(1)): its slowdowns here are not validated", e, RFT_CM_BASELINE_PCT);
-    cli_table *t = table_new(c->fmt, c->out, schemed ? 13 : 7, cols);
+    if (placed && tot)
+        notes_addf(&c->nt, 0, "placements perturbed (--placements %u): each ND-range timed "
+                   "again with its work-groups started up to %u issue intervals late; the "
+                   "total's slowdown ranged from %.2f to %.2f %% (rft-replay(1))", c->placements,
+                   RFT_CM_PLACE_IV, tot->place_lo, tot->place_hi);
+    cli_table *t = table_new(c->fmt, c->out, ncol, cols);
     notes_put(&c->nt, t, NULL);
     notes_free(&c->nt);
     for (uint32_t i = 0, n = rft_cumodel_nrows(j->st); i < n; i++) {
         const rft_cm_row *w = rft_cumodel_row(j->st, i);
         if (w->nd == RFT_NO_KERNEL) {
-            put_cu_row(t, "total", w, schemed);
+            put_cu_row(t, "total", w, schemed, placed);
             continue;
         }
         char *s = xasprintf("ndrange %u %s", w->nd, rft_cumodel_ndname(j->st, w->nd));
-        put_cu_row(t, s, w, schemed);
+        put_cu_row(t, s, w, schemed, placed);
         free(s);
     }
     table_free(t);
@@ -270,6 +293,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {"m2s-config", required_argument, 0, 'K'},
         {"m2s-what-if", required_argument, 0, 'Y'},
         {"calibrate", required_argument, 0, 'c'},
+        {"placements", required_argument, 0, 'P'},
         CLI_MEMORY_OPTION,
         {0, 0, 0, 0}};
     replay_cli *c = xrealloc(NULL, sizeof *c);     /* one per stage of a pipeline */
@@ -310,6 +334,10 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'K': cfgpath = optarg; break;
         case 'Y': whatif = optarg; break;
         case 'c': o.cu_calibrate = cli_choice("--calibrate", optarg, "none|alu"); cal = 1; break;
+        case 'P':
+            o.cu_placements = (uint32_t)cli_uint("--placements", optarg, 0, RFT_CM_PLACE_MAX);
+            cal = 1;
+            break;
         case CLI_MEMORY_OPT: cli_job_memory(j, optarg); break;
         default:
             if (!cli_filter_option(ch, &j->output, &j->wo))
@@ -321,7 +349,7 @@ static void parse(int argc, char **argv, cli_job *j)
     if (c->model == 1 && shiftopt)
         usage_error("--model cu takes its latencies from --m2s-config and --m2s-what-if");
     if (c->model == 0 && (cfgpath || whatif || cal))
-        usage_error("--m2s-config, --m2s-what-if and --calibrate need --model cu");
+        usage_error("--m2s-config, --m2s-what-if, --calibrate and --placements need --model cu");
     if (c->model == 1 && j->output)
         usage_error("--model cu writes no stream (-o)");
     rft_m2scfg_default(&c->traced);
@@ -346,6 +374,7 @@ static void parse(int argc, char **argv, cli_job *j)
         c->out = side_open(c->summary);
     o.pass = j->stream;
     o.emit = j->stream;
+    c->placements = o.cu_placements;
     if (c->model == 1) {
         if (!(j->st = rft_cumodel_new(0, &c->traced, &c->whatif, &o)))
             die("out of memory");

@@ -81,6 +81,7 @@ typedef struct {
     uint32_t slot, pool;        /* its slot on its compute unit; its wavefront pool (SIMD) */
     uint32_t bar_n;             /* wavefronts at its barrier; the latest arrival */
     uint64_t bar_t;
+    uint32_t late;              /* its start delayed (a perturbed placement, place_delay) */
 } wgrp;
 
 typedef struct { uint64_t t; int d; uint32_t cu; } iv;
@@ -274,7 +275,14 @@ static void cu_enqueue(mrun *R, uint32_t cu)
 /* the free times of a run's units (mrun.times) */
 static size_t run_times(const rft_m2scfg *g) { return (size_t)g->num_cu * (g->num_pools + 4); }
 
-typedef struct { uint32_t nd; uint64_t traced, cyc[3], instr, ev[4]; } ndrow;
+/* an ND-range's result; pb, pw: its spans at the traced and what-if
+ * configurations with placement k + 1 perturbed (col.nplace of them) */
+typedef struct { uint32_t nd; uint64_t traced, cyc[3], instr, ev[4], pb[RFT_CM_PLACE_MAX], pw[RFT_CM_PLACE_MAX]; } ndrow;
+
+/* RC: run B's state before an ND-range, kept to calibrate it; PB, PW: runs
+ * B's and W's before it, kept to time it with placements perturbed in XB,
+ * XW (col.nplace) */
+enum { RB, RW, RS, RC, PB, PW, XB, XW, NRUNS };
 
 typedef struct col {
     rft_m2scfg traced, whatif;
@@ -296,9 +304,10 @@ typedef struct col {
     int refused;                /* the budget refused them: the stage has said why */
     rft_pattern_opts po;
     int same;                   /* what-if = traced: run W is run B */
-    mrun run[4];                /* B: traced, W: what-if, S: what-if with the scheme,
-                                   C: B's state before the ND-range calibrated */
+    mrun run[NRUNS];            /* B: traced, W: what-if, S: what-if with the scheme,
+                                   the others above */
     int calibrate;              /* rft_replay_opts.cu_calibrate */
+    uint32_t nplace;            /* rft_replay_opts.cu_placements */
     rft_cm_cal cal;
     int diverged;               /* S's state is no longer W's */
     /* wavefronts alive (not timed), in order of begin */
@@ -338,7 +347,6 @@ typedef struct col {
     uint64_t evs[4];
 } col;
 
-enum { RB, RW, RS, RC };    /* RC: run B's state before an ND-range, kept to calibrate it */
 
 static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, int scheme,
                     uint32_t issue)
@@ -364,14 +372,21 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
  * (refused set when the budget refused them). */
 static const rft_m2scfg *run_cfg(const col *c, int r)
 {
-    return r == RB || r == RC ? &c->traced : &c->whatif;
+    return r == RB || r == RC || r == PB || r == XB ? &c->traced : &c->whatif;
+}
+
+/* run C only to calibrate, PB to XW only to perturb placements */
+static int run_used(const col *c, int r)
+{
+    return r < RC || (r == RC && c->calibrate) || (r > RC && c->nplace);
 }
 
 static int col_runs(col *c)
 {
     uint64_t bytes = 0;
-    int nruns = c->calibrate ? 4 : 3;   /* run C only to calibrate */
-    for (int r = 0; r < nruns; r++) {
+    for (int r = 0; r < NRUNS; r++) {
+        if (!run_used(c, r))
+            continue;
         const rft_m2scfg *g = run_cfg(c, r);
         const mrun *R = &c->run[r];     /* its arrays' element sizes, as allocated below */
         bytes += (uint64_t)run_times(g) * sizeof *R->times +
@@ -387,7 +402,9 @@ static int col_runs(col *c)
             return -1;
         }
     }
-    for (int r = 0; r < nruns; r++) {
+    for (int r = 0; r < NRUNS; r++) {
+        if (!run_used(c, r))
+            continue;
         const rft_m2scfg *g = run_cfg(c, r);
         mrun *R = &c->run[r];
         R->cfg = g;
@@ -428,7 +445,7 @@ static void col_free(col *c)
     rft_map_free(&c->wmap), rft_map_free(&c->wgmap), rft_slices_free(&c->smap);
     free(c->wgs), free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
     free(c->lds_last);
-    for (int r = 0; r < 4; r++)
+    for (int r = 0; r < NRUNS; r++)
         free(c->run[r].times), free(c->run[r].cuq), free(c->run[r].inq);
 }
 
@@ -749,6 +766,8 @@ typedef struct {
     uint32_t *res_wg, *res_wf;
     heap h;
     uint32_t q;                 /* the calibration's factor of ALU own parts (RFT_CM_CAL_ONE: 1) */
+    uint32_t seed, jit;         /* placement seed's perturbation: a work-group starts up to jit
+                                   cycles late (place_delay); seed 0 none */
 } ndw;
 
 /* The first free slot of a compute unit's (words with room for every
@@ -818,6 +837,17 @@ static void next_ev(ndw *D, uint32_t w)
         d->own = (d->own * D->q + RFT_CM_CAL_ONE / 2) / RFT_CM_CAL_ONE;
 }
 
+/* Placement k (seed, 1 ..): work-group i starts 0 to jit cycles late, a
+ * hash of both; seed 0: on time */
+static uint32_t place_delay(uint32_t seed, uint32_t jit, uint32_t i)
+{
+    if (!seed || !jit)
+        return 0;
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull ^ (i + 1) * 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 31, x *= 0x94D049BB133111EBull, x ^= x >> 29;
+    return (uint32_t)(x % ((uint64_t)jit + 1));
+}
+
 static uint64_t run_nd(col *c, mrun *R, ndw *D)
 {
     const rft_m2scfg *cfg = R->cfg, *traced = &c->traced;
@@ -860,6 +890,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             continue;               /* no room for its wavefronts: back when one ends */  \
         wgrp *G0 = &g[pend];                                                              \
         G0->cu = best, G0->left = G0->nwf, G0->end = now, G0->bar_n = 0, G0->bar_t = 0;   \
+        G0->late = place_delay(D->seed, D->jit, pend);                                    \
         G0->slot = slot_take(D->slots + (size_t)best * D->sw); /* its first free slot */  \
         G0->pool = G0->slot % npools;                          /* and that slot's pool */ \
         res_wg[best]++, res_wf[best] += G0->nwf;                                          \
@@ -869,7 +900,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             uint32_t ww = order[G0->first_wf + j];                                        \
             const cwf *fw = D->w[ww];                                                     \
             uint64_t bb = now + (fw->begin - G0->first_begin) +                           \
-                          (now == start ? G0->first_begin - tb : 0);                      \
+                          (now == start ? G0->first_begin - tb : 0) + G0->late;           \
             next[ww] = 0, D->s[ww] = (wst){0, 0, 0, 0, 0, 0, 0};                          \
             D->pos[ww] = fw->buf;                                                         \
             uint64_t rr = bb;                                                             \
@@ -1288,6 +1319,11 @@ static int col_time(col *c, uint32_t pi)
         copy_run(c, &c->run[RS], c->same ? &c->run[RB] : &c->run[RW]);
         c->diverged = 1;
     }
+    if (c->nplace) {    /* B's and W's states before it, for its perturbed runs */
+        copy_run(c, &c->run[PB], &c->run[RB]);
+        if (!c->same)
+            copy_run(c, &c->run[PW], &c->run[RW]);
+    }
     /* run B first: its calibration's factor holds for the others */
     D.q = RFT_CM_CAL_ONE;
     if ((row.cyc[RB] = c->calibrate ? calibrate(c, &D, row.traced) : run_nd(c, &c->run[RB], &D)) ==
@@ -1309,6 +1345,21 @@ static int col_time(col *c, uint32_t pi)
             row.cyc[RS] = row.cyc[RW];
         }
     }
+    /* the placements perturbed: each from B's and W's states before it, its
+     * work-groups started up to 2 issue intervals late (place_delay) */
+    D.jit = RFT_CM_PLACE_IV * c->i0;
+    for (uint32_t k = 0; k < c->nplace; k++) {
+        D.seed = k + 1;
+        copy_run(c, &c->run[XB], &c->run[PB]);
+        if ((row.pb[k] = row.pw[k] = run_nd(c, &c->run[XB], &D)) == UINT64_MAX)
+            goto out;
+        if (!c->same) {
+            copy_run(c, &c->run[XW], &c->run[PW]);
+            if ((row.pw[k] = run_nd(c, &c->run[XW], &D)) == UINT64_MAX)
+                goto out;
+        }
+    }
+    D.seed = 0;
     c->instr += ninst;
     for (int k = 0; k < 4; k++)
         c->evs[k] += evn[k];
@@ -1719,10 +1770,24 @@ static void result_of(rft_cm_row *w, uint64_t traced, const uint64_t *cyc, uint6
     w->wakeups = ev[0], w->movs = ev[1], w->mispredictions = ev[2], w->lds_loads = ev[3];
 }
 
+/* The slowdown's range over the perturbed placements (of the ND-ranges'
+ * spans summed), with the unperturbed one's */
+static void place_range(rft_cm_row *w, uint32_t n, const uint64_t *pb, const uint64_t *pw)
+{
+    w->nplace = n;
+    w->place_lo = w->place_hi = rft_replay_pct(w->model.cycles, w->what_if.cycles);
+    for (uint32_t k = 0; k < n; k++) {
+        double x = rft_replay_pct(pb[k], pw[k]);
+        w->place_lo = x < w->place_lo ? x : w->place_lo;
+        w->place_hi = x > w->place_hi ? x : w->place_hi;
+    }
+}
+
 static int cm_finish(rft_stage *st, const rft_sink *out)
 {
     cm_stage *s = (cm_stage *)st;
     col *c = &s->c;
+    uint64_t pb[RFT_CM_PLACE_MAX] = {0}, pw[RFT_CM_PLACE_MAX] = {0};
     (void)out;
     if (col_finish(c))
         return c->refused ? RFT_EMEM : rft_stage_fail(st, RFT_EMEM, "out of memory");
@@ -1743,17 +1808,23 @@ static int cm_finish(rft_stage *st, const rft_sink *out)
                 a.cyc[k] += v[i].r.cyc[k];
             for (int k = 0; k < 4; k++)
                 a.ev[k] += v[i].r.ev[k];
+            for (uint32_t k = 0; k < c->nplace; k++)
+                a.pb[k] += v[i].r.pb[k], a.pw[k] += v[i].r.pw[k];
         }
         if (!a.traced && !a.cyc[RB])
             continue;
         rft_cm_row *w = &s->rows[s->nrows++];
         result_of(w, a.traced, a.cyc, a.instr, a.ev);
+        place_range(w, c->nplace, a.pb, a.pw);
         w->nd = a.nd;
+        for (uint32_t k = 0; k < c->nplace; k++)
+            pb[k] += a.pb[k], pw[k] += a.pw[k];
     }
     free(v);
     uint64_t cyc[3] = {col_span(c, RB), col_span(c, RW), col_span(c, RS)};
     rft_cm_row *w = &s->rows[s->nrows++];
     result_of(w, c->any ? c->trace_end - c->first : 0, cyc, c->instr, c->evs);
+    place_range(w, c->nplace, pb, pw);
     w->nd = RFT_NO_KERNEL;
     if (!c->any)
         w->model.cycles = w->what_if.cycles = w->scheme.cycles = 0;
@@ -1792,6 +1863,7 @@ rft_stage *rft_cumodel_new(int pass, const rft_m2scfg *traced, const rft_m2scfg 
         c->keep_max = o->cu_keep;
     c->degraded = o->degraded_scs;
     c->calibrate = o->cu_calibrate;
+    c->nplace = o->cu_placements < RFT_CM_PLACE_MAX ? o->cu_placements : RFT_CM_PLACE_MAX;
     c->max_wg = o->max_wg;
     c->wfrule = o->wfrule;
     c->sc = (rft_cm_scheme){o->wakeup_cycles, o->mov_cycles, o->stall_cycles, o->lds_cycles, 0};

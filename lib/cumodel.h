@@ -196,6 +196,16 @@ typedef struct rft_cm_cal {
  * checked on kernels the model, unscaled, timed up to 15.2 % off */
 #define RFT_CM_CAL_VALID_PCT 16.0
 
+/* Placements perturbed (rft_replay_opts.cu_placements, at most
+ * RFT_CM_PLACE_MAX): each ND-range timed again at both configurations with
+ * every work-group started 0 to RFT_CM_PLACE_IV SIMD issue intervals late
+ * (a hash of the placement's number and the work-group's), from the same
+ * state; which compute unit frees a slot first, and so where the last
+ * work-groups go, can change as it does in 4.2 with a few cycles' change.
+ * The range of the slowdowns is the prediction's sensitivity to it. */
+#define RFT_CM_PLACE_MAX 16
+#define RFT_CM_PLACE_IV 2
+
 typedef struct rft_cm_result {
     uint64_t traced;        /* traced span: first begin to last end */
     uint64_t cycles;        /* the model's span */
@@ -220,6 +230,11 @@ typedef struct rft_cm_row {
     uint32_t nd;
     rft_cm_result model, what_if, scheme;
     uint64_t wakeups, movs, mispredictions, lds_loads;
+    /* the what-if slowdown's range (%, what_if against model) over nplace
+     * placements perturbed and the unperturbed one (rft_replay_opts.
+     * cu_placements; nplace 0: lo = hi = the slowdown) */
+    uint32_t nplace;
+    double place_lo, place_hi;
 } rft_cm_row;
 
 /* A stage (rft.h) that times the stream through the model as it goes, at

@@ -173,6 +173,9 @@ typedef struct rft_replay_opts {
     int cu_calibrate;       /* the compute-unit model: each ND-range's vector ALU and scalar
                                own parts scaled so that the traced configuration gives back
                                its traced span (RFT_CM_CAL_PCT; default 1; 0: as traced) */
+    uint32_t cu_placements; /* the compute-unit model: placements perturbed, each ND-range
+                               timed again with its work-groups started a few cycles late,
+                               for the slowdown's range (RFT_CM_PLACE_*; default 0: none) */
     int pass;               /* pass the records on (default 1) */
     int emit;               /* counters records at finish (default 0) */
 } rft_replay_opts;

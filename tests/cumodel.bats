@@ -156,6 +156,29 @@ two_loads() {
     run -2 rft-replay --model cu --issue 8 s.rft
     run -2 rft-replay --model cu --deps none s.rft
     run -2 rft-replay --model gpu s.rft
+    run -2 rft-replay --placements 4 s.rft
+    run -2 rft-replay --model cu --placements 17 s.rft
+    [[ $output == *--placements* ]]
+}
+
+@test "--placements N: the slowdown's range over N perturbed placements, two columns more, the others unchanged" {
+    printf '[ Device ]\nNumComputeUnits = 4\n[ SIMDUnit ]\nReadExecWriteLatency = 12\n' > w.ini
+    rft-replay -f tsv --model cu --m2s-config base.ini --m2s-what-if w.ini s.rft > p0.tsv
+    rft-replay -f tsv --model cu --placements 4 --m2s-config base.ini --m2s-what-if w.ini s.rft > p4.tsv
+    # the first seven columns as without it; every row's range holds its slowdown
+    run -0 diff <(grep -v '^#' p0.tsv) <(grep -v '^#' p4.tsv | cut -f1-7)
+    run -0 awk -F'\t' '/^#/{next} !h++{print $8, $9; next} $8 > $6 || $9 < $6 {print "out", $0}' p4.tsv
+    assert_output 'slowdown_lo_pct slowdown_hi_pct'
+    # the work-groups started a few cycles late move the first ND-range's (vecadd) to 39.70-41.59 %
+    run -0 grep -c $'^ndrange 0 vecadd\t2138\t2336\t3298\t9.26\t41.18\t3803\t39.70\t41.59$' p4.tsv
+    run -0 grep -x '# placements perturbed (--placements 4): each ND-range timed again with its work-groups started up to 2 issue intervals late; the total.s slowdown ranged from 35.62 to 35.88 % (rft-replay(1))' p4.tsv
+    run -0 grep -c $'^total\t29196\t36275\t49249\t24.25\t35.77\t22051\t35.62\t35.88$' p4.tsv
+    # no what-if: the same runs twice, no range
+    run -0 pipe "rft-replay -f tsv --model cu --placements 4 --m2s-config base.ini s.rft | col slowdown_hi_pct"
+    [ "$output" = "0.00" ]
+    # 0: none, no column more
+    run -0 pipe "rft-replay -f tsv --model cu --placements 0 --m2s-config base.ini --m2s-what-if w.ini s.rft | grep -v '^#'"
+    refute_output --partial slowdown_lo_pct
 }
 
 # the schemes' own events through the model (issue 32): a gated stream's
