@@ -277,7 +277,11 @@ static size_t run_times(const rft_m2scfg *g) { return (size_t)g->num_cu * (g->nu
 
 /* an ND-range's result; pb, pw: its spans at the traced and what-if
  * configurations with placement k + 1 perturbed (col.nplace of them) */
-typedef struct { uint32_t nd; uint64_t traced, cyc[3], instr, ev[4], pb[RFT_CM_PLACE_MAX], pw[RFT_CM_PLACE_MAX]; } ndrow;
+typedef struct {
+    uint32_t nd;
+    uint64_t traced, cyc[3], instr, ev[4];
+    uint64_t pb[RFT_CM_PLACE_MAX], pw[RFT_CM_PLACE_MAX];
+} ndrow;
 
 /* RC: run B's state before an ND-range, kept to calibrate it; PB, PW: runs
  * B's and W's before it, kept to time it with placements perturbed in XB,
@@ -346,7 +350,6 @@ typedef struct col {
     uint32_t nrows, caprows;
     uint64_t evs[4];
 } col;
-
 
 static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, int scheme,
                     uint32_t issue)
