@@ -558,7 +558,9 @@ void rft_in_close(rft_in *in);             /* accepts NULL */
 /* ---- a small hash map (u64 -> u64) for per-wavefront and per-slice state --- */
 typedef struct rft_map {
     struct rft_map_slot {
-        uint64_t key, val;   /* key UINT64_MAX is reserved (empty slot) */
+        uint64_t key, val;   /* key UINT64_MAX marks an empty slot; the key
+                                UINT64_MAX itself lives in slot[mask + 1] (its
+                                key 1 there when present, 0 when not) */
     } *slot;                 /* a key and its value share a cache line */
     size_t mask, count;
 } rft_map;
@@ -576,6 +578,8 @@ inline size_t rft_map_home(uint64_t k, size_t mask)
 /* NULL if absent. */
 inline uint64_t *rft_map_get(const rft_map *m, uint64_t key)
 {
+    if (key == UINT64_MAX)
+        return m->slot[m->mask + 1].key ? &m->slot[m->mask + 1].val : NULL;
     for (size_t i = rft_map_home(key, m->mask);; i = (i + 1) & m->mask) {
         if (m->slot[i].key == key)
             return &m->slot[i].val;

@@ -17,9 +17,11 @@ int rft_map_init(rft_map *m, size_t cap)
     size_t n = 16;
     while (n < 2 * cap)
         n *= 2;
-    if (!(m->slot = malloc(n * sizeof *m->slot)))
+    /* one slot more: the key EMPTY's own (rft.h) */
+    if (!(m->slot = malloc((n + 1) * sizeof *m->slot)))
         return RFT_EMEM;
     memset(m->slot, 0xff, n * sizeof *m->slot);     /* every key EMPTY (all ones) */
+    m->slot[n] = (struct rft_map_slot){0, 0};
     m->mask = n - 1;
     m->count = 0;
     return 0;
@@ -39,6 +41,8 @@ static int grow(rft_map *m)
     for (size_t i = 0; i <= m->mask; i++)
         if (m->slot[i].key != EMPTY)
             rft_map_put(&n, m->slot[i].key, m->slot[i].val);
+    n.slot[n.mask + 1] = m->slot[m->mask + 1];
+    n.count = m->count;
     rft_map_free(m);
     *m = n;
     return 0;
@@ -49,6 +53,11 @@ int rft_map_put(rft_map *m, uint64_t key, uint64_t val)
     uint64_t *v = rft_map_get(m, key);
     if (v) {
         *v = val;
+        return 0;
+    }
+    if (key == EMPTY) {
+        m->slot[m->mask + 1] = (struct rft_map_slot){1, val};
+        m->count++;
         return 0;
     }
     if (2 * (m->count + 1) > m->mask + 1 && grow(m))
@@ -64,6 +73,13 @@ int rft_map_put(rft_map *m, uint64_t key, uint64_t val)
 
 int rft_map_del(rft_map *m, uint64_t key)
 {
+    if (key == EMPTY) {
+        if (!m->slot[m->mask + 1].key)
+            return 0;
+        m->slot[m->mask + 1].key = 0;
+        m->count--;
+        return 1;
+    }
     size_t i = rft_map_home(key, m->mask);
     while (m->slot[i].key != key) {
         if (m->slot[i].key == EMPTY)

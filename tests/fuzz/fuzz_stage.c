@@ -154,6 +154,7 @@ static void make(chain *c, int set)
             o.degraded_scs = 1;
         }
         o.cu_calibrate = set == 4;  /* the calibration's runs (model v7), and v6's without */
+        o.cu_placements = set == 4 ? 2 : 0;     /* and two placements perturbed (v8) */
         add(c, rft_cumodel_new(set == 4, &traced, &whatif, &o));
     } else if (IS("replay")) {
         rft_replay_opts o;
