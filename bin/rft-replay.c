@@ -83,9 +83,9 @@ static const char usage[] =
     "its what-if runs keep the factor (alu, the default: model v7), or every gap as traced "
     "(none: model v6)\n"
     "      --placements N     With --model cu: time each ND-range N more times (0 to 16, default "
-    "0) with its work-groups started up to 2 issue intervals late, where the last of them land "
-    "changing as in the simulator; columns slowdown_lo_pct and slowdown_hi_pct: the slowdown's "
-    "range over them and the unperturbed one\n"
+    "0) with its work-groups started up to 2 issue intervals late, so that where the last ones "
+    "land can change, as it does in the simulator; columns slowdown_lo_pct and slowdown_hi_pct: "
+    "the slowdown's range over them and the unperturbed one\n"
     CLI_MEMORY_HELP
     "  -f, --format table|tsv|csv|json  Format of the table (default table)\n";
 
