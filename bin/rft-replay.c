@@ -298,7 +298,7 @@ static void parse(int argc, char **argv, cli_job *j)
         {0, 0, 0, 0}};
     replay_cli *c = xrealloc(NULL, sizeof *c);     /* one per stage of a pipeline */
     rft_replay_opts o;
-    int ch, lu = 0, mw = 0, shiftopt = 0, cal = 0;
+    int ch, lu = 0, mw = 0, shiftopt = 0, cuopt = 0;
     const char *cfgpath = NULL, *whatif = NULL;
     rft_replay_opts_default(&o);
     *c = (replay_cli){.fmt = FMT_TABLE};
@@ -333,10 +333,10 @@ static void parse(int argc, char **argv, cli_job *j)
         case 'M': c->model = cli_choice("--model", optarg, "shift|cu"); break;
         case 'K': cfgpath = optarg; break;
         case 'Y': whatif = optarg; break;
-        case 'c': o.cu_calibrate = cli_choice("--calibrate", optarg, "none|alu"); cal = 1; break;
+        case 'c': o.cu_calibrate = cli_choice("--calibrate", optarg, "none|alu"); cuopt = 1; break;
         case 'P':
             o.cu_placements = (uint32_t)cli_uint("--placements", optarg, 0, RFT_CM_PLACE_MAX);
-            cal = 1;
+            cuopt = 1;
             break;
         case CLI_MEMORY_OPT: cli_job_memory(j, optarg); break;
         default:
@@ -348,7 +348,7 @@ static void parse(int argc, char **argv, cli_job *j)
     shiftopt = o.add_latency || o.issue || o.deps != RFT_REPLAY_DEPS_REG;
     if (c->model == 1 && shiftopt)
         usage_error("--model cu takes its latencies from --m2s-config and --m2s-what-if");
-    if (c->model == 0 && (cfgpath || whatif || cal))
+    if (c->model == 0 && (cfgpath || whatif || cuopt))
         usage_error("--m2s-config, --m2s-what-if, --calibrate and --placements need --model cu");
     if (c->model == 1 && j->output)
         usage_error("--model cu writes no stream (-o)");

@@ -81,7 +81,6 @@ typedef struct {
     uint32_t slot, pool;        /* its slot on its compute unit; its wavefront pool (SIMD) */
     uint32_t bar_n;             /* wavefronts at its barrier; the latest arrival */
     uint64_t bar_t;
-    uint32_t late;              /* its start delayed (a perturbed placement, place_delay) */
 } wgrp;
 
 typedef struct { uint64_t t; int d; uint32_t cu; } iv;
@@ -283,10 +282,9 @@ typedef struct {
     uint64_t pb[RFT_CM_PLACE_MAX], pw[RFT_CM_PLACE_MAX];
 } ndrow;
 
-/* RC: run B's state before an ND-range, kept to calibrate it; PB, PW: runs
- * B's and W's before it, kept to time it with placements perturbed in XB,
- * XW (col.nplace) */
-enum { RB, RW, RS, RC, PB, PW, XB, XW, NRUNS };
+/* RC, PW: runs B's and W's states before an ND-range, kept to calibrate it
+ * (RC) and to time it with placements perturbed (col.nplace) in XB, XW */
+enum { RB, RW, RS, RC, PW, XB, XW, NRUNS };
 
 typedef struct col {
     rft_m2scfg traced, whatif;
@@ -375,13 +373,13 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
  * (refused set when the budget refused them). */
 static const rft_m2scfg *run_cfg(const col *c, int r)
 {
-    return r == RB || r == RC || r == PB || r == XB ? &c->traced : &c->whatif;
+    return r == RB || r == RC || r == XB ? &c->traced : &c->whatif;
 }
 
-/* run C only to calibrate, PB to XW only to perturb placements */
+/* run C only to calibrate or perturb placements, PW to XW only for the latter */
 static int run_used(const col *c, int r)
 {
-    return r < RC || (r == RC && c->calibrate) || (r > RC && c->nplace);
+    return r < RC || (r == RC && (c->calibrate || c->nplace)) || (r > RC && c->nplace);
 }
 
 static int col_runs(col *c)
@@ -893,17 +891,17 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             continue;               /* no room for its wavefronts: back when one ends */  \
         wgrp *G0 = &g[pend];                                                              \
         G0->cu = best, G0->left = G0->nwf, G0->end = now, G0->bar_n = 0, G0->bar_t = 0;   \
-        G0->late = place_delay(D->seed, D->jit, pend);                                    \
         G0->slot = slot_take(D->slots + (size_t)best * D->sw); /* its first free slot */  \
         G0->pool = G0->slot % npools;                          /* and that slot's pool */ \
         res_wg[best]++, res_wf[best] += G0->nwf;                                          \
         if (res_wg[best] < cap_wg)  /* room left: back at the list's end */               \
             cu_enqueue(R, best);                                                          \
+        uint32_t late = place_delay(D->seed, D->jit, pend); /* a perturbed placement's */ \
         for (uint32_t j = 0; j < G0->nwf; j++) {                                          \
             uint32_t ww = order[G0->first_wf + j];                                        \
             const cwf *fw = D->w[ww];                                                     \
             uint64_t bb = now + (fw->begin - G0->first_begin) +                           \
-                          (now == start ? G0->first_begin - tb : 0) + G0->late;           \
+                          (now == start ? G0->first_begin - tb : 0) + late;               \
             next[ww] = 0, D->s[ww] = (wst){0, 0, 0, 0, 0, 0, 0};                          \
             D->pos[ww] = fw->buf;                                                         \
             uint64_t rr = bb;                                                             \
@@ -1083,12 +1081,12 @@ static int cal_close(uint64_t cyc, uint64_t traced)
 
 /* Run B over ND-range D, its ALU own parts scaled (D->q) so that its span
  * comes within RFT_CM_CAL_PCT of the traced one (cumodel.h): as traced
- * first; past it, a bisection of the factor from B's state before (run C),
- * the closest kept.  Run B's span, or UINT64_MAX (out of memory). */
+ * first; past it, a bisection of the factor from B's state before (run C,
+ * which the caller set), the closest kept.  Run B's span, or UINT64_MAX
+ * (out of memory). */
 static uint64_t calibrate(col *c, ndw *D, uint64_t traced)
 {
     mrun *B = &c->run[RB], *K = &c->run[RC];
-    copy_run(c, K, B);
     uint64_t cyc = run_nd(c, B, D);
     c->cal.nd++;
     if (cyc != UINT64_MAX)
@@ -1322,11 +1320,10 @@ static int col_time(col *c, uint32_t pi)
         copy_run(c, &c->run[RS], c->same ? &c->run[RB] : &c->run[RW]);
         c->diverged = 1;
     }
-    if (c->nplace) {    /* B's and W's states before it, for its perturbed runs */
-        copy_run(c, &c->run[PB], &c->run[RB]);
-        if (!c->same)
-            copy_run(c, &c->run[PW], &c->run[RW]);
-    }
+    if (run_used(c, RC))    /* B's state before it; W's too, for its perturbed runs */
+        copy_run(c, &c->run[RC], &c->run[RB]);
+    if (c->nplace)
+        copy_run(c, &c->run[PW], &c->run[RW]);
     /* run B first: its calibration's factor holds for the others */
     D.q = RFT_CM_CAL_ONE;
     if ((row.cyc[RB] = c->calibrate ? calibrate(c, &D, row.traced) : run_nd(c, &c->run[RB], &D)) ==
@@ -1348,19 +1345,17 @@ static int col_time(col *c, uint32_t pi)
             row.cyc[RS] = row.cyc[RW];
         }
     }
-    /* the placements perturbed: each from B's and W's states before it, its
-     * work-groups started up to 2 issue intervals late (place_delay) */
+    /* the placements perturbed (a what-if's only: col.nplace): each from B's
+     * and W's states before it, its work-groups started up to 2 issue
+     * intervals late (place_delay) */
     D.jit = RFT_CM_PLACE_IV * c->i0;
     for (uint32_t k = 0; k < c->nplace; k++) {
         D.seed = k + 1;
-        copy_run(c, &c->run[XB], &c->run[PB]);
-        if ((row.pb[k] = row.pw[k] = run_nd(c, &c->run[XB], &D)) == UINT64_MAX)
+        copy_run(c, &c->run[XB], &c->run[RC]);
+        copy_run(c, &c->run[XW], &c->run[PW]);
+        if ((row.pb[k] = run_nd(c, &c->run[XB], &D)) == UINT64_MAX ||
+            (row.pw[k] = run_nd(c, &c->run[XW], &D)) == UINT64_MAX)
             goto out;
-        if (!c->same) {
-            copy_run(c, &c->run[XW], &c->run[PW]);
-            if ((row.pw[k] = run_nd(c, &c->run[XW], &D)) == UINT64_MAX)
-                goto out;
-        }
     }
     D.seed = 0;
     c->instr += ninst;
@@ -1777,7 +1772,6 @@ static void result_of(rft_cm_row *w, uint64_t traced, const uint64_t *cyc, uint6
  * spans summed), with the unperturbed one's */
 static void place_range(rft_cm_row *w, uint32_t n, const uint64_t *pb, const uint64_t *pw)
 {
-    w->nplace = n;
     w->place_lo = w->place_hi = rft_replay_pct(w->model.cycles, w->what_if.cycles);
     for (uint32_t k = 0; k < n; k++) {
         double x = rft_replay_pct(pb[k], pw[k]);
@@ -1866,7 +1860,10 @@ rft_stage *rft_cumodel_new(int pass, const rft_m2scfg *traced, const rft_m2scfg 
         c->keep_max = o->cu_keep;
     c->degraded = o->degraded_scs;
     c->calibrate = o->cu_calibrate;
-    c->nplace = o->cu_placements < RFT_CM_PLACE_MAX ? o->cu_placements : RFT_CM_PLACE_MAX;
+    /* without a what-if every placement's slowdown is 0: none timed */
+    c->nplace = c->same                               ? 0
+                : o->cu_placements < RFT_CM_PLACE_MAX ? o->cu_placements
+                                                      : RFT_CM_PLACE_MAX;
     c->max_wg = o->max_wg;
     c->wfrule = o->wfrule;
     c->sc = (rft_cm_scheme){o->wakeup_cycles, o->mov_cycles, o->stall_cycles, o->lds_cycles, 0};

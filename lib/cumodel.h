@@ -230,10 +230,9 @@ typedef struct rft_cm_row {
     uint32_t nd;
     rft_cm_result model, what_if, scheme;
     uint64_t wakeups, movs, mispredictions, lds_loads;
-    /* the what-if slowdown's range (%, what_if against model) over nplace
+    /* the what-if slowdown's range (%, what_if against model) over the
      * placements perturbed and the unperturbed one (rft_replay_opts.
-     * cu_placements; nplace 0: lo = hi = the slowdown) */
-    uint32_t nplace;
+     * cu_placements; none: lo = hi = the slowdown) */
     double place_lo, place_hi;
 } rft_cm_row;
 

@@ -175,7 +175,9 @@ typedef struct rft_replay_opts {
                                its traced span (RFT_CM_CAL_PCT; default 1; 0: as traced) */
     uint32_t cu_placements; /* the compute-unit model: placements perturbed, each ND-range
                                timed again with its work-groups started a few cycles late,
-                               for the slowdown's range (RFT_CM_PLACE_*; default 0: none) */
+                               for the slowdown's range (RFT_CM_PLACE_*; default 0: none; at
+                               most RFT_CM_PLACE_MAX, more taken as that many; none without a
+                               what-if, where every one's slowdown is 0) */
     int pass;               /* pass the records on (default 1) */
     int emit;               /* counters records at finish (default 0) */
 } rft_replay_opts;
