@@ -84,8 +84,8 @@ static const char usage[] =
     "(none: model v6)\n"
     "      --placements N     With --model cu: time each ND-range N more times (0 to 16, default "
     "0) with its work-groups started up to 2 issue intervals late, so that where the last ones "
-    "land can change, as it does in the simulator; columns slowdown_lo_pct and slowdown_hi_pct: "
-    "the slowdown's range over them and the unperturbed one\n"
+    "land can change, as it does in the simulator; columns slowdown_lo_pct, slowdown_hi_pct and "
+    "slowdown_mean_pct: the slowdown's range and mean over them and the unperturbed one\n"
     CLI_MEMORY_HELP
     "  -f, --format table|tsv|csv|json  Format of the table (default table)\n";
 
@@ -172,6 +172,7 @@ static void put_cu_row(cli_table *t, const char *scope, const rft_cm_row *w, int
     if (placed) {
         table_dbl(t, w->place_lo, 2);
         table_dbl(t, w->place_hi, 2);
+        table_dbl(t, w->place_mean, 2);
     }
     table_end_row(t);
 }
@@ -185,14 +186,14 @@ static void report_cu(cli_job *j)
                                        "baseline_error_pct", "slowdown_pct", "instructions"};
     static const char *const scheme[] = {"cycles_scheme", "slowdown_scheme_pct", "wakeups", "movs",
                                          "mispredictions", "lds_loads"};
-    static const char *const place[] = {"slowdown_lo_pct", "slowdown_hi_pct"};
-    const char *cols[13 + 2];
+    static const char *const place[] = {"slowdown_lo_pct", "slowdown_hi_pct", "slowdown_mean_pct"};
+    const char *cols[13 + 3];
     int schemed = rft_cumodel_schemed(j->st), placed = c->placements != 0, ncol = 7;
     memcpy(cols, base, sizeof base);
     if (schemed)
         memcpy(cols + ncol, scheme, sizeof scheme), ncol += 6;
     if (placed)
-        memcpy(cols + ncol, place, sizeof place), ncol += 2;
+        memcpy(cols + ncol, place, sizeof place), ncol += 3;
     if (rft_cumodel_approximate(j->st)) {
         static const char why[] = "the compute-unit model timed its first ND-ranges with a lower "
             "resident work-group cap than a later one raised, and had "
@@ -247,8 +248,8 @@ static void report_cu(cli_job *j)
     if (placed && tot)
         notes_addf(&c->nt, 0, "placements perturbed (--placements %u): each ND-range timed "
                    "again with its work-groups started up to %u issue intervals late; the "
-                   "total's slowdown ranged from %.2f to %.2f %% (rft-replay(1))", c->placements,
-                   RFT_CM_PLACE_IV, tot->place_lo, tot->place_hi);
+                   "total's slowdown ranged from %.2f to %.2f %%, mean %.2f %% (rft-replay(1))",
+                   c->placements, RFT_CM_PLACE_IV, tot->place_lo, tot->place_hi, tot->place_mean);
     cli_table *t = table_new(c->fmt, c->out, ncol, cols);
     notes_put(&c->nt, t, NULL);
     notes_free(&c->nt);

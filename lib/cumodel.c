@@ -1768,16 +1768,19 @@ static void result_of(rft_cm_row *w, uint64_t traced, const uint64_t *cyc, uint6
     w->wakeups = ev[0], w->movs = ev[1], w->mispredictions = ev[2], w->lds_loads = ev[3];
 }
 
-/* The slowdown's range over the perturbed placements (of the ND-ranges'
- * spans summed), with the unperturbed one's */
+/* The slowdown's range and mean over the perturbed placements (of the
+ * ND-ranges' spans summed) and the unperturbed one */
 static void place_range(rft_cm_row *w, uint32_t n, const uint64_t *pb, const uint64_t *pw)
 {
-    w->place_lo = w->place_hi = rft_replay_pct(w->model.cycles, w->what_if.cycles);
+    double x0 = rft_replay_pct(w->model.cycles, w->what_if.cycles), sum = x0;
+    w->place_lo = w->place_hi = x0;
     for (uint32_t k = 0; k < n; k++) {
         double x = rft_replay_pct(pb[k], pw[k]);
         w->place_lo = x < w->place_lo ? x : w->place_lo;
         w->place_hi = x > w->place_hi ? x : w->place_hi;
+        sum += x;
     }
+    w->place_mean = sum / (n + 1);
 }
 
 static int cm_finish(rft_stage *st, const rft_sink *out)

@@ -202,7 +202,9 @@ typedef struct rft_cm_cal {
  * (a hash of the placement's number and the work-group's), from the same
  * state; which compute unit frees a slot first, and so where the last
  * work-groups go, can change as it does in 4.2 with a few cycles' change.
- * The range of the slowdowns is the prediction's sensitivity to it. */
+ * The range of the slowdowns is the prediction's sensitivity to it; their
+ * mean (the unperturbed one's with them) the slowdown to expect when which
+ * placement 4.2 gets is not known (model v9). */
 #define RFT_CM_PLACE_MAX 16
 #define RFT_CM_PLACE_IV 2
 
@@ -232,8 +234,9 @@ typedef struct rft_cm_row {
     uint64_t wakeups, movs, mispredictions, lds_loads;
     /* the what-if slowdown's range (%, what_if against model) over the
      * placements perturbed and the unperturbed one (rft_replay_opts.
-     * cu_placements; none: lo = hi = the slowdown) */
-    double place_lo, place_hi;
+     * cu_placements; none: lo = hi = mean = the slowdown), and its mean
+     * over them: the point prediction model v9 validated */
+    double place_lo, place_hi, place_mean;
 } rft_cm_row;
 
 /* A stage (rft.h) that times the stream through the model as it goes, at

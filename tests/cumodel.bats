@@ -161,18 +161,24 @@ two_loads() {
     [[ $output == *--placements* ]]
 }
 
-@test "--placements N: the slowdown's range over N perturbed placements, two columns more, the others unchanged" {
+@test "--placements N: the slowdown's range and mean over N perturbed placements, three columns more, the others unchanged" {
     printf '[ Device ]\nNumComputeUnits = 4\n[ SIMDUnit ]\nReadExecWriteLatency = 12\n' > w.ini
     rft-replay -f tsv --model cu --m2s-config base.ini --m2s-what-if w.ini s.rft > p0.tsv
     rft-replay -f tsv --model cu --placements 4 --m2s-config base.ini --m2s-what-if w.ini s.rft > p4.tsv
-    # the first seven columns as without it; every row's range holds its slowdown
+    # the first seven columns as without it; every row's range holds its slowdown and its mean
     run -0 diff <(grep -v '^#' p0.tsv) <(grep -v '^#' p4.tsv | cut -f1-7)
-    run -0 awk -F'\t' '/^#/{next} !h++{print $8, $9; next} $8 > $6 || $9 < $6 {print "out", $0}' p4.tsv
-    assert_output 'slowdown_lo_pct slowdown_hi_pct'
+    run -0 awk -F'\t' '/^#/{next} !h++{print $8, $9, $10; next}
+                        $8 > $6 || $9 < $6 || $8 > $10 || $9 < $10 {print "out", $0}' p4.tsv
+    assert_output 'slowdown_lo_pct slowdown_hi_pct slowdown_mean_pct'
     # the work-groups started a few cycles late move the first ND-range's (vecadd) to 39.70-41.59 %
-    run -0 grep -c $'^ndrange 0 vecadd\t2138\t2336\t3298\t9.26\t41.18\t3803\t39.70\t41.59$' p4.tsv
-    run -0 grep -x '# placements perturbed (--placements 4): each ND-range timed again with its work-groups started up to 2 issue intervals late; the total.s slowdown ranged from 35.62 to 35.88 % (rft-replay(1))' p4.tsv
-    run -0 grep -c $'^total\t29196\t36275\t49249\t24.25\t35.77\t22051\t35.62\t35.88$' p4.tsv
+    run -0 grep -c $'^ndrange 0 vecadd\t2138\t2336\t3298\t9.26\t41.18\t3803\t39.70\t41.59\t40.77$' p4.tsv
+    run -0 grep -x '# placements perturbed (--placements 4): each ND-range timed again with its work-groups started up to 2 issue intervals late; the total.s slowdown ranged from 35.62 to 35.88 %, mean 35.79 % (rft-replay(1))' p4.tsv
+    run -0 grep -c $'^total\t29196\t36275\t49249\t24.25\t35.77\t22051\t35.62\t35.88\t35.79$' p4.tsv
+    # one placement: the mean is halfway between the unperturbed slowdown and
+    # the placement's, one of them the range's low end, the other its high
+    run -0 pipe "rft-replay -f tsv --model cu --placements 1 --m2s-config base.ini --m2s-what-if w.ini s.rft |
+                 awk -F'\t' '/^#/{next} h++ { d = (\$8 + \$9) / 2 - \$10; if (d > 0.006 || d < -0.006) print \"off\", \$0 }'"
+    assert_output ''
     # no what-if: the same runs twice, no range
     run -0 pipe "rft-replay -f tsv --model cu --placements 4 --m2s-config base.ini s.rft | col slowdown_hi_pct"
     [ "$output" = "0.00" ]
