@@ -1770,7 +1770,7 @@ static void result_of(rft_cm_row *w, uint64_t traced, const uint64_t *cyc, uint6
 
 /* The slowdown's range and mean over the perturbed placements (of the
  * ND-ranges' spans summed) and the unperturbed one */
-static void place_range(rft_cm_row *w, uint32_t n, const uint64_t *pb, const uint64_t *pw)
+static void place_stats(rft_cm_row *w, uint32_t n, const uint64_t *pb, const uint64_t *pw)
 {
     double x0 = rft_replay_pct(w->model.cycles, w->what_if.cycles), sum = x0;
     w->place_lo = w->place_hi = x0;
@@ -1815,7 +1815,7 @@ static int cm_finish(rft_stage *st, const rft_sink *out)
             continue;
         rft_cm_row *w = &s->rows[s->nrows++];
         result_of(w, a.traced, a.cyc, a.instr, a.ev);
-        place_range(w, c->nplace, a.pb, a.pw);
+        place_stats(w, c->nplace, a.pb, a.pw);
         w->nd = a.nd;
         for (uint32_t k = 0; k < c->nplace; k++)
             pb[k] += a.pb[k], pw[k] += a.pw[k];
@@ -1824,7 +1824,7 @@ static int cm_finish(rft_stage *st, const rft_sink *out)
     uint64_t cyc[3] = {col_span(c, RB), col_span(c, RW), col_span(c, RS)};
     rft_cm_row *w = &s->rows[s->nrows++];
     result_of(w, c->any ? c->trace_end - c->first : 0, cyc, c->instr, c->evs);
-    place_range(w, c->nplace, pb, pw);
+    place_stats(w, c->nplace, pb, pw);
     w->nd = RFT_NO_KERNEL;
     if (!c->any)
         w->model.cycles = w->what_if.cycles = w->scheme.cycles = 0;
