@@ -1357,7 +1357,6 @@ static int col_time(col *c, uint32_t pi)
             (row.pw[k] = run_nd(c, &c->run[XW], &D)) == UINT64_MAX)
             goto out;
     }
-    D.seed = 0;
     c->instr += ninst;
     for (int k = 0; k < 4; k++)
         c->evs[k] += evn[k];
