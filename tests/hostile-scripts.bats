@@ -69,14 +69,23 @@ setup() {
     # traces long enough that a result is still being written when a poll
     # of 10 ms sees its .part (the 4 took 0.4 s at 40,000 writes each here)
     for i in 1 2 3 4; do rft-synth --writes 300000 --seed $i -o suite/t$i.rft; done
-    rft-batch --study undervolt -j 2 --quiet -o out suite &
-    pid=$!
-    for _ in $(seq 1 3000); do
-        [ -n "$(find out -name '*.part' 2>/dev/null)" ] && break
-        sleep 0.01
+    # TERM while a result is being written (a poll sees its .part); the
+    # window is short, so a batch that ends before a poll sees one runs
+    # again, and the sixth is stopped as soon as it has begun its output
+    local try pid st=0 n
+    for try in 1 2 3 4 5 6; do
+        rm -rf out
+        rft-batch --study undervolt -j 2 --quiet -o out suite &
+        pid=$!
+        for n in $(seq 1 3000); do
+            kill -0 $pid 2>/dev/null || break
+            [ $try = 6 ] && [ -d out ] && break
+            [ -n "$(find out -name '*.part' 2>/dev/null)" ] && break
+            sleep 0.01
+        done
+        kill -TERM $pid 2>/dev/null && break
+        wait $pid || true       # it ended first: again
     done
-    kill -TERM $pid
-    st=0
     wait $pid || st=$?
     [ "$st" = 143 ]
     run -0 find out -name '*.part'
