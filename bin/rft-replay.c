@@ -187,13 +187,15 @@ static void report_cu(cli_job *j)
     static const char *const scheme[] = {"cycles_scheme", "slowdown_scheme_pct", "wakeups", "movs",
                                          "mispredictions", "lds_loads"};
     static const char *const place[] = {"slowdown_lo_pct", "slowdown_hi_pct", "slowdown_mean_pct"};
-    const char *cols[13 + 3];
-    int schemed = rft_cumodel_schemed(j->st), placed = c->placements != 0, ncol = 7;
+    enum { NBASE = sizeof base / sizeof *base, NSCHEME = sizeof scheme / sizeof *scheme,
+           NPLACE = sizeof place / sizeof *place };
+    const char *cols[NBASE + NSCHEME + NPLACE];
+    int schemed = rft_cumodel_schemed(j->st), placed = c->placements != 0, ncol = NBASE;
     memcpy(cols, base, sizeof base);
     if (schemed)
-        memcpy(cols + ncol, scheme, sizeof scheme), ncol += 6;
+        memcpy(cols + ncol, scheme, sizeof scheme), ncol += NSCHEME;
     if (placed)
-        memcpy(cols + ncol, place, sizeof place), ncol += 3;
+        memcpy(cols + ncol, place, sizeof place), ncol += NPLACE;
     if (rft_cumodel_approximate(j->st)) {
         static const char why[] = "the compute-unit model timed its first ND-ranges with a lower "
             "resident work-group cap than a later one raised, and had "
