@@ -204,6 +204,12 @@ static void report_cu(cli_job *j)
         warnx("warning: %s: %s", j->input, why);
         notes_addf(&c->nt, 0, "%s", why);
     }
+    const char *sec, *key;
+    for (unsigned i = 0; (key = rft_m2scfg_other(i, &sec)) != NULL; i++)
+        if (c->whatif.other[i] != c->traced.other[i])
+            notes_addf(&c->nt, 0, "the what-if gives [ %s ] %s another value than the traced "
+                       "configuration: the model does not use that key (it takes what it does "
+                       "as traced), so the slowdown leaves that change out (rft-replay(1))", sec, key);
     uint32_t ncfg, nseen = rft_cumodel_cus_seen(j->st, &ncfg);
     if (nseen && (nseen > ncfg || nseen * 2 <= ncfg))  /* another GPU's trace: --m2s-config */
         notes_addf(&c->nt, 0, "the stream ran on %u compute units, the traced configuration has "

@@ -54,6 +54,26 @@ static const struct { const char *sec; const char *const *keys; } sections[] = {
     {"SISpatialReport", other_report},
 };
 
+const char *rft_m2scfg_other(unsigned i, const char **sec)
+{
+    for (size_t j = 0; j < sizeof sections / sizeof *sections; j++)
+        for (const char *const *k = sections[j].keys; *k; k++)
+            if (i-- == 0) {
+                *sec = sections[j].sec;
+                return *k;
+            }
+    return NULL;
+}
+
+/* FNV-1a of a value's text that is not a number, never 0 (0: not set) */
+static uint32_t value_hash(const char *v)
+{
+    uint32_t h = 2166136261u;
+    for (; *v; v++)
+        h = (h ^ (unsigned char)*v) * 16777619u;
+    return h ? h : 1;
+}
+
 static void trim(char **b, char **e)
 {
     while (*b < *e && isspace((unsigned char)**b))
@@ -134,11 +154,14 @@ int rft_m2scfg_parse(rft_m2scfg *c, const char *text, size_t len, char *why, siz
                 }
                 *(uint32_t *)((char *)c + keys[i].off) = (uint32_t)v;
             }
+        unsigned o = 0;     /* the key's index among the others (rft_m2scfg_other) */
         for (size_t i = 0; !found && i < sizeof sections / sizeof *sections; i++)
-            if (strcasecmp(sections[i].sec, sec) == 0)
-                for (const char *const *k = sections[i].keys; *k; k++)
-                    if (strcasecmp(*k, kb) == 0)
-                        found = 1;
+            for (const char *const *k = sections[i].keys; !found && *k; k++, o++)
+                if (strcasecmp(sections[i].sec, sec) == 0 && strcasecmp(*k, kb) == 0) {
+                    found = 1;
+                    if (o < RFT_M2SCFG_OTHERS)  /* every one (test_cfg) */
+                        c->other[o] = isnum ? 1 + (uint32_t)v : value_hash(vb);
+                }
         if (!found) {
             snprintf(why, whylen, "line %u: unknown key %s in [ %s ]", line, kb, sec);
             return -1;

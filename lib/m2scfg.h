@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* the most keys 4.2 reads that the model does not use (rft_m2scfg.other) */
+#define RFT_M2SCFG_OTHERS 64
+
 typedef struct rft_m2scfg {
     uint32_t frequency;         /* [ Device ] Frequency, MHz (925) */
     uint32_t num_cu;            /* [ Device ] NumComputeUnits (32) */
@@ -20,6 +23,10 @@ typedef struct rft_m2scfg {
     uint32_t vm_write_buffer;   /* [ VectorMemUnit ] WriteBufferSize (1) */
     uint32_t lds_write_latency; /* [ LDSUnit ] WriteLatency (1) */
     uint32_t lds_write_buffer;  /* [ LDSUnit ] WriteBufferSize (1) */
+    /* the keys the model does not use (rft_m2scfg_other), as the files
+     * read set them: 0 not set, else a hash of the value's text (never 0),
+     * so that a what-if that changes one can be told from one that does not */
+    uint32_t other[RFT_M2SCFG_OTHERS];
 } rft_m2scfg;
 
 void rft_m2scfg_default(rft_m2scfg *c);
@@ -31,6 +38,9 @@ void rft_m2scfg_default(rft_m2scfg *c);
  * the model does not use are read and kept nowhere); any other section or
  * key, which 4.2 would refuse too, is an error that names it. */
 int rft_m2scfg_parse(rft_m2scfg *c, const char *text, size_t len, char *why, size_t whylen);
+/* Key i of those the model does not use (rft_m2scfg.other), its section
+ * in *sec; NULL past the last */
+const char *rft_m2scfg_other(unsigned i, const char **sec);
 /* A line is refused past RFT_M2SCFG_LINE - 1 bytes; so a why of
  * RFT_M2SCFG_WHY bytes holds any message whole (one line quoted, its
  * section's name, under 64, and the words around them) */

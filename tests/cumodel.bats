@@ -147,6 +147,19 @@ two_loads() {
     run -0 rft-replay --model cu --m2s-config m1.ini --max-memory 300 -f tsv s.rft
 }
 
+@test "a what-if that changes a key the model does not use says so above the table" {
+    printf '[ Device ]\nNumComputeUnits = 4\n[ FrontEnd ]\nFetchLatency = 3\n' > fe.ini
+    printf '[ Device ]\nNumComputeUnits = 4\n[ FrontEnd ]\nFetchLatency = 3\n[ VectorMemUnit ]\nMaxInflightMem = 4\n' > inf.ini
+    run -0 rft-replay -f tsv --model cu --m2s-config fe.ini --m2s-what-if inf.ini s.rft
+    [[ $output == *"# the what-if gives [ VectorMemUnit ] MaxInflightMem another value than the traced configuration: the model does not use that key"* ]]
+    [[ $output != *"FetchLatency another value"* ]]
+    # a what-if repeating the traced file's keys (the knob files do), or one
+    # changing a key the model uses, is silent
+    printf '[ Device ]\nNumComputeUnits = 4\n[ FrontEnd ]\nFetchLatency = 3\n[ SIMDUnit ]\nReadExecWriteLatency = 12\n' > rew.ini
+    run -0 rft-replay -f tsv --model cu --m2s-config fe.ini --m2s-what-if rew.ini s.rft
+    [[ $output != *"another value"* ]]
+}
+
 @test "usage: --m2s-config needs --model cu; --model cu takes no --add-latency, --issue, --deps nor -o" {
     run -2 rft-replay --m2s-config base.ini s.rft
     run -2 rft-replay --calibrate none s.rft

@@ -498,6 +498,21 @@ static void test_cfg(void)
                         "[ VectorMemUnit ]\nMaxInflightMem = 16\n"
                         "[ SISpatialReport ]\nInterval = 1000\nFile = cu.report\n";
     CHECK(rft_m2scfg_parse(&c, units, strlen(units), why, sizeof why) == 0);
+    /* the keys the model does not use are kept, to tell a what-if that
+     * changes one: every one fits, by its number's value, not its text */
+    const char *osec, *okey = NULL;
+    unsigned inflight = RFT_M2SCFG_OTHERS;
+    for (unsigned i = 0; (okey = rft_m2scfg_other(i, &osec)) != NULL; i++)
+        if (!strcmp(osec, "VectorMemUnit") && !strcmp(okey, "MaxInflightMem"))
+            inflight = i;
+    CHECK(inflight < RFT_M2SCFG_OTHERS && !rft_m2scfg_other(RFT_M2SCFG_OTHERS, &osec));
+    rft_m2scfg w = c;
+    const char *same = "[ VectorMemUnit ]\nMaxInflightMem = 016\n";
+    CHECK(rft_m2scfg_parse(&w, same, strlen(same), why, sizeof why) == 0);
+    CHECK(memcmp(w.other, c.other, sizeof w.other) == 0 && c.other[inflight] != 0);
+    const char *four = "[ VectorMemUnit ]\nMaxInflightMem = 4\n";
+    CHECK(rft_m2scfg_parse(&w, four, strlen(four), why, sizeof why) == 0);
+    CHECK(w.other[inflight] != c.other[inflight]);
     const char *sx = "[ ScalarUnit ]\nExecLatency = 8\n";
     CHECK(rft_m2scfg_parse(&c, sx, strlen(sx), why, sizeof why) == -1 &&
           strcmp(why, "line 2: unknown key ExecLatency in [ ScalarUnit ]") == 0);
