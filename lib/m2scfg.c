@@ -30,9 +30,10 @@ static const cfgkey keys[] = {
     {"LDSUnit", "WriteBufferSize", F(lds_write_buffer), 1},
 };
 /* The other keys of each section, 4.2's as its gpu.c reads them (the
- * model does not use them); 4.2 refuses any other, and so do we.  The
- * units' lists differ: the scalar unit's latency is ALULatency, the branch
- * unit's ExecLatency, the memory units have MaxInflightMem. */
+ * model does not use them: their values are kept, rft_m2scfg.other); 4.2
+ * refuses any other, and so do we.  The units' lists differ: the scalar
+ * unit's latency is ALULatency, the branch unit's ExecLatency, the memory
+ * units have MaxInflightMem. */
 #define UNIT_STAGES "Width", "IssueBufferSize", "DecodeLatency", "DecodeBufferSize"
 static const char *const other_dev[] = {NULL};
 static const char *const other_cu[] = {"NumVectorRegisters", "NumScalarRegisters", NULL};

@@ -24,8 +24,9 @@ typedef struct rft_m2scfg {
     uint32_t lds_write_latency; /* [ LDSUnit ] WriteLatency (1) */
     uint32_t lds_write_buffer;  /* [ LDSUnit ] WriteBufferSize (1) */
     /* the keys the model does not use (rft_m2scfg_other), as the files
-     * read set them: 0 not set, else a hash of the value's text (never 0),
-     * so that a what-if that changes one can be told from one that does not */
+     * read set them: 0 not set, else 1 + a number's value or a hash of a
+     * text's (never 0), so that a what-if that changes one can be told from
+     * one that does not (rft-replay says so above its table) */
     uint32_t other[RFT_M2SCFG_OTHERS];
 } rft_m2scfg;
 
@@ -35,8 +36,9 @@ void rft_m2scfg_default(rft_m2scfg *c);
  * known are those 4.2 reads in [ Device ], [ ComputeUnit ], [ FrontEnd ],
  * [ SIMDUnit ], [ ScalarUnit ], [ BranchUnit ], [ LDSUnit ], [ VectorMemUnit ],
  * [ LocalDataShare ] and [ SISpatialReport ], section by section (those
- * the model does not use are read and kept nowhere); any other section or
- * key, which 4.2 would refuse too, is an error that names it. */
+ * the model does not use are read and their values kept in other[]); any
+ * other section or key, which 4.2 would refuse too, is an error that
+ * names it. */
 int rft_m2scfg_parse(rft_m2scfg *c, const char *text, size_t len, char *why, size_t whylen);
 /* Key i of those the model does not use (rft_m2scfg.other), its section
  * in *sec; NULL past the last */
