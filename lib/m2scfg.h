@@ -26,7 +26,8 @@ typedef struct rft_m2scfg {
     /* the keys the model does not use (rft_m2scfg_other), as the files
      * read set them: 0 not set, else 1 + a number's value or a hash of a
      * text's (never 0), so that a what-if that changes one can be told from
-     * one that does not (rft-replay says so above its table) */
+     * one that does not (rft-replay says so above its table); last: the
+     * model compares the fields before it (cumodel.c, col_init) */
     uint32_t other[RFT_M2SCFG_OTHERS];
 } rft_m2scfg;
 

@@ -153,6 +153,9 @@ two_loads() {
     run -0 rft-replay -f tsv --model cu --m2s-config fe.ini --m2s-what-if inf.ini s.rft
     [[ $output == *"# the what-if gives [ VectorMemUnit ] MaxInflightMem another value than the traced configuration: the model does not use that key"* ]]
     [[ $output != *"FetchLatency another value"* ]]
+    # and its what-if times as the traced configuration does
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config fe.ini --m2s-what-if inf.ini s.rft | col slowdown_pct"
+    [ "$output" = "0.00" ]
     # a what-if repeating the traced file's keys (the knob files do), or one
     # changing a key the model uses, is silent
     printf '[ Device ]\nNumComputeUnits = 4\n[ FrontEnd ]\nFetchLatency = 3\n[ SIMDUnit ]\nReadExecWriteLatency = 12\n' > rew.ini
