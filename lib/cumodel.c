@@ -822,13 +822,18 @@ static uint64_t post_release(uint64_t dist, uint32_t dd, uint32_t wl)
  * the trace shows it issued later than the release (the write stage + the
  * traced WriteLatency wl) by more than the ND-range's restart, it was not
  * waiting for the access then, and that slack absorbs as much of a later
- * write, no sooner than its traced distance after the issue */
+ * write, no sooner than its traced distance after the issue less what a
+ * what-if took off the write (v10: what held it there, 4.2's in-order
+ * scalar unit behind memory operations, comes sooner too) */
 static uint64_t released(const ndw *D, const wst *s, uint64_t dist, uint32_t wl)
 {
     uint64_t at = s->anchor + dist, post = post_release(dist, s->a_dd, wl);
     if (!post || post - 1 <= D->restart)    /* none seen: UINT64_MAX */
         return at;
-    return umax(at - (post - 1 - D->restart), s->a_issue + dist);
+    uint64_t floor = s->a_issue + dist;
+    if (s->anchor && s->anchor < s->a_issue)   /* written sooner than traced */
+        floor -= s->a_issue - s->anchor;
+    return umax(at - (post - 1 - D->restart), floor);
 }
 
 /* A wavefront's next event in a run: its ALU-unit own part scaled by the
@@ -957,7 +962,9 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                 *sf = s + (uint64_t)rep * i1;
                 t = s;      /* 4.2 tracks no register: the wavefront goes on once it issued */
             } else if (ev->unit == RFT_CM_VMEM) {   /* 1: the write stage and its buffer */
-                uint64_t a = add_d(r, d_vm, r);
+                /* a shorter WriteLatency writes sooner than traced: a goes
+                 * below the issue, never to 0 (anchor 0: none) */
+                uint64_t a = d_vm < 0 ? add_d(r, d_vm, 1) : r + (uint64_t)d_vm;
                 uint32_t k = D->s[w].vmk++, dd = k < f->ndone ? f->vmd[k] : 0;
                 uint64_t wt;        /* its write, which the wavefront waits for at an
                                      * s_waitcnt and at its end */
@@ -968,19 +975,20 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                      * memory stage), each once it completed and the buffer
                      * has room; what it waits more than the traced buffer
                      * would have made it wait delays its write, not its
-                     * wavefront at its issue */
+                     * wavefront at its issue; what it waits less (a
+                     * faster buffer) brings it sooner */
                     uint64_t cpl = r + (dd - 1);
                     uint64_t at = umax(cpl, vm_free[cu]), a0 = umax(cpl, R->vm_free_tr[cu]);
                     vm_free[cu] = at + (uint64_t)rep * vm_int;
                     R->vm_free_tr[cu] = a0 + (uint64_t)rep * vm_int_tr;
-                    wt = a + (at > a0 ? at - a0 : 0);
+                    wt = at >= a0 ? a + (at - a0) : add_d(a, -(int64_t)(a0 - at), 1);
                     t = r;
                 } else {    /* no done mark: taken at its issue plus the latency's change;
                              * the wavefront goes on once the stage took a store, or a
                              * load it waits for at an s_waitcnt, else once it is done */
                     wt = umax(a, vm_free[cu]);
                     vm_free[cu] = wt + (uint64_t)rep * vm_int;
-                    t = ev->store || c->waits ? r + (wt - a) : wt;
+                    t = ev->store || c->waits ? r + (wt - a) : umax(r, wt);
                 }
                 D->s[w].anchor = wt, D->s[w].a_issue = r, D->s[w].a_dd = dd;
                 if (ev->store)

@@ -3,8 +3,8 @@
  * configuration gives back the traced span; a wavefront alone pays in
  * full; a 1-entry write buffer serialises write-backs (a 64-entry one does
  * not); a work-group waits for a free slot and lands on the compute unit
- * that frees first; two wavefronts in step drift apart when one is
- * delayed; a kernel ends after its stores drain (in the longest load
+ * that frees first; a shorter write latency than the trace's brings the
+ * waits sooner; two wavefronts in step drift apart when one is delayed; a kernel ends after its stores drain (in the longest load
  * latency seen); the LDS completes in ready order one per its write
  * interval and neither it nor a store holds its wavefront up; with arrive
  * marks the LDS is a queue that absorbs a delay while it is busy; an ND-range waits for the
@@ -253,6 +253,36 @@ static void test_wait_slack(void)
     ev[3].done = 0;             /* B's load unmarked: A's 39 the fewest, no slack, */
     wf[1].end = 70;             /* A pays in full: 100 + 40, end 150 */
     CHECK(run(&t, &c, NULL) == 150);
+}
+
+/* Model v10: a what-if with a shorter vector-memory WriteLatency than the
+ * trace's releases the waits sooner, by as much (v9 kept them as traced:
+ * 0.00 %).  Traced at WriteLatency 11: both loads issue at 20 and complete
+ * at 70, released at 81; B's marked ALU 5 later (the restart), A's 39
+ * later (34 of slack: it was not waiting for the load, but what held it
+ * there comes sooner too). */
+static void test_shorter(void)
+{
+    rft_m2scfg t = base(2), c;
+    t.vm_write_latency = 11;
+    reset();    /* A: load at 20 done at 70, ALU 28, marked ALU at 120, end 130;
+                 * B, the other compute unit: the same load, marked ALU at 86, end 90 */
+    add(0, 0, 0, 0, 0, 130, 3, (uint64_t[]){20, 28, 120}, (uint8_t[]){V, A, A}, NULL);
+    ev[0].done = 70, ev[2].mark = RFT_WF_WAIT;
+    add(0, 1, 1, 0, 0, 90, 2, (uint64_t[]){20, 86}, (uint8_t[]){V, A}, NULL);
+    ev[3].done = 70, ev[4].mark = RFT_WF_WAIT;
+    uint64_t tr;
+    c = t;
+    CHECK(run(&t, &c, &tr) == 130 && tr == 130);
+    c.vm_write_latency = 1;     /* B at 76, end 80; A at 120 - 10, end 120 */
+    CHECK(run(&t, &c, NULL) == 120);
+    c.vm_write_latency = 6;     /* 5 sooner: A ends 125; monotone */
+    CHECK(run(&t, &c, NULL) == 125);
+    c.vm_write_latency = 21;    /* 10 later: A's slack absorbs it, B at 96, end 100 */
+    CHECK(run(&t, &c, NULL) == 130);
+    ev[0].done = ev[3].done = 0;    /* no done marks: each wait 10 sooner, A's end 120 */
+    c.vm_write_latency = 1;
+    CHECK(run(&t, &c, NULL) == 120);
 }
 
 /* A barrier releases a work-group's wavefronts at the last arrival: A, with
@@ -638,6 +668,7 @@ int main(void)
     test_store_drain();
     test_wait();
     test_wait_slack();
+    test_shorter();
     test_barrier();
     test_slot_pool();
     test_lds();
