@@ -118,15 +118,19 @@ static uint64_t add_d(uint64_t t, int64_t d, uint64_t floor)
  * follows (the traced cycles since the access it waited for), 4 a barrier
  * follows (the traced cycles since its release), 8 an LDS access's service
  * follows (+ 1: the traced cycles from the later of its arrival, an arrive
- * mark's, and its compute unit's LDS access before, to its completion). */
+ * mark's, and its compute unit's LDS access before, to its completion), 16
+ * a vector ALU instruction's holds follow (the SIMD's instructions, its
+ * wavefront's own last first, that its own part waited behind; v11). */
 /* the most bytes one event takes: byte 0, the own part's high bits (10),
- * what follows (1), the scheme's four counts (5 each), wait and bar (10 each) */
-#define DEV_MAX (1 + 10 + 1 + 4 * 5 + 3 * 10)
+ * what follows (1), the scheme's four counts (5 each), wait, bar, svc and
+ * hold (10 each) */
+#define DEV_MAX (1 + 10 + 1 + 4 * 5 + 4 * 10)
 typedef struct {
     uint64_t own, wait, bar;    /* wait: 0, or 1 + the traced cycles since the access
                                    waited for; bar: 0, or 1 + those since the barrier's
                                    release (its work-group's last arrival) */
     uint64_t svc;               /* an LDS access: 0, or 1 + its service (above) */
+    uint64_t hold;              /* a vector ALU instruction: its holds (above), or 0 */
     uint8_t unit, store;
     uint32_t wake, mov, misp, lds;
 } dev;
@@ -166,7 +170,7 @@ static const uint8_t *dev_get(const uint8_t *p, dev *d)
         d->own |= hi << 3;
     }
     d->wake = d->mov = d->misp = d->lds = 0;
-    d->wait = d->bar = d->svc = 0;
+    d->wait = d->bar = d->svc = d->hold = 0;
     if (b & 8) {
         uint64_t v, more;
         p = get_leb(p, &more);
@@ -182,6 +186,8 @@ static const uint8_t *dev_get(const uint8_t *p, dev *d)
             p = get_leb(p, &d->bar);
         if (more & 8)
             p = get_leb(p, &d->svc);
+        if (more & 16)
+            p = get_leb(p, &d->hold);
     }
     return p;
 }
@@ -211,6 +217,8 @@ typedef struct cwf {
     uint8_t wait, bar;
     uint64_t vm_at;
     uint64_t lds_arr;           /* its next LDS access's arrival (an arrive mark; + 1, 0 none) */
+    uint64_t alu_i;             /* its last event a vector ALU instruction: 1 + its
+                                   index among its slice's (cslice.nalu), else 0 */
     uint32_t nbar;              /* barriers passed */
     uint32_t wgi;               /* its work-group's barrier state: the collector's wgs */
     uint32_t o_wake, o_mov, o_misp, o_lds;
@@ -226,6 +234,7 @@ typedef struct {
     uint64_t prev_c, prev_wmax;     /* its last cycle with a vector ALU event, the latest
                                        wavefront (order of begin) of that cycle's */
     uint64_t cur_c, cur_min, cur_max;
+    uint64_t nalu;              /* its cycles with a vector ALU instruction so far */
 } cslice;
 
 typedef struct { uint32_t nd, id, alive; } pnd;     /* an ND-range not yet timed */
@@ -704,8 +713,23 @@ static int col_close(col *c)
             *ll = now + 1, f->lds_arr = 0;
             c->lds_seen++, c->lds_marked += svc != 0;
         }
+        /* a vector ALU instruction after its wavefront's own, its own part
+         * no longer than the SIMD's instructions from that one to the one
+         * it waited for (its SIMD wait's, or itself) at the traced interval
+         * and a quarter: it waited behind them (a lone wavefront's go one
+         * per ReadExecWriteLatency, its own last holding the SIMD), and a
+         * SIMD that takes them sooner takes that much off (v11) */
+        uint64_t hold = 0;
+        if (f->o_unit == RFT_CM_ALU && f->alu_i) {
+            const cslice *s = &c->sl[f->sli];
+            uint64_t nh = s->nalu - (f->alu_i - 1) - (ready < now);
+            uint64_t held = c->i0 + (c->i0 / 4 ? c->i0 / 4 : 1);
+            if (nh && s->nalu >= f->alu_i && own <= nh * held)
+                hold = nh;
+        }
+        f->alu_i = f->o_unit == RFT_CM_ALU ? c->sl[f->sli].nalu + 1 : 0;
         uint64_t more = (uint64_t)sch | (uint64_t)(wait != 0) << 1 | (uint64_t)(bar != 0) << 2 |
-                        (uint64_t)(svc != 0) << 3;
+                        (uint64_t)(svc != 0) << 3 | (uint64_t)(hold != 0) << 4;
         uint8_t b0 = (uint8_t)(f->o_unit | f->o_store << 2 | (more != 0) << 3 | (own & 7) << 4);
         *p++ = own >> 3 ? b0 | 0x80 : b0;
         if (own >> 3)
@@ -722,6 +746,8 @@ static int col_close(col *c)
             p = put_leb(p, bar);
         if (svc)
             p = put_leb(p, svc);
+        if (hold)
+            p = put_leb(p, hold);
         if (f->wait)
             f->wait = 0, f->vm_at = 0;
         if (f->o_unit == RFT_CM_VMEM) {
@@ -739,6 +765,7 @@ static int col_close(col *c)
     for (uint32_t k = 0; k < c->ntouched; k++) {
         cslice *s = &c->sl[c->touched[k]];
         s->prev_c = s->cur_c, s->prev_wmax = s->cur_max, s->has_prev = 1, s->cur_set = 0;
+        s->nalu++;
     }
     c->nopen = 0;
     return 0;
@@ -863,6 +890,9 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     const rft_cm_scheme *S = R->scheme ? &c->sc : NULL;
     uint32_t issue = c->issue;
     uint32_t i1 = simd_interval(cfg, issue);
+    /* v11: a SIMD that takes an instruction sooner than traced (cut
+     * cycles) takes that much off each hold an event waited behind */
+    uint32_t cut = i1 < c->i0 ? c->i0 - i1 : 0;
     int64_t d_vm = delta(cfg->vm_write_latency, traced->vm_write_latency);
     int64_t d_lds = delta(cfg->lds_write_latency, traced->lds_write_latency);
     uint32_t vm_int = ceil_div(cfg->vm_write_latency, cfg->vm_write_buffer);
@@ -1021,6 +1051,10 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                 const dev *nx = &D->cur[w];
                 next_ev(D, w);
                 nr = t + nx->own;
+                if (cut && nx->hold) {
+                    uint64_t off = nx->hold * cut;
+                    nr = t + (nx->own > off ? nx->own - off : 0);
+                }
                 uint64_t an = D->s[w].anchor;
                 if (nx->wait && an) {
                     /* an s_waitcnt: ready when its last memory access is done

@@ -4,7 +4,7 @@
  * full; a 1-entry write buffer serialises write-backs (a 64-entry one does
  * not); a work-group waits for a free slot and lands on the compute unit
  * that frees first; a shorter write latency than the trace's brings the
- * waits sooner; two wavefronts in step drift apart when one is delayed; a kernel ends after its stores drain (in the longest load
+ * waits sooner, and a faster SIMD the instructions that waited for it; two wavefronts in step drift apart when one is delayed; a kernel ends after its stores drain (in the longest load
  * latency seen); the LDS completes in ready order one per its write
  * interval and neither it nor a store holds its wavefront up; with arrive
  * marks the LDS is a queue that absorbs a delay while it is busy; an ND-range waits for the
@@ -283,6 +283,34 @@ static void test_shorter(void)
     ev[0].done = ev[3].done = 0;    /* no done marks: each wait 10 sooner, A's end 120 */
     c.vm_write_latency = 1;
     CHECK(run(&t, &c, NULL) == 120);
+}
+
+/* Model v11: a trace taken with a slower SIMD (ReadExecWriteLatency 12),
+ * asked for 4.2's 8: a vector ALU instruction that waited behind its
+ * wavefront's own last one (alone), or behind it and the other's (two
+ * wavefronts taking turns), goes 4 cycles sooner a hold (v10 kept every
+ * such gap as its own part: no faster). */
+static void test_faster_simd(void)
+{
+    rft_m2scfg t = base(1), c;
+    t.rew_latency = 12;
+    reset();    /* alone: ALU at 10, 22, 34, 46, end 50 */
+    add(0, 0, 0, 0, 0, 50, 4, (uint64_t[]){10, 22, 34, 46}, (uint8_t[]){A, A, A, A}, NULL);
+    uint64_t tr;
+    c = t;
+    CHECK(run(&t, &c, &tr) == 50 && tr == 50);
+    c.rew_latency = 8;          /* 10, 18, 26, 34, end 38 */
+    CHECK(run(&t, &c, NULL) == 38);
+    c.rew_latency = 16;         /* slower: 10, 26, 42, 58, end 62, as v10 */
+    CHECK(run(&t, &c, NULL) == 62);
+    reset();    /* one work-group, taking turns on its SIMD: A at 10 and 34, B at 22
+                 * and 46; each ends 6 after */
+    add(0, 0, 0, 0, 0, 40, 2, (uint64_t[]){10, 34}, (uint8_t[]){A, A}, NULL);
+    add(0, 0, 0, 0, 0, 52, 2, (uint64_t[]){22, 46}, (uint8_t[]){A, A}, NULL);
+    c = t;
+    CHECK(run(&t, &c, &tr) == 52 && tr == 52);
+    c.rew_latency = 8;          /* A 10, B 18, A 26, B 34, end 40 */
+    CHECK(run(&t, &c, NULL) == 40);
 }
 
 /* A barrier releases a work-group's wavefronts at the last arrival: A, with
@@ -669,6 +697,7 @@ int main(void)
     test_wait();
     test_wait_slack();
     test_shorter();
+    test_faster_simd();
     test_barrier();
     test_slot_pool();
     test_lds();
