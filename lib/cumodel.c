@@ -796,6 +796,9 @@ typedef struct {
     uint64_t restart;
     uint32_t *res_wg, *res_wf;
     heap h;
+    /* v12: the traced accesses' mean latency where the traced buffer did
+     * not pace them (run B's, lf_sum / lf_n; lfree 0: none) */
+    uint64_t lf_sum, lf_n, lfree;
     uint32_t q;                 /* the calibration's factor of ALU own parts (RFT_CM_CAL_ONE: 1) */
     uint32_t seed, jit;         /* placement seed's perturbation: a work-group starts up to jit
                                    cycles late (place_delay); seed 0 none */
@@ -919,6 +922,9 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     for (size_t i = 0; i < (size_t)ncu * npools; i++)
         simd_free[i] = umax(simd_free[i], start);
     uint32_t pend = 0, q1 = D->ng;
+    int refb = R == &c->run[RB];
+    if (refb)
+        D->lf_sum = D->lf_n = 0;
     h->n = 0;
     uint64_t now = start;
 #define DISPATCH()                                                                        \
@@ -1007,8 +1013,18 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                      * would have made it wait delays its write, not its
                      * wavefront at its issue; what it waits less (a
                      * faster buffer) brings it sooner */
-                    uint64_t cpl = r + (dd - 1);
-                    uint64_t at = umax(cpl, vm_free[cu]), a0 = umax(cpl, R->vm_free_tr[cu]);
+                    uint64_t cpl = r + (dd - 1), cw = cpl;
+                    /* its done mark is its write stage's: where the traced
+                     * buffer paced it (it came within a cycle of that
+                     * buffer's room), a faster buffer's write goes no
+                     * later than the unpaced accesses' mean latency after
+                     * its issue (v12) */
+                    int paced = vm_int_tr > 1 && cpl <= R->vm_free_tr[cu] + 1;
+                    if (refb && !paced)
+                        D->lf_sum += dd - 1, D->lf_n++;
+                    if (paced && vm_int < vm_int_tr && D->lfree && r + D->lfree < cpl)
+                        cw = r + D->lfree;
+                    uint64_t at = umax(cw, vm_free[cu]), a0 = umax(cpl, R->vm_free_tr[cu]);
                     vm_free[cu] = at + (uint64_t)rep * vm_int;
                     R->vm_free_tr[cu] = a0 + (uint64_t)rep * vm_int_tr;
                     wt = at >= a0 ? a + (at - a0) : add_d(a, -(int64_t)(a0 - at), 1);
@@ -1374,6 +1390,7 @@ static int col_time(col *c, uint32_t pi)
     if ((row.cyc[RB] = c->calibrate ? calibrate(c, &D, row.traced) : run_nd(c, &c->run[RB], &D)) ==
         UINT64_MAX)
         goto out;
+    D.lfree = D.lf_n ? D.lf_sum / D.lf_n : 0;
     if (c->scheme && need_s) {
         if ((row.cyc[RS] = run_nd(c, &c->run[RS], &D)) == UINT64_MAX)
             goto out;

@@ -4,7 +4,8 @@
  * full; a 1-entry write buffer serialises write-backs (a 64-entry one does
  * not); a work-group waits for a free slot and lands on the compute unit
  * that frees first; a shorter write latency than the trace's brings the
- * waits sooner, and a faster SIMD the instructions that waited for it; two wavefronts in step drift apart when one is delayed; a kernel ends after its stores drain (in the longest load
+ * waits sooner, and a faster SIMD the instructions that waited for it (a
+ * faster write buffer the accesses the trace's paced); two wavefronts in step drift apart when one is delayed; a kernel ends after its stores drain (in the longest load
  * latency seen); the LDS completes in ready order one per its write
  * interval and neither it nor a store holds its wavefront up; with arrive
  * marks the LDS is a queue that absorbs a delay while it is busy; an ND-range waits for the
@@ -311,6 +312,32 @@ static void test_faster_simd(void)
     CHECK(run(&t, &c, &tr) == 52 && tr == 52);
     c.rew_latency = 8;          /* A 10, B 18, A 26, B 34, end 40 */
     CHECK(run(&t, &c, NULL) == 40);
+}
+
+/* Model v12: a trace whose one-entry write buffer paced its accesses
+ * (WriteLatency 11: three loads of one compute unit issued at 40 reach the
+ * write stage at 90, 101, 112, each waited-for ALU 5 after its release),
+ * asked for WriteLatency 1: the paced ones are written no later than the
+ * unpaced one's latency (50) after their issue, as the faster buffer
+ * allows, at 91 and 92 (v11 kept them at their traced write stage). */
+static void test_paced_buffer(void)
+{
+    rft_m2scfg t = base(1), c;
+    t.vm_write_latency = 11;
+    reset();
+    for (int i = 0; i < 3; i++) {
+        add(0, (uint32_t)i, 0, (uint16_t)i, 0, 110 + 11 * (uint64_t)i, 2,
+            (uint64_t[]){40, 106 + 11 * (uint64_t)i}, (uint8_t[]){V, A}, NULL);
+        ev[2 * i].done = 90 + 11 * (uint64_t)i, ev[2 * i + 1].mark = RFT_WF_WAIT;
+    }
+    uint64_t tr;
+    c = t;
+    CHECK(run(&t, &c, &tr) == 132 && tr == 132);
+    c.vm_write_latency = 1;     /* written at 90, 91, 92: the last ALU at 98, end 102 */
+    CHECK(run(&t, &c, NULL) == 102);
+    c.vm_write_latency = 21;    /* slower, as v11: written at 90, 111, 132 and 20 later
+                                 * each: the last ALU at 70 + 88, end 162 */
+    CHECK(run(&t, &c, NULL) == 162);
 }
 
 /* A barrier releases a work-group's wavefronts at the last arrival: A, with
@@ -698,6 +725,7 @@ int main(void)
     test_wait_slack();
     test_shorter();
     test_faster_simd();
+    test_paced_buffer();
     test_barrier();
     test_slot_pool();
     test_lds();
