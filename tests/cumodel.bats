@@ -84,6 +84,24 @@ two_loads() {
     assert_output "125 161"
 }
 
+@test "a what-if that takes latency away runs faster: the write stage's (v10) and the SIMD's (v11)" {
+    # traced at WriteLatency 11, asked for 1: each load written 10 cycles sooner (the
+    # second's write no sooner than cycle 1: its issue at 10, an anchor is never 0);
+    # v9 kept every write as traced: 150 150 150
+    printf '[ Device ]\nNumComputeUnits = 1\n[ VectorMemUnit ]\nWriteLatency = 11\n' > w11.ini
+    printf '[ VectorMemUnit ]\nWriteLatency = 1\n' > back.ini
+    two_loads 130 | rft-decode -o apart.rft -
+    run -0 pipe "rft-replay -f tsv --model cu --m2s-config w11.ini --m2s-what-if back.ini apart.rft | awk -F'\t' '\$1 == \"total\" { print \$2, \$3, \$4, \$6 }'"
+    assert_output "150 150 141 -6.00"
+    # the synthetic stream taken as traced at ReadExecWriteLatency 12, asked for 8: the
+    # instructions that waited behind their own wavefront's last on the SIMD go sooner
+    # too (v10: 54111 -> 41389, only those behind another wavefront's)
+    printf '[ Device ]\nNumComputeUnits = 4\n[ SIMDUnit ]\nReadExecWriteLatency = 12\n' > s12.ini
+    printf '[ SIMDUnit ]\nReadExecWriteLatency = 8\n' > s8.ini
+    run -0 pipe "rft-replay -f tsv --model cu --calibrate none --m2s-config s12.ini --m2s-what-if s8.ini s.rft | col cycles_what_if"
+    assert_output 40342
+}
+
 @test "a longer ReadExecWriteLatency never runs faster, and a larger one no faster than a smaller" {
     local prev=0 l c
     for l in 8 12 18 28; do
