@@ -724,7 +724,7 @@ static int col_close(col *c)
             const cslice *s = &c->sl[f->sli];
             uint64_t nh = s->nalu - (f->alu_i - 1) - (ready < now);
             uint64_t held = c->i0 + (c->i0 / 4 ? c->i0 / 4 : 1);
-            if (nh && s->nalu >= f->alu_i && own <= nh * held)
+            if (nh && own <= nh * held)     /* nalu >= alu_i: its last was counted */
                 hold = nh;
         }
         f->alu_i = f->o_unit == RFT_CM_ALU ? c->sl[f->sli].nalu + 1 : 0;
@@ -797,7 +797,8 @@ typedef struct {
     uint32_t *res_wg, *res_wf;
     heap h;
     /* v12: the traced accesses' mean latency where the traced buffer did
-     * not pace them (run B's, lf_sum / lf_n; lfree 0: none) */
+     * not pace them (run B's last, lf_sum / lf_n; lfree 0: none), which
+     * the runs after B's use */
     uint64_t lf_sum, lf_n, lfree;
     uint32_t q;                 /* the calibration's factor of ALU own parts (RFT_CM_CAL_ONE: 1) */
     uint32_t seed, jit;         /* placement seed's perturbation: a work-group starts up to jit
@@ -1116,6 +1117,8 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
         }
     }
 #undef DISPATCH
+    if (refb)
+        D->lfree = D->lf_n ? D->lf_sum / D->lf_n : 0;
     R->clock = end;
     R->prev_traced_end = D->te;
     R->timed = 1;
@@ -1390,7 +1393,6 @@ static int col_time(col *c, uint32_t pi)
     if ((row.cyc[RB] = c->calibrate ? calibrate(c, &D, row.traced) : run_nd(c, &c->run[RB], &D)) ==
         UINT64_MAX)
         goto out;
-    D.lfree = D.lf_n ? D.lf_sum / D.lf_n : 0;
     if (c->scheme && need_s) {
         if ((row.cyc[RS] = run_nd(c, &c->run[RS], &D)) == UINT64_MAX)
             goto out;

@@ -1,0 +1,13 @@
+# bench/m2s-model/tables.sh - sourced by run and reverse: what they read
+# from 4.2's reports and rft-replay's tables, and SPLIT's rule for a cell.
+
+cycles() {      # [ Device ] Cycles of a --si-report
+    awk '/^\[ Device \]/{d=1} d && /^Cycles *=/{print $3; exit}' "$1"
+}
+total() {       # column $2 of the total row of tsv $1
+    awk -F '\t' -v c="$2" '/^#/{next} !h{for(i=1;i<=NF;i++) if($i==c) k=i; h=1; next}
+                           $1=="total"{print $k}' "$1"
+}
+# an awk function: a cell's tolerance, max(2 points, 20 % of the simulated
+# slowdown s); a prediction within it is within (SPLIT)
+TOL_AWK='function tol_of(s,  t) { t = 0.2 * (s < 0 ? -s : s); return t < 2 ? 2 : t }'
