@@ -1191,8 +1191,10 @@ static uint64_t calibrate(col *c, ndw *D, uint64_t traced)
         a->qmin = !a->scaled || qbest < a->qmin ? qbest : a->qmin;
         a->qmax = !a->scaled || qbest > a->qmax ? qbest : a->qmax;
         a->scaled++;
-        a->unreached += !cal_close(cyc, traced);
     }
+    /* still off, scaled or not: where every factor moved it further, it
+     * was counted nowhere and no note said so */
+    c->cal.unreached += !cal_close(cyc, traced);
     return cyc;
 }
 

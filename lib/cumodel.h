@@ -187,7 +187,8 @@ typedef struct rft_cm_scheme {
 #define RFT_CM_CAL_STEPS 8
 typedef struct rft_cm_cal {
     uint32_t nd, scaled;        /* ND-ranges timed; those scaled */
-    uint32_t unreached;         /* scaled ones still past RFT_CM_CAL_PCT (a bound reached) */
+    uint32_t unreached;         /* those tried still past RFT_CM_CAL_PCT (a bound reached, or
+                                   no factor closer than none) */
     uint32_t qmin, qmax;        /* the scaled ones' factors (/ RFT_CM_CAL_ONE) */
     uint64_t traced, before;    /* every ND-range's traced span, and the model's unscaled (its
                                    first run, from the state the scaled runs left) */

@@ -134,6 +134,17 @@ static void test_calibrate(void)
     add(0, 0, 0, 0, 0, 119, 10, cb, u, NULL);
     b = run_cal(&t, &t, &cal);
     CHECK(cal.scaled == 1 && cal.unreached == 1 && cal.qmin == RFT_CM_CAL_LO && b == 167);
+    /* nothing to scale (loads only), off the trace where the third
+     * work-group goes (test_dispatch: 100 against 150): no factor comes
+     * closer than none, so none is kept, and the ND-range is said off */
+    rft_m2scfg t2 = base(2);
+    t2.num_pools = 1, t2.max_wg_per_pool = 1;
+    reset();
+    add(0, 0, 0, 0, 0, 100, 1, (uint64_t[]){10}, (uint8_t[]){V}, NULL);
+    add(0, 1, 1, 0, 0, 50, 1, (uint64_t[]){10}, (uint8_t[]){V}, NULL);
+    add(0, 2, 0, 0, 100, 150, 1, (uint64_t[]){110}, (uint8_t[]){V}, NULL);
+    b = run_cal(&t2, &t2, &cal);
+    CHECK(b == 100 && cal.scaled == 0 && cal.unreached == 1);
 }
 
 static void test_write_buffer(void)
