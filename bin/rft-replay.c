@@ -239,8 +239,8 @@ static void report_cu(cli_job *j)
                    "%+.2f %% off the traced span (rft-replay(1))", cal.scaled, cal.nd, by, e0);
     }
     if (cal.unreached)
-        notes_addf(&c->nt, 0, "%u of the ND-ranges the calibration tried stayed more than %g %% off their "
-                   "traced spans (no factor from %g to %g came closer)", cal.unreached,
+        notes_addf(&c->nt, 0, "%u of the ND-ranges the calibration tried stayed more than %g %% "
+                   "off their traced spans (no factor from %g to %g came closer)", cal.unreached,
                    RFT_CM_CAL_PCT, (double)RFT_CM_CAL_LO / RFT_CM_CAL_ONE,
                    (double)RFT_CM_CAL_HI / RFT_CM_CAL_ONE);
     const rft_cm_row *tot = rft_cumodel_row(j->st, rft_cumodel_nrows(j->st) - 1);  /* the last */

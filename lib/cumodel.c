@@ -1192,8 +1192,8 @@ static uint64_t calibrate(col *c, ndw *D, uint64_t traced)
         a->qmax = !a->scaled || qbest > a->qmax ? qbest : a->qmax;
         a->scaled++;
     }
-    /* still off, scaled or not: where every factor moved it further, it
-     * was counted nowhere and no note said so */
+    /* still off, scaled or not: every factor may move it further, and
+     * then none is kept, but the note must still say it is off */
     c->cal.unreached += !cal_close(cyc, traced);
     return cyc;
 }
