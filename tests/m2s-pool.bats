@@ -1,0 +1,37 @@
+#!/usr/bin/env bats
+# bench/m2s-model/pool over the committed tables (issue 32): the held-out
+# figures bench/m2s-model/README and rft-replay(1) cite come out of it, by
+# half and (--by-knob) by knob.
+load test_helper
+
+POOL="$TOP/bench/m2s-model/pool"
+SINCE_V7="test18 test19 test20 test21 test22 test23 test24 test25 test26 test27 test28 test29 test30 test31 test32"
+SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32"
+
+@test "pool: the fifteen held-out GPUs' line is the README's" {
+    run -0 "$POOL" $SINCE_V7
+    want=$(grep -m1 '^  all      cells 2360 ' "$TOP/bench/m2s-model/README")
+    assert_line "${want#  }"
+    assert_line --partial 'test32   cells  160  within  145 ( 90.6 %)'
+}
+
+@test "pool --by-knob: the knobs' figures the README cites, and the same 'all' line as by half" {
+    run -0 "$POOL" $SINCE_V9
+    all=${lines[-1]}
+    run -0 "$POOL" --by-knob $SINCE_V9
+    assert_equal "${#lines[@]}" 5
+    assert_equal "${lines[-1]}" "$all"
+    assert_line --regexp '^rew +cells  392 .*placements mean within  326 of  392 \( 83\.2 %\)'
+    assert_line --regexp '^vmw1 +cells  392 .*placements mean within  318 of  392'
+    assert_line --regexp '^vmw64 +cells  392 .*placements mean within  353 of  392'
+    assert_line --regexp '^ldsw +cells  392 .*placements mean within  373 of  392'
+    # a knob's line has no baselines: they are a kernel x GPU's, whatever the knob
+    refute_line --regexp '^(rew|vmw1|vmw64|ldsw) .*baselines'
+}
+
+@test "pool: no half is a usage error, a missing table is named" {
+    run -2 --separate-stderr "$POOL" --by-knob
+    [ "$stderr" = "usage: pool [--by-knob] HALF..." ]
+    run -1 --separate-stderr "$POOL" test99
+    [[ $stderr == "pool: no table "*"/bench/m2s-model/test99.tsv (bench/m2s-model/run test99)" ]]
+}
