@@ -15,6 +15,19 @@ SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32"
     assert_line --partial 'test32   cells  160  within  145 ( 90.6 %)'
 }
 
+@test "pool: rft-replay(1) and the README's summary cite the pooled line's figures" {
+    run -0 "$POOL" $SINCE_V7
+    read -r cells within <<<"$(awk '$1 == "all" { print $3, $5 }' <<<"${lines[-1]}")"
+    read -r pm pq <<<"$(awk '$1 == "all" { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") { p = $(i+1); q = $(i+3) } print p, q }' <<<"${lines[-1]}")"
+    # the man page breaks lines anywhere: compare its text as one line
+    man=$(tr '\n' ' ' < "$TOP/man/rft-replay.1")
+    [[ $man == *"$within of $cells cells within the tolerance"* ]]
+    [[ $man == *"$pm of $pq"* ]]
+    summary=$(sed -n '/^Where it stands/,/^$/p' "$TOP/bench/m2s-model/README" | tr '\n' ' ')
+    [[ $summary == *"$within of $cells cells within 2 points or 20 %"* ]]
+    [[ $summary == *"$pm of $pq"* ]]
+}
+
 @test "pool --by-knob: the knobs' figures the README cites, and the same 'all' line as by half" {
     run -0 "$POOL" $SINCE_V9
     all=${lines[-1]}
