@@ -120,17 +120,30 @@ static uint64_t add_d(uint64_t t, int64_t d, uint64_t floor)
  * follows (+ 1: the traced cycles from the later of its arrival, an arrive
  * mark's, and its compute unit's LDS access before, to its completion), 16
  * a vector ALU instruction's holds follow (the SIMD's instructions, its
- * wavefront's own last first, that its own part waited behind; v11). */
+ * wavefront's own last first, that its own part waited behind; v11), 32
+ * the wavefront's scalar loads since the event before follow (their
+ * number, then each one's serial and its traced cycles after that event,
+ * + 1), 64 a wait behind scalar loads follows (the number of the loads
+ * it waited for, their serials, the latest first, then each one's
+ * distance before the one before, the traced cycles from the last one's
+ * write to the wait's end, 1 + those from there to the event's ready, and
+ * the cycles of its own part the waits took; v13). */
 /* the most bytes one event takes: byte 0, the own part's high bits (10),
  * what follows (1), the scheme's four counts (5 each), wait, bar, svc and
  * hold (10 each) */
-#define DEV_MAX (1 + 10 + 1 + 4 * 5 + 4 * 10)
+#define DEV_MAX (1 + 10 + 1 + 4 * 5 + 9 * 10)     /* and 20 a scalar load, 10 a load
+                                                     waited for */
 typedef struct {
     uint64_t own, wait, bar;    /* wait: 0, or 1 + the traced cycles since the access
                                    waited for; bar: 0, or 1 + those since the barrier's
                                    release (its work-group's last arrival) */
     uint64_t svc;               /* an LDS access: 0, or 1 + its service (above) */
     uint64_t hold;              /* a vector ALU instruction: its holds (above), or 0 */
+    uint64_t nsl;               /* v13, the scalar unit's marks (above): its scalar loads */
+    const uint8_t *sl;          /* in the encoding (serial, cycles after + 1 each) */
+    uint64_t nblk;              /* its wait behind scalar loads (above): the loads, 0 none */
+    const uint8_t *blk;         /* in the encoding */
+    uint64_t sbd, sdist, sst;
     uint8_t unit, store;
     uint32_t wake, mov, misp, lds;
 } dev;
@@ -171,6 +184,7 @@ static const uint8_t *dev_get(const uint8_t *p, dev *d)
     }
     d->wake = d->mov = d->misp = d->lds = 0;
     d->wait = d->bar = d->svc = d->hold = 0;
+    d->nsl = d->nblk = d->sbd = d->sdist = d->sst = 0;
     if (b & 8) {
         uint64_t v, more;
         p = get_leb(p, &more);
@@ -188,11 +202,31 @@ static const uint8_t *dev_get(const uint8_t *p, dev *d)
             p = get_leb(p, &d->svc);
         if (more & 16)
             p = get_leb(p, &d->hold);
+        if (more & 32) {
+            p = get_leb(p, &d->nsl);
+            d->sl = p;
+            for (uint64_t i = 0; i < 2 * d->nsl; i++)
+                p = get_leb(p, &v);
+        }
+        if (more & 64) {
+            p = get_leb(p, &d->nblk);
+            d->blk = p;
+            for (uint64_t i = 0; i < d->nblk; i++)
+                p = get_leb(p, &v);
+            p = get_leb(p, &d->sbd);
+            p = get_leb(p, &d->sdist), p = get_leb(p, &d->sst);
+        }
     }
     return p;
 }
 
 /* ---- the collector: wavefronts, their events, the slices --------------- */
+typedef struct { uint32_t v, ser, slot; } sload_t;  /* a scalar load (cwf.sld) */
+/* a compute unit's last scalar loads as traced (a ring of CRING): slot + 1,
+ * serial, issue, write (0 not yet) */
+#define CRING 64
+typedef struct { uint64_t slot1, ser, issue, write; } cload;
+typedef struct { uint64_t n; cload e[CRING]; } cring;
 typedef struct cwf {
     uint64_t key, seq;          /* its slice and id; its order of begin */
     uint32_t nd, wg, pid;       /* ND-range, work-group, its pending ND-range's id */
@@ -220,6 +254,19 @@ typedef struct cwf {
     uint64_t alu_i;             /* its last event a vector ALU instruction: 1 + its
                                    index among its slice's (cslice.nalu), else 0 */
     uint32_t nbar;              /* barriers passed */
+    /* v13, the scalar unit's marks: its scalar loads in order (sld: the
+     * first nsdone their write's distance after their issue + 1, an sdone
+     * mark's, the others their issue's low 32 bits; each one's serial and
+     * its compute unit's ring slot); those since its last event (snew:
+     * serial, cycle pairs); the start of a wait behind scalar loads not yet
+     * released (+ 1), the cycles waited since its last event, and the last
+     * wait's release (+ 1; 0 none), the loads it waited for (serials, the
+     * latest first) and the last one's write */
+    sload_t *sld;
+    uint32_t nsld, capsld, nsdone;
+    uint64_t *snew, *sbl;
+    uint32_t nsnew, capsnew, nsbl, capsbl;
+    uint64_t sh_at, s_st, s_rel, s_bw;
     uint32_t wgi;               /* its work-group's barrier state: the collector's wgs */
     uint32_t o_wake, o_mov, o_misp, o_lds;
     /* a patched stream's scheme state (replay.c's write_events) */
@@ -292,6 +339,11 @@ typedef struct {
     uint64_t pb[RFT_CM_PLACE_MAX], pw[RFT_CM_PLACE_MAX];
 } ndrow;
 
+/* v13: a scalar load's write in a run (col.mr, by serial modulo MRING):
+ * 1 + its serial, the run_nd call, its write */
+#define MRING 8192
+typedef struct { uint64_t ser1, gen, w; } mload;
+
 /* RC, PW: runs B's and W's states before an ND-range, kept to calibrate it
  * (RC) and to time it with placements perturbed (col.nplace) in XB, XW */
 enum { RB, RW, RS, RC, PW, XB, XW, NRUNS };
@@ -304,6 +356,11 @@ typedef struct col {
     int waits;                  /* the stream marks its s_waitcnt waits (wait unit records) */
     uint64_t *lds_last;         /* per traced compute unit: its LDS's last completion (+ 1) */
     uint32_t caplds;
+    cring *cr;                  /* v13: per traced compute unit, its last scalar loads */
+    uint32_t capcr;
+    uint64_t nser;              /* scalar loads so far (their serials) */
+    mload *mr;                  /* the runs' scalar loads' writes, by serial (MRING) */
+    uint64_t mgen;              /* run_nd's calls so far: an entry of mr is the call's */
     uint64_t lds_seen, lds_marked;  /* LDS accesses, those with an arrive mark */
     uint32_t cus_seen;          /* 1 + the highest compute unit a wavefront began on */
     int counted;                /* the scheme run charges something */
@@ -441,7 +498,7 @@ static int col_runs(col *c)
 static void col_unkeep(col *c)
 {
     for (uint32_t i = 0; i < c->nkept; i++)
-        free(c->kept[i].buf), free(c->kept[i].vmd);
+        free(c->kept[i].buf), free(c->kept[i].vmd), free(c->kept[i].sld);
     free(c->kept), free(c->kpend);
     c->kept = NULL, c->kpend = NULL;
     c->nkept = c->capkept = c->nkpend = c->capkpend = 0;
@@ -453,11 +510,13 @@ static void col_free(col *c)
 {
     for (uint32_t i = 0; i < c->nwf; i++)
         free(c->wf[i].buf), free(c->wf[i].vmd), free(c->wf[i].place), free(c->wf[i].full);
+    for (uint32_t i = 0; i < c->nwf; i++)
+        free(c->wf[i].sld), free(c->wf[i].snew), free(c->wf[i].sbl);
     free(c->wf);
     col_unkeep(c);
     rft_map_free(&c->wmap), rft_map_free(&c->wgmap), rft_slices_free(&c->smap);
     free(c->wgs), free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
-    free(c->lds_last);
+    free(c->lds_last), free(c->cr), free(c->mr);
     for (int r = 0; r < NRUNS; r++)
         free(c->run[r].times), free(c->run[r].cuq), free(c->run[r].inq);
 }
@@ -609,6 +668,69 @@ static int col_event(col *c, cwf *f, uint8_t unit, int store, int write, const u
     return 0;
 }
 
+/* v13: traced compute unit cu's ring of scalar loads (NULL: out of memory) */
+static cring *col_cring(col *c, uint16_t cu)
+{
+    if (cu >= c->capcr) {
+        uint32_t was = c->capcr;
+        if (rft_grow_to((void **)&c->cr, &c->capcr, (uint64_t)cu + 1, sizeof *c->cr, 4))
+            return NULL;
+        memset(c->cr + was, 0, (c->capcr - was) * sizeof *c->cr);
+    }
+    return &c->cr[cu];
+}
+
+/* v13, the scalar unit's marks (rft(5)) at the collector's cycle: a scalar
+ * load of f's issued (sload; its serial, in its compute unit's ring) or its
+ * oldest not yet written written (sdone); an instruction of f's began
+ * waiting behind scalar loads (shold) or was written (srel: the loads it
+ * waited for) */
+static int col_scalar(col *c, cwf *f, uint8_t mark)
+{
+    uint64_t now = c->now;
+    cring *r = col_cring(c, f->cu);
+    if (!r)
+        return -1;
+    if (mark == RFT_WF_SLOAD) {
+        if (rft_grow((void **)&f->sld, f->nsld, &f->capsld, sizeof *f->sld, 4) ||
+            rft_grow((void **)&f->snew, f->nsnew, &f->capsnew, 2 * sizeof *f->snew, 4))
+            return -1;
+        uint64_t ser = c->nser++, slot = r->n++;
+        r->e[slot % CRING].slot1 = slot + 1, r->e[slot % CRING].ser = ser;
+        r->e[slot % CRING].issue = now, r->e[slot % CRING].write = 0;
+        f->sld[f->nsld++] = (sload_t){(uint32_t)now, (uint32_t)ser, (uint32_t)slot};
+        f->snew[2 * f->nsnew] = ser, f->snew[2 * f->nsnew + 1] = now, f->nsnew++;
+    } else if (mark == RFT_WF_SDONE) {
+        if (f->nsdone < f->nsld) {
+            sload_t *l = &f->sld[f->nsdone++];
+            uint32_t d = (uint32_t)now - l->v;      /* modulo 2^32: the low bits */
+            l->v = d < UINT32_MAX ? d + 1 : UINT32_MAX;
+            if ((uint32_t)r->e[l->slot % CRING].slot1 == l->slot + 1)
+                r->e[l->slot % CRING].write = now;
+        }
+    } else if (mark == RFT_WF_SHOLD) {
+        f->sh_at = now + 1;
+    } else if (mark == RFT_WF_SREL && f->sh_at) {
+        /* the loads it waited for: its compute unit's issued before it
+         * began waiting and written from then to now (4.2 writes them in
+         * the order they issued), of the last CRING */
+        uint64_t h = f->sh_at - 1, best = 0;
+        f->nsbl = 0;
+        for (uint64_t k = r->n, i = 0; k-- > 0 && i < CRING; i++) {
+            const cload *e = &r->e[k % CRING];
+            if (e->issue < h && e->write >= h && e->write <= now) {
+                if (rft_grow((void **)&f->sbl, f->nsbl, &f->capsbl, sizeof *f->sbl, 8))
+                    return -1;
+                f->sbl[f->nsbl++] = e->ser;     /* the latest first */
+                best = umax(best, e->write);
+            }
+        }
+        f->s_st += now - h, f->sh_at = 0;
+        f->s_rel = f->nsbl ? now + 1 : 0, f->s_bw = best;
+    }
+    return 0;
+}
+
 /* A mark (RFT_WF_WAIT, RFT_WF_BARRIER: no instruction): f's next event
  * came after an s_waitcnt, an s_barrier */
 static void col_mark(col *c, cwf *f, uint8_t mark)
@@ -617,6 +739,7 @@ static void col_mark(col *c, cwf *f, uint8_t mark)
         f->lds_arr = c->now + 1;
         return;
     }
+
     if (mark & RFT_WF_WAIT)
         f->wait = 1, c->waits = 1;
     if (mark & RFT_WF_BARRIER)
@@ -672,7 +795,8 @@ static int col_close(col *c)
         if (ready > now)
             ready = now;
         uint64_t own = ready - f->prev;
-        if (rft_grow_to((void **)&f->buf, &f->cap, (uint64_t)f->len + DEV_MAX, 1, 16))
+        if (rft_grow_to((void **)&f->buf, &f->cap,
+                        (uint64_t)f->len + DEV_MAX + 20ull * f->nsnew + 10ull * f->nsbl, 1, 16))
             return -1;
         uint8_t *p = f->buf + f->len;
         int sch = (f->o_wake | f->o_mov | f->o_misp | f->o_lds) != 0;
@@ -728,8 +852,21 @@ static int col_close(col *c)
                 hold = nh;
         }
         f->alu_i = f->o_unit == RFT_CM_ALU ? c->sl[f->sli].nalu + 1 : 0;
+        /* v13: the scalar loads since the event before (serials, cycles
+         * after it); a wait behind scalar loads released since: the loads
+         * it waited for, the cycles from the latest one's write to its
+         * release and on to this event's ready, and the cycles of its own
+         * part the waits took */
+        uint64_t sdist = 0, sst = 0, sbd = 0;
+        if (f->s_rel && ready >= f->s_rel - 1 && !bar) {
+            sdist = 1 + (ready - (f->s_rel - 1));
+            sbd = f->s_rel - 1 - f->s_bw;
+            sst = f->s_st < own ? f->s_st : own;
+        }
+        f->s_rel = f->s_st = 0;
         uint64_t more = (uint64_t)sch | (uint64_t)(wait != 0) << 1 | (uint64_t)(bar != 0) << 2 |
-                        (uint64_t)(svc != 0) << 3 | (uint64_t)(hold != 0) << 4;
+                        (uint64_t)(svc != 0) << 3 | (uint64_t)(hold != 0) << 4 |
+                        (uint64_t)(f->nsnew != 0) << 5 | (uint64_t)(sdist != 0) << 6;
         uint8_t b0 = (uint8_t)(f->o_unit | f->o_store << 2 | (more != 0) << 3 | (own & 7) << 4);
         *p++ = own >> 3 ? b0 | 0x80 : b0;
         if (own >> 3)
@@ -748,6 +885,19 @@ static int col_close(col *c)
             p = put_leb(p, svc);
         if (hold)
             p = put_leb(p, hold);
+        if (f->nsnew) {
+            p = put_leb(p, f->nsnew);
+            for (uint32_t i = 0; i < f->nsnew; i++)
+                p = put_leb(p, f->snew[2 * i]), p = put_leb(p, 1 + (f->snew[2 * i + 1] - f->prev));
+            f->nsnew = 0;
+        }
+        if (sdist) {
+            p = put_leb(p, f->nsbl);
+            for (uint32_t i = 0; i < f->nsbl; i++)
+                p = put_leb(p, i ? f->sbl[i - 1] - f->sbl[i] : f->sbl[0]);
+            p = put_leb(p, sbd);
+            p = put_leb(p, sdist), p = put_leb(p, sst);
+        }
         if (f->wait)
             f->wait = 0, f->vm_at = 0;
         if (f->o_unit == RFT_CM_VMEM) {
@@ -776,8 +926,10 @@ static int col_close(col *c)
  * vector memory access's write stage since its last wait (0 none), that
  * access's issue and its completion's traced distance (+ 1; 0 no done
  * mark); at a barrier, its ready time otherwise and its traced cycles after
- * the release (+ 1; 0 not at one) */
-typedef struct { uint64_t stored, anchor, a_issue, park, pdist; uint32_t vmk, a_dd; } wst;
+ * the release (+ 1; 0 not at one); its scalar loads timed, and its next
+ * event's time without the anchor of its wait behind scalar loads (+ 1; 0
+ * none) (v13) */
+typedef struct { uint64_t stored, anchor, a_issue, park, pdist, sa; uint32_t vmk, a_dd, slk; } wst;
 
 typedef struct {
     uint32_t nl;
@@ -867,6 +1019,38 @@ static uint64_t released(const ndw *D, const wst *s, uint64_t dist, uint32_t wl)
     return umax(at - (post - 1 - D->restart), floor);
 }
 
+/* v13: the scalar loads of event ev of f's (base: the run's time of the
+ * event before, or of f's begin) written in the run's ring at their issue
+ * plus their traced latency (a load not written as traced: none) */
+static void sload_put(col *c, const cwf *f, wst *s, const dev *ev, uint64_t base)
+{
+    const uint8_t *p = ev->sl;
+    for (uint64_t i = 0; i < ev->nsl; i++) {
+        uint64_t ser, off;
+        p = get_leb(p, &ser), p = get_leb(p, &off);
+        uint32_t k = s->slk++;
+        if (k < f->nsdone)
+            c->mr[ser % MRING] = (mload){ser + 1, c->mgen, base + (off - 1) + (f->sld[k].v - 1)};
+    }
+}
+
+/* v13: when the event after a wait behind scalar loads is ready, for the
+ * run's writes of the loads it waited for (the latest of them): 0, none
+ * timed in this call (their ring entries gone or others') */
+static uint64_t sload_rel(const col *c, const dev *nx)
+{
+    const uint8_t *p = nx->blk;
+    uint64_t ser = 0, w = 0, d;
+    for (uint64_t i = 0; i < nx->nblk; i++) {
+        p = get_leb(p, &d);
+        ser = i ? ser - d : d;
+        const mload *m = &c->mr[ser % MRING];
+        if (m->ser1 == ser + 1 && m->gen == c->mgen)
+            w = umax(w, m->w);
+    }
+    return w ? w + nx->sbd + (nx->sdist - 1) : 0;
+}
+
 /* A wavefront's next event in a run: its ALU-unit own part scaled by the
  * ND-range's calibration (RFT_CM_CAL_ONE: as traced) */
 static void next_ev(ndw *D, uint32_t w)
@@ -917,6 +1101,9 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     if (R->timed && tb > R->prev_traced_end)
         R->clock += tb - R->prev_traced_end;
     uint64_t start = R->timed ? R->clock : tb, end = start;
+    if (!c->mr && !(c->mr = calloc(MRING, sizeof *c->mr)))
+        return UINT64_MAX;
+    c->mgen++;
     memset(res_wg, 0, ncu * sizeof *res_wg);
     memset(res_wf, 0, ncu * sizeof *res_wf);
     memset(D->slots, 0, (size_t)ncu * D->sw * sizeof *D->slots);
@@ -947,12 +1134,14 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
             const cwf *fw = D->w[ww];                                                     \
             uint64_t bb = now + (fw->begin - G0->first_begin) +                           \
                           (now == start ? G0->first_begin - tb : 0) + late;               \
-            next[ww] = 0, D->s[ww] = (wst){0, 0, 0, 0, 0, 0, 0};                          \
+            next[ww] = 0, D->s[ww] = (wst){0, 0, 0, 0, 0, 0, 0, 0, 0};                    \
             D->pos[ww] = fw->buf;                                                         \
             uint64_t rr = bb;                                                             \
             if (fw->n) {                                                                  \
                 next_ev(D, ww);                                                           \
                 rr = bb + D->cur[ww].own;                                                 \
+                if (D->cur[ww].nsl)                                                       \
+                    sload_put(c, fw, &D->s[ww], &D->cur[ww], bb);                         \
             }                                                                             \
             if (hpush(h, HENT(rr, 1, ww)))                                              \
                 return UINT64_MAX;                                                        \
@@ -976,6 +1165,20 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
         uint32_t w = (uint32_t)x.k;
         const cwf *f = D->w[w];
         wgrp *G = &g[D->wgof[w]];
+        if (next[w] < f->n && D->s[w].sa) {
+            /* v13: 4.2's in-order scalar unit wrote the instruction before
+             * this event once the scalar loads it waited for were written:
+             * its traced distance after the latest of their writes, however
+             * the wavefront's own time before changed (a slower SIMD's
+             * cycles there are absorbed, as in 4.2); none of them timed,
+             * the wait as traced */
+            uint64_t a = sload_rel(c, &D->cur[w]), nr = a ? umax(x.t, a) : D->s[w].sa - 1;
+            D->s[w].sa = 0;
+            if (nr > x.t) {
+                hreplace(h, HENT(nr, 1, w));
+                continue;
+            }
+        }
         if (next[w] < f->n) {
             const dev *ev = &D->cur[w];
             uint64_t r = x.t, t, done = 0;
@@ -1072,6 +1275,13 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                     uint64_t off = nx->hold * cut;
                     nr = t + (nx->own > off ? nx->own - off : 0);
                 }
+                if (nx->nsl)    /* v13: its scalar loads after this event */
+                    sload_put(c, f, &D->s[w], nx, t);
+                /* v13: after a wait behind scalar loads, that wait is no
+                 * longer part of the chain: the event is looked at again
+                 * then (below), when every load that issued before it has
+                 * been timed */
+                uint64_t nr_s = nx->nblk ? (nr - t > nx->sst ? nr - nx->sst : t) : nr;
                 uint64_t an = D->s[w].anchor;
                 if (nx->wait && an) {
                     /* an s_waitcnt: ready when its last memory access is done
@@ -1079,10 +1289,12 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                      * or, done sooner, one issue interval after the event
                      * before: the rest of its traced gap was the wait */
                     uint64_t fe = nx->own < c->i0 ? nx->own : c->i0;
-                    nr = umax(t + fe, released(D, &D->s[w], nx->wait - 1, wl_tr));
+                    nr = nr_s = umax(t + fe, released(D, &D->s[w], nx->wait - 1, wl_tr));
                 }
                 if (nx->wait)
                     D->s[w].anchor = 0;
+                if (nx->nblk)
+                    D->s[w].sa = nr + 1, nr = nr_s;
                 if (nx->bar) {  /* an s_barrier: it arrived at t; released at the
                                  * work-group's last arrival, then its traced
                                  * cycles after the release (the rest of its
@@ -1451,10 +1663,13 @@ drop:   /* its wavefronts kept or freed, the others left in order; the map rebui
                         if (b)
                             f->buf = b, f->cap = f->len;
                     }
+                    free(f->snew), free(f->sbl);    /* what its events encoded */
+                    f->snew = f->sbl = NULL, f->nsnew = f->capsnew = f->nsbl = f->capsbl = 0;
                     c->kept[c->nkept++] = *f;
-                    c->kept_bytes += sizeof *f + f->cap + (uint64_t)f->capvm * sizeof *f->vmd;
+                    c->kept_bytes += sizeof *f + f->cap + (uint64_t)f->capvm * sizeof *f->vmd +
+                                     (uint64_t)f->capsld * sizeof *f->sld;
                 } else {
-                    free(f->buf), free(f->vmd);
+                    free(f->buf), free(f->vmd), free(f->sld), free(f->snew), free(f->sbl);
                 }
                 continue;
             }
@@ -1748,6 +1963,9 @@ static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
             cwf *f = col_find(c, rft_wf_key(u.cu, u.simd, u.wf));
             if (f && !rc && u.flags == RFT_WF_DONE)
                 col_done(f, u.cycle);
+            else if (f && !rc && (u.flags == RFT_WF_SLOAD || u.flags == RFT_WF_SDONE ||
+                                  u.flags == RFT_WF_SHOLD || u.flags == RFT_WF_SREL))
+                rc = col_scalar(c, f, u.flags);
             else if (f && !rc && (u.flags & RFT_WF_MARK))
                 col_mark(c, f, u.flags);
             else if (f && !rc)

@@ -40,7 +40,16 @@
  *      than its traced distance after the access's issue (version 5); the
  *      one after an s_barrier when its work-group's last wavefront has
  *      arrived, plus its traced cycles after the release (a stream without
- *      wait marks holds a wavefront at a load until it completes);
+ *      wait marks holds a wavefront at a load until it completes); where
+ *      the stream marks the scalar unit (rft(5) sload, sdone, shold, srel;
+ *      version 13), a scalar instruction's wait behind the compute unit's
+ *      scalar loads (4.2 writes them in issue order, the wavefront going
+ *      on once its instruction is written) is a wait, not own time: the
+ *      event after it is ready when the latest of the loads it waited for
+ *      (its traced compute unit's issued before the wait began and written
+ *      by its end, each written in the run at its issue plus its traced
+ *      latency) is written, plus the traced cycles from there, or after
+ *      the rest of its own part, whichever is later;
  *   2. work-groups are dispatched as slots free, as 4.2 does: in the
  *      traced order of their first begin, each to the first compute unit of
  *      the list of those with a free slot (every one at the start; one that
@@ -113,7 +122,9 @@
  * running maximum stands.
  *
  * Memory: the encoded events of the ND-ranges not yet timed and of those
- * kept (64 MiB at most), their wavefronts; a result per ND-range.  No
+ * kept (64 MiB at most), their wavefronts and their scalar loads; a result
+ * per ND-range; the last 64 scalar loads of each traced compute unit, and
+ * 8192 loads' writes in a run (v13).  No
  * I/O. */
 #ifndef RFT_CUMODEL_H
 #define RFT_CUMODEL_H

@@ -58,6 +58,14 @@ typedef struct rft_m2s_inst {
                                    (mem-w, its completion); 0 none */
     uint64_t arrived;           /* execute stamping: an LDS access's decode stage in the
                                    LDS unit (lds-d, its arrival there); 0 none */
+    /* execute stamping, a scalar instruction: a scalar memory load (su-m),
+     * rel its write stage (su-w); one of the scalar unit's others that
+     * waited between its execute and its write stage (4.2's write stage
+     * takes only the oldest instruction of the compute unit's, so it waits
+     * behind older scalar loads): the first cycle it waited (its first "s"
+     * line after su-e) and its write stage (su-w); 0 none */
+    int smem;
+    uint64_t hold, rel;
 } rft_m2s_inst;
 
 typedef struct rft_m2s_trace rft_m2s_trace;

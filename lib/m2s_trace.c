@@ -29,6 +29,9 @@ typedef struct pend {
     uint64_t id;
     int done, executed, endpgm;    /* endpgm: stamped at its si.end_inst */
     int mem;                    /* a vector memory access: done at its mem-w line */
+    int scal;                   /* a scalar unit's instruction: done at its su-w line
+                                   (a non-memory one's wait there, rft_m2s_inst.hold;
+                                   a load's write, rft_m2s_inst.rel) */
     /* the pending fetches of one key (by_id) are chained in fetch order by
      * their sequence numbers (NONE: the last); the first holds the last's */
     uint64_t next, tail;
@@ -97,14 +100,17 @@ uint64_t rft_m2s_trace_max_wait(const rft_m2s_trace *t) { return t->max_wait; }
  * su-m), branch (bu-e); and vector memory's write stage (mem-w, where its
  * write buffer takes a completed access: its done mark, rft(5)); and the LDS
  * unit's decode stage (lds-d: an LDS access's arrival, its arrive mark). */
-enum { ST_EXEC = 1, ST_MEM, ST_MEMW, ST_LDSD };  /* an execute stage, vector memory's, its
+enum { ST_EXEC = 1, ST_MEM, ST_MEMW, ST_LDSD,   /* an execute stage, vector memory's, its
                                                    write stage, the LDS unit's decode stage */
+       ST_SU, ST_SUM, ST_SUW, ST_STALL };       /* the scalar unit's execute, memory and write
+                                                   stages; a stall ("s", any unit's) */
 static int exec_stage(const char *s, size_t n)
 {
     static const struct { const char *name; int kind; } stg[] = {
         {" stg=\"simd-e\"", ST_EXEC}, {" stg=\"mem-m\"", ST_MEM}, {" stg=\"lds-w\"", ST_EXEC},
-        {" stg=\"su-e\"", ST_EXEC},   {" stg=\"su-m\"", ST_EXEC}, {" stg=\"bu-e\"", ST_EXEC},
-        {" stg=\"mem-w\"", ST_MEMW}, {" stg=\"lds-d\"", ST_LDSD}};
+        {" stg=\"su-e\"", ST_SU},     {" stg=\"su-m\"", ST_SUM},  {" stg=\"bu-e\"", ST_EXEC},
+        {" stg=\"mem-w\"", ST_MEMW}, {" stg=\"lds-d\"", ST_LDSD}, {" stg=\"su-w\"", ST_SUW},
+        {" stg=\"s\"", ST_STALL}};
     for (size_t k = 0; k < sizeof stg / sizeof *stg; k++) {
         size_t l = strlen(stg[k].name);
         if (n >= l && memcmp(s + n - l, stg[k].name, l) == 0)
@@ -254,6 +260,17 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
                     p->in.arrived = t->clk;
                 return 0;
             }
+            if (ex == ST_STALL) {       /* a scalar instruction's first cycle held after su-e */
+                if (p->scal && p->executed && !p->in.smem && !p->in.hold)
+                    p->in.hold = t->clk;
+                return 0;
+            }
+            if (ex == ST_SUW) {         /* its write stage: done */
+                if (!p->scal || !p->executed)
+                    return 0;
+                if (p->in.smem || p->in.hold)   /* a load's write; a wait's end */
+                    p->in.rel = t->clk;
+            } else
             /* s_endpgm is at its completion: 4.2's scalar unit holds it until
              * its wavefront's memory accesses are done (scalar-unit.c), and
              * its work-group frees its slot then (rft(5): the end waited for
@@ -266,7 +283,9 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
                 p->in.cycle = t->clk;
                 p->executed = 1;
                 p->mem = ex == ST_MEM;  /* its completion to come (rft(5): done) */
-                if (p->endpgm || p->mem)
+                p->in.smem = ex == ST_SUM;
+                p->scal = (ex == ST_SU || ex == ST_SUM) && !p->endpgm;  /* its write to come */
+                if (p->endpgm || p->mem || p->scal)
                     return 0;
             } else if (p->endpgm && p->executed) {
                 p->in.cycle = t->clk;
@@ -310,7 +329,8 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
     memcpy(out->mnem, a, k);
     out->mnem[k] = 0;
     out->cycle = t->clk;
-    out->done = out->arrived = 0;
+    out->done = out->arrived = out->hold = out->rel = 0;
+    out->smem = 0;
     out->cu = (uint16_t)v[0];
     out->simd = (uint16_t)v[1];
     out->wg = (uint32_t)v[2];
@@ -353,7 +373,7 @@ int rft_m2s_trace_line(rft_m2s_trace *t, const char *s, size_t n, rft_m2s_inst *
     pend *p = &t->q[(t->head + t->n++) % t->cap];
     p->in = *out;
     p->id = v[4];
-    p->done = p->executed = p->mem = 0;
+    p->done = p->executed = p->mem = p->scal = 0;
     p->endpgm = strcmp(out->mnem, "s_endpgm") == 0;
     p->next = NONE;
     p->tail = seq;

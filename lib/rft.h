@@ -109,6 +109,17 @@ enum rft_wc {
 /* a sixth, a mark as well: the wavefront's next LDS access arrived at its
  * LDS unit at this cycle (its own record comes at its completion) */
 #define RFT_WF_ARRIVE (RFT_WF_LDS | RFT_WF_WAIT)
+/* four more marks, of the scalar unit (with the barrier bit, so that no
+ * reader of the four takes them for a wait): a scalar memory load of the
+ * wavefront issued at this cycle (sload), its oldest not yet written was
+ * written at this one (sdone); one of its other scalar instructions began
+ * waiting at this cycle to be written, behind older scalar loads of its
+ * compute unit (shold), and was written at this one (srel): its wavefront
+ * could go on no sooner */
+#define RFT_WF_SLOAD (RFT_WF_LDS | RFT_WF_BARRIER)
+#define RFT_WF_SDONE (RFT_WF_VMEM | RFT_WF_WAIT | RFT_WF_BARRIER)
+#define RFT_WF_SHOLD (RFT_WF_VMEM | RFT_WF_LDS | RFT_WF_BARRIER)
+#define RFT_WF_SREL (RFT_WF_VMEM | RFT_WF_BARRIER)
 
 /* The unit record (kind 0x07, rft(5)): cycle u64, cu u16, simd u16, wf u32,
  * flags u8 (RFT_WF_VMEM or RFT_WF_LDS, or a mark: RFT_WF_WAIT, RFT_WF_BARRIER,
@@ -130,7 +141,7 @@ static inline void rft_unit_encode(uint8_t *b, const rft_unitrec *u)
         b[12 + i] = (uint8_t)(u->wf >> (8 * i));
     b[16] = u->flags;
 }
-/* its text name: vmem, lds, wait, barrier, done or arrive */
+/* its text name: vmem, lds, wait, barrier, done, arrive, sload, sdone, shold or srel */
 static inline const char *rft_unit_name(uint8_t flags)
 {
     return flags == RFT_WF_VMEM   ? "vmem"
@@ -138,11 +149,16 @@ static inline const char *rft_unit_name(uint8_t flags)
            : flags == RFT_WF_WAIT ? "wait"
            : flags == RFT_WF_DONE ? "done"
            : flags == RFT_WF_ARRIVE ? "arrive"
+           : flags == RFT_WF_SLOAD ? "sload"
+           : flags == RFT_WF_SDONE ? "sdone"
+           : flags == RFT_WF_SHOLD ? "shold"
+           : flags == RFT_WF_SREL ? "srel"
                                   : "barrier";
 }
 /* a unit record's values: one of these (two bits would print as one) */
 #define RFT_UNIT_VALUES \
-    RFT_WF_VMEM, RFT_WF_LDS, RFT_WF_WAIT, RFT_WF_BARRIER, RFT_WF_DONE, RFT_WF_ARRIVE
+    RFT_WF_VMEM, RFT_WF_LDS, RFT_WF_WAIT, RFT_WF_BARRIER, RFT_WF_DONE, RFT_WF_ARRIVE, \
+        RFT_WF_SLOAD, RFT_WF_SDONE, RFT_WF_SHOLD, RFT_WF_SREL
 static inline int rft_unit_known(uint8_t flags)
 {
     static const uint8_t v[] = {RFT_UNIT_VALUES};

@@ -84,6 +84,40 @@ two_loads() {
     assert_output "125 161"
 }
 
+# one wavefront (compute unit 0, SIMD 0): a scalar load issued at $1 and written at 100
+# (sload, sdone), vector ALU instructions at 20 and 28, a scalar instruction that waits
+# behind the load from 32 to 101 (shold, srel), a vector ALU instruction at 110, its end
+# at 120; with $2, no scalar marks
+scalar_wait() {
+    w() { printf 'W\t%s\t0\t0\t0\t%s\tffffffffffffffff' "$1" "$2"
+          printf '\t00000001%.0s' {1..64}; printf '\n'; }
+    { printf 'B\t0\t0\t0\t0\t4\tk\t0\n'
+      w 20 1; w 28 2; w 110 3
+      [ -z "$2" ] && printf 'U\t%s\t0\t0\t0\tsload\nU\t32\t0\t0\t0\tshold\nU\t100\t0\t0\t0\tsdone\nU\t101\t0\t0\t0\tsrel\n' "$1"
+      printf 'E\t120\t0\t0\t0\n'; } | sort -t $'\t' -k2,2n -s
+}
+
+@test "a wait behind a scalar load absorbs a slower SIMD before it, not one before the load (v13)" {
+    printf '[ Device ]\nNumComputeUnits = 1\n' > one.ini
+    printf '[ SIMDUnit ]\nReadExecWriteLatency = 40\n' > r40.ini
+    total() { rft-replay -f tsv --model cu --m2s-config one.ini --m2s-what-if r40.ini "$1" |
+              awk -F'\t' '$1 == "total" { print $2, $3, $4 }'; }
+    # the load at 10: the second instruction issues at 60 (the SIMD held 40), the scalar
+    # one is written once the load is (at 101, as traced), the last at 110: no slower
+    scalar_wait 10 | rft-decode -o before.rft -
+    run -0 total before.rft
+    assert_output "120 120 120"
+    # without the marks the wait is the wavefront's own time: 60 + 82, ends 152 (model v12)
+    scalar_wait 10 x | rft-decode -o none.rft -
+    run -0 total none.rft
+    assert_output "120 120 152"
+    # the load at 30, after the slower instruction: issued at 62, written at 132, the
+    # wavefront pays the SIMD's 32 cycles in full
+    scalar_wait 30 | rft-decode -o after.rft -
+    run -0 total after.rft
+    assert_output "120 120 152"
+}
+
 @test "a what-if that takes latency away runs faster: the write stage's (v10) and the SIMD's (v11)" {
     # traced at WriteLatency 11, asked for 1: each load written 10 cycles sooner (the
     # second's write no sooner than cycle 1: its issue at 10, an anchor is never 0);

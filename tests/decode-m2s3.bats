@@ -66,7 +66,7 @@ B	17	0	0	1	5	fastWalshTransform	0"
     run -1 --separate-stderr rft-decode $FWT --reorder 8 --cycles-from t.txt -o out.rft "$F/fwt-det.isa.zst"
     assert_regex "${stderr_lines[-1]}" "^rft-decode: $F/fwt-det.isa.zst:[0-9]+: the pipeline trace's execute stages are more than 8 records out of fetch order \(cycle [0-9]+ after [0-9]+\): raise --reorder$"
     [ ! -e out.rft ]
-    run -0 --separate-stderr rft-decode $FWT --reorder 16 --cycles-from t.txt -o out.rft "$F/fwt-det.isa.zst"
+    run -0 --separate-stderr rft-decode $FWT --reorder 24 --cycles-from t.txt -o out.rft "$F/fwt-det.isa.zst"
 }
 
 @test "an instruction without an execute stage keeps its fetch cycle, counted" {
@@ -93,7 +93,7 @@ B	17	0	0	1	5	fastWalshTransform	0"
     # one done mark an access: as many as mem-w lines in the trace
     n=$(grep -c 'stg="mem-w"' t.txt)
     (( n > 0 ))
-    run -0 pipe "rft-view --kind U s.rft | grep -c 'done\$'"
+    run -0 pipe "rft-view --kind U s.rft | awk '\$6 == \"done\"' | wc -l"
     assert_output "$n"
     # at cycles where the trace prints a mem-w stage
     awk '/^c clk=/ { c = substr($2, 5) } /stg="mem-w"/ { print c }' t.txt | sort -u > w.txt
@@ -105,16 +105,44 @@ B	17	0	0	1	5	fastWalshTransform	0"
         \$1 == \"U\" && \$6 == \"done\" { k = \$5; d[k]++; if (d[k] > i[k] || \$2 < at[k, d[k]]) bad++ } END { print bad + 0 }'"
     assert_output 0
     # the shifted replay takes a done mark for no instruction: its table as without them
-    rft-view s.rft | grep -v 'done$' | rft-decode -o nodone.rft -
+    rft-view s.rft | awk '$6 != "done"' | rft-decode -o nodone.rft -
     run -0 cmp <(rft-replay -f tsv s.rft) <(rft-replay -f tsv nodone.rft)
 }
 
 @test "a trace without an access's write stage (mem-w): no done mark for it, and a warning counts them" {
     grep -v 'stg="mem-w"' t.txt > nomemw.txt
-    run -0 --separate-stderr bash -c "rft-decode $FWT --cycles-from nomemw.txt '$F/fwt-det.isa.zst' | rft-view --kind U | grep -c 'done\$' || true"
+    run -0 --separate-stderr bash -c "rft-decode $FWT --cycles-from nomemw.txt '$F/fwt-det.isa.zst' | rft-view --kind U | awk '\$6 == \"done\"' | wc -l"
     assert_output 0
     assert_equal "${stderr_lines[-1]}" "rft-decode: nomemw.txt: 32 vector memory accesses have no write stage (mem-w) in the trace: no done mark for them (rft-replay --model cu takes them at their issue)"
     # the records otherwise as with the trace whole
-    rft-decode $FWT --cycles-from t.txt "$F/fwt-det.isa.zst" 2>/dev/null | rft-view | grep -v 'done$' > whole.txt
-    run -0 pipe "rft-decode $FWT --cycles-from nomemw.txt '$F/fwt-det.isa.zst' 2>/dev/null | rft-view | diff - whole.txt"
+    rft-decode $FWT --cycles-from t.txt "$F/fwt-det.isa.zst" 2>/dev/null | rft-view | awk '$6 != "done"' > whole.txt
+    run -0 pipe "rft-decode $FWT --cycles-from nomemw.txt '$F/fwt-det.isa.zst' 2>/dev/null | rft-view | awk '\$6 != \"done\"' | diff - whole.txt"
+}
+
+@test "the scalar unit's marks: a load's issue (sload) and write (sdone), a wait behind loads (shold, srel)" {
+    run -0 --separate-stderr bash -c "rft-decode $FWT --cycles-from t.txt '$F/fwt-det.isa.zst' > s.rft"
+    rft-view --kind U s.rft > u.txt
+    # one sload a scalar load (its su-m stage), one sdone each, at their su-m and su-w cycles
+    n=$(grep -c 'stg="su-m"' t.txt)
+    (( n > 0 ))
+    run -0 pipe "awk '\$6 == \"sload\"' u.txt | wc -l"
+    assert_output "$n"
+    run -0 pipe "awk '\$6 == \"sdone\"' u.txt | wc -l"
+    assert_output "$n"
+    awk '/^c clk=/ { c = substr($2, 5) } /stg="su-m"/ { print c }' t.txt | sort -u > m.txt
+    run -0 pipe "awk '\$6 == \"sload\" { print \$2 }' u.txt | sort -u | comm -23 - m.txt | wc -l"
+    assert_output 0
+    # a wait: as many srel as shold, each wavefront's after its shold, at a su-w cycle
+    h=$(awk '$6 == "shold"' u.txt | wc -l)
+    (( h > 0 ))
+    run -0 pipe "awk '\$6 == \"srel\"' u.txt | wc -l"
+    assert_output "$h"
+    run -0 pipe "awk '\$6 == \"shold\" { at[\$5] = \$2 } \$6 == \"srel\" { if (!(\$5 in at) || \$2 < at[\$5]) bad++; delete at[\$5] } END { print bad + 0 }' u.txt"
+    assert_output 0
+    awk '/^c clk=/ { c = substr($2, 5) } /stg="su-w"/ { print c }' t.txt | sort -u > w.txt
+    run -0 pipe "awk '\$6 == \"srel\" || \$6 == \"sdone\" { print \$2 }' u.txt | sort -u | comm -23 - w.txt | wc -l"
+    assert_output 0
+    # the shifted replay takes none of them for an instruction
+    rft-view s.rft | awk '$6 !~ /^s(load|done|hold|rel)$/' | rft-decode -o nos.rft -
+    run -0 cmp <(rft-replay -f tsv s.rft) <(rft-replay -f tsv nos.rft)
 }

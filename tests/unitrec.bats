@@ -21,7 +21,8 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
     rft-repeat -n 2 s.rft -o r.rft
     rft-view s.rft | grep '^U' > u1.txt
     n=$(wc -l < u1.txt)
-    (( n == 16 + 32 + 32 ))     # 16 stores, 32 waits, the 32 accesses' completions
+    # 16 stores, 32 waits, the 32 accesses' completions; the scalar unit's marks
+    (( $(grep -vc 's\(load\|done\|hold\|rel\)$' u1.txt) == 16 + 32 + 32 ))
     # copy 1 starts one period after copy 0: the kernel records give it
     p=$(rft-view --kind K r.rft | awk -F'\t' 'NR == 1 { a = $2 } NR == 2 { print $2 - a }')
     (( p > 0 ))
@@ -58,7 +59,7 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
     run -0 grep -m1 '^U.*vmem$' v.txt
     assert_output "$(printf 'U\t1500\t0\t0\t0\tvmem')"
     # the first vector instruction after an s_waitcnt: a wait at its cycle, with its records
-    run -0 grep -m1 '^U' v.txt
+    run -0 grep -m1 '^U.*wait$' v.txt
     assert_output "$(printf 'U\t171\t0\t0\t0\twait')"
     run -0 pipe "awk -F'\t' '\$2 == 171 && \$5 == 0' v.txt | cut -f1 | sort -u | tr -d '\n'"
     assert_output "UW"
@@ -89,8 +90,8 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
         assert_equal "$stderr" "rft-decode: b.txt:2: $2"
         [ ! -e b.rft ]
     }
-    bad 'U\t5\t0\t0\t0\tvalu' "unknown unit 'valu' (vmem, lds, wait, barrier, done or arrive)"
-    bad 'U\t5\t0\t0\t0\tfb' "unknown unit 'fb' (vmem, lds, wait, barrier, done or arrive)"
+    bad 'U\t5\t0\t0\t0\tvalu' "unknown unit 'valu' (vmem, lds, wait, barrier, done, arrive, sload, sdone, shold or srel)"
+    bad 'U\t5\t0\t0\t0\tfb' "unknown unit 'fb' (vmem, lds, wait, barrier, done, arrive, sload, sdone, shold or srel)"
     bad 'U\t5\t0\t0\t0' "U line has 5 fields, expected 6"
     bad 'U\t5\t0\t0\t0\tlds\tvmem' "U line has 7 fields, expected 6"
     bad 'U\t5\t0\t0\t1\tlds' "U for wavefront 1 on slice (0,0), which has not begun"
@@ -103,14 +104,14 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
     assert_output "3"
     run -0 pipe "rft-view --slice 0:1 s.rft | grep '^U' | cut -f3,4 | sort -u"
     assert_output "$(printf '0\t1')"
-    run -0 pipe "rft-view --kernel fastWalshTransform s.rft | grep -c '^U'"
+    run -0 pipe "rft-view --kernel fastWalshTransform s.rft | grep '^U' | grep -vc 's\(load\|done\|hold\|rel\)\$'"
     assert_output "80"
     # --kind U alone; --cycles by its cycle
     run -0 pipe "rft-view --kind U s.rft | cut -c1 | sort -u"
     assert_output "U"
-    run -0 pipe "rft-view --kind U s.rft | wc -l"
+    run -0 pipe "rft-view --kind U s.rft | grep -vc 's\(load\|done\|hold\|rel\)\$'"
     assert_output "80"
-    run -0 pipe "rft-view --kind U --cycles 1501:1517 s.rft | grep -v 'wait\|done' | cut -f2 | tr '\n' ' '"
+    run -0 pipe "rft-view --kind U --cycles 1501:1517 s.rft | grep -v 'wait\|done\|s\(load\|hold\|rel\)\$' | cut -f2 | tr '\n' ' '"
     assert_output "1501 1517 "
     # two shards: each unit record in its slice's shard only
     for k in 0 1; do rft-view --shard $k/2 s.rft | grep '^U' > sh$k.txt; done
