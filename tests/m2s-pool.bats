@@ -5,14 +5,15 @@
 load test_helper
 
 POOL="$TOP/bench/m2s-model/pool"
-SINCE_V7="test18 test19 test20 test21 test22 test23 test24 test25 test26 test27 test28 test29 test30 test31 test32"
-SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32"
+SINCE_V7="test18 test19 test20 test21 test22 test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 test33"
+SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 test33"
 
-@test "pool: the fifteen held-out GPUs' line is the README's" {
+@test "pool: the sixteen held-out GPUs' line is the README's" {
     run -0 "$POOL" $SINCE_V7
-    want=$(grep -m1 '^  all      cells 2360 ' "$TOP/bench/m2s-model/README")
+    want=$(grep -m1 '^  all      cells 2520 ' "$TOP/bench/m2s-model/README")
     assert_line "${want#  }"
     assert_line --partial 'test32   cells  160  within  145 ( 90.6 %)'
+    assert_line --partial 'test33   cells  160  within  143 ( 89.4 %)'
 }
 
 @test "pool: rft-replay(1) and the README's summary cite the pooled line's figures" {
@@ -34,10 +35,10 @@ SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32"
     run -0 "$POOL" --by-knob $SINCE_V9
     assert_equal "${#lines[@]}" 5
     assert_equal "${lines[-1]}" "$all"
-    assert_line --regexp '^rew +cells  392 .*placements mean within  326 of  392 \( 83\.2 %\)'
-    assert_line --regexp '^vmw1 +cells  392 .*placements mean within  318 of  392'
-    assert_line --regexp '^vmw64 +cells  392 .*placements mean within  353 of  392'
-    assert_line --regexp '^ldsw +cells  392 .*placements mean within  373 of  392'
+    assert_line --regexp '^rew +cells  432 .*placements mean within  361 of  432 \( 83\.6 %\)'
+    assert_line --regexp '^vmw1 +cells  432 .*placements mean within  350 of  432'
+    assert_line --regexp '^vmw64 +cells  432 .*placements mean within  389 of  432'
+    assert_line --regexp '^ldsw +cells  432 .*placements mean within  413 of  432'
     # a knob's line has no baselines: they are a kernel x GPU's, whatever the knob
     refute_line --regexp '^(rew|vmw1|vmw64|ldsw) .*baselines'
 }
