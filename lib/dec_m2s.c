@@ -446,9 +446,9 @@ static int flush_inst(rft_dec *d, m2s *m)
     if (traced(d) && m->unit == RFT_WF_LDS && m->ti.arrived && m->ti.arrived <= cycle &&
         m->ti.arrived >= w->begun && (e = dec_unit(d, w, m->ti.arrived, RFT_WF_ARRIVE)))
         return e;
-    /* with the pipeline trace: the scalar unit's marks (rft(5): sload, shold,
-     * srel), so that rft-replay --model cu tells a wavefront's wait behind
-     * scalar loads from its own time */
+    /* with the pipeline trace: the scalar unit's marks (rft(5): sload, sdone,
+     * shold, srel), so that rft-replay --model cu tells a wavefront's wait
+     * behind scalar loads from its own time */
     if (traced(d) && m->ti.smem && cycle >= w->begun &&
         ((e = dec_unit(d, w, cycle, RFT_WF_SLOAD)) ||
          (m->ti.rel >= cycle && (e = dec_unit(d, w, m->ti.rel, RFT_WF_SDONE)))))

@@ -99,7 +99,9 @@ uint64_t rft_m2s_trace_max_wait(const rft_m2s_trace *t) { return t->max_wait; }
  * lies before it, rft-replay's LDS unit), scalar ALU and scalar memory (su-e,
  * su-m), branch (bu-e); and vector memory's write stage (mem-w, where its
  * write buffer takes a completed access: its done mark, rft(5)); and the LDS
- * unit's decode stage (lds-d: an LDS access's arrival, its arrive mark). */
+ * unit's decode stage (lds-d: an LDS access's arrival, its arrive mark); and
+ * the scalar unit's write stage (su-w) and a stall line ("s", the first after
+ * a scalar instruction's su-e: its wait to be written), the scalar marks. */
 enum { ST_EXEC = 1, ST_MEM, ST_MEMW, ST_LDSD,   /* an execute stage, vector memory's, its
                                                    write stage, the LDS unit's decode stage */
        ST_SU, ST_SUM, ST_SUW, ST_STALL };       /* the scalar unit's execute, memory and write

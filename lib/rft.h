@@ -109,8 +109,9 @@ enum rft_wc {
 /* a sixth, a mark as well: the wavefront's next LDS access arrived at its
  * LDS unit at this cycle (its own record comes at its completion) */
 #define RFT_WF_ARRIVE (RFT_WF_LDS | RFT_WF_WAIT)
-/* four more marks, of the scalar unit (with the barrier bit, so that no
- * reader of the four takes them for a wait): a scalar memory load of the
+/* four more marks, of the scalar unit (each with the barrier bit; sdone has
+ * the wait bit too, so only a reader that checks the value, as every one
+ * here does, tells them from the first four): a scalar memory load of the
  * wavefront issued at this cycle (sload), its oldest not yet written was
  * written at this one (sdone); one of its other scalar instructions began
  * waiting at this cycle to be written, behind older scalar loads of its
