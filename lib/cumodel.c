@@ -221,7 +221,7 @@ static const uint8_t *dev_get(const uint8_t *p, dev *d)
 }
 
 /* ---- the collector: wavefronts, their events, the slices --------------- */
-typedef struct { uint32_t v, ser, slot; } sload_t;  /* a scalar load (cwf.sld) */
+typedef struct { uint32_t v, slot; } sload_t;  /* a scalar load (cwf.sld) */
 /* a compute unit's last scalar loads as traced (a ring of CRING): slot + 1,
  * serial, issue, write (0 not yet) */
 #define CRING 64
@@ -256,8 +256,8 @@ typedef struct cwf {
     uint32_t nbar;              /* barriers passed */
     /* v13, the scalar unit's marks: its scalar loads in order (sld: the
      * first nsdone their write's distance after their issue + 1, an sdone
-     * mark's, the others their issue's low 32 bits; each one's serial and
-     * its compute unit's ring slot); those since its last event (snew:
+     * mark's, the others their issue's low 32 bits; each one's slot in its
+     * compute unit's ring); those since its last event (snew:
      * serial, cycle pairs); the start of a wait behind scalar loads not yet
      * released (+ 1), the cycles waited since its last event, and the last
      * wait's release (+ 1; 0 none), the loads it waited for (serials, the
@@ -356,8 +356,9 @@ typedef struct col {
     int waits;                  /* the stream marks its s_waitcnt waits (wait unit records) */
     uint64_t *lds_last;         /* per traced compute unit: its LDS's last completion (+ 1) */
     uint32_t caplds;
-    cring *cr;                  /* v13: per traced compute unit, its last scalar loads */
-    uint32_t capcr;
+    rft_map crmap;              /* v13: traced compute unit -> its ring in cr */
+    cring *cr;                  /* the last scalar loads of the compute units that had one */
+    uint32_t ncr, capcr;
     uint64_t nser;              /* scalar loads so far (their serials) */
     mload *mr;                  /* the runs' scalar loads' writes, by serial (MRING) */
     uint64_t mgen;              /* run_nd's calls so far: an entry of mr is the call's */
@@ -428,7 +429,8 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
     c->same = memcmp(&c->traced, &c->whatif, offsetof(rft_m2scfg, other)) == 0;
     c->keep = 1;
     c->keep_max = RFT_CM_KEEP;
-    if (rft_map_init(&c->wmap, 256) || rft_map_init(&c->wgmap, 64) || rft_slices_init(&c->smap))
+    if (rft_map_init(&c->wmap, 256) || rft_map_init(&c->wgmap, 64) || rft_map_init(&c->crmap, 16) ||
+        rft_slices_init(&c->smap))
         return -1;
     c->tmax_low = UINT32_MAX;
     rft_pattern_opts_default(&c->po);
@@ -508,13 +510,15 @@ static void col_unkeep(col *c)
 
 static void col_free(col *c)
 {
-    for (uint32_t i = 0; i < c->nwf; i++)
-        free(c->wf[i].buf), free(c->wf[i].vmd), free(c->wf[i].place), free(c->wf[i].full);
-    for (uint32_t i = 0; i < c->nwf; i++)
-        free(c->wf[i].sld), free(c->wf[i].snew), free(c->wf[i].sbl);
+    for (uint32_t i = 0; i < c->nwf; i++) {
+        cwf *f = &c->wf[i];
+        free(f->buf), free(f->vmd), free(f->place), free(f->full);
+        free(f->sld), free(f->snew), free(f->sbl);
+    }
     free(c->wf);
     col_unkeep(c);
-    rft_map_free(&c->wmap), rft_map_free(&c->wgmap), rft_slices_free(&c->smap);
+    rft_map_free(&c->wmap), rft_map_free(&c->wgmap), rft_map_free(&c->crmap);
+    rft_slices_free(&c->smap);
     free(c->wgs), free(c->sl), free(c->open), free(c->touched), free(c->pend), free(c->rows);
     free(c->lds_last), free(c->cr), free(c->mr);
     for (int r = 0; r < NRUNS; r++)
@@ -668,16 +672,24 @@ static int col_event(col *c, cwf *f, uint8_t unit, int store, int write, const u
     return 0;
 }
 
-/* v13: traced compute unit cu's ring of scalar loads (NULL: out of memory) */
-static cring *col_cring(col *c, uint16_t cu)
+/* v13: f's traced compute unit's ring of scalar loads, a new one counted
+ * in the stage's memory budget (a stream's compute unit may be any of
+ * 65536: only those with a scalar load have one), and the runs' writes of
+ * the loads with the first: NULL, out of memory or refused */
+static cring *col_cring(col *c, const cwf *f)
 {
-    if (cu >= c->capcr) {
-        uint32_t was = c->capcr;
-        if (rft_grow_to((void **)&c->cr, &c->capcr, (uint64_t)cu + 1, sizeof *c->cr, 4))
-            return NULL;
-        memset(c->cr + was, 0, (c->capcr - was) * sizeof *c->cr);
-    }
-    return &c->cr[cu];
+    uint64_t *i = rft_map_get(&c->crmap, f->cu);
+    if (i)
+        return &c->cr[*i];
+    if (!c->mr && (col_charge(c, MRING * sizeof *c->mr, f->key, f->nregs) ||
+                   !(c->mr = calloc(MRING, sizeof *c->mr))))
+        return NULL;
+    if (col_charge(c, sizeof *c->cr, f->key, f->nregs) ||
+        rft_grow((void **)&c->cr, c->ncr, &c->capcr, sizeof *c->cr, 4) ||
+        rft_map_put(&c->crmap, f->cu, c->ncr))
+        return NULL;
+    memset(&c->cr[c->ncr], 0, sizeof *c->cr);
+    return &c->cr[c->ncr++];
 }
 
 /* v13, the scalar unit's marks (rft(5)) at the collector's cycle: a scalar
@@ -688,7 +700,7 @@ static cring *col_cring(col *c, uint16_t cu)
 static int col_scalar(col *c, cwf *f, uint8_t mark)
 {
     uint64_t now = c->now;
-    cring *r = col_cring(c, f->cu);
+    cring *r = col_cring(c, f);
     if (!r)
         return -1;
     if (mark == RFT_WF_SLOAD) {
@@ -698,7 +710,7 @@ static int col_scalar(col *c, cwf *f, uint8_t mark)
         uint64_t ser = c->nser++, slot = r->n++;
         r->e[slot % CRING].slot1 = slot + 1, r->e[slot % CRING].ser = ser;
         r->e[slot % CRING].issue = now, r->e[slot % CRING].write = 0;
-        f->sld[f->nsld++] = (sload_t){(uint32_t)now, (uint32_t)ser, (uint32_t)slot};
+        f->sld[f->nsld++] = (sload_t){(uint32_t)now, (uint32_t)slot};
         f->snew[2 * f->nsnew] = ser, f->snew[2 * f->nsnew + 1] = now, f->nsnew++;
     } else if (mark == RFT_WF_SDONE) {
         if (f->nsdone < f->nsld) {
@@ -1101,9 +1113,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     if (R->timed && tb > R->prev_traced_end)
         R->clock += tb - R->prev_traced_end;
     uint64_t start = R->timed ? R->clock : tb, end = start;
-    if (!c->mr && !(c->mr = calloc(MRING, sizeof *c->mr)))
-        return UINT64_MAX;
-    c->mgen++;
+    c->mgen++;      /* c->mr: allocated with the first scalar load (col_cring) */
     memset(res_wg, 0, ncu * sizeof *res_wg);
     memset(res_wf, 0, ncu * sizeof *res_wf);
     memset(D->slots, 0, (size_t)ncu * D->sw * sizeof *D->slots);

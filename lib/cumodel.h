@@ -123,8 +123,9 @@
  *
  * Memory: the encoded events of the ND-ranges not yet timed and of those
  * kept (64 MiB at most), their wavefronts and their scalar loads; a result
- * per ND-range; the last 64 scalar loads of each traced compute unit, and
- * 8192 loads' writes in a run (v13).  No
+ * per ND-range; the last 64 scalar loads of each traced compute unit that
+ * had one, and 8192 loads' writes in a run (v13), counted in the stage's
+ * budget.  No
  * I/O. */
 #ifndef RFT_CUMODEL_H
 #define RFT_CUMODEL_H

@@ -118,6 +118,24 @@ scalar_wait() {
     assert_output "120 120 152"
 }
 
+@test "the scalar loads' rings are the compute units' that have one, counted in --max-memory" {
+    printf '[ Device ]\nNumComputeUnits = 1\n' > one.ini
+    # one wavefront on compute unit 65535 with one scalar load: its ring alone (v13's first
+    # version allocated one for every compute unit up to it, 134 MB)
+    printf 'B\t0\t65535\t0\t0\t4\tk\t0\nU\t5\t65535\t0\t0\tsload\nU\t9\t65535\t0\t0\tsdone\nE\t20\t65535\t0\t0\n' |
+        rft-decode -o far.rft -
+    run -0 bash -c "ulimit -v 65536; rft-replay -f tsv --model cu --m2s-config one.ini far.rft"
+    assert_line --regexp $'^total\t20\t'
+    refute_output --partial 'out of memory'
+    # 600 compute units with one each: 1 MiB refused, the record named; 2 MiB enough
+    { for c in $(seq 0 599); do printf 'B\t0\t%d\t0\t0\t4\tk\t0\nU\t5\t%d\t0\t0\tsload\n' $c $c; done
+      for c in $(seq 0 599); do printf 'U\t9\t%d\t0\t0\tsdone\nE\t20\t%d\t0\t0\n' $c $c; done; } |
+        sort -t $'\t' -k2,2n -s | rft-decode -o many.rft -
+    run -1 --separate-stderr rft-replay -f tsv --model cu --max-memory 1 --m2s-config one.ini many.rft
+    assert_regex "$stderr" "^rft-replay: many.rft: record [0-9]+: .* over its limit of 1 MiB \(--max-memory MIB raises it\)$"
+    run -0 rft-replay -f tsv --model cu --max-memory 2 --m2s-config one.ini many.rft
+}
+
 @test "a what-if that takes latency away runs faster: the write stage's (v10) and the SIMD's (v11)" {
     # traced at WriteLatency 11, asked for 1: each load written 10 cycles sooner (the
     # second's write no sooner than cycle 1: its issue at 10, an anchor is never 0);
