@@ -143,6 +143,6 @@ B	17	0	0	1	5	fastWalshTransform	0"
     run -0 pipe "awk '\$6 == \"srel\" || \$6 == \"sdone\" { print \$2 }' u.txt | sort -u | comm -23 - w.txt | wc -l"
     assert_output 0
     # the shifted replay takes none of them for an instruction
-    rft-view s.rft | awk '$6 !~ /^s(load|done|hold|rel)$/' | rft-decode -o nos.rft -
+    rft-view s.rft | no_scalar_marks | rft-decode -o nos.rft -
     run -0 cmp <(rft-replay -f tsv s.rft) <(rft-replay -f tsv nos.rft)
 }

@@ -40,6 +40,11 @@ lanes_linear() {
 # run a pipeline with pipefail
 pipe() { bash -c "set -o pipefail; $1"; }
 
+# rft-view's text without the scalar unit's marks (U lines sload, sdone, shold,
+# srel: rft(5), model v13), the stream as decoded before them
+no_scalar_marks() { awk -F'\t' '!($1 == "U" && $6 ~ /^s(load|done|hold|rel)$/)'; }
+export -f no_scalar_marks
+
 # A small suite in DIR for rft-batch: three synthetic traces in three formats
 # rft-decode reads (an rft stream, canonical text, text compressed).
 make_suite() {

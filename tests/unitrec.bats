@@ -22,7 +22,7 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
     rft-view s.rft | grep '^U' > u1.txt
     n=$(wc -l < u1.txt)
     # 16 stores, 32 waits, the 32 accesses' completions; the scalar unit's marks
-    (( $(grep -vc 's\(load\|done\|hold\|rel\)$' u1.txt) == 16 + 32 + 32 ))
+    (( $(no_scalar_marks < u1.txt | wc -l) == 16 + 32 + 32 ))
     # copy 1 starts one period after copy 0: the kernel records give it
     p=$(rft-view --kind K r.rft | awk -F'\t' 'NR == 1 { a = $2 } NR == 2 { print $2 - a }')
     (( p > 0 ))
@@ -104,14 +104,14 @@ total() { awk -F'\t' '$1 == "total" { print $2, $3 }'; }
     assert_output "3"
     run -0 pipe "rft-view --slice 0:1 s.rft | grep '^U' | cut -f3,4 | sort -u"
     assert_output "$(printf '0\t1')"
-    run -0 pipe "rft-view --kernel fastWalshTransform s.rft | grep '^U' | grep -vc 's\(load\|done\|hold\|rel\)\$'"
+    run -0 pipe "rft-view --kernel fastWalshTransform s.rft | grep '^U' | no_scalar_marks | wc -l"
     assert_output "80"
     # --kind U alone; --cycles by its cycle
     run -0 pipe "rft-view --kind U s.rft | cut -c1 | sort -u"
     assert_output "U"
-    run -0 pipe "rft-view --kind U s.rft | grep -vc 's\(load\|done\|hold\|rel\)\$'"
+    run -0 pipe "rft-view --kind U s.rft | no_scalar_marks | wc -l"
     assert_output "80"
-    run -0 pipe "rft-view --kind U --cycles 1501:1517 s.rft | grep -v 'wait\|done\|s\(load\|hold\|rel\)\$' | cut -f2 | tr '\n' ' '"
+    run -0 pipe "rft-view --kind U --cycles 1501:1517 s.rft | no_scalar_marks | grep -v 'wait\|done' | cut -f2 | tr '\n' ' '"
     assert_output "1501 1517 "
     # two shards: each unit record in its slice's shard only
     for k in 0 1; do rft-view --shard $k/2 s.rft | grep '^U' > sh$k.txt; done
