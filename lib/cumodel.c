@@ -672,15 +672,16 @@ static int col_event(col *c, cwf *f, uint8_t unit, int store, int write, const u
     return 0;
 }
 
-/* v13: f's traced compute unit's ring of scalar loads, a new one counted
- * in the stage's memory budget (a stream's compute unit may be any of
- * 65536: only those with a scalar load have one), and the runs' writes of
- * the loads with the first: NULL, out of memory or refused */
-static cring *col_cring(col *c, const cwf *f)
+/* v13: f's traced compute unit's ring of scalar loads, NULL if it has none;
+ * with make, a new one counted in the stage's memory budget (a stream's
+ * compute unit may be any of 65536: only those with a scalar load have
+ * one), and the runs' writes of the loads with the first: NULL, out of
+ * memory or refused */
+static cring *col_cring(col *c, const cwf *f, int make)
 {
     uint64_t *i = rft_map_get(&c->crmap, f->cu);
-    if (i)
-        return &c->cr[*i];
+    if (i || !make)
+        return i ? &c->cr[*i] : NULL;
     if (!c->mr && (col_charge(c, MRING * sizeof *c->mr, f->key, f->nregs) ||
                    !(c->mr = calloc(MRING, sizeof *c->mr))))
         return NULL;
@@ -700,35 +701,38 @@ static cring *col_cring(col *c, const cwf *f)
 static int col_scalar(col *c, cwf *f, uint8_t mark)
 {
     uint64_t now = c->now;
-    cring *r = col_cring(c, f);
-    if (!r)
+    if (mark == RFT_WF_SHOLD) {
+        f->sh_at = now + 1;
+        return 0;
+    }
+    /* no ring: its load refused, or no load on its compute unit (none done, none
+     * waited for) */
+    cring *r = col_cring(c, f, mark == RFT_WF_SLOAD);
+    if (!r && mark == RFT_WF_SLOAD)
         return -1;
     if (mark == RFT_WF_SLOAD) {
         if (rft_grow((void **)&f->sld, f->nsld, &f->capsld, sizeof *f->sld, 4) ||
             rft_grow((void **)&f->snew, f->nsnew, &f->capsnew, 2 * sizeof *f->snew, 4))
             return -1;
         uint64_t ser = c->nser++, slot = r->n++;
-        r->e[slot % CRING].slot1 = slot + 1, r->e[slot % CRING].ser = ser;
-        r->e[slot % CRING].issue = now, r->e[slot % CRING].write = 0;
+        r->e[slot % CRING] = (cload){slot + 1, ser, now, 0};
         f->sld[f->nsld++] = (sload_t){(uint32_t)now, (uint32_t)slot};
         f->snew[2 * f->nsnew] = ser, f->snew[2 * f->nsnew + 1] = now, f->nsnew++;
     } else if (mark == RFT_WF_SDONE) {
-        if (f->nsdone < f->nsld) {
+        if (r && f->nsdone < f->nsld) {
             sload_t *l = &f->sld[f->nsdone++];
             uint32_t d = (uint32_t)now - l->v;      /* modulo 2^32: the low bits */
             l->v = d < UINT32_MAX ? d + 1 : UINT32_MAX;
             if ((uint32_t)r->e[l->slot % CRING].slot1 == l->slot + 1)
                 r->e[l->slot % CRING].write = now;
         }
-    } else if (mark == RFT_WF_SHOLD) {
-        f->sh_at = now + 1;
     } else if (mark == RFT_WF_SREL && f->sh_at) {
         /* the loads it waited for: its compute unit's issued before it
          * began waiting and written from then to now (4.2 writes them in
          * the order they issued), of the last CRING */
         uint64_t h = f->sh_at - 1, best = 0;
         f->nsbl = 0;
-        for (uint64_t k = r->n, i = 0; k-- > 0 && i < CRING; i++) {
+        for (uint64_t k = r ? r->n : 0, i = 0; k-- > 0 && i < CRING; i++) {
             const cload *e = &r->e[k % CRING];
             if (e->issue < h && e->write >= h && e->write <= now) {
                 if (rft_grow((void **)&f->sbl, f->nsbl, &f->capsbl, sizeof *f->sbl, 8))
