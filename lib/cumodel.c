@@ -221,12 +221,19 @@ static const uint8_t *dev_get(const uint8_t *p, dev *d)
 }
 
 /* ---- the collector: wavefronts, their events, the slices --------------- */
-typedef struct { uint32_t v, slot; } sload_t;  /* a scalar load (cwf.sld) */
+/* a scalar load (cwf.sld); v14: the load written before it on its compute
+ * unit when it came in that one's burst (its serial + 1, 0 none) and the
+ * traced cycles between their writes */
+typedef struct { uint64_t pser1; uint32_t v, slot, gap; } sload_t;
 /* a compute unit's last scalar loads as traced (a ring of CRING): slot + 1,
  * serial, issue, write (0 not yet) */
 #define CRING 64
 typedef struct { uint64_t slot1, ser, issue, write; } cload;
-typedef struct { uint64_t n; cload e[CRING]; } cring;
+typedef struct { uint64_t n, lw, lser1; cload e[CRING]; } cring;   /* v14: the last write
+                                                                 (+ 1) and its load's serial + 1 */
+/* v14: a load written within this many cycles of the one before on its
+ * compute unit came in that one's burst (4.2's in-order write stage) */
+#define BURST_GAP 2
 typedef struct cwf {
     uint64_t key, seq;          /* its slice and id; its order of begin */
     uint32_t nd, wg, pid;       /* ND-range, work-group, its pending ND-range's id */
@@ -360,6 +367,7 @@ typedef struct col {
     cring *cr;                  /* the last scalar loads of the compute units that had one */
     uint32_t ncr, capcr;
     uint64_t nser;              /* scalar loads so far (their serials) */
+    uint64_t slat1;             /* v14: their shortest traced latency + 1 (0 none yet) */
     mload *mr;                  /* the runs' scalar loads' writes, by serial (MRING) */
     uint64_t mgen;              /* run_nd's calls so far: an entry of mr is the call's */
     uint64_t lds_seen, lds_marked;  /* LDS accesses, those with an arrive mark */
@@ -716,15 +724,24 @@ static int col_scalar(col *c, cwf *f, uint8_t mark)
             return -1;
         uint64_t ser = c->nser++, slot = r->n++;
         r->e[slot % CRING] = (cload){slot + 1, ser, now, 0};
-        f->sld[f->nsld++] = (sload_t){(uint32_t)now, (uint32_t)slot};
+        f->sld[f->nsld++] = (sload_t){0, (uint32_t)now, (uint32_t)slot, 0};
         f->snew[2 * f->nsnew] = ser, f->snew[2 * f->nsnew + 1] = now, f->nsnew++;
     } else if (mark == RFT_WF_SDONE) {
         if (r && f->nsdone < f->nsld) {
             sload_t *l = &f->sld[f->nsdone++];
             uint32_t d = (uint32_t)now - l->v;      /* modulo 2^32: the low bits */
             l->v = d < UINT32_MAX ? d + 1 : UINT32_MAX;
-            if ((uint32_t)r->e[l->slot % CRING].slot1 == l->slot + 1)
-                r->e[l->slot % CRING].write = now;
+            if (!c->slat1 || (uint64_t)d + 1 < c->slat1)
+                c->slat1 = (uint64_t)d + 1;
+            /* v14: written in the burst of the load before it (merged on
+             * that one's miss or queued behind it) */
+            if (r->lw && now - (r->lw - 1) <= BURST_GAP)
+                l->pser1 = r->lser1, l->gap = (uint32_t)(now - (r->lw - 1));
+            cload *e = &r->e[l->slot % CRING];
+            int kept = (uint32_t)e->slot1 == l->slot + 1;  /* its ring entry not reused */
+            if (kept)
+                e->write = now;
+            r->lw = now + 1, r->lser1 = kept ? e->ser + 1 : 0;
         }
     } else if (mark == RFT_WF_SREL && f->sh_at) {
         /* the loads it waited for: its compute unit's issued before it
@@ -1045,8 +1062,19 @@ static void sload_put(col *c, const cwf *f, wst *s, const dev *ev, uint64_t base
         uint64_t ser, off;
         p = get_leb(p, &ser), p = get_leb(p, &off);
         uint32_t k = s->slk++;
-        if (k < f->nsdone)
-            c->mr[ser % MRING] = (mload){ser + 1, c->mgen, base + (off - 1) + (f->sld[k].v - 1)};
+        if (k >= f->nsdone)
+            continue;
+        const sload_t *l = &f->sld[k];
+        uint64_t at = base + (off - 1), w = at + (l->v - 1);
+        /* v14: in the burst of the load written before it: after that
+         * one's write in this run (a wavefront that issued later gets the
+         * line that load brought; one that issued sooner waits for it, as
+         * traced) and no sooner than the shortest latency after its own
+         * issue */
+        const mload *p0 = l->pser1 ? &c->mr[(l->pser1 - 1) % MRING] : NULL;
+        if (p0 && p0->ser1 == l->pser1 && p0->gen == c->mgen)
+            w = umax(at + (c->slat1 - 1), p0->w + l->gap);
+        c->mr[ser % MRING] = (mload){ser + 1, c->mgen, w};
     }
 }
 

@@ -118,6 +118,34 @@ scalar_wait() {
     assert_output "120 120 152"
 }
 
+# scalar_wait 30's wavefront beside another (work-group 1, so SIMD 1 in a run) whose
+# scalar load issued at 5 is written at $1, on the same compute unit, then a 3-cycle load
+burst() {
+    wl() { printf 'W\t%s\t0\t1\t1\t1\tffffffffffffffff' "$1"
+          printf '\t00000001%.0s' {1..64}; printf '\n'; }
+    { scalar_wait 30
+      printf 'B\t0\t0\t1\t1\t4\tk\t1\nU\t5\t0\t1\t1\tsload\nU\t%s\t0\t1\t1\tsdone\n' "$1"
+      printf 'U\t102\t0\t1\t1\tsload\nU\t105\t0\t1\t1\tsdone\n'; wl 106
+      printf 'E\t115\t0\t1\t1\n'; } | sort -t $'\t' -k2,2n -s
+}
+
+@test "a scalar load written in another's burst is written after that one in a run, not its own latency later (v14)" {
+    printf '[ Device ]\nNumComputeUnits = 1\n' > one.ini
+    printf '[ SIMDUnit ]\nReadExecWriteLatency = 40\n' > r40.ini
+    total() { rft-replay -f tsv --model cu --m2s-config one.ini --m2s-what-if r40.ini "$1" |
+              awk -F'\t' '$1 == "total" { print $2, $3, $4 }'; }
+    # written at 100, a cycle after the other's (99): issued at 62 in the run (the SIMD
+    # held 40), it is written at 100 as that one is, not 70 cycles after 62, and the
+    # wait behind it ends as traced
+    burst 99 | rft-decode -o burst.rft -
+    run -0 total burst.rft
+    assert_output "120 120 120"
+    # 4 cycles after the other's: its own (scalar_wait 30's 152, as v13)
+    burst 96 | rft-decode -o apart.rft -
+    run -0 total apart.rft
+    assert_output "120 120 152"
+}
+
 @test "the scalar loads' rings are the compute units' that have one, counted in --max-memory" {
     printf '[ Device ]\nNumComputeUnits = 1\n' > one.ini
     # one wavefront on compute unit 65535 with one scalar load: its ring alone (v13's first
