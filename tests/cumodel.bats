@@ -97,24 +97,29 @@ scalar_wait() {
       printf 'E\t120\t0\t0\t0\n'; } | sort -t $'\t' -k2,2n -s
 }
 
-@test "a wait behind a scalar load absorbs a slower SIMD before it, not one before the load (v13)" {
+# the total row's traced, model and what-if cycles of stream $1 on one compute unit,
+# the what-if a ReadExecWriteLatency of 40
+r40_total() {
     printf '[ Device ]\nNumComputeUnits = 1\n' > one.ini
     printf '[ SIMDUnit ]\nReadExecWriteLatency = 40\n' > r40.ini
-    total() { rft-replay -f tsv --model cu --m2s-config one.ini --m2s-what-if r40.ini "$1" |
-              awk -F'\t' '$1 == "total" { print $2, $3, $4 }'; }
+    rft-replay -f tsv --model cu --m2s-config one.ini --m2s-what-if r40.ini "$1" |
+        awk -F'\t' '$1 == "total" { print $2, $3, $4 }'
+}
+
+@test "a wait behind a scalar load absorbs a slower SIMD before it, not one before the load (v13)" {
     # the load at 10: the second instruction issues at 60 (the SIMD held 40), the scalar
     # one is written once the load is (at 101, as traced), the last at 110: no slower
     scalar_wait 10 | rft-decode -o before.rft -
-    run -0 total before.rft
+    run -0 r40_total before.rft
     assert_output "120 120 120"
     # without the marks the wait is the wavefront's own time: 60 + 82, ends 152 (model v12)
     scalar_wait 10 x | rft-decode -o none.rft -
-    run -0 total none.rft
+    run -0 r40_total none.rft
     assert_output "120 120 152"
     # the load at 30, after the slower instruction: issued at 62, written at 132, the
     # wavefront pays the SIMD's 32 cycles in full
     scalar_wait 30 | rft-decode -o after.rft -
-    run -0 total after.rft
+    run -0 r40_total after.rft
     assert_output "120 120 152"
 }
 
@@ -122,7 +127,7 @@ scalar_wait() {
 # scalar load issued at 5 is written at $1, on the same compute unit, then a 3-cycle load
 burst() {
     wl() { printf 'W\t%s\t0\t1\t1\t1\tffffffffffffffff' "$1"
-          printf '\t00000001%.0s' {1..64}; printf '\n'; }
+           printf '\t00000001%.0s' {1..64}; printf '\n'; }
     { scalar_wait 30
       printf 'B\t0\t0\t1\t1\t4\tk\t1\nU\t5\t0\t1\t1\tsload\nU\t%s\t0\t1\t1\tsdone\n' "$1"
       printf 'U\t102\t0\t1\t1\tsload\nU\t105\t0\t1\t1\tsdone\n'; wl 106
@@ -130,19 +135,15 @@ burst() {
 }
 
 @test "a scalar load written in another's burst is written after that one in a run, not its own latency later (v14)" {
-    printf '[ Device ]\nNumComputeUnits = 1\n' > one.ini
-    printf '[ SIMDUnit ]\nReadExecWriteLatency = 40\n' > r40.ini
-    total() { rft-replay -f tsv --model cu --m2s-config one.ini --m2s-what-if r40.ini "$1" |
-              awk -F'\t' '$1 == "total" { print $2, $3, $4 }'; }
     # written at 100, a cycle after the other's (99): issued at 62 in the run (the SIMD
     # held 40), it is written at 100 as that one is, not 70 cycles after 62, and the
     # wait behind it ends as traced
     burst 99 | rft-decode -o burst.rft -
-    run -0 total burst.rft
+    run -0 r40_total burst.rft
     assert_output "120 120 120"
     # 4 cycles after the other's: its own (scalar_wait 30's 152, as v13)
     burst 96 | rft-decode -o apart.rft -
-    run -0 total apart.rft
+    run -0 r40_total apart.rft
     assert_output "120 120 152"
 }
 
