@@ -1052,6 +1052,14 @@ static uint64_t released(const ndw *D, const wst *s, uint64_t dist, uint32_t wl)
     return umax(at - (post - 1 - D->restart), floor);
 }
 
+/* v13: load ser's write in this run_nd call, NULL where it was not timed
+ * in it (its ring entry another's or an earlier call's) */
+static const mload *sload_timed(const col *c, uint64_t ser)
+{
+    const mload *m = &c->mr[ser % MRING];
+    return m->ser1 == ser + 1 && m->gen == c->mgen ? m : NULL;
+}
+
 /* v13: the scalar loads of event ev of f's (base: the run's time of the
  * event before, or of f's begin) written in the run's ring at their issue
  * plus their traced latency (a load not written as traced: none) */
@@ -1071,8 +1079,8 @@ static void sload_put(col *c, const cwf *f, wst *s, const dev *ev, uint64_t base
          * line that load brought; one that issued sooner waits for it, as
          * traced) and no sooner than the shortest latency after its own
          * issue */
-        const mload *p0 = l->pser1 ? &c->mr[(l->pser1 - 1) % MRING] : NULL;
-        if (p0 && p0->ser1 == l->pser1 && p0->gen == c->mgen)
+        const mload *p0 = l->pser1 ? sload_timed(c, l->pser1 - 1) : NULL;
+        if (p0)
             w = umax(at + (c->slat1 - 1), p0->w + l->gap);
         c->mr[ser % MRING] = (mload){ser + 1, c->mgen, w};
     }
@@ -1088,8 +1096,8 @@ static uint64_t sload_rel(const col *c, const dev *nx)
     for (uint64_t i = 0; i < nx->nblk; i++) {
         p = get_leb(p, &d);
         ser = i ? ser - d : d;
-        const mload *m = &c->mr[ser % MRING];
-        if (m->ser1 == ser + 1 && m->gen == c->mgen)
+        const mload *m = sload_timed(c, ser);
+        if (m)
             w = umax(w, m->w);
     }
     return w ? w + nx->sbd + (nx->sdist - 1) : 0;
