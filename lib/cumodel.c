@@ -2013,8 +2013,7 @@ static int cm_feed(rft_stage *st, rft_rec *rec, const rft_sink *out)
             cwf *f = col_find(c, rft_wf_key(u.cu, u.simd, u.wf));
             if (f && !rc && u.flags == RFT_WF_DONE)
                 col_done(f, u.cycle);
-            else if (f && !rc && (u.flags == RFT_WF_SLOAD || u.flags == RFT_WF_SDONE ||
-                                  u.flags == RFT_WF_SHOLD || u.flags == RFT_WF_SREL))
+            else if (f && !rc && rft_unit_scalar(u.flags))
                 rc = col_scalar(c, f, u.flags);
             else if (f && !rc && (u.flags & RFT_WF_MARK))
                 col_mark(c, f, u.flags);

@@ -121,6 +121,11 @@ enum rft_wc {
 #define RFT_WF_SDONE (RFT_WF_VMEM | RFT_WF_WAIT | RFT_WF_BARRIER)
 #define RFT_WF_SHOLD (RFT_WF_VMEM | RFT_WF_LDS | RFT_WF_BARRIER)
 #define RFT_WF_SREL (RFT_WF_VMEM | RFT_WF_BARRIER)
+static inline int rft_unit_scalar(uint8_t flags)    /* one of the four */
+{
+    return flags == RFT_WF_SLOAD || flags == RFT_WF_SDONE || flags == RFT_WF_SHOLD ||
+           flags == RFT_WF_SREL;
+}
 
 /* The unit record (kind 0x07, rft(5)): cycle u64, cu u16, simd u16, wf u32,
  * flags u8 (RFT_WF_VMEM or RFT_WF_LDS, or a mark: RFT_WF_WAIT, RFT_WF_BARRIER,
