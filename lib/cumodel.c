@@ -129,10 +129,11 @@ static uint64_t add_d(uint64_t t, int64_t d, uint64_t floor)
  * write to the wait's end, 1 + those from there to the event's ready, and
  * the cycles of its own part the waits took; v13). */
 /* the most bytes one event takes: byte 0, the own part's high bits (10),
- * what follows (1), the scheme's four counts (5 each), wait, bar, svc and
- * hold (10 each) */
-#define DEV_MAX (1 + 10 + 1 + 4 * 5 + 9 * 10)     /* and 20 a scalar load, 10 a load
-                                                     waited for */
+ * what follows (1), the scheme's four counts (5 each), wait, bar, svc, hold,
+ * the scalar loads' and the waited-for loads' numbers, and the wait's three
+ * distances (10 each); the loads themselves are added per event (col_close:
+ * 20 a scalar load, 10 a load waited for) */
+#define DEV_MAX (1 + 10 + 1 + 4 * 5 + 9 * 10)
 typedef struct {
     uint64_t own, wait, bar;    /* wait: 0, or 1 + the traced cycles since the access
                                    waited for; bar: 0, or 1 + those since the barrier's

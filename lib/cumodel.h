@@ -54,8 +54,9 @@
  *      that one's burst (4.2 merges the wavefronts' loads of one line on
  *      one miss, and its write stage takes them in order): in a run it is
  *      written that many cycles after that load's run-time write, no
- *      sooner than the stream's shortest traced scalar-load latency after
- *      its own issue (version 14);
+ *      sooner than the shortest traced scalar-load latency read so far
+ *      (the stream up to the ND-range timed) after its own issue (version
+ *      14);
  *   2. work-groups are dispatched as slots free, as 4.2 does: in the
  *      traced order of their first begin, each to the first compute unit of
  *      the list of those with a free slot (every one at the start; one that
