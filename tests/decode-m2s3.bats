@@ -14,10 +14,12 @@ setup() {
 
 FWT="--kernel fastWalshTransform --local-size 256"
 
-# the cycles at which the trace prints an execute stage (si.inst ... stg="simd-e" etc.)
-exec_cycles() {
-    awk '/^c clk=/ { c = substr($2, 5) } /stg="(simd-e|mem-m|lds-w|su-e|su-m|bu-e)"/ { print c }' "$1" | sort -u
+# the cycles at which trace $1 prints a stage of the alternatives $2 (si.inst ... stg="mem-w")
+stage_cycles() {
+    awk -v s="stg=\"($2)\"" '/^c clk=/ { c = substr($2, 5) } $0 ~ s { print c }' "$1" | sort -u
 }
+# those of an execute stage (stg="simd-e" etc.)
+exec_cycles() { stage_cycles "$1" 'simd-e|mem-m|lds-w|su-e|su-m|bu-e'; }
 
 @test "execute stamping: every record at an execute stage's cycle, in cycle order, same values" {
     run -0 --separate-stderr bash -c "rft-decode $FWT --cycles-from t.txt '$F/fwt-det.isa.zst' > s.rft"
@@ -96,7 +98,7 @@ B	17	0	0	1	5	fastWalshTransform	0"
     run -0 pipe "rft-view --kind U s.rft | awk '\$6 == \"done\"' | wc -l"
     assert_output "$n"
     # at cycles where the trace prints a mem-w stage
-    awk '/^c clk=/ { c = substr($2, 5) } /stg="mem-w"/ { print c }' t.txt | sort -u > w.txt
+    stage_cycles t.txt mem-w > w.txt
     run -0 pipe "rft-view --kind U s.rft | awk '\$6 == \"done\" { print \$2 }' | sort -u | comm -23 - w.txt | wc -l"
     assert_output 0
     # each wavefront's k-th done after its k-th vector memory instruction (a load's write
@@ -129,7 +131,7 @@ B	17	0	0	1	5	fastWalshTransform	0"
     assert_output "$n"
     run -0 pipe "awk '\$6 == \"sdone\"' u.txt | wc -l"
     assert_output "$n"
-    awk '/^c clk=/ { c = substr($2, 5) } /stg="su-m"/ { print c }' t.txt | sort -u > m.txt
+    stage_cycles t.txt su-m > m.txt
     run -0 pipe "awk '\$6 == \"sload\" { print \$2 }' u.txt | sort -u | comm -23 - m.txt | wc -l"
     assert_output 0
     # a wait: as many srel as shold, each wavefront's after its shold, at a su-w cycle
@@ -139,7 +141,7 @@ B	17	0	0	1	5	fastWalshTransform	0"
     assert_output "$h"
     run -0 pipe "awk '\$6 == \"shold\" { at[\$5] = \$2 } \$6 == \"srel\" { if (!(\$5 in at) || \$2 < at[\$5]) bad++; delete at[\$5] } END { print bad + 0 }' u.txt"
     assert_output 0
-    awk '/^c clk=/ { c = substr($2, 5) } /stg="su-w"/ { print c }' t.txt | sort -u > w.txt
+    stage_cycles t.txt su-w > w.txt
     run -0 pipe "awk '\$6 == \"srel\" || \$6 == \"sdone\" { print \$2 }' u.txt | sort -u | comm -23 - w.txt | wc -l"
     assert_output 0
     # the shifted replay takes none of them for an instruction
