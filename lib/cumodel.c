@@ -232,9 +232,12 @@ typedef struct { uint64_t pser1; uint32_t v, slot, gap; } sload_t;
 typedef struct { uint64_t slot1, ser, issue, write; } cload;
 typedef struct { uint64_t n, lw, lser1; cload e[CRING]; } cring;   /* v14: the last write
                                                                  (+ 1) and its load's serial + 1 */
-/* v14: a load written within this many cycles of the one before on its
- * compute unit came in that one's burst (4.2's in-order write stage) */
-#define BURST_GAP 2
+/* v16: a load issued before the one before it on its compute unit was
+ * written, and written at most this many cycles after it, came in that
+ * one's burst (merged on its miss; 4.2's in-order write stage).  9: where
+ * the base traces' gaps fall to a flat tail of separate misses
+ * (bench/m2s-model/v16/CRITERION) */
+#define BURST_GAP 9
 typedef struct cwf {
     uint64_t key, seq;          /* its slice and id; its order of begin */
     uint32_t nd, wg, pid;       /* ND-range, work-group, its pending ND-range's id */
@@ -734,9 +737,10 @@ static int col_scalar(col *c, cwf *f, uint8_t mark)
             l->v = d < UINT32_MAX ? d + 1 : UINT32_MAX;
             if (!c->slat1 || (uint64_t)d + 1 < c->slat1)
                 c->slat1 = (uint64_t)d + 1;
-            /* v14: written in the burst of the load before it (merged on
-             * that one's miss or queued behind it) */
-            if (r->lw && now - (r->lw - 1) <= BURST_GAP)
+            /* v14, v16: written in the burst of the load before it (merged
+             * on that one's miss or queued behind it: issued before its
+             * write) */
+            if (r->lw && now - (r->lw - 1) <= BURST_GAP && now - d < r->lw - 1)
                 l->pser1 = r->lser1, l->gap = (uint32_t)(now - (r->lw - 1));
             cload *e = &r->e[l->slot % CRING];
             int kept = (uint32_t)e->slot1 == l->slot + 1;  /* its ring entry not reused */

@@ -49,14 +49,15 @@
  *      (its traced compute unit's issued before the wait began and written
  *      by its end, each written in the run at its issue plus its traced
  *      latency) is written, plus the traced cycles from there, or after
- *      the rest of its own part, whichever is later; a load written within
- *      2 cycles of the load before it on its traced compute unit came in
- *      that one's burst (4.2 merges the wavefronts' loads of one line on
- *      one miss, and its write stage takes them in order): in a run it is
- *      written that many cycles after that load's run-time write, no
- *      sooner than the shortest traced scalar-load latency read so far
- *      (the stream up to the ND-range timed) after its own issue (version
- *      14);
+ *      the rest of its own part, whichever is later; a load issued
+ *      before the load before it on its traced compute unit was written,
+ *      and written at most 9 cycles after it, came in that one's burst
+ *      (4.2 merges the wavefronts' loads of one line on one miss, and its
+ *      write stage takes them in order): in a run it is written that many
+ *      cycles after that load's run-time write, no sooner than the
+ *      shortest traced scalar-load latency read so far (the stream up to
+ *      the ND-range timed) after its own issue (version 14, which took
+ *      loads written within 2 cycles; version 16);
  *   2. work-groups are dispatched as slots free, as 4.2 does: in the
  *      traced order of their first begin, each to the first compute unit of
  *      the list of those with a free slot (every one at the start; one that

@@ -134,17 +134,42 @@ burst() {
       printf 'E\t115\t0\t1\t1\n'; } | sort -t $'\t' -k2,2n -s
 }
 
-@test "a scalar load written in another's burst is written after that one in a run, not its own latency later (v14)" {
+@test "a scalar load written in another's burst is written after that one in a run, not its own latency later (v14, v16)" {
     # written at 100, a cycle after the other's (99): issued at 62 in the run (the SIMD
     # held 40), it is written at 100 as that one is, not 70 cycles after 62, and the
     # wait behind it ends as traced
     burst 99 | rft-decode -o burst.rft -
     run -0 r40_total burst.rft
     assert_output "120 120 120"
-    # 4 cycles after the other's: its own (scalar_wait 30's 152, as v13)
-    burst 96 | rft-decode -o apart.rft -
+    # 9 cycles after the other's: still its burst (v16; v14 took 2 at most)
+    burst 91 | rft-decode -o gap9.rft -
+    run -0 r40_total gap9.rft
+    assert_output "120 120 120"
+    # 10 cycles after: its own (scalar_wait 30's 152, as v13)
+    burst 90 | rft-decode -o apart.rft -
     run -0 r40_total apart.rft
     assert_output "120 120 152"
+}
+
+# scalar_wait 30's wavefront (its load issued at 30, written at 100) beside another on its
+# compute unit: a vector ALU instruction at 50, then a scalar load issued at 102, after the
+# first one's write, written at 105 and waited for, a vector ALU instruction at 110
+hit_after() {
+    wl() { printf 'W\t%s\t0\t1\t1\t1\tffffffffffffffff' "$1"
+           printf '\t00000001%.0s' {1..64}; printf '\n'; }
+    { scalar_wait 30
+      printf 'B\t0\t0\t1\t1\t4\tk\t1\n'; wl 50
+      printf 'U\t102\t0\t1\t1\tsload\nU\t103\t0\t1\t1\tshold\n'
+      printf 'U\t105\t0\t1\t1\tsdone\nU\t106\t0\t1\t1\tsrel\n'; wl 110
+      printf 'E\t200\t0\t1\t1\n'; } | sort -t $'\t' -k2,2n -s
+}
+
+@test "a scalar load issued after the load before it was written is no part of that one's burst (v16)" {
+    # written 5 cycles after the first one's write, it hit: its own 3 cycles in the run,
+    # not the first one's run-time write (132) + 5, which would hold its wavefront to 232
+    hit_after | rft-decode -o hit.rft -
+    run -0 r40_total hit.rft
+    assert_output "200 200 200"
 }
 
 @test "the scalar loads' rings are the compute units' that have one, counted in --max-memory" {
