@@ -5,18 +5,20 @@
 load test_helper
 
 POOL="$TOP/bench/m2s-model/pool"
-SINCE_V7="test18 test19 test20 test21 test22 test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 test33 test34 test35 test36"
-SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 test33 test34 test35 test36"
+SINCE_V7="test18 test19 test20 test21 test22 test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 test33 test34 test35 test36 test37 test38"
+SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 test33 test34 test35 test36 test37 test38"
 
-@test "pool: the nineteen held-out GPUs' line is the README's" {
+@test "pool: the twenty-one held-out GPUs' line is the README's" {
     run -0 "$POOL" $SINCE_V7
-    want=$(grep -m1 '^  all      cells 3000 ' "$TOP/bench/m2s-model/README")
+    want=$(grep -m1 '^  all      cells 3320 ' "$TOP/bench/m2s-model/README")
     assert_line "${want#  }"
     assert_line --partial 'test32   cells  160  within  145 ( 90.6 %)'
     assert_line --partial 'test33   cells  160  within  143 ( 89.4 %)'
     assert_line --partial 'test34   cells  160  within  147 ( 91.9 %)'
     assert_line --partial 'test35   cells  160  within  139 ( 86.9 %)'
     assert_line --partial 'test36   cells  160  within  137 ( 85.6 %)'
+    assert_line --partial 'test37   cells  160  within  141 ( 88.1 %)'
+    assert_line --partial 'test38   cells  160  within  143 ( 89.4 %)'
 }
 
 @test "pool: rft-replay(1) and the README's summary cite the pooled line's figures" {
@@ -38,10 +40,10 @@ SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 
     run -0 "$POOL" --by-knob $SINCE_V9
     assert_equal "${#lines[@]}" 5
     assert_equal "${lines[-1]}" "$all"
-    assert_line --regexp '^rew +cells  552 .*placements mean within  465 of  552 \( 84\.2 %\)'
-    assert_line --regexp '^vmw1 +cells  552 .*placements mean within  448 of  552'
-    assert_line --regexp '^vmw64 +cells  552 .*placements mean within  498 of  552'
-    assert_line --regexp '^ldsw +cells  552 .*placements mean within  530 of  552'
+    assert_line --regexp '^rew +cells  632 .*placements mean within  533 of  632 \( 84\.3 %\)'
+    assert_line --regexp '^vmw1 +cells  632 .*placements mean within  512 of  632'
+    assert_line --regexp '^vmw64 +cells  632 .*placements mean within  570 of  632'
+    assert_line --regexp '^ldsw +cells  632 .*placements mean within  605 of  632'
     # a knob's line has no baselines: they are a kernel x GPU's, whatever the knob
     refute_line --regexp '^(rew|vmw1|vmw64|ldsw) .*baselines'
 }
