@@ -123,11 +123,13 @@ r40_total() {
     assert_output "120 120 152"
 }
 
+# a vector ALU instruction of wavefront 1 (compute unit 0, SIMD 1) at cycle $1
+wl() { printf 'W\t%s\t0\t1\t1\t1\tffffffffffffffff' "$1"
+       printf '\t00000001%.0s' {1..64}; printf '\n'; }
+
 # scalar_wait 30's wavefront beside another (work-group 1, so SIMD 1 in a run) whose
 # scalar load issued at 5 is written at $1, on the same compute unit, then a 3-cycle load
 burst() {
-    wl() { printf 'W\t%s\t0\t1\t1\t1\tffffffffffffffff' "$1"
-           printf '\t00000001%.0s' {1..64}; printf '\n'; }
     { scalar_wait 30
       printf 'B\t0\t0\t1\t1\t4\tk\t1\nU\t5\t0\t1\t1\tsload\nU\t%s\t0\t1\t1\tsdone\n' "$1"
       printf 'U\t102\t0\t1\t1\tsload\nU\t105\t0\t1\t1\tsdone\n'; wl 106
@@ -155,8 +157,6 @@ burst() {
 # compute unit: a vector ALU instruction at 50, then a scalar load issued at 102, after the
 # first one's write, written at 105 and waited for, a vector ALU instruction at 110
 hit_after() {
-    wl() { printf 'W\t%s\t0\t1\t1\t1\tffffffffffffffff' "$1"
-           printf '\t00000001%.0s' {1..64}; printf '\n'; }
     { scalar_wait 30
       printf 'B\t0\t0\t1\t1\t4\tk\t1\n'; wl 50
       printf 'U\t102\t0\t1\t1\tsload\nU\t103\t0\t1\t1\tshold\n'
