@@ -50,7 +50,21 @@ SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 
 
 @test "pool: no half is a usage error, a missing table is named" {
     run -2 --separate-stderr "$POOL" --by-knob
-    [ "$stderr" = "usage: pool [--by-knob] HALF..." ]
+    [ "$stderr" = "usage: pool [--by-knob] [--dir DIR] HALF..." ]
+    run -2 --separate-stderr "$POOL" --dir
+    [ "$stderr" = "usage: pool [--by-knob] [--dir DIR] HALF..." ]
+    run -1 --separate-stderr "$POOL" --dir "$BATS_TEST_TMPDIR/none" test29
+    [ "$stderr" = "pool: --dir $BATS_TEST_TMPDIR/none: not a directory" ]
     run -1 --separate-stderr "$POOL" test99
     [[ $stderr == "pool: no table "*"/bench/m2s-model/test99.tsv (bench/m2s-model/run test99)" ]]
+}
+
+@test "pool --dir: another version's tables; the criteria's tuning tallies come out of it" {
+    # v16/CRITERION: variant 1 (v16) held on 998 of the 1128 tuning cells
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v16" test29 test30 test31 test32 test33 test34 test35 test36
+    assert_line --regexp '^all +cells 1128 .*placements mean within  998 of 1128 \( 88\.5 %\), mean \|error\| 1\.08$'
+    grep -Eq '^  all \(1128\) +996 \(1\.0903\) +998 \(1\.0798\)' "$TOP/bench/m2s-model/v16/CRITERION"
+    # v14/CRITERION: v14 held on 716 of the 808, mean |error| 1.07
+    run -0 "$POOL" --by-knob --dir "$TOP/bench/m2s-model/v14" test29 test30 test31 test32 test33 test34
+    assert_line --regexp '^all +cells  808 .*placements mean within  716 of  808 .*mean \|error\| 1\.07$'
 }
