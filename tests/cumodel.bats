@@ -53,17 +53,20 @@ export -f col
     refute_line --partial 'not validated'
 }
 
+# a write at cycle $1 of wavefront $2 (compute unit 0, SIMD $2) to register $3, every lane
+# 1, with the annotation $4 if any
+wr() { printf 'W\t%s\t0\t%s\t%s\t%s\tffffffffffffffff' "$1" "$2" "$2" "$3"
+       printf '\t00000001%.0s' {1..64}; printf '%s\n' "${4:+	$4}"; }
+
 # two wavefronts of compute unit 0 (SIMDs 0 and 1) each load at cycle 10; wf 0's access
 # completes at 100, wf 1's at $1 (done marks, rft(5); none with $2); each waits for it 10
 # cycles later, runs one vector ALU instruction and ends 10 cycles after
 two_loads() {
-    w() { printf 'W\t%s\t0\t%s\t%s\t%s\tffffffffffffffff' "$1" "$2" "$2" "$3"
-          printf '\t00000001%.0s' {1..64}; printf '%s\n' "${4:+	$4}"; }
     printf 'B\t0\t0\t0\t0\t4\tk\t0\nB\t0\t0\t1\t1\t4\tk\t0\n'
-    w 10 0 1 flags=vmem; w 10 1 1 flags=vmem
+    wr 10 0 1 flags=vmem; wr 10 1 1 flags=vmem
     { [ -z "$2" ] && printf 'U\t100\t0\t0\t0\tdone\nU\t%s\t0\t1\t1\tdone\n' "$1"
-      printf 'U\t110\t0\t0\t0\twait\n'; w 110 0 2
-      printf 'U\t%s\t0\t1\t1\twait\n' $(($1 + 10)); w $(($1 + 10)) 1 2
+      printf 'U\t110\t0\t0\t0\twait\n'; wr 110 0 2
+      printf 'U\t%s\t0\t1\t1\twait\n' $(($1 + 10)); wr $(($1 + 10)) 1 2
       printf 'E\t120\t0\t0\t0\nE\t%s\t0\t1\t1\n' $(($1 + 20)); } | sort -t $'\t' -k2,2n -s
 }
 
@@ -89,10 +92,8 @@ two_loads() {
 # behind the load from 32 to 101 (shold, srel), a vector ALU instruction at 110, its end
 # at 120; with $2, no scalar marks
 scalar_wait() {
-    w() { printf 'W\t%s\t0\t0\t0\t%s\tffffffffffffffff' "$1" "$2"
-          printf '\t00000001%.0s' {1..64}; printf '\n'; }
     { printf 'B\t0\t0\t0\t0\t4\tk\t0\n'
-      w 20 1; w 28 2; w 110 3
+      wr 20 0 1; wr 28 0 2; wr 110 0 3
       [ -z "$2" ] && printf 'U\t%s\t0\t0\t0\tsload\nU\t32\t0\t0\t0\tshold\nU\t100\t0\t0\t0\tsdone\nU\t101\t0\t0\t0\tsrel\n' "$1"
       printf 'E\t120\t0\t0\t0\n'; } | sort -t $'\t' -k2,2n -s
 }
@@ -123,16 +124,12 @@ r40_total() {
     assert_output "120 120 152"
 }
 
-# a vector ALU instruction of wavefront 1 (compute unit 0, SIMD 1) at cycle $1
-wl() { printf 'W\t%s\t0\t1\t1\t1\tffffffffffffffff' "$1"
-       printf '\t00000001%.0s' {1..64}; printf '\n'; }
-
 # scalar_wait 30's wavefront beside another (work-group 1, so SIMD 1 in a run) whose
 # scalar load issued at 5 is written at $1, on the same compute unit, then a 3-cycle load
 burst() {
     { scalar_wait 30
       printf 'B\t0\t0\t1\t1\t4\tk\t1\nU\t5\t0\t1\t1\tsload\nU\t%s\t0\t1\t1\tsdone\n' "$1"
-      printf 'U\t102\t0\t1\t1\tsload\nU\t105\t0\t1\t1\tsdone\n'; wl 106
+      printf 'U\t102\t0\t1\t1\tsload\nU\t105\t0\t1\t1\tsdone\n'; wr 106 1 1
       printf 'E\t115\t0\t1\t1\n'; } | sort -t $'\t' -k2,2n -s
 }
 
@@ -158,9 +155,9 @@ burst() {
 # first one's write, written at 105 and waited for, a vector ALU instruction at 110
 hit_after() {
     { scalar_wait 30
-      printf 'B\t0\t0\t1\t1\t4\tk\t1\n'; wl 50
+      printf 'B\t0\t0\t1\t1\t4\tk\t1\n'; wr 50 1 1
       printf 'U\t102\t0\t1\t1\tsload\nU\t103\t0\t1\t1\tshold\n'
-      printf 'U\t105\t0\t1\t1\tsdone\nU\t106\t0\t1\t1\tsrel\n'; wl 110
+      printf 'U\t105\t0\t1\t1\tsdone\nU\t106\t0\t1\t1\tsrel\n'; wr 110 1 1
       printf 'E\t200\t0\t1\t1\n'; } | sort -t $'\t' -k2,2n -s
 }
 
