@@ -739,9 +739,10 @@ static int col_scalar(col *c, cwf *f, uint8_t mark)
                 c->slat1 = (uint64_t)d + 1;
             /* v14, v16: written in the burst of the load before it (merged
              * on that one's miss or queued behind it: issued before its
-             * write) */
-            if (r->lw && now - (r->lw - 1) <= BURST_GAP && now - d < r->lw - 1)
-                l->pser1 = r->lser1, l->gap = (uint32_t)(now - (r->lw - 1));
+             * write, r->lw - 1) */
+            uint64_t issue = now - d, gap = now - (r->lw - 1);
+            if (r->lw && issue < r->lw - 1 && gap <= BURST_GAP)
+                l->pser1 = r->lser1, l->gap = (uint32_t)gap;
             cload *e = &r->e[l->slot % CRING];
             int kept = (uint32_t)e->slot1 == l->slot + 1;  /* its ring entry not reused */
             if (kept)
