@@ -53,9 +53,11 @@ SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 
 
 @test "pool: no half is a usage error, a missing table is named" {
     run -2 --separate-stderr "$POOL" --by-knob
-    [ "$stderr" = "usage: pool [--by-knob] [--dir DIR] HALF..." ]
+    [ "$stderr" = "usage: pool [--by-knob] [--dir DIR] [--exclude FILE] HALF..." ]
     run -2 --separate-stderr "$POOL" --dir
-    [ "$stderr" = "usage: pool [--by-knob] [--dir DIR] HALF..." ]
+    [ "$stderr" = "usage: pool [--by-knob] [--dir DIR] [--exclude FILE] HALF..." ]
+    run -2 --separate-stderr "$POOL" --exclude
+    [ "$stderr" = "usage: pool [--by-knob] [--dir DIR] [--exclude FILE] HALF..." ]
     run -1 --separate-stderr "$POOL" --dir "$BATS_TEST_TMPDIR/none" test29
     [ "$stderr" = "pool: --dir $BATS_TEST_TMPDIR/none: not a directory" ]
     run -1 --separate-stderr "$POOL" test99
@@ -74,4 +76,33 @@ SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 
     run -0 "$POOL" --dir "$TOP/bench/m2s-model/v19" test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 test39
     assert_line --regexp '^all +cells 1608 .*placements mean within 1424 of 1608 '
     grep -Eq '^  all \(1608\) +1409 \(1\.1148\) +1424 \(1\.1184\)' "$TOP/bench/m2s-model/v19/CRITERION"
+}
+
+T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 test39"
+
+@test "ceiling --dir, pool --exclude: v19's tally on the tuning cells in reach comes out of the committed tables" {
+    # the cells no monotone model reaches, from v19's tables (the simulated slowdowns are
+    # every version's): v19/out-of-reach.txt's 38
+    run -0 "$TOP/bench/m2s-model/ceiling" -v --dir "$TOP/bench/m2s-model/v19" $T29_39
+    want=$(grep -v '^#' "$TOP/bench/m2s-model/v19/out-of-reach.txt")
+    got=$(printf '%s\n' "${lines[@]}" | awk '$1 == "out" { print $5 "/" $6 "/" $7 }' | sort)
+    assert_equal "$got" "$want"
+    assert_line --regexp '^pooled +cells 1608  ceiling 1570 '
+    # v19/CRITERION: in reach, v19 held on 1420 of 1570, mean |error| 1.0068
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v19" --exclude "$TOP/bench/m2s-model/v19/out-of-reach.txt" $T29_39
+    assert_equal "${lines[0]}" "left out (--exclude $TOP/bench/m2s-model/v19/out-of-reach.txt): 38 cells"
+    assert_line --regexp '^all +cells 1570 .*placements mean within 1420 of 1570 \( 90\.4 %\), mean \|error\| 1\.01$'
+    grep -Eq '^  in reach \(1570\) +1405 \(1\.0060\) +1420 \(1\.0068\)' "$TOP/bench/m2s-model/v19/CRITERION"
+}
+
+@test "pool --exclude: a cell no table has, and a file it cannot read, are errors" {
+    printf '# a comment\nFFT/g29/rew+4\nFFT/g29/rew+5\n' > typo.txt
+    run -1 --separate-stderr "$POOL" --dir "$TOP/bench/m2s-model/v19" --exclude typo.txt test29
+    [ "$stderr" = "pool: --exclude typo.txt: FFT/g29/rew+5 is a cell of none of the tables" ]
+    run -1 --separate-stderr "$POOL" --exclude "$BATS_TEST_TMPDIR/none" test29
+    [ "$stderr" = "pool: --exclude $BATS_TEST_TMPDIR/none: cannot read it" ]
+    run -2 --separate-stderr "$TOP/bench/m2s-model/ceiling" --dir
+    [ "$stderr" = "usage: ceiling [-v] [--dir DIR] HALF..." ]
+    run -1 --separate-stderr "$TOP/bench/m2s-model/ceiling" --dir "$BATS_TEST_TMPDIR/none" test29
+    [ "$stderr" = "ceiling: --dir $BATS_TEST_TMPDIR/none: not a directory" ]
 }
