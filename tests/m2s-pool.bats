@@ -96,9 +96,10 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
 }
 
 @test "pool --exclude: a cell no table has, and a file it cannot read, are errors" {
-    printf '# a comment\nFFT/g29/rew+4\nFFT/g29/rew+5\n' > typo.txt
-    run -1 --separate-stderr "$POOL" --dir "$TOP/bench/m2s-model/v19" --exclude typo.txt test29
-    [ "$stderr" = "pool: --exclude typo.txt: FFT/g29/rew+5 is a cell of none of the tables" ]
+    typo=$BATS_TEST_TMPDIR/typo.txt
+    printf '# a comment\nFFT/g29/rew+4\nFFT/g29/rew+5\n' > "$typo"
+    run -1 --separate-stderr "$POOL" --dir "$TOP/bench/m2s-model/v19" --exclude "$typo" test29
+    [ "$stderr" = "pool: --exclude $typo: FFT/g29/rew+5 is a cell of none of the tables" ]
     run -1 --separate-stderr "$POOL" --exclude "$BATS_TEST_TMPDIR/none" test29
     [ "$stderr" = "pool: --exclude $BATS_TEST_TMPDIR/none: cannot read it" ]
     run -2 --separate-stderr "$TOP/bench/m2s-model/ceiling" --dir
