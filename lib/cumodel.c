@@ -222,16 +222,17 @@ static const uint8_t *dev_get(const uint8_t *p, dev *d)
 }
 
 /* ---- the collector: wavefronts, their events, the slices --------------- */
-/* a scalar load (cwf.sld); v14: the load written before it on its compute
- * unit when it came in that one's burst (its serial + 1, 0 none) and the
- * traced cycles between their writes */
-typedef struct { uint64_t pser1; uint32_t v, slot, gap; } sload_t;
+/* a scalar load (cwf.sld); v16: its burst (the loads merged on one miss):
+ * the first load written of it (its root: its serial + 1, 0 not known), the
+ * traced cycles from that load's write to its own, and that load's traced
+ * latency (the miss's) */
+typedef struct { uint64_t root1; uint32_t v, slot, off, rlat; } sload_t;
 /* a compute unit's last scalar loads as traced (a ring of CRING): slot + 1,
  * serial, issue, write (0 not yet) */
 #define CRING 64
 typedef struct { uint64_t slot1, ser, issue, write; } cload;
-typedef struct { uint64_t n, lw, lser1; cload e[CRING]; } cring;   /* v14: the last write
-                                                                 (+ 1) and its load's serial + 1 */
+/* v16: the last write (+ 1) and its load's burst (sload_t's root1, off, rlat) */
+typedef struct { uint64_t n, lw, lroot1; uint32_t loff, lrlat; cload e[CRING]; } cring;
 /* v16: a load issued before the one before it on its compute unit was
  * written, and written at most this many cycles after it, came in that
  * one's burst (merged on its miss; 4.2's in-order write stage).  9: where
@@ -351,9 +352,13 @@ typedef struct {
 } ndrow;
 
 /* v13: a scalar load's write in a run (col.mr, by serial modulo MRING):
- * 1 + its serial, the run_nd call, its write */
+ * 1 + its serial, the run_nd call, its write (v17: in a burst, no sooner
+ * than that; its burst's root's serial + 1 and its traced distance after
+ * the root's write, sload_w); where it is a burst's root, the burst's
+ * miss return in the run (1 + the serial, the call, the return: the
+ * earliest issue of its loads put so far plus the miss's latency) */
 #define MRING 8192
-typedef struct { uint64_t ser1, gen, w; } mload;
+typedef struct { uint64_t ser1, gen, w, root1, gser1, ggen, ret; uint32_t off; } mload;
 
 /* RC, PW: runs B's and W's states before an ND-range, kept to calibrate it
  * (RC) and to time it with placements perturbed (col.nplace) in XB, XW */
@@ -728,7 +733,7 @@ static int col_scalar(col *c, cwf *f, uint8_t mark)
             return -1;
         uint64_t ser = c->nser++, slot = r->n++;
         r->e[slot % CRING] = (cload){slot + 1, ser, now, 0};
-        f->sld[f->nsld++] = (sload_t){0, (uint32_t)now, (uint32_t)slot, 0};
+        f->sld[f->nsld++] = (sload_t){0, (uint32_t)now, (uint32_t)slot, 0, 0};
         f->snew[2 * f->nsnew] = ser, f->snew[2 * f->nsnew + 1] = now, f->nsnew++;
     } else if (mark == RFT_WF_SDONE) {
         if (r && f->nsdone < f->nsld) {
@@ -737,17 +742,21 @@ static int col_scalar(col *c, cwf *f, uint8_t mark)
             l->v = d < UINT32_MAX ? d + 1 : UINT32_MAX;
             if (!c->slat1 || (uint64_t)d + 1 < c->slat1)
                 c->slat1 = (uint64_t)d + 1;
-            /* v14, v16: written in the burst of the load before it (merged
-             * on that one's miss or queued behind it: issued before its
-             * write, r->lw - 1) */
-            uint64_t issue = now - d, gap = now - (r->lw - 1);
-            if (r->lw && issue < r->lw - 1 && gap <= BURST_GAP)
-                l->pser1 = r->lser1, l->gap = (uint32_t)gap;
             cload *e = &r->e[l->slot % CRING];
             int kept = (uint32_t)e->slot1 == l->slot + 1;  /* its ring entry not reused */
             if (kept)
                 e->write = now;
-            r->lw = now + 1, r->lser1 = kept ? e->ser + 1 : 0;
+            /* v14, v16: written in the burst of the load before it (merged
+             * on that one's miss or queued behind it: issued before its
+             * write); else the root of its own */
+            if (r->lroot1 && now - (r->lw - 1) <= BURST_GAP && now - d < r->lw - 1) {
+                uint64_t o = r->loff + (now - (r->lw - 1));
+                l->root1 = r->lroot1, l->rlat = r->lrlat;
+                l->off = o < UINT32_MAX ? (uint32_t)o : UINT32_MAX;
+            } else {
+                l->root1 = kept ? e->ser + 1 : 0, l->off = 0, l->rlat = d;
+            }
+            r->lw = now + 1, r->lroot1 = l->root1, r->loff = l->off, r->lrlat = l->rlat;
         }
     } else if (mark == RFT_WF_SREL && f->sh_at) {
         /* the loads it waited for: its compute unit's issued before it
@@ -1080,16 +1089,33 @@ static void sload_put(col *c, const cwf *f, wst *s, const dev *ev, uint64_t base
             continue;
         const sload_t *l = &f->sld[k];
         uint64_t at = base + (off - 1), w = at + (l->v - 1);
-        /* v14: in the burst of the load written before it: after that
-         * one's write in this run (a wavefront that issued later gets the
-         * line that load brought; one that issued sooner waits for it, as
-         * traced) and no sooner than the shortest latency after its own
-         * issue */
-        const mload *p0 = l->pser1 ? sload_timed(c, l->pser1 - 1) : NULL;
-        if (p0)
-            w = umax(at + (c->slat1 - 1), p0->w + l->gap);
-        c->mr[ser % MRING] = (mload){ser + 1, c->mgen, w};
+        /* v17: its burst's miss returns the miss's latency after the
+         * earliest issue of its loads in this run (whichever wavefront
+         * issued first): the burst's return, lowered by each load put */
+        if (l->root1) {
+            mload *g = &c->mr[(l->root1 - 1) % MRING];
+            uint64_t ret = at + l->rlat;
+            if (g->gser1 == l->root1 && g->ggen == c->mgen && g->ret < ret)
+                ret = g->ret;
+            g->gser1 = l->root1, g->ggen = c->mgen, g->ret = ret;
+            w = at + (c->slat1 - 1);
+        }
+        mload *m = &c->mr[ser % MRING];
+        m->ser1 = ser + 1, m->gen = c->mgen, m->w = w, m->root1 = l->root1, m->off = l->off;
     }
+}
+
+/* v17: load m's write in the run, read when a wait reads it (every load
+ * that issued before the wait put by then): in a burst, its traced
+ * distance after the burst's first write, the burst's return as it
+ * stands, no sooner than the shortest latency after its own issue (one
+ * issued after the return hits, m->w) */
+static uint64_t sload_w(const col *c, const mload *m)
+{
+    if (!m->root1)
+        return m->w;
+    const mload *g = &c->mr[(m->root1 - 1) % MRING];
+    return g->gser1 == m->root1 && g->ggen == c->mgen ? umax(m->w, g->ret + m->off) : m->w;
 }
 
 /* v13: when the event after a wait behind scalar loads is ready, for the
@@ -1104,7 +1130,7 @@ static uint64_t sload_rel(const col *c, const dev *nx)
         ser = i ? ser - d : d;
         const mload *m = sload_timed(c, ser);
         if (m)
-            w = umax(w, m->w);
+            w = umax(w, sload_w(c, m));
     }
     return w ? w + nx->sbd + (nx->sdist - 1) : 0;
 }

@@ -169,6 +169,46 @@ hit_after() {
     assert_output "200 200 200"
 }
 
+# scalar_wait 30's wavefront, its load (issued at 30, written at 100) the first written of
+# a burst, beside another on its compute unit that issued the same load at $1 (written at
+# 101), then a 3-cycle load; with $2, the other a vector ALU instruction at 10 and the
+# load at 80, waited for, its end at 200
+burst_lead() {
+    wl() { printf 'W\t%s\t0\t1\t1\t1\tffffffffffffffff' "$1"
+           printf '\t00000001%.0s' {1..64}; printf '\n'; }
+    { scalar_wait 30
+      printf 'B\t0\t0\t1\t1\t4\tk\t1\n'
+      if [ -z "$2" ]; then
+          printf 'U\t%s\t0\t1\t1\tsload\nU\t101\t0\t1\t1\tsdone\n' "$1"
+          printf 'U\t102\t0\t1\t1\tsload\nU\t105\t0\t1\t1\tsdone\n'; wl 106
+          printf 'E\t115\t0\t1\t1\n'
+      else
+          wl 10; printf 'U\t%s\t0\t1\t1\tsload\nU\t%s\t0\t1\t1\tshold\n' "$1" $(($1 + 1))
+          printf 'U\t101\t0\t1\t1\tsdone\nU\t102\t0\t1\t1\tsrel\n'; wl 110
+          printf 'E\t200\t0\t1\t1\n'
+      fi; } | sort -t $'\t' -k2,2n -s
+}
+
+@test "a burst's miss returns after its earliest issue in the run, whichever load that is, as of when a wait reads it (v17)" {
+    # the other load issued at 35 in the run too (its SIMD not slowed): the miss returns
+    # 70 cycles later (the first written's latency), at 105, and the load issued at 62 is
+    # written then, not 70 cycles after 62 (152, v16)
+    burst_lead 35 | rft-decode -o lead.rft -
+    run -0 r40_total lead.rft
+    assert_output "120 120 125"
+    # issued at 31: the miss at 101
+    burst_lead 31 | rft-decode -o lead31.rft -
+    run -0 r40_total lead31.rft
+    assert_output "120 120 121"
+    # the other load, issued at 80, is put into the run (at its instruction at 10) before
+    # the first one (issued at 62 in the run): its wait reads the burst's return as it
+    # stands then, 62 + 70, and ends 32 cycles late; put time's return (80 + 70) would
+    # give 245 at the traced configuration already
+    burst_lead 80 late | rft-decode -o late.rft -
+    run -0 r40_total late.rft
+    assert_output "200 200 232"
+}
+
 @test "the scalar loads' rings are the compute units' that have one, counted in --max-memory" {
     printf '[ Device ]\nNumComputeUnits = 1\n' > one.ini
     # one wavefront on compute unit 65535 with one scalar load: its ring alone (v13's first
