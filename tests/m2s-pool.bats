@@ -79,6 +79,15 @@ SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 
     grep -Eq '^  all \(1608\) +1409 \(1\.1148\) +1424 \(1\.1184\)' "$TOP/bench/m2s-model/v19/CRITERION"
 }
 
+@test "pool: v20/DECISION's held-out evidence (g40 to g42, v16 and v19) comes out of the committed tables" {
+    run -0 "$POOL" test40 test41 test42
+    assert_line --regexp '^all +cells  480  within  431 .*placements mean within  437 of  480 \( 91\.0 %\), mean \|error\| 0\.94$'
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v19" test40 test41 test42
+    assert_line --regexp '^all +cells  480  within  440 .*placements mean within  440 of  480 \( 91\.7 %\), mean \|error\| 0\.88$'
+    grep -Eq '^  g40 to g42 +437 of 480 \(0\.94\) +440 of 480 \(0\.88\)$' "$TOP/bench/m2s-model/v20/DECISION"
+    grep -Eq '^  unperturbed +431 \(0\.97\) +440 \(0\.89\)$' "$TOP/bench/m2s-model/v20/DECISION"
+}
+
 T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 test39"
 
 @test "ceiling --dir, pool --exclude: v19's tally on the tuning cells in reach comes out of the committed tables" {
