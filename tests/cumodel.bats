@@ -174,22 +174,20 @@ hit_after() {
 # 101), then a 3-cycle load; with $2, the other a vector ALU instruction at 10 and the
 # load at 80, waited for, its end at 200
 burst_lead() {
-    wl() { printf 'W\t%s\t0\t1\t1\t1\tffffffffffffffff' "$1"
-           printf '\t00000001%.0s' {1..64}; printf '\n'; }
     { scalar_wait 30
       printf 'B\t0\t0\t1\t1\t4\tk\t1\n'
       if [ -z "$2" ]; then
           printf 'U\t%s\t0\t1\t1\tsload\nU\t101\t0\t1\t1\tsdone\n' "$1"
-          printf 'U\t102\t0\t1\t1\tsload\nU\t105\t0\t1\t1\tsdone\n'; wl 106
+          printf 'U\t102\t0\t1\t1\tsload\nU\t105\t0\t1\t1\tsdone\n'; wr 106 1 1
           printf 'E\t115\t0\t1\t1\n'
       else
-          wl 10; printf 'U\t%s\t0\t1\t1\tsload\nU\t%s\t0\t1\t1\tshold\n' "$1" $(($1 + 1))
-          printf 'U\t101\t0\t1\t1\tsdone\nU\t102\t0\t1\t1\tsrel\n'; wl 110
+          wr 10 1 1; printf 'U\t%s\t0\t1\t1\tsload\nU\t%s\t0\t1\t1\tshold\n' "$1" $(($1 + 1))
+          printf 'U\t101\t0\t1\t1\tsdone\nU\t102\t0\t1\t1\tsrel\n'; wr 110 1 1
           printf 'E\t200\t0\t1\t1\n'
       fi; } | sort -t $'\t' -k2,2n -s
 }
 
-@test "a burst's miss returns after its earliest issue in the run, whichever load that is, as of when a wait reads it (v17)" {
+@test "a burst's miss returns after its earliest issue in the run, whichever load that is, as of when a wait reads it (v17, v20)" {
     # the other load issued at 35 in the run too (its SIMD not slowed): the miss returns
     # 70 cycles later (the first written's latency), at 105, and the load issued at 62 is
     # written then, not 70 cycles after 62 (152, v16)
