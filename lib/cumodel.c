@@ -748,9 +748,10 @@ static int col_scalar(col *c, cwf *f, uint8_t mark)
                 e->write = now;
             /* v14, v16: written in the burst of the load before it (merged
              * on that one's miss or queued behind it: issued before its
-             * write); else the root of its own */
-            if (r->lroot1 && now - (r->lw - 1) <= BURST_GAP && now - d < r->lw - 1) {
-                uint64_t o = r->loff + (now - (r->lw - 1));
+             * write, r->lw - 1); else the root of its own */
+            uint64_t issue = now - d, gap = now - (r->lw - 1);
+            if (r->lroot1 && gap <= BURST_GAP && issue < r->lw - 1) {
+                uint64_t o = r->loff + gap;
                 l->root1 = r->lroot1, l->rlat = r->lrlat;
                 l->off = o < UINT32_MAX ? (uint32_t)o : UINT32_MAX;
             } else {
@@ -1075,6 +1076,15 @@ static const mload *sload_timed(const col *c, uint64_t ser)
     return m->ser1 == ser + 1 && m->gen == c->mgen ? m : NULL;
 }
 
+/* v17: the miss return of the burst whose root is load root1 - 1, NULL
+ * where none of its loads was put in this run_nd call (kept in the root's
+ * ring entry, tagged apart: the root itself may be put later, or not) */
+static const mload *burst_timed(const col *c, uint64_t root1)
+{
+    const mload *g = &c->mr[(root1 - 1) % MRING];
+    return g->gser1 == root1 && g->ggen == c->mgen ? g : NULL;
+}
+
 /* v13: the scalar loads of event ev of f's (base: the run's time of the
  * event before, or of f's begin) written in the run's ring at their issue
  * plus their traced latency (a load not written as traced: none) */
@@ -1093,10 +1103,9 @@ static void sload_put(col *c, const cwf *f, wst *s, const dev *ev, uint64_t base
          * earliest issue of its loads in this run (whichever wavefront
          * issued first): the burst's return, lowered by each load put */
         if (l->root1) {
+            const mload *g0 = burst_timed(c, l->root1);
+            uint64_t ret = g0 && g0->ret < at + l->rlat ? g0->ret : at + l->rlat;
             mload *g = &c->mr[(l->root1 - 1) % MRING];
-            uint64_t ret = at + l->rlat;
-            if (g->gser1 == l->root1 && g->ggen == c->mgen && g->ret < ret)
-                ret = g->ret;
             g->gser1 = l->root1, g->ggen = c->mgen, g->ret = ret;
             w = at + (c->slat1 - 1);
         }
@@ -1112,10 +1121,8 @@ static void sload_put(col *c, const cwf *f, wst *s, const dev *ev, uint64_t base
  * issued after the return hits, m->w) */
 static uint64_t sload_w(const col *c, const mload *m)
 {
-    if (!m->root1)
-        return m->w;
-    const mload *g = &c->mr[(m->root1 - 1) % MRING];
-    return g->gser1 == m->root1 && g->ggen == c->mgen ? umax(m->w, g->ret + m->off) : m->w;
+    const mload *g = m->root1 ? burst_timed(c, m->root1) : NULL;
+    return g ? umax(m->w, g->ret + m->off) : m->w;
 }
 
 /* v13: when the event after a wait behind scalar loads is ready, for the
