@@ -92,6 +92,24 @@ SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 
     grep -Eq '^  unperturbed +431 \(0\.97\) +440 \(0\.89\)$' "$TOP/bench/m2s-model/v20/DECISION"
 }
 
+T40_45="test40 test41 test42 test43 test44 test45"
+
+@test "pool --dir, --exclude: v21/CRITERION's result (not adopted) comes out of the committed tables" {
+    # v20's side: its tables of g40 to g45 (v19's code, v19/test40..42.tsv; test43..45.tsv)
+    v20=$BATS_TEST_TMPDIR/v20
+    mkdir "$v20" && for n in 40 41 42; do cp "$TOP/bench/m2s-model/v19/test$n.tsv" "$v20"/; done
+    for n in 43 44 45; do cp "$TOP/bench/m2s-model/test$n.tsv" "$v20"/; done
+    run -0 "$POOL" --dir "$v20" --exclude "$TOP/bench/m2s-model/v21/out-of-reach.txt" $T40_45
+    assert_equal "${lines[0]}" "left out (--exclude $TOP/bench/m2s-model/v21/out-of-reach.txt): 28 cells"
+    assert_line --regexp '^all +cells  932 .*placements mean within  856 of  932 \( 91\.8 %\), mean \|error\| 0\.92$'
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v21" --exclude "$TOP/bench/m2s-model/v21/out-of-reach.txt" $T40_45
+    assert_line --regexp '^all +cells  932 .*placements mean within  857 of  932 \( 92\.0 %\), mean \|error\| 0\.93$'
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v21" $T40_45
+    assert_line --regexp '^all +cells  960  within  841 .*baselines within 3 % 120 of 120  placements mean within  857 of  960 '
+    grep -Eq '^  in reach \(932\) +856 \(0\.9170\) +857 \(0\.9290\)$' "$TOP/bench/m2s-model/v21/CRITERION"
+    grep -Eq '^  all \(960\) +857 \(1\.1108\) +857 \(1\.1234\)$' "$TOP/bench/m2s-model/v21/CRITERION"
+}
+
 T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 test39"
 
 @test "ceiling --dir, pool --exclude: v19's tally on the tuning cells in reach comes out of the committed tables" {
