@@ -5,12 +5,12 @@
 load test_helper
 
 POOL="$TOP/bench/m2s-model/pool"
-SINCE_V7="test18 test19 test20 test21 test22 test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 test39 test40 test41 test42 test43 test44 test45 test46"
-SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 test39 test40 test41 test42 test43 test44 test45 test46"
+SINCE_V7="test18 test19 test20 test21 test22 test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 test39 test40 test41 test42 test43 test44 test45 test46 test47"
+SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 test39 test40 test41 test42 test43 test44 test45 test46 test47"
 
-@test "pool: the twenty-nine held-out GPUs' line is the README's" {
+@test "pool: the thirty held-out GPUs' line is the README's" {
     run -0 "$POOL" $SINCE_V7
-    want=$(grep -m1 '^  all      cells 4600 ' "$TOP/bench/m2s-model/README")
+    want=$(grep -m1 '^  all      cells 4760 ' "$TOP/bench/m2s-model/README")
     assert_line "${want#  }"
     assert_line --partial 'test32   cells  160  within  145 ( 90.6 %)'
     assert_line --partial 'test33   cells  160  within  143 ( 89.4 %)'
@@ -27,6 +27,7 @@ SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 
     assert_line --partial 'test44   cells  160  within  146 ( 91.2 %)'
     assert_line --partial 'test45   cells  160  within  141 ( 88.1 %)'
     assert_line --partial 'test46   cells  160  within  145 ( 90.6 %)'
+    assert_line --partial 'test47   cells  160  within  143 ( 89.4 %)'
 }
 
 @test "pool: rft-replay(1) and the README's summary cite the pooled line's figures" {
@@ -48,10 +49,10 @@ SINCE_V9="test23 test24 test25 test26 test27 test28 test29 test30 test31 test32 
     run -0 "$POOL" --by-knob $SINCE_V9
     assert_equal "${#lines[@]}" 5
     assert_equal "${lines[-1]}" "$all"
-    assert_line --regexp '^rew +cells  952 .*placements mean within  808 of  952 \( 84\.9 %\)'
-    assert_line --regexp '^vmw1 +cells  952 .*placements mean within  774 of  952'
-    assert_line --regexp '^vmw64 +cells  952 .*placements mean within  857 of  952'
-    assert_line --regexp '^ldsw +cells  952 .*placements mean within  911 of  952'
+    assert_line --regexp '^rew +cells  992 .*placements mean within  846 of  992 \( 85\.3 %\)'
+    assert_line --regexp '^vmw1 +cells  992 .*placements mean within  806 of  992'
+    assert_line --regexp '^vmw64 +cells  992 .*placements mean within  892 of  992'
+    assert_line --regexp '^ldsw +cells  992 .*placements mean within  950 of  992'
     # a knob's line has no baselines: they are a kernel x GPU's, whatever the knob
     refute_line --regexp '^(rew|vmw1|vmw64|ldsw) .*baselines'
 }
