@@ -9,6 +9,11 @@ POOL="$TOP/bench/m2s-model/pool"
 SINCE_V7=$(printf 'test%d ' $(seq 18 49))
 SINCE_V9=$(printf 'test%d ' $(seq 23 49))
 
+# "P Q" of an 'all' line's "placements mean within P of Q"
+placements_mean() {
+    awk '$1 == "all" { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") { p = $(i+1); q = $(i+3) } print p, q }' <<<"$1"
+}
+
 @test "pool: the thirty-two held-out GPUs' line is the README's" {
     run -0 "$POOL" $SINCE_V7
     want=$(grep -m1 '^  all      cells 5080 ' "$TOP/bench/m2s-model/README")
@@ -36,7 +41,7 @@ SINCE_V9=$(printf 'test%d ' $(seq 23 49))
 @test "pool: rft-replay(1) and the README's summary cite the pooled line's figures" {
     run -0 "$POOL" $SINCE_V7
     read -r cells within <<<"$(awk '$1 == "all" { print $3, $5 }' <<<"${lines[-1]}")"
-    read -r pm pq <<<"$(awk '$1 == "all" { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") { p = $(i+1); q = $(i+3) } print p, q }' <<<"${lines[-1]}")"
+    read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
     # the man page breaks lines anywhere: compare its text as one line
     man=$(tr '\n' ' ' < "$TOP/man/rft-replay.1")
     [[ $man == *"$within of $cells cells within the tolerance"* ]]
@@ -152,7 +157,7 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
 @test "pool: v20's held-out GPUs (g43 on) and the versions run beside it, as the README's summary says" {
     V20=$(printf 'test%d ' $(seq 43 49))
     run -0 "$POOL" $V20
-    read -r pm pq <<<"$(awk '$1 == "all" { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") { p = $(i+1); q = $(i+3) } print p, q }' <<<"${lines[-1]}")"
+    read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
     summary=$(sed -n '/^Where it stands/,/^$/p' "$TOP/bench/m2s-model/README" | tr '\n' ' ')
     [[ $summary == *"$pm of $pq on the seven"* ]]
     run -0 "$POOL" --dir "$TOP/bench/m2s-model/v20" $(printf 'test%d-v16 ' $(seq 43 49))
