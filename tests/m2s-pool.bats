@@ -6,17 +6,17 @@ load test_helper
 
 POOL="$TOP/bench/m2s-model/pool"
 # the GPUs held out since v7 (SPLIT-v18 on) and since v9 (SPLIT-v23 on), to the last run
-SINCE_V7=$(printf 'test%d ' $(seq 18 49))
-SINCE_V9=$(printf 'test%d ' $(seq 23 49))
+SINCE_V7=$(printf 'test%d ' $(seq 18 50))
+SINCE_V9=$(printf 'test%d ' $(seq 23 50))
 
 # "P Q" of an 'all' line's "placements mean within P of Q"
 placements_mean() {
     awk '$1 == "all" { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") { p = $(i+1); q = $(i+3) } print p, q }' <<<"$1"
 }
 
-@test "pool: the thirty-two held-out GPUs' line is the README's" {
+@test "pool: the thirty-three held-out GPUs' line is the README's" {
     run -0 "$POOL" $SINCE_V7
-    want=$(grep -m1 '^  all      cells 5080 ' "$TOP/bench/m2s-model/README")
+    want=$(grep -m1 '^  all      cells 5240 ' "$TOP/bench/m2s-model/README")
     assert_line "${want#  }"
     assert_line --partial 'test32   cells  160  within  145 ( 90.6 %)'
     assert_line --partial 'test33   cells  160  within  143 ( 89.4 %)'
@@ -36,6 +36,7 @@ placements_mean() {
     assert_line --partial 'test47   cells  160  within  143 ( 89.4 %)'
     assert_line --partial 'test48   cells  160  within  147 ( 91.9 %)'
     assert_line --partial 'test49   cells  160  within  146 ( 91.2 %)'
+    assert_line --partial 'test50   cells  160  within  145 ( 90.6 %)'
 }
 
 @test "pool: rft-replay(1) and the README's summary cite the pooled line's figures" {
@@ -57,10 +58,10 @@ placements_mean() {
     run -0 "$POOL" --by-knob $SINCE_V9
     assert_equal "${#lines[@]}" 5
     assert_equal "${lines[-1]}" "$all"
-    assert_line --regexp '^rew +cells 1072 .*placements mean within  918 of 1072 \( 85\.6 %\)'
-    assert_line --regexp '^vmw1 +cells 1072 .*placements mean within  874 of 1072'
-    assert_line --regexp '^vmw64 +cells 1072 .*placements mean within  970 of 1072'
-    assert_line --regexp '^ldsw +cells 1072 .*placements mean within 1026 of 1072'
+    assert_line --regexp '^rew +cells 1112 .*placements mean within  951 of 1112 \( 85\.5 %\)'
+    assert_line --regexp '^vmw1 +cells 1112 .*placements mean within  907 of 1112'
+    assert_line --regexp '^vmw64 +cells 1112 .*placements mean within 1006 of 1112'
+    assert_line --regexp '^ldsw +cells 1112 .*placements mean within 1064 of 1112'
     # a knob's line has no baselines: they are a kernel x GPU's, whatever the knob
     refute_line --regexp '^(rew|vmw1|vmw64|ldsw) .*baselines'
 }
@@ -155,12 +156,12 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
 }
 
 @test "pool: v20's held-out GPUs (g43 on) and the versions run beside it, as the README's summary says" {
-    V20=$(printf 'test%d ' $(seq 43 49))
+    V20=$(printf 'test%d ' $(seq 43 50))
     run -0 "$POOL" $V20
     read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
     summary=$(sed -n '/^Where it stands/,/^$/p' "$TOP/bench/m2s-model/README" | tr '\n' ' ')
-    [[ $summary == *"$pm of $pq on the seven"* ]]
-    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v20" $(printf 'test%d-v16 ' $(seq 43 49))
-    assert_line --regexp "^all +cells 1120 .*placements mean within  991 of 1120 "
-    [[ $summary == *"v16 beside 991"* ]]
+    [[ $summary == *"$pm of $pq on the eight"* ]]
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v20" $(printf 'test%d-v16 ' $(seq 43 50))
+    assert_line --regexp "^all +cells 1280 .*placements mean within 1133 of 1280 "
+    [[ $summary == *"v16 beside 1133"* ]]
 }
