@@ -5,13 +5,29 @@
 load test_helper
 
 POOL="$TOP/bench/m2s-model/pool"
-# the GPUs held out since v7 (SPLIT-v18 on) and since v9 (SPLIT-v23 on), to the last run
-SINCE_V7=$(printf 'test%d ' $(seq 18 50))
-SINCE_V9=$(printf 'test%d ' $(seq 23 50))
+# the GPUs held out since v7 (SPLIT-v18 on), since v9 (SPLIT-v23 on) and since v20
+# (SPLIT-v43 on), to the last one run
+LAST=50
+SINCE_V7=$(printf 'test%d ' $(seq 18 $LAST))
+SINCE_V9=$(printf 'test%d ' $(seq 23 $LAST))
+SINCE_V20=$(printf 'test%d ' $(seq 43 $LAST))
 
 # "P Q" of an 'all' line's "placements mean within P of Q"
 placements_mean() {
     awk '$1 == "all" { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") { p = $(i+1); q = $(i+3) } print p, q }' <<<"$1"
+}
+
+# the README's summary ("Where it stands"), its lines joined
+readme_summary() {
+    sed -n '/^Where it stands/,/^$/p' "$TOP/bench/m2s-model/README" | tr '\n' ' '
+}
+
+# the cells ceiling -v (its output in lines) names out of reach are those of list $1
+assert_out_of_reach() {
+    local want got
+    want=$(grep -v '^#' "$1" | sort)
+    got=$(printf '%s\n' "${lines[@]}" | awk '$1 == "out" { print $5 "/" $6 "/" $7 }' | sort)
+    assert_equal "$got" "$want"
 }
 
 @test "pool: the thirty-three held-out GPUs' line is the README's" {
@@ -47,7 +63,7 @@ placements_mean() {
     man=$(tr '\n' ' ' < "$TOP/man/rft-replay.1")
     [[ $man == *"$within of $cells cells within the tolerance"* ]]
     [[ $man == *"$pm of $pq"* ]]
-    summary=$(sed -n '/^Where it stands/,/^$/p' "$TOP/bench/m2s-model/README" | tr '\n' ' ')
+    summary=$(readme_summary)
     [[ $summary == *"$within of $cells cells within 2 points or 20 %"* ]]
     [[ $summary == *"$pm of $pq"* ]]
 }
@@ -111,9 +127,7 @@ T40_45="test40 test41 test42 test43 test44 test45"
     for n in 43 44 45; do cp "$TOP/bench/m2s-model/test$n.tsv" "$v20"/; done
     # v21/out-of-reach.txt is ceiling's list over them (the simulated slowdowns: every version's)
     run -0 "$TOP/bench/m2s-model/ceiling" -v --dir "$v20" $T40_45
-    want=$(grep -v '^#' "$TOP/bench/m2s-model/v21/out-of-reach.txt" | sort)
-    got=$(printf '%s\n' "${lines[@]}" | awk '$1 == "out" { print $5 "/" $6 "/" $7 }' | sort)
-    assert_equal "$got" "$want"
+    assert_out_of_reach "$TOP/bench/m2s-model/v21/out-of-reach.txt"
     run -0 "$POOL" --dir "$v20" --exclude "$TOP/bench/m2s-model/v21/out-of-reach.txt" $T40_45
     assert_equal "${lines[0]}" "left out (--exclude $TOP/bench/m2s-model/v21/out-of-reach.txt): 28 cells"
     assert_line --regexp '^all +cells  932 .*placements mean within  856 of  932 \( 91\.8 %\), mean \|error\| 0\.92$'
@@ -131,9 +145,7 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     # the cells no monotone model reaches, from v19's tables (the simulated slowdowns are
     # every version's): v19/out-of-reach.txt's 38
     run -0 "$TOP/bench/m2s-model/ceiling" -v --dir "$TOP/bench/m2s-model/v19" $T29_39
-    want=$(grep -v '^#' "$TOP/bench/m2s-model/v19/out-of-reach.txt")
-    got=$(printf '%s\n' "${lines[@]}" | awk '$1 == "out" { print $5 "/" $6 "/" $7 }' | sort)
-    assert_equal "$got" "$want"
+    assert_out_of_reach "$TOP/bench/m2s-model/v19/out-of-reach.txt"
     assert_line --regexp '^pooled +cells 1608  ceiling 1570 '
     # v19/CRITERION: in reach, v19 held on 1420 of 1570, mean |error| 1.0068
     run -0 "$POOL" --dir "$TOP/bench/m2s-model/v19" --exclude "$TOP/bench/m2s-model/v19/out-of-reach.txt" $T29_39
@@ -156,12 +168,11 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
 }
 
 @test "pool: v20's held-out GPUs (g43 on) and the versions run beside it, as the README's summary says" {
-    V20=$(printf 'test%d ' $(seq 43 50))
-    run -0 "$POOL" $V20
+    run -0 "$POOL" $SINCE_V20
     read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
-    summary=$(sed -n '/^Where it stands/,/^$/p' "$TOP/bench/m2s-model/README" | tr '\n' ' ')
+    summary=$(readme_summary)
     [[ $summary == *"$pm of $pq on the eight"* ]]
-    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v20" $(printf 'test%d-v16 ' $(seq 43 50))
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v20" $(printf 'test%d-v16 ' $(seq 43 $LAST))
     assert_line --regexp "^all +cells 1280 .*placements mean within 1133 of 1280 "
     [[ $summary == *"v16 beside 1133"* ]]
 }
