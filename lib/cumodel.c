@@ -1004,6 +1004,15 @@ typedef struct {
     uint32_t q;                 /* the calibration's factor of ALU own parts (RFT_CM_CAL_ONE: 1) */
     uint32_t seed, jit;         /* placement seed's perturbation: a work-group starts up to jit
                                    cycles late (place_delay); seed 0 none */
+    /* v22: each compute unit's memory as a queue (queue_fit).  Run B records
+     * its accesses with a done mark in the order they issued: issue qr,
+     * completion qc, compute unit qcu, id qo (vmo[its wavefront] + its index
+     * among the wavefront's); then the service qs (1/256 cycles) and each
+     * access's wait at B's times, wref; the other runs move a completion by
+     * their own wait (mq: each compute unit's queue free) less that one, no
+     * nearer its issue than lmin, B's shortest latency (qs 0: no queue) */
+    uint32_t *vmo, *wref, *qo, *qcu, nq, nqrec, ncu;
+    uint64_t *qr, *qc, *mq, qs, lmin;
 } ndw;
 
 /* The first free slot of a compute unit's (words with room for every
@@ -1163,6 +1172,57 @@ static uint32_t place_delay(uint32_t seed, uint32_t jit, uint32_t i)
     return (uint32_t)(x % ((uint64_t)jit + 1));
 }
 
+/* v22: an access issued at r on compute unit cu: its wait in that unit's
+ * memory queue (FIFO, served every qs / 256 cycles), the queue taken */
+static uint64_t queue_wait(ndw *D, uint32_t cu, uint64_t r)
+{
+    uint64_t r8 = r << 8, st = umax(r8, D->mq[cu]);
+    D->mq[cu] = st + D->qs;
+    return (st - r8) >> 8;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* v22, after run B: its accesses' mean latency T; each compute unit's most
+ * completions in any T cycles (its busiest stretch), their mean m over the
+ * units; the service T / m; each access's wait in its unit's queue at B's
+ * issues (recorded in issue order).  Fewer than 2 a stretch: no queue. */
+static void queue_fit(ndw *D)
+{
+    uint64_t n = D->nqrec, sum = 0, lmin = UINT64_MAX, ms = 0, nc = 0, mc = 0;
+    D->qs = 0;
+    if (n < 2)
+        return;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t l = D->qc[i] - D->qr[i];
+        sum += l, lmin = l < lmin ? l : lmin;
+        D->qc[i] |= (uint64_t)D->qcu[i] << 44;  /* by unit, then time (cycles < 2^44) */
+    }
+    uint64_t T = sum / n;
+    qsort(D->qc, n, sizeof *D->qc, cmp_u64);
+    for (uint64_t i = 0, j = 0; i < n; i++) {
+        if (i && D->qc[i] >> 44 != D->qc[i - 1] >> 44)
+            ms += mc, nc++, mc = 0;
+        j = j < i ? i : j;
+        while (j < n && D->qc[j] >> 44 == D->qc[i] >> 44 && D->qc[j] <= D->qc[i] + T)
+            j++;
+        mc = j - i > mc ? j - i : mc;
+    }
+    ms += mc, nc++;
+    if (!T || ms / nc < 2)
+        return;
+    D->qs = (T << 8) / (ms / nc), D->lmin = lmin;
+    memset(D->mq, 0, D->ncu * sizeof *D->mq);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t wt = queue_wait(D, D->qcu[i], D->qr[i]);
+        D->wref[D->qo[i]] = wt < UINT32_MAX ? (uint32_t)wt : UINT32_MAX;
+    }
+}
+
 static uint64_t run_nd(col *c, mrun *R, ndw *D)
 {
     const rft_m2scfg *cfg = R->cfg, *traced = &c->traced;
@@ -1201,7 +1261,8 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     uint32_t pend = 0, q1 = D->ng;
     int refb = R == &c->run[RB];
     if (refb)
-        D->lf_sum = D->lf_n = 0;
+        D->lf_sum = D->lf_n = 0, D->nqrec = 0;
+    memset(D->mq, 0, D->ncu * sizeof *D->mq);
     h->n = 0;
     uint64_t now = start;
 #define DISPATCH()                                                                        \
@@ -1317,6 +1378,14 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                         D->lf_sum += dd - 1, D->lf_n++;
                     if (paced && vm_int < vm_int_tr && D->lfree && r + D->lfree < cpl)
                         cw = r + D->lfree;
+                    uint32_t id = D->vmo[w] + k;
+                    if (refb && D->nqrec < D->nq) {
+                        D->qr[D->nqrec] = r, D->qc[D->nqrec] = cpl, D->qcu[D->nqrec] = cu;
+                        D->qo[D->nqrec++] = id;
+                    } else if (D->qs && !refb) {    /* v22: its wait now, less B's */
+                        int64_t dq = (int64_t)queue_wait(D, cu, r) - D->wref[id];
+                        cw = add_d(cw, dq, r + D->lmin);
+                    }
                     uint64_t at = umax(cw, vm_free[cu]), a0 = umax(cpl, R->vm_free_tr[cu]);
                     vm_free[cu] = at + (uint64_t)rep * vm_int;
                     R->vm_free_tr[cu] = a0 + (uint64_t)rep * vm_int_tr;
@@ -1418,8 +1487,10 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
         }
     }
 #undef DISPATCH
-    if (refb)
+    if (refb) {
         D->lfree = D->lf_n ? D->lf_sum / D->lf_n : 0;
+        queue_fit(D);
+    }
     R->clock = end;
     R->prev_traced_end = D->te;
     R->timed = 1;
@@ -1529,6 +1600,7 @@ static int col_time(col *c, uint32_t pi)
     pnd p = c->pend[pi];
     ndw D = {0};
     int rc = -1;
+    uint64_t qbytes = 0;    /* v22's queue records, in the budget */
     uint32_t nl = 0;
     for (uint32_t i = 0; i < c->nwf; i++)
         nl += c->wf[i].pid == p.id;
@@ -1673,6 +1745,29 @@ static int col_time(col *c, uint32_t pi)
             }
         }
     }
+    /* v22: the accesses' ids, and the queue's records (in the budget) */
+    D.vmo = malloc(n1 * sizeof *D.vmo);
+    if (!D.vmo)
+        goto out;
+    for (uint32_t i = 0; i < nl; i++)
+        D.vmo[i] = D.nq, D.nq += D.w[i]->nvm;
+    size_t nq = D.nq ? D.nq : 1;
+    qbytes = nq * (2 * sizeof *D.qr + sizeof *D.wref + sizeof *D.qo + sizeof *D.qcu) +
+             ncu * sizeof *D.mq;
+    if (c->st) {
+        char what[96];      /* numbers only */
+        snprintf(what, sizeof what, "an ND-range's memory queue (%u accesses)", D.nq);
+        if (rft_stage_reserve(c->st, qbytes, what)) {
+            c->refused = 1, qbytes = 0;
+            goto out;
+        }
+    }
+    D.ncu = ncu;
+    D.wref = calloc(nq, sizeof *D.wref), D.qo = malloc(nq * sizeof *D.qo);
+    D.qr = malloc(nq * sizeof *D.qr), D.qc = malloc(nq * sizeof *D.qc);
+    D.qcu = malloc(nq * sizeof *D.qcu), D.mq = calloc(ncu, sizeof *D.mq);
+    if (!D.wref || !D.qo || !D.qr || !D.qc || !D.qcu || !D.mq)
+        goto out;
     c->trace_end = umax(c->trace_end, te);
     if (c->tmax < c->tmax_low)
         c->tmax_low = c->tmax;
@@ -1792,7 +1887,8 @@ drop:   /* its wavefronts kept or freed, the others left in order; the map rebui
     }
 out:
     if (c->st)
-        rft_stage_release(c->st, sbytes);
+        rft_stage_release(c->st, sbytes + qbytes);
+    free(D.vmo), free(D.wref), free(D.qo), free(D.qr), free(D.qc), free(D.qcu), free(D.mq);
     free(kk), free(D.w), free(D.order), free(D.wgof), free(D.next), free(D.s), free(D.pos);
     free(D.cur);
     free(D.g), free(D.res_wg), free(D.res_wf), free(D.slots), free(v), free(cnt), free(D.h.a);

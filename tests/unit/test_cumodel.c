@@ -8,7 +8,8 @@
  * faster write buffer the accesses the trace's paced); two wavefronts in step drift apart when one is delayed; a kernel ends after its stores drain (in the longest load
  * latency seen); the LDS completes in ready order one per its write
  * interval and neither it nor a store holds its wavefront up; with arrive
- * marks the LDS is a queue that absorbs a delay while it is busy; an ND-range waits for the
+ * marks the LDS is a queue that absorbs a delay while it is busy, and so is
+ * each compute unit's memory (model v22); an ND-range waits for the
  * previous one on every compute unit; the schemes' own events, each paid
  * in full by a wavefront alone, monotone, a MOV delaying the other
  * wavefront on its SIMD; the configuration file's keys; the calibration
@@ -724,6 +725,40 @@ static void test_keep(void)
     CHECK(seen > 0);                        /* the case arises: the test can fail */
 }
 
+/* Model v22: each compute unit's memory is a FIFO queue.  Four loads of
+ * one compute unit issue at 20 and complete at 60, 80, 100, 120 (mean
+ * latency 70, all four in 70 cycles: one served every 17.5 cycles; waits
+ * at the traced issues 0, 17, 35, 52); each waited-for ALU 6 after.  A
+ * slower SIMD delays the last two loads by 10 (their two ALUs first): they
+ * find the queue 10 cycles further on and wait that much less, so the
+ * kernel ends as traced, where v20 moved the last load's completion the
+ * full 10.  A longer write latency moves no issue: the waits stay B's. */
+static void test_mem_queue(void)
+{
+    rft_m2scfg t = base(1), c = t;
+    reset();
+    for (uint32_t i = 0; i < 4; i++) {
+        uint64_t done = 60 + 20 * (uint64_t)i;
+        if (i < 2) {
+            add(0, i, 0, (uint16_t)i, 0, done + 10, 2, (uint64_t[]){20, done + 6},
+                (uint8_t[]){V, A}, NULL);
+            ev[nev - 2].done = done, ev[nev - 1].mark = RFT_WF_WAIT;
+        } else {
+            add(0, i, 0, (uint16_t)i, 0, done + 10, 4, (uint64_t[]){4, 12, 20, done + 6},
+                (uint8_t[]){A, A, V, A}, NULL);
+            ev[nev - 2].done = done, ev[nev - 1].mark = RFT_WF_WAIT;
+        }
+    }
+    uint64_t tr;
+    CHECK(run(&t, &c, &tr) == 130 && tr == 130);
+    c.rew_latency = 18;         /* ALUs at 4, 22, loads at 30: waits 25 and 42, each
+                                 * 10 less; completions 100 and 120 as traced */
+    CHECK(run(&t, &c, NULL) == 130);
+    c = t;
+    c.vm_write_latency = 11;    /* every write 10 later, the last ALU at 136 */
+    CHECK(run(&t, &c, NULL) == 140);
+}
+
 int main(void)
 {
     test_alone();
@@ -750,6 +785,7 @@ int main(void)
     test_keep();
     test_wide_event();
     test_many_slots();
+    test_mem_queue();
     printf("test_cumodel: ok\n");
     return 0;
 }
