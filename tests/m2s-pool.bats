@@ -5,12 +5,13 @@
 load test_helper
 
 POOL="$TOP/bench/m2s-model/pool"
-# the GPUs held out since v7 (SPLIT-v18 on), since v9 (SPLIT-v23 on) and since v20
-# (SPLIT-v43 on), to the last one run
-LAST=50
+# the GPUs held out since v7 (SPLIT-v18 on), since v9 (SPLIT-v23 on) and since v22
+# (SPLIT-v51 on), to the last one run; v20's (SPLIT-v43 to v50)
+LAST=52
 SINCE_V7=$(printf 'test%d ' $(seq 18 $LAST))
 SINCE_V9=$(printf 'test%d ' $(seq 23 $LAST))
-SINCE_V20=$(printf 'test%d ' $(seq 43 $LAST))
+V20_TESTS=$(printf 'test%d ' $(seq 43 50))
+SINCE_V22=$(printf 'test%d ' $(seq 51 $LAST))
 
 # "P Q" of an 'all' line's "placements mean within P of Q"
 placements_mean() {
@@ -30,9 +31,9 @@ assert_out_of_reach() {
     assert_equal "$got" "$want"
 }
 
-@test "pool: the thirty-three held-out GPUs' line is the README's" {
+@test "pool: the thirty-five held-out GPUs' line is the README's" {
     run -0 "$POOL" $SINCE_V7
-    want=$(grep -m1 '^  all      cells 5240 ' "$TOP/bench/m2s-model/README")
+    want=$(grep -m1 '^  all      cells 5560 ' "$TOP/bench/m2s-model/README")
     assert_line "${want#  }"
     assert_line --partial 'test32   cells  160  within  145 ( 90.6 %)'
     assert_line --partial 'test33   cells  160  within  143 ( 89.4 %)'
@@ -53,6 +54,8 @@ assert_out_of_reach() {
     assert_line --partial 'test48   cells  160  within  147 ( 91.9 %)'
     assert_line --partial 'test49   cells  160  within  146 ( 91.2 %)'
     assert_line --partial 'test50   cells  160  within  145 ( 90.6 %)'
+    assert_line --partial 'test51   cells  160  within  138 ( 86.2 %)'
+    assert_line --partial 'test52   cells  160  within  144 ( 90.0 %)'
 }
 
 @test "pool: rft-replay(1) and the README's summary cite the pooled line's figures" {
@@ -74,10 +77,10 @@ assert_out_of_reach() {
     run -0 "$POOL" --by-knob $SINCE_V9
     assert_equal "${#lines[@]}" 5
     assert_equal "${lines[-1]}" "$all"
-    assert_line --regexp '^rew +cells 1112 .*placements mean within  951 of 1112 \( 85\.5 %\)'
-    assert_line --regexp '^vmw1 +cells 1112 .*placements mean within  907 of 1112'
-    assert_line --regexp '^vmw64 +cells 1112 .*placements mean within 1006 of 1112'
-    assert_line --regexp '^ldsw +cells 1112 .*placements mean within 1064 of 1112'
+    assert_line --regexp '^rew +cells 1192 .*placements mean within 1022 of 1192 \( 85\.7 %\)'
+    assert_line --regexp '^vmw1 +cells 1192 .*placements mean within  971 of 1192'
+    assert_line --regexp '^vmw64 +cells 1192 .*placements mean within 1075 of 1192'
+    assert_line --regexp '^ldsw +cells 1192 .*placements mean within 1139 of 1192'
     # a knob's line has no baselines: they are a kernel x GPU's, whatever the knob
     refute_line --regexp '^(rew|vmw1|vmw64|ldsw) .*baselines'
 }
@@ -167,12 +170,34 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     [ "$stderr" = "ceiling: --dir $BATS_TEST_TMPDIR/none: not a directory" ]
 }
 
-@test "pool: v20's held-out GPUs (g43 on) and the versions run beside it, as the README's summary says" {
-    run -0 "$POOL" $SINCE_V20
+@test "pool: v20's held-out GPUs (g43 to g50) and the versions run beside it, as the README's summary says" {
+    run -0 "$POOL" $V20_TESTS
     read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
     summary=$(readme_summary)
     [[ $summary == *"$pm of $pq on the eight"* ]]
-    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v20" $(printf 'test%d-v16 ' $(seq 43 $LAST))
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v20" $(printf 'test%d-v16 ' $(seq 43 50))
     assert_line --regexp "^all +cells 1280 .*placements mean within 1133 of 1280 "
     [[ $summary == *"v16 beside 1133"* ]]
+}
+
+@test "pool: v22's held-out GPUs (g51 on) and v20 run beside it, as the README's summary says" {
+    run -0 "$POOL" $SINCE_V22
+    read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
+    summary=$(readme_summary)
+    [[ $summary == *"$pm of $pq on the two"* ]]
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v22" $(printf 'test%d-v20 ' $(seq 51 $LAST))
+    read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
+    [[ $summary == *"v20 beside $pm."* ]]
+}
+
+@test "pool: v22's criterion, its tuning cells' figures as v22/CRITERION says" {
+    crit=$(tr '\n' ' ' < "$TOP/bench/m2s-model/v22/CRITERION")
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v22" $V20_TESTS
+    assert_equal "${lines[-1]}" "$(grep -m1 '^  all      cells 1280 ' "$TOP/bench/m2s-model/v22/CRITERION" | sed 's/^  //')"
+    read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
+    [[ $crit == *"(1) $pm of $pq against 1139"* ]]
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v22" --exclude "$TOP/bench/m2s-model/v22/out-of-reach.txt" $V20_TESTS
+    assert_line --regexp '^all +cells 1234 .*placements mean within 1141 of 1234 .*mean \|error\| 0\.90$'
+    run -0 "$POOL" --exclude "$TOP/bench/m2s-model/v22/out-of-reach.txt" $V20_TESTS
+    assert_line --regexp '^all +cells 1234 .*placements mean within 1137 of 1234 .*mean \|error\| 0\.90$'
 }
