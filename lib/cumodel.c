@@ -1749,8 +1749,13 @@ static int col_time(col *c, uint32_t pi)
     D.vmo = malloc(n1 * sizeof *D.vmo);
     if (!D.vmo)
         goto out;
+    uint64_t tot = 0;   /* more than 2^32 - 1 accesses in one ND-range: the ids would
+                         * wrap (their 16 GiB of distances alone would not fit) */
     for (uint32_t i = 0; i < nl; i++)
-        D.vmo[i] = D.nq, D.nq += D.w[i]->nvm;
+        D.vmo[i] = (uint32_t)tot, tot += D.w[i]->nvm;
+    if (tot > UINT32_MAX - 1)
+        goto out;
+    D.nq = (uint32_t)tot;
     size_t nq = D.nq ? D.nq : 1;
     qbytes = nq * (2 * sizeof *D.qr + sizeof *D.wref + sizeof *D.qo + sizeof *D.qcu) +
              ncu * sizeof *D.mq;
