@@ -1,4 +1,5 @@
 /* cumodel.c - a trace-driven timing model of the compute unit (cumodel.h). */
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -459,6 +460,28 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
  * may ask for any number, so counted in the stage's memory budget first
  * (rft_stage_reserve: the message names the configuration): 0, or -1
  * (refused set when the budget refused them). */
+/* bytes of the model's state about to be allocated, counted in the stage's
+ * memory budget (none without a stage) as what fmt names (this file's
+ * formats, numbers only, fit what[]): 0, or -1 with c->refused set and the
+ * stage's message */
+static int col_reserve(col *c, uint64_t bytes, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int col_reserve(col *c, uint64_t bytes, const char *fmt, ...)
+{
+    if (!c->st)
+        return 0;
+    char what[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (rft_stage_reserve(c->st, bytes, what)) {
+        c->refused = 1;
+        return -1;
+    }
+    return 0;
+}
+
 static const rft_m2scfg *run_cfg(const col *c, int r)
 {
     return r == RB || r == RC || r == XB ? &c->traced : &c->whatif;
@@ -481,16 +504,11 @@ static int col_runs(col *c)
         bytes += (uint64_t)run_times(g) * sizeof *R->times +
                  (uint64_t)g->num_cu * (sizeof *R->cuq + sizeof *R->inq);
     }
-    if (c->st) {
-        char what[96];      /* numbers only: "the compute units of the configuration (4294967295 ...)" */
-        snprintf(what, sizeof what, "the compute units of the configuration (%u, of %u pools)",
-                 c->whatif.num_cu > c->traced.num_cu ? c->whatif.num_cu : c->traced.num_cu,
-                 c->whatif.num_pools > c->traced.num_pools ? c->whatif.num_pools : c->traced.num_pools);
-        if (rft_stage_reserve(c->st, bytes, what)) {
-            c->refused = 1;
-            return -1;
-        }
-    }
+    if (col_reserve(c, bytes, "the compute units of the configuration (%u, of %u pools)",
+                    c->whatif.num_cu > c->traced.num_cu ? c->whatif.num_cu : c->traced.num_cu,
+                    c->whatif.num_pools > c->traced.num_pools ? c->whatif.num_pools
+                                                              : c->traced.num_pools))
+        return -1;
     for (int r = 0; r < NRUNS; r++) {
         if (!run_used(c, r))
             continue;
@@ -1187,7 +1205,7 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* v22, after run B: its accesses' mean latency T; each compute unit's most
+/* v22, after run B's last run (col_time): its accesses' mean latency T; each compute unit's most
  * completions in any T cycles (its busiest stretch), their mean m over the
  * units; the service T / m; each access's wait in its unit's queue at B's
  * issues (recorded in issue order).  Fewer than 2 a stretch: no queue. */
@@ -1487,10 +1505,8 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
         }
     }
 #undef DISPATCH
-    if (refb) {
+    if (refb)
         D->lfree = D->lf_n ? D->lf_sum / D->lf_n : 0;
-        queue_fit(D);
-    }
     R->clock = end;
     R->prev_traced_end = D->te;
     R->timed = 1;
@@ -1628,12 +1644,8 @@ static int col_time(col *c, uint32_t pi)
     D.sw = (uint32_t)(((capmax < n1 ? capmax : n1) + 1 + 63) / 64);
     /* every compute unit's slot words: counted in the budget while it is timed */
     uint64_t sbytes = (uint64_t)ncu * D.sw * sizeof *D.slots;
-    if (c->st) {
-        char what[96];      /* numbers only */
-        snprintf(what, sizeof what, "an ND-range's slots (%u compute units x %u words)", ncu, D.sw);
-        if (rft_stage_reserve(c->st, sbytes, what))
-            c->refused = 1, sbytes = 0;
-    }
+    if (col_reserve(c, sbytes, "an ND-range's slots (%u compute units x %u words)", ncu, D.sw))
+        sbytes = 0;
     D.slots = c->refused ? NULL : calloc((size_t)ncu * D.sw, sizeof *D.slots);
     iv *v = malloc(2 * n1 * sizeof *v);
     uint32_t *cnt = NULL;
@@ -1759,13 +1771,9 @@ static int col_time(col *c, uint32_t pi)
     size_t nq = D.nq ? D.nq : 1;
     qbytes = nq * (2 * sizeof *D.qr + sizeof *D.wref + sizeof *D.qo + sizeof *D.qcu) +
              ncu * sizeof *D.mq;
-    if (c->st) {
-        char what[96];      /* numbers only */
-        snprintf(what, sizeof what, "an ND-range's memory queue (%u accesses)", D.nq);
-        if (rft_stage_reserve(c->st, qbytes, what)) {
-            c->refused = 1, qbytes = 0;
-            goto out;
-        }
+    if (col_reserve(c, qbytes, "an ND-range's memory queue (%u accesses)", D.nq)) {
+        qbytes = 0;
+        goto out;
     }
     D.ncu = ncu;
     D.wref = calloc(nq, sizeof *D.wref), D.qo = malloc(nq * sizeof *D.qo);
@@ -1796,6 +1804,7 @@ static int col_time(col *c, uint32_t pi)
     if ((row.cyc[RB] = c->calibrate ? calibrate(c, &D, row.traced) : run_nd(c, &c->run[RB], &D)) ==
         UINT64_MAX)
         goto out;
+    queue_fit(&D);      /* v22: from run B's last run, the calibration's steps aside */
     if (c->scheme && need_s) {
         if ((row.cyc[RS] = run_nd(c, &c->run[RS], &D)) == UINT64_MAX)
             goto out;

@@ -737,17 +737,12 @@ static void test_mem_queue(void)
 {
     rft_m2scfg t = base(1), c = t;
     reset();
-    for (uint32_t i = 0; i < 4; i++) {
-        uint64_t done = 60 + 20 * (uint64_t)i;
-        if (i < 2) {
-            add(0, i, 0, (uint16_t)i, 0, done + 10, 2, (uint64_t[]){20, done + 6},
-                (uint8_t[]){V, A}, NULL);
-            ev[nev - 2].done = done, ev[nev - 1].mark = RFT_WF_WAIT;
-        } else {
-            add(0, i, 0, (uint16_t)i, 0, done + 10, 4, (uint64_t[]){4, 12, 20, done + 6},
-                (uint8_t[]){A, A, V, A}, NULL);
-            ev[nev - 2].done = done, ev[nev - 1].mark = RFT_WF_WAIT;
-        }
+    for (uint32_t i = 0; i < 4; i++) {   /* the last two: two ALUs, then the load */
+        uint64_t done = 60 + 20 * (uint64_t)i, c4[] = {4, 12, 20, done + 6};
+        uint8_t u4[] = {A, A, V, A};
+        int skip = i < 2 ? 2 : 0;
+        add(0, i, 0, (uint16_t)i, 0, done + 10, 4 - skip, c4 + skip, u4 + skip, NULL);
+        ev[nev - 2].done = done, ev[nev - 1].mark = RFT_WF_WAIT;
     }
     uint64_t tr;
     CHECK(run(&t, &c, &tr) == 130 && tr == 130);
