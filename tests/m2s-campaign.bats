@@ -100,3 +100,31 @@ EOF
     [ "$(grep -c 'FAILED FFT g53 .* no host program' st)" -eq 9 ]
     [ "$(grep -c ' DONE DCT ' st)" -eq 9 ]
 }
+
+@test "check-runs: a whole campaign passes; a short report, a cut trace and a missing run are named" {
+    K=$TOP/bench/m2s-model/check-runs
+    run "$C" split g53 st
+    assert_success
+    run "$K" g53 data
+    assert_success
+    assert_output "check-runs: g53: 2 kernels, 18 of 18 runs with a report, 0 problems"
+    # a run stopped half way: a report shorter than the base's
+    head -1 data/DCT/g53/rew+10.report > x && mv x data/DCT/g53/rew+10.report
+    rm data/FFT/g53/ldsw+4.report
+    f=data/FFT/g53/FFT.trace.zst
+    head -c $(($(wc -c < $f) - 3)) $f > x && mv x $f
+    run "$K" g53 data
+    assert_failure 1
+    assert_line "check-runs: g53: DCT: rew+10.report has 1 lines, base.report 2"
+    assert_line "check-runs: g53: FFT: no ldsw+4.report"
+    assert_line "check-runs: g53: FFT: FFT.trace.zst is not whole (zstd -t)"
+    assert_line "check-runs: g53: 2 kernels, 17 of 18 runs with a report, 3 problems"
+}
+
+@test "check-runs: no kernel of that GPU, or no GPU, is an error" {
+    run "$TOP/bench/m2s-model/check-runs" g99 data
+    assert_failure 1
+    assert_output "check-runs: g99: no kernel has a folder data/<Kernel>/g99"
+    run "$TOP/bench/m2s-model/check-runs"
+    assert_failure 2
+}
