@@ -93,12 +93,16 @@ EOF
     [ ! -e st ]
 }
 
-@test "campaign: a missing host program fails its runs by name" {
+@test "campaign: a missing host program, or a kernel without its input's row, fails its runs by name" {
     rm samples/FFT/FFT_static
+    mkdir samples/Nope && printf '#!/bin/sh\n' > samples/Nope/Nope_static && chmod +x samples/Nope/Nope_static
+    printf 'test    Nope\n' >> split
     run "$C" split g53 st
     assert_success
     [ "$(grep -c 'FAILED FFT g53 .* no host program' st)" -eq 9 ]
+    [ "$(grep -c 'FAILED Nope g53 .* no row in kernels.tsv or kernels4.tsv' st)" -eq 9 ]
     [ "$(grep -c ' DONE DCT ' st)" -eq 9 ]
+    [ ! -e data/Nope/g53 ]
 }
 
 @test "check-runs: a whole campaign passes; a short report, a cut trace and a missing run are named" {
