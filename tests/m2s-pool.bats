@@ -7,7 +7,7 @@ load test_helper
 POOL="$TOP/bench/m2s-model/pool"
 # the GPUs held out since v7 (SPLIT-v18 on), since v9 (SPLIT-v23 on) and since v22
 # (SPLIT-v51 on), to the last one run; v20's (SPLIT-v43 to v50)
-LAST=54
+LAST=55
 SINCE_V7=$(printf 'test%d ' $(seq 18 $LAST))
 SINCE_V9=$(printf 'test%d ' $(seq 23 $LAST))
 V20_TESTS=$(printf 'test%d ' $(seq 43 50))
@@ -36,9 +36,9 @@ assert_out_of_reach() {
     assert_equal "$got" "$want"
 }
 
-@test "pool: the thirty-seven held-out GPUs' line is the README's" {
+@test "pool: the thirty-eight held-out GPUs' line is the README's" {
     run -0 "$POOL" $SINCE_V7
-    assert_line "$(quoted_all_line "$TOP/bench/m2s-model/README" 5880)"
+    assert_line "$(quoted_all_line "$TOP/bench/m2s-model/README" 6040)"
     assert_line --partial 'test32   cells  160  within  145 ( 90.6 %)'
     assert_line --partial 'test33   cells  160  within  143 ( 89.4 %)'
     assert_line --partial 'test34   cells  160  within  147 ( 91.9 %)'
@@ -62,6 +62,7 @@ assert_out_of_reach() {
     assert_line --partial 'test52   cells  160  within  144 ( 90.0 %)'
     assert_line --partial 'test53   cells  160  within  144 ( 90.0 %)'
     assert_line --partial 'test54   cells  160  within  144 ( 90.0 %)'
+    assert_line --partial 'test55   cells  160  within  139 ( 86.9 %)'
 }
 
 @test "pool: rft-replay(1) and the README's summary cite the pooled line's figures" {
@@ -83,10 +84,10 @@ assert_out_of_reach() {
     run -0 "$POOL" --by-knob $SINCE_V9
     assert_equal "${#lines[@]}" 5
     assert_equal "${lines[-1]}" "$all"
-    assert_line --regexp '^rew +cells 1272 .*placements mean within 1094 of 1272 \( 86\.0 %\)'
-    assert_line --regexp '^vmw1 +cells 1272 .*placements mean within 1038 of 1272'
-    assert_line --regexp '^vmw64 +cells 1272 .*placements mean within 1149 of 1272'
-    assert_line --regexp '^ldsw +cells 1272 .*placements mean within 1217 of 1272'
+    assert_line --regexp '^rew +cells 1312 .*placements mean within 1129 of 1312 \( 86\.1 %\)'
+    assert_line --regexp '^vmw1 +cells 1312 .*placements mean within 1070 of 1312'
+    assert_line --regexp '^vmw64 +cells 1312 .*placements mean within 1183 of 1312'
+    assert_line --regexp '^ldsw +cells 1312 .*placements mean within 1255 of 1312'
     # a knob's line has no baselines: they are a kernel x GPU's, whatever the knob
     refute_line --regexp '^(rew|vmw1|vmw64|ldsw) .*baselines'
 }
@@ -190,7 +191,7 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     run -0 "$POOL" $SINCE_V22
     read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
     summary=$(readme_summary)
-    [[ $summary == *"$pm of $pq on the four"* ]]
+    [[ $summary == *"$pm of $pq on the five"* ]]
     run -0 "$POOL" --dir "$TOP/bench/m2s-model/v22" $(printf 'test%d-v20 ' $(seq 51 $LAST))
     read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
     [[ $summary == *"v20 beside $pm."* ]]
