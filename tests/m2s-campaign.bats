@@ -35,7 +35,8 @@ EOF
 }
 
 @test "campaign: each kernel's traced base run and eight knob runs, in the split's order" {
-    run "$C" -j 1 split g53 st
+    # M2S relative to where it is started: the runs are made in the samples' folders
+    M2S=bin/m2s run "$C" -j 1 split g53 st
     assert_success
     [ "$(grep -c ' DONE ' st)" -eq 18 ]
     [ "$(awk '$2 == "DONE" { print $3, $5 }' st | head -2 | tr '\n' ,)" = "DCT base-traced,DCT rew+4," ]
@@ -90,6 +91,9 @@ EOF
     assert_output --partial "lists no kernel"
     M2S=/nonexistent run "$C" split g53 st
     assert_failure 2
+    M2S=no-such-m2s run "$C" split g53 st
+    assert_failure 2
+    assert_output "campaign: M2S (the m2s binary) is not set to an executable"
     [ ! -e st ]
 }
 
