@@ -455,27 +455,31 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
     return 0;
 }
 
-/* The runs' (three; four to calibrate) compute units (their SIMDs', write stages' and LDS's
- * free times, the dispatcher's list): NumComputeUnits of the ini, which
- * may ask for any number, so counted in the stage's memory budget first
- * (rft_stage_reserve: the message names the configuration): 0, or -1
- * (refused set when the budget refused them). */
 /* bytes of the model's state about to be allocated, counted in the stage's
- * memory budget (none without a stage) as what fmt names (this file's
- * formats, numbers only, fit what[]): 0, or -1 with c->refused set and the
- * stage's message */
+ * memory budget (none without a stage) as what fmt names: 0, or -1 with
+ * c->refused set and the stage's message.  The name is never cut: this
+ * file's formats (numbers only) fit small[], a longer one is allocated. */
 static int col_reserve(col *c, uint64_t bytes, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int col_reserve(col *c, uint64_t bytes, const char *fmt, ...)
 {
     if (!c->st)
         return 0;
-    char what[96];
+    char small[96], *what = small;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    if (rft_stage_reserve(c->st, bytes, what)) {
+    if (n >= (int)sizeof small && (what = malloc((size_t)n + 1))) {
+        va_start(ap, fmt);
+        vsnprintf(what, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    int rc = what ? rft_stage_reserve(c->st, bytes, what)
+                  : rft_stage_fail(c->st, RFT_EMEM, "out of memory");   /* not even for the name */
+    if (what != small)
+        free(what);
+    if (rc) {
         c->refused = 1;
         return -1;
     }
@@ -493,6 +497,11 @@ static int run_used(const col *c, int r)
     return r < RC || (r == RC && (c->calibrate || c->nplace)) || (r > RC && c->nplace);
 }
 
+/* The runs' (three; four to calibrate) compute units (their SIMDs', write stages' and LDS's
+ * free times, the dispatcher's list): NumComputeUnits of the ini, which
+ * may ask for any number, so counted in the stage's memory budget first
+ * (rft_stage_reserve: the message names the configuration): 0, or -1
+ * (refused set when the budget refused them). */
 static int col_runs(col *c)
 {
     uint64_t bytes = 0;
