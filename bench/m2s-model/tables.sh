@@ -1,6 +1,10 @@
-# bench/m2s-model/tables.sh - sourced by run, reverse, pool and ceiling:
-# what they read from 4.2's reports and rft-replay's tables, and SPLIT's
-# rule for a cell.
+# bench/m2s-model/tables.sh - sourced by run, reverse, pool, ceiling,
+# campaign and check-runs: what they read from 4.2's reports and
+# rft-replay's tables, SPLIT's rule for a cell and its knobs.
+
+# SPLIT's knobs at their levels: a GPU's runs are its base and one a knob
+# (configs/<GPU>-<knob>.ini, <knob>.report)
+KNOBS="rew+4 rew+10 vmw1+10 vmw1+20 vmw64+10 vmw64+20 ldsw+4 ldsw+10"
 
 cycles() {      # [ Device ] Cycles of a --si-report
     awk '/^\[ Device \]/{d=1} d && /^Cycles *=/{print $3; exit}' "$1"
