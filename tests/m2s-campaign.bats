@@ -68,6 +68,28 @@ EOF
     grep -q 'END g53 (nothing left)' st
 }
 
+@test "campaign --base-only: the traced base runs alone, and run reads the knobs' cycles from the committed table" {
+    run "$C" --base-only split g53 st
+    assert_success
+    [ "$(grep -c ' DONE ' st)" -eq 2 ]
+    [ "$(grep -c ' DONE .* base-traced$' st)" -eq 2 ]
+    grep -q 'START g53 2 jobs' st
+    [ ! -e data/DCT/g53/rew+4.report ]
+    # run's cells where no knob report is on disk: the half's committed table's
+    R=$TOP/bench/m2s-model/run
+    sed -n '/^cells() {/,/^}/p' "$R" > cells.sh
+    here=$TOP/bench/m2s-model
+    printf 'kernel\tgpu\tknob\tlevel\tsim_base\tsim_cycles\n' > committed
+    printf 'DCT\tg53\trew\t4\t1000\t1100\nFFT\tg53\trew\t4\t2000\t2000\n' >> committed
+    committed=$PWD/committed
+    . "$TOP/bench/m2s-model/tables.sh"
+    . ./cells.sh
+    [ "$(cells DCT g53 data/DCT/g53)" = "rew 4 1000 1100" ]
+    printf '[ Device ]\nCycles = 999\n' > data/DCT/g53/rew+4.report
+    [ "$(cells DCT g53 data/DCT/g53 | cut -d' ' -f1-3)" = "rew 4 g53-base" ]
+    [ -z "$(cells Nope g53 data/Nope/g53)" ]
+}
+
 @test "campaign: a traced base run without the host check's Passed fails" {
     printf '#!/bin/sh\n%s "$@" | grep -v Passed\nexit 0\n' "$M2S" > bin/m2s-nopass
     chmod +x bin/m2s-nopass
