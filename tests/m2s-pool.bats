@@ -7,7 +7,7 @@ load test_helper
 POOL="$TOP/bench/m2s-model/pool"
 # the GPUs held out since v7 (SPLIT-v18 on), since v9 (SPLIT-v23 on) and since v22
 # (SPLIT-v51 on), to the last one run; v20's (SPLIT-v43 to v50)
-LAST=55
+LAST=56
 SINCE_V7=$(printf 'test%d ' $(seq 18 $LAST))
 SINCE_V9=$(printf 'test%d ' $(seq 23 $LAST))
 V20_TESTS=$(printf 'test%d ' $(seq 43 50))
@@ -36,9 +36,9 @@ assert_out_of_reach() {
     assert_equal "$got" "$want"
 }
 
-@test "pool: the thirty-eight held-out GPUs' line is the README's" {
+@test "pool: the thirty-nine held-out GPUs' line is the README's" {
     run -0 "$POOL" $SINCE_V7
-    assert_line "$(quoted_all_line "$TOP/bench/m2s-model/README" 6040)"
+    assert_line "$(quoted_all_line "$TOP/bench/m2s-model/README" 6192)"
     assert_line --partial 'test32   cells  160  within  145 ( 90.6 %)'
     assert_line --partial 'test33   cells  160  within  143 ( 89.4 %)'
     assert_line --partial 'test34   cells  160  within  147 ( 91.9 %)'
@@ -63,6 +63,7 @@ assert_out_of_reach() {
     assert_line --partial 'test53   cells  160  within  144 ( 90.0 %)'
     assert_line --partial 'test54   cells  160  within  144 ( 90.0 %)'
     assert_line --partial 'test55   cells  160  within  139 ( 86.9 %)'
+    assert_line --partial 'test56   cells  152  within  134 ( 88.2 %)'
 }
 
 @test "pool: rft-replay(1) and the README's summary cite the pooled line's figures" {
@@ -84,10 +85,10 @@ assert_out_of_reach() {
     run -0 "$POOL" --by-knob $SINCE_V9
     assert_equal "${#lines[@]}" 5
     assert_equal "${lines[-1]}" "$all"
-    assert_line --regexp '^rew +cells 1312 .*placements mean within 1129 of 1312 \( 86\.1 %\)'
-    assert_line --regexp '^vmw1 +cells 1312 .*placements mean within 1070 of 1312'
-    assert_line --regexp '^vmw64 +cells 1312 .*placements mean within 1183 of 1312'
-    assert_line --regexp '^ldsw +cells 1312 .*placements mean within 1255 of 1312'
+    assert_line --regexp '^rew +cells 1350 .*placements mean within 1164 of 1350 \( 86\.2 %\)'
+    assert_line --regexp '^vmw1 +cells 1350 .*placements mean within 1101 of 1350'
+    assert_line --regexp '^vmw64 +cells 1350 .*placements mean within 1215 of 1350'
+    assert_line --regexp '^ldsw +cells 1350 .*placements mean within 1292 of 1350'
     # a knob's line has no baselines: they are a kernel x GPU's, whatever the knob
     refute_line --regexp '^(rew|vmw1|vmw64|ldsw) .*baselines'
 }
@@ -191,7 +192,7 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     run -0 "$POOL" $SINCE_V22
     read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
     summary=$(readme_summary)
-    [[ $summary == *"$pm of $pq on the five"* ]]
+    [[ $summary == *"$pm of $pq on the six"* ]]
     run -0 "$POOL" --dir "$TOP/bench/m2s-model/v22" $(printf 'test%d-v20 ' $(seq 51 $LAST))
     read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
     [[ $summary == *"v20 beside $pm."* ]]
@@ -210,4 +211,23 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     assert_line --regexp '^all +cells 1234 .*placements mean within 1141 of 1234 .*mean \|error\| 0\.90$'
     run -0 "$POOL" --exclude "$TOP/bench/m2s-model/v22/out-of-reach.txt" $V20_TESTS
     assert_line --regexp '^all +cells 1234 .*placements mean within 1137 of 1234 .*mean \|error\| 0\.90$'
+}
+
+@test "pool --dir, --exclude: v23/CRITERION's result (not adopted) comes out of the committed tables" {
+    T51_55="test51 test52 test53 test54 test55"
+    crit=$(tr '\n' ' ' < "$TOP/bench/m2s-model/v23/CRITERION")
+    run -0 "$TOP/bench/m2s-model/ceiling" -v $T51_55
+    assert_out_of_reach "$TOP/bench/m2s-model/v23/out-of-reach.txt"
+    # v22's side: its committed tables, which it gave again byte for byte on the remade streams
+    run -0 "$POOL" $T51_55
+    assert_line --regexp '^all +cells  800 .*placements mean within  709 of  800 \( 88\.6 %\), mean \|error\| 1\.11$'
+    run -0 "$POOL" --exclude "$TOP/bench/m2s-model/v23/out-of-reach.txt" $T51_55
+    assert_line --regexp '^all +cells  771 .*placements mean within  704 of  771 .*mean \|error\| 0\.94$'
+    [[ $crit == *"v22 holds 704 (pool --exclude v23/out-of-reach.txt), mean |error| 0.94"* ]]
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v23" $T51_55
+    assert_equal "${lines[-1]}" "$(quoted_all_line "$TOP/bench/m2s-model/v23/CRITERION" " 800")"
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v23" --exclude "$TOP/bench/m2s-model/v23/out-of-reach.txt" $T51_55
+    assert_equal "${lines[-1]}" "$(quoted_all_line "$TOP/bench/m2s-model/v23/CRITERION" " 771")"
+    [[ $crit == *"(1) 705 of 800 against v22's 709, mean |error| 1.20 against 1.11"* ]]
+    [[ $crit == *"(2) 700 of 771 against 704, 1.01 against 0.94"* ]]
 }
