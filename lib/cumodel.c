@@ -457,29 +457,22 @@ static int col_init(col *c, const rft_m2scfg *traced, const rft_m2scfg *whatif, 
 
 /* bytes of the model's state about to be allocated, counted in the stage's
  * memory budget (none without a stage) as what fmt names: 0, or -1 with
- * c->refused set and the stage's message.  The name is never cut: this
- * file's formats (numbers only) fit small[], a longer one is allocated. */
+ * c->refused set and the stage's message.  fmt is one of this file's
+ * literals with numbers only (72 bytes at most with every %u at
+ * UINT32_MAX), never a user's string: what[] holds it whole, as
+ * rft_stage_reserve_slice's own name does. */
 static int col_reserve(col *c, uint64_t bytes, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int col_reserve(col *c, uint64_t bytes, const char *fmt, ...)
 {
     if (!c->st)
         return 0;
-    char small[96], *what = small;
+    char what[96];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    if (n >= (int)sizeof small && (what = malloc((size_t)n + 1))) {
-        va_start(ap, fmt);
-        vsnprintf(what, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    int rc = what ? rft_stage_reserve(c->st, bytes, what)
-                  : rft_stage_fail(c->st, RFT_EMEM, "out of memory");   /* not even for the name */
-    if (what != small)
-        free(what);
-    if (rc) {
+    if (rft_stage_reserve(c->st, bytes, what)) {
         c->refused = 1;
         return -1;
     }
