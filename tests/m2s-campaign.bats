@@ -76,18 +76,16 @@ EOF
     grep -q 'START g53 2 jobs' st
     [ ! -e data/DCT/g53/rew+4.report ]
     # run's cells where no knob report is on disk: the half's committed table's
-    R=$TOP/bench/m2s-model/run
-    sed -n '/^cells() {/,/^}/p' "$R" > cells.sh
     here=$TOP/bench/m2s-model
     printf 'kernel\tgpu\tknob\tlevel\tsim_base\tsim_cycles\n' > committed
     printf 'DCT\tg53\trew\t4\t1000\t1100\nFFT\tg53\trew\t4\t2000\t2000\n' >> committed
-    committed=$PWD/committed
-    . "$TOP/bench/m2s-model/tables.sh"
-    . ./cells.sh
-    [ "$(cells DCT g53 data/DCT/g53)" = "rew 4 1000 1100" ]
+    printf 'Gone\tg53\tall\t-\tmissing\n' >> committed
+    . "$here/tables.sh"
+    [ "$(cells DCT g53 data/DCT/g53 committed)" = "rew 4 1000 1100" ]
     printf '[ Device ]\nCycles = 999\n' > data/DCT/g53/rew+4.report
-    [ "$(cells DCT g53 data/DCT/g53 | cut -d' ' -f1-3)" = "rew 4 g53-base" ]
-    [ -z "$(cells Nope g53 data/Nope/g53)" ]
+    [ "$(cells DCT g53 data/DCT/g53 committed | cut -d' ' -f1-3)" = "rew 4 g53-base" ]
+    [ -z "$(cells Gone g53 data/Gone/g53 committed)" ]
+    [ -z "$(cells Nope g53 data/Nope/g53 no-such-table)" ]
 }
 
 @test "campaign: a traced base run without the host check's Passed fails" {

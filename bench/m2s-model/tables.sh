@@ -1,6 +1,7 @@
 # bench/m2s-model/tables.sh - sourced by run, reverse, pool, ceiling,
-# campaign and check-runs: what they read from 4.2's reports and
-# rft-replay's tables, SPLIT's rule for a cell and its knobs.
+# campaign and check-runs (each with here, its folder): what they read from
+# 4.2's reports and rft-replay's tables, SPLIT's rule for a cell and its
+# knobs.
 
 # SPLIT's knobs at their levels: a GPU's runs are its base and one a knob
 # (configs/<GPU>-<knob>.ini, <knob>.report)
@@ -8,6 +9,34 @@ KNOBS="rew+4 rew+10 vmw1+10 vmw1+20 vmw64+10 vmw64+20 ldsw+4 ldsw+10"
 
 cycles() {      # [ Device ] Cycles of a --si-report
     awk '/^\[ Device \]/{d=1} d && /^Cycles *=/{print $3; exit}' "$1"
+}
+# cells KERNEL GPU DIR TABLE: "knob level base_cycles cycles" lines, from
+# the --si-report files in DIR where the simulator's runs are on disk; else
+# from TABLE, the half's committed table (a GPU whose knob runs are gone and
+# whose traced base runs were made again, campaign --base-only); else from
+# simulated.tsv (what earlier rounds' runs printed, kept as data)
+cells() {
+    if [ -s "$3/base.report" ] && ls "$3"/*+*.report > /dev/null 2>&1; then
+        _csb=$(cycles "$3/base.report")
+        for _cr in "$3"/*.report; do
+            _cb=$(basename "$_cr" .report)
+            case $_cb in rew*|vmw64*|vmw1*|ldsw*) ;; *) continue;; esac
+            # a level is a number: <knob>.traced.report is reverse's (REVERSE)
+            case ${_cb#*+} in ''|*[!0-9]*) continue;; esac
+            echo "${_cb%%+*} ${_cb#*+} $_csb $(cycles "$_cr")"
+        done
+        return
+    fi
+    _crows=
+    [ -s "$4" ] && _crows=$(awk -F '\t' -v k="$1" -v n="$2" '$1 == k && $2 == n && $5 != "missing" {
+        print $3, $4, $5, $6 }' "$4")
+    if [ -n "$_crows" ]; then
+        printf '%s\n' "$_crows"
+        return
+    fi
+    awk -F '\t' -v k="$1" -v n="$2" '$1 == k && "cu" $2 == n && $3 == "base" { b = $8 }
+        $1 == k && "cu" $2 == n && $3 != "base" && $3 != "knob" { c[++m] = $3 " " $4 " " $8 }
+        END { for (i = 1; i <= m; i++) { split(c[i], f, " "); print f[1], f[2], b, f[3] } }' "$here/simulated.tsv"
 }
 total() {       # column $2 of the total row of tsv $1
     awk -F '\t' -v c="$2" '/^#/{next} !h{for(i=1;i<=NF;i++) if($i==c) k=i; h=1; next}
