@@ -61,7 +61,7 @@ DEB_PKGS += procps
 # named after the package list, so that a package added later is installed too
 DEPS_STAMP = .deps-ok-$(shell echo '$(DEB_PKGS)' | cksum | cut -d' ' -f1)
 
-.PHONY: all programs check check-quick check-slurm demo install uninstall clean deps bench bench-traces bench-study bench-compare fuzz \
+.PHONY: all programs check check-quick check-slurm demo install uninstall clean deps bench bench-deps bench-traces bench-study bench-compare fuzz \
 	static bench-scaling \
 	fuzz-build fuzz-replay fuzz-check fuzz-deps valgrind valgrind-deps check-deps
 all: $(DEPS_STAMP) $(PROGS) $(PROG_SCRIPTS) $(UNITS) $(SHLIB) examples/gate-inline
@@ -290,10 +290,17 @@ ifeq ($(VALGRIND),1)
 export VALGRIND
 check: valgrind-deps
 endif
+# What the benchmarks and bench/m2s-model/campaign use beyond the build's:
+# GNU time (/usr/bin/time: run times and peak memory), not in build-essential
+BENCH_DEB_PKGS = time
+bench-deps: | $(DEPS_STAMP)
+	@$(call deb_install,$(BENCH_DEB_PKGS))
 # What the tests alone use (tests/slurm.bats: a one-node Slurm; tests/python.bats,
-# notes.bats: pandas and matplotlib): installed here so that a fresh Debian 12
-# runs every test; as another user the tests that need them skip, saying why.
-CHECK_DEB_PKGS = slurmctld slurmd slurm-client munge python3-pandas python3-matplotlib
+# notes.bats: pandas and matplotlib; tests/m2s-campaign.bats and bench.bats run
+# the benchmarks' scripts): installed here so that a fresh Debian 12 runs every
+# test; as another user the tests that need them skip, saying why.
+CHECK_DEB_PKGS = slurmctld slurmd slurm-client munge python3-pandas python3-matplotlib \
+	$(BENCH_DEB_PKGS)
 # (after the build's packages: two apt-get at once under make -j fail on its lock)
 check-deps: | $(DEPS_STAMP)
 	@( $(call deb_install,$(CHECK_DEB_PKGS)) ) || echo "check: the tests that need them will skip"
@@ -369,20 +376,20 @@ check-slurm: all check-deps
 demo: all
 	PATH="$(CURDIR)/bin:$$PATH" sh examples/demo.sh
 
-bench: all
+bench: all bench-deps
 	PATH="$(CURDIR)/bin:$$PATH" bench/run
 
-bench-traces: all
+bench-traces: all bench-deps
 	PATH="$(CURDIR)/bin:$$PATH" bench/traces
 
 # the aging study -j 1 against -j N --shards N on one trace repeated to
 # WRITES (30M) writes (bench/scaling; N: JOBS, default nproc), e.g.
 #   make bench-scaling WRITES=2000000 JOBS=2 TRACES=trace.tsv.zst
-bench-scaling: all
+bench-scaling: all bench-deps
 	PATH="$(CURDIR)/bin:$$PATH" bench/scaling $(if $(JOBS),-j $(JOBS)) $(if $(WRITES),--writes $(WRITES)) $(TRACES)
 
 # this tree against an older built one (OLD=DIR), on TRACES (else synthetic)
-bench-study bench-compare: all
+bench-study bench-compare: all bench-deps
 	@test -n "$(OLD)" || { echo "usage: make $@ OLD=BUILT_TREE [TRACES='T...']" >&2; exit 2; }
 	PATH="$(CURDIR)/bin:$$PATH" bench/$(@:bench-%=%) $(OLD) $(TRACES)
 

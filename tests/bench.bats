@@ -28,6 +28,8 @@ setup() {
 }
 
 @test "bench/traces measures the traces of BENCH_TRACES" {
+    # its peak memory: GNU time (make check installs it as root; bench/run falls back to /proc)
+    [ -x /usr/bin/time ] || skip "no /usr/bin/time (Debian package time: make bench-deps)"
     mkdir "$BATS_TEST_TMPDIR/traces"
     mv "$BATS_TEST_TMPDIR/t.rft.tsv.zst" "$BATS_TEST_TMPDIR/traces/"
     BENCH_TRACES="$BATS_TEST_TMPDIR/traces" run --separate-stderr "$TOP/bench/traces"

@@ -5,6 +5,9 @@
 
 load test_helper
 
+# campaign times each run with GNU time (make check installs it as root)
+need_time() { [ -x /usr/bin/time ] || skip "no /usr/bin/time (Debian package time: make bench-deps)"; }
+
 setup() {
     cd "$BATS_TEST_TMPDIR"
     C=$TOP/bench/m2s-model/campaign
@@ -35,6 +38,7 @@ EOF
 }
 
 @test "campaign: each kernel's traced base run and eight knob runs, in the split's order" {
+    need_time
     # M2S relative to where it is started: the runs are made in the samples' folders
     M2S=bin/m2s run "$C" -j 1 split g53 st
     assert_success
@@ -53,6 +57,7 @@ EOF
 }
 
 @test "campaign: a failed run is a FAILED line; run again, only what is not done runs" {
+    need_time
     FAIL_ON=g53-ldsw+4 run "$C" split g53 st
     assert_success
     [ "$(grep -c ' FAILED ' st)" -eq 2 ]
@@ -69,6 +74,7 @@ EOF
 }
 
 @test "campaign --base-only: the traced base runs alone, and run reads the knobs' cycles from the committed table" {
+    need_time
     run "$C" --base-only split g53 st
     assert_success
     [ "$(grep -c ' DONE ' st)" -eq 2 ]
@@ -89,6 +95,7 @@ EOF
 }
 
 @test "campaign: a traced base run without the host check's Passed fails" {
+    need_time
     printf '#!/bin/sh\n%s "$@" | grep -v Passed\nexit 0\n' "$M2S" > bin/m2s-nopass
     chmod +x bin/m2s-nopass
     M2S=$PWD/bin/m2s-nopass run "$C" split g53 st
@@ -97,6 +104,7 @@ EOF
 }
 
 @test "campaign: impossible arguments are refused with one line, status 2" {
+    need_time
     run "$C" split g999 st
     assert_failure 2
     assert_output "campaign: no configs/g999-base.ini"
@@ -118,6 +126,7 @@ EOF
 }
 
 @test "campaign: a missing host program, or a kernel without its input's row, fails its runs by name" {
+    need_time
     rm samples/FFT/FFT_static
     mkdir samples/Nope && printf '#!/bin/sh\n' > samples/Nope/Nope_static && chmod +x samples/Nope/Nope_static
     printf 'test    Nope\n' >> split
@@ -130,6 +139,7 @@ EOF
 }
 
 @test "check-runs: a whole campaign passes; a short report, a cut trace and a missing run are named" {
+    need_time
     K=$TOP/bench/m2s-model/check-runs
     run "$C" split g53 st
     assert_success
