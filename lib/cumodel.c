@@ -1024,15 +1024,17 @@ typedef struct {
     uint32_t q;                 /* the calibration's factor of ALU own parts (RFT_CM_CAL_ONE: 1) */
     uint32_t seed, jit;         /* placement seed's perturbation: a work-group starts up to jit
                                    cycles late (place_delay); seed 0 none */
-    /* v22: each compute unit's memory as a queue (queue_fit).  Run B records
-     * its accesses with a done mark in the order they issued: issue qr,
-     * completion qc, compute unit qcu, id qo (vmo[its wavefront] + its index
-     * among the wavefront's); then the service qs (1/256 cycles) and each
-     * access's wait at B's times, wref; the other runs move a completion by
-     * their own wait (mq: each compute unit's queue free) less that one, no
-     * nearer its issue than lmin, B's shortest latency (qs 0: no queue) */
-    uint32_t *vmo, *wref, *qo, *qcu, nq, nqrec, ncu;
-    uint64_t *qr, *qc, *mq, qs, lmin;
+    /* v22: the memory as a queue (queue_fit), v24: one for the device (the
+     * L2 and memory are shared: an access that comes later waits less
+     * behind the other compute units').  Run B records its accesses with a
+     * done mark in the order they issued: issue qr, completion qc, id qo
+     * (vmo[its wavefront] + its index among the wavefront's); then the
+     * service qs (1/256 cycles) and each access's wait at B's times, wref;
+     * the other runs move a completion by their own wait (mq: the queue
+     * free, 1/256 cycles) less that one, no nearer its issue than lmin, B's
+     * shortest latency (qs 0: no queue) */
+    uint32_t *vmo, *wref, *qo, nq, nqrec;
+    uint64_t *qr, *qc, mq, qs, lmin;
 } ndw;
 
 /* The first free slot of a compute unit's (words with room for every
@@ -1192,12 +1194,12 @@ static uint32_t place_delay(uint32_t seed, uint32_t jit, uint32_t i)
     return (uint32_t)(x % ((uint64_t)jit + 1));
 }
 
-/* v22: an access issued at r on compute unit cu: its wait in that unit's
- * memory queue (FIFO, served every qs / 256 cycles), the queue taken */
-static uint64_t queue_wait(ndw *D, uint32_t cu, uint64_t r)
+/* v24: an access issued at r: its wait in the device's memory queue
+ * (FIFO, served every qs / 256 cycles), the queue taken */
+static uint64_t queue_wait(ndw *D, uint64_t r)
 {
-    uint64_t r8 = r << 8, st = umax(r8, D->mq[cu]);
-    D->mq[cu] = st + D->qs;
+    uint64_t r8 = r << 8, st = umax(r8, D->mq);
+    D->mq = st + D->qs;
     return (st - r8) >> 8;
 }
 
@@ -1207,38 +1209,35 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* v22, after run B's last run (col_time): its accesses' mean latency T; each compute unit's most
- * completions in any T cycles (its busiest stretch), their mean m over the
- * units; the service T / m; each access's wait in its unit's queue at B's
- * issues (recorded in issue order).  Fewer than 2 a stretch: no queue. */
+/* v22, after run B's last run (col_time): its accesses' mean latency T; the
+ * device's most completions in any T cycles (its busiest stretch; v22
+ * counted them a compute unit), m; the service T / m; each access's wait in
+ * the queue at B's issues (recorded in issue order).  Fewer than 2 a
+ * stretch: no queue. */
 static void queue_fit(ndw *D)
 {
-    uint64_t n = D->nqrec, sum = 0, lmin = UINT64_MAX, ms = 0, nc = 0, mc = 0;
+    uint64_t n = D->nqrec, sum = 0, lmin = UINT64_MAX, m = 0;
     D->qs = 0;
     if (n < 2)
         return;
     for (uint64_t i = 0; i < n; i++) {
         uint64_t l = D->qc[i] - D->qr[i];
         sum += l, lmin = l < lmin ? l : lmin;
-        D->qc[i] |= (uint64_t)D->qcu[i] << 44;  /* by unit, then time (cycles < 2^44) */
     }
     uint64_t T = sum / n;
-    qsort(D->qc, n, sizeof *D->qc, cmp_u64);
+    qsort(D->qc, n, sizeof *D->qc, cmp_u64);   /* the completions by time (qr, qo keep issue order) */
     for (uint64_t i = 0, j = 0; i < n; i++) {
-        if (i && D->qc[i] >> 44 != D->qc[i - 1] >> 44)
-            ms += mc, nc++, mc = 0;
         j = j < i ? i : j;
-        while (j < n && D->qc[j] >> 44 == D->qc[i] >> 44 && D->qc[j] <= D->qc[i] + T)
+        while (j < n && D->qc[j] <= D->qc[i] + T)
             j++;
-        mc = j - i > mc ? j - i : mc;
+        m = j - i > m ? j - i : m;
     }
-    ms += mc, nc++;
-    if (!T || ms / nc < 2)
+    if (!T || m < 2)
         return;
-    D->qs = (T << 8) / (ms / nc), D->lmin = lmin;
-    memset(D->mq, 0, D->ncu * sizeof *D->mq);
+    D->qs = (T << 8) / m, D->lmin = lmin;
+    D->mq = 0;
     for (uint64_t i = 0; i < n; i++) {
-        uint64_t wt = queue_wait(D, D->qcu[i], D->qr[i]);
+        uint64_t wt = queue_wait(D, D->qr[i]);
         D->wref[D->qo[i]] = wt < UINT32_MAX ? (uint32_t)wt : UINT32_MAX;
     }
 }
@@ -1282,7 +1281,7 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
     int refb = R == &c->run[RB];
     if (refb)
         D->lf_sum = D->lf_n = 0, D->nqrec = 0;
-    memset(D->mq, 0, D->ncu * sizeof *D->mq);
+    D->mq = 0;
     h->n = 0;
     uint64_t now = start;
 #define DISPATCH()                                                                        \
@@ -1400,10 +1399,10 @@ static uint64_t run_nd(col *c, mrun *R, ndw *D)
                         cw = r + D->lfree;
                     uint32_t id = D->vmo[w] + k;
                     if (refb && D->nqrec < D->nq) {
-                        D->qr[D->nqrec] = r, D->qc[D->nqrec] = cpl, D->qcu[D->nqrec] = cu;
+                        D->qr[D->nqrec] = r, D->qc[D->nqrec] = cpl;
                         D->qo[D->nqrec++] = id;
                     } else if (D->qs && !refb) {    /* v22: its wait now, less B's */
-                        int64_t dq = (int64_t)queue_wait(D, cu, r) - D->wref[id];
+                        int64_t dq = (int64_t)queue_wait(D, r) - D->wref[id];
                         cw = add_d(cw, dq, r + D->lmin);
                     }
                     uint64_t at = umax(cw, vm_free[cu]), a0 = umax(cpl, R->vm_free_tr[cu]);
@@ -1771,17 +1770,14 @@ static int col_time(col *c, uint32_t pi)
         goto out;
     D.nq = (uint32_t)tot;
     size_t nq = D.nq ? D.nq : 1;
-    qbytes = nq * (2 * sizeof *D.qr + sizeof *D.wref + sizeof *D.qo + sizeof *D.qcu) +
-             ncu * sizeof *D.mq;
+    qbytes = nq * (2 * sizeof *D.qr + sizeof *D.wref + sizeof *D.qo);
     if (col_reserve(c, qbytes, "an ND-range's memory queue (%u accesses)", D.nq)) {
         qbytes = 0;
         goto out;
     }
-    D.ncu = ncu;
     D.wref = calloc(nq, sizeof *D.wref), D.qo = malloc(nq * sizeof *D.qo);
     D.qr = malloc(nq * sizeof *D.qr), D.qc = malloc(nq * sizeof *D.qc);
-    D.qcu = malloc(nq * sizeof *D.qcu), D.mq = calloc(ncu, sizeof *D.mq);
-    if (!D.wref || !D.qo || !D.qr || !D.qc || !D.qcu || !D.mq)
+    if (!D.wref || !D.qo || !D.qr || !D.qc)
         goto out;
     c->trace_end = umax(c->trace_end, te);
     if (c->tmax < c->tmax_low)
@@ -1904,7 +1900,7 @@ drop:   /* its wavefronts kept or freed, the others left in order; the map rebui
 out:
     if (c->st)
         rft_stage_release(c->st, sbytes + qbytes);
-    free(D.vmo), free(D.wref), free(D.qo), free(D.qr), free(D.qc), free(D.qcu), free(D.mq);
+    free(D.vmo), free(D.wref), free(D.qo), free(D.qr), free(D.qc);
     free(kk), free(D.w), free(D.order), free(D.wgof), free(D.next), free(D.s), free(D.pos);
     free(D.cur);
     free(D.g), free(D.res_wg), free(D.res_wf), free(D.slots), free(v), free(cnt), free(D.h.a);
