@@ -5,13 +5,13 @@
 load test_helper
 
 POOL="$TOP/bench/m2s-model/pool"
-# the GPUs held out since v7 (SPLIT-v18 on), since v9 (SPLIT-v23 on) and since v22
-# (SPLIT-v51 on), to the last one run; v20's (SPLIT-v43 to v50)
-LAST=56
+# the GPUs held out since v7 (SPLIT-v18 on) and since v9 (SPLIT-v23 on), to the
+# last one run; v20's (SPLIT-v43 to v50), v22's (SPLIT-v51 to v56)
+LAST=57
 SINCE_V7=$(printf 'test%d ' $(seq 18 $LAST))
 SINCE_V9=$(printf 'test%d ' $(seq 23 $LAST))
 V20_TESTS=$(printf 'test%d ' $(seq 43 50))
-SINCE_V22=$(printf 'test%d ' $(seq 51 $LAST))
+V22_TESTS=$(printf 'test%d ' $(seq 51 56))
 
 # "P Q" of an 'all' line's "placements mean within P of Q"
 placements_mean() {
@@ -36,9 +36,9 @@ assert_out_of_reach() {
     assert_equal "$got" "$want"
 }
 
-@test "pool: the thirty-nine held-out GPUs' line is the README's" {
+@test "pool: the forty held-out GPUs' line is the README's" {
     run -0 "$POOL" $SINCE_V7
-    assert_line "$(quoted_all_line "$TOP/bench/m2s-model/README" 6192)"
+    assert_line "$(quoted_all_line "$TOP/bench/m2s-model/README" 6352)"
     assert_line --partial 'test32   cells  160  within  145 ( 90.6 %)'
     assert_line --partial 'test33   cells  160  within  143 ( 89.4 %)'
     assert_line --partial 'test34   cells  160  within  147 ( 91.9 %)'
@@ -64,6 +64,7 @@ assert_out_of_reach() {
     assert_line --partial 'test54   cells  160  within  144 ( 90.0 %)'
     assert_line --partial 'test55   cells  160  within  139 ( 86.9 %)'
     assert_line --partial 'test56   cells  152  within  134 ( 88.2 %)'
+    assert_line --partial 'test57   cells  160  within  148 ( 92.5 %)'
 }
 
 @test "pool: rft-replay(1) and the README's summary cite the pooled line's figures" {
@@ -85,10 +86,10 @@ assert_out_of_reach() {
     run -0 "$POOL" --by-knob $SINCE_V9
     assert_equal "${#lines[@]}" 5
     assert_equal "${lines[-1]}" "$all"
-    assert_line --regexp '^rew +cells 1350 .*placements mean within 1164 of 1350 \( 86\.2 %\)'
-    assert_line --regexp '^vmw1 +cells 1350 .*placements mean within 1101 of 1350'
-    assert_line --regexp '^vmw64 +cells 1350 .*placements mean within 1215 of 1350'
-    assert_line --regexp '^ldsw +cells 1350 .*placements mean within 1292 of 1350'
+    assert_line --regexp '^rew +cells 1390 .*placements mean within 1203 of 1390 \( 86\.5 %\)'
+    assert_line --regexp '^vmw1 +cells 1390 .*placements mean within 1134 of 1390'
+    assert_line --regexp '^vmw64 +cells 1390 .*placements mean within 1252 of 1390'
+    assert_line --regexp '^ldsw +cells 1390 .*placements mean within 1331 of 1390'
     # a knob's line has no baselines: they are a kernel x GPU's, whatever the knob
     refute_line --regexp '^(rew|vmw1|vmw64|ldsw) .*baselines'
 }
@@ -188,12 +189,12 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     [[ $summary == *"v16 beside 1133"* ]]
 }
 
-@test "pool: v22's held-out GPUs (g51 on) and v20 run beside it, as the README's summary says" {
-    run -0 "$POOL" $SINCE_V22
+@test "pool: v22's held-out GPUs (g51 to g56) and v20 run beside it, as the README's summary says" {
+    run -0 "$POOL" $V22_TESTS
     read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
     summary=$(readme_summary)
     [[ $summary == *"$pm of $pq on the six"* ]]
-    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v22" $(printf 'test%d-v20 ' $(seq 51 $LAST))
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v22" $(printf 'test%d-v20 ' $(seq 51 56))
     read -r pm pq <<<"$(placements_mean "${lines[-1]}")"
     [[ $summary == *"v20 beside $pm."* ]]
 }
@@ -230,4 +231,29 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     assert_equal "${lines[-1]}" "$(quoted_all_line "$TOP/bench/m2s-model/v23/CRITERION" " 771")"
     [[ $crit == *"(1) 705 of 800 against v22's 709, mean |error| 1.20 against 1.11"* ]]
     [[ $crit == *"(2) 700 of 771 against 704, 1.01 against 0.94"* ]]
+}
+
+@test "pool --dir, --exclude: v24/CRITERION's result (adopted) and its one test, g57, come out of the committed tables" {
+    crit=$(tr '\n' ' ' < "$TOP/bench/m2s-model/v24/CRITERION")
+    run -0 "$TOP/bench/m2s-model/ceiling" -v $V22_TESTS
+    assert_out_of_reach "$TOP/bench/m2s-model/v24/out-of-reach.txt"
+    # v22's side: its committed tables, which it gave again byte for byte on the remade streams
+    run -0 "$POOL" $V22_TESTS
+    assert_line --regexp '^all +cells  952 .*placements mean within  844 of  952 \( 88\.7 %\), mean \|error\| 1\.08$'
+    run -0 "$POOL" --exclude "$TOP/bench/m2s-model/v24/out-of-reach.txt" $V22_TESTS
+    assert_line --regexp '^all +cells  918 .*placements mean within  837 of  918 .*mean \|error\| 0\.91$'
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v24" $V22_TESTS
+    assert_equal "${lines[-1]}" "$(quoted_all_line "$TOP/bench/m2s-model/v24/CRITERION" " 952")"
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v24" --exclude "$TOP/bench/m2s-model/v24/out-of-reach.txt" $V22_TESTS
+    assert_equal "${lines[-1]}" "$(quoted_all_line "$TOP/bench/m2s-model/v24/CRITERION" " 918")"
+    [[ $crit == *"(1) 848 of 952 against v22's 844, mean |error| 1.05 against 1.08: met"* ]]
+    [[ $crit == *"(2) 840 of 918 against 837, 0.90 against 0.91: met"* ]]
+    # its one test and v22 beside it on the same cells, as the README's summary says
+    summary=$(readme_summary)
+    run -0 "$POOL" test57
+    assert_line --regexp '^test57 +cells  160 .*placements mean within  148 of  160 \( 92\.5 %\)'
+    [[ $summary == *"(test57), 148 of 160 (92.5 %"* ]]
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v24" test57-v22
+    assert_line --regexp '^test57-v22 +cells  160 .*placements mean within  148 of  160 '
+    [[ $summary == *"v22, v20, v16, v14 and v12 beside 148,"* ]]
 }
