@@ -36,6 +36,27 @@ assert_out_of_reach() {
     assert_equal "$got" "$want"
 }
 
+# a candidate's tallies as its criterion quotes them: ceiling -v over halves
+# $4... names the cells of $1/out-of-reach.txt; pool --dir $1 gives the 'all'
+# line $1/CRITERION quotes of $2 cells, and with those cells left out of $3;
+# v22's side (the committed tables): its placements' mean within, regexp $5
+# of all and $6 of those in reach (run again on the remade streams, v22
+# gave them byte for byte)
+assert_criterion_tallies() {
+    local dir=$TOP/bench/m2s-model/$1 all=$2 reach=$3 v22_all=$4 v22_reach=$5
+    shift 5
+    run -0 "$TOP/bench/m2s-model/ceiling" -v "$@"
+    assert_out_of_reach "$dir/out-of-reach.txt"
+    run -0 "$POOL" "$@"
+    assert_line --regexp "^all +cells $all .*placements mean within $v22_all"
+    run -0 "$POOL" --exclude "$dir/out-of-reach.txt" "$@"
+    assert_line --regexp "^all +cells $reach .*placements mean within $v22_reach"
+    run -0 "$POOL" --dir "$dir" "$@"
+    assert_equal "${lines[-1]}" "$(quoted_all_line "$dir/CRITERION" "$all")"
+    run -0 "$POOL" --dir "$dir" --exclude "$dir/out-of-reach.txt" "$@"
+    assert_equal "${lines[-1]}" "$(quoted_all_line "$dir/CRITERION" "$reach")"
+}
+
 @test "pool: the forty held-out GPUs' line is the README's" {
     run -0 "$POOL" $SINCE_V7
     assert_line "$(quoted_all_line "$TOP/bench/m2s-model/README" 6352)"
@@ -215,37 +236,21 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
 }
 
 @test "pool --dir, --exclude: v23/CRITERION's result (not adopted) comes out of the committed tables" {
-    T51_55="test51 test52 test53 test54 test55"
     crit=$(tr '\n' ' ' < "$TOP/bench/m2s-model/v23/CRITERION")
-    run -0 "$TOP/bench/m2s-model/ceiling" -v $T51_55
-    assert_out_of_reach "$TOP/bench/m2s-model/v23/out-of-reach.txt"
-    # v22's side: its committed tables, which it gave again byte for byte on the remade streams
-    run -0 "$POOL" $T51_55
-    assert_line --regexp '^all +cells  800 .*placements mean within  709 of  800 \( 88\.6 %\), mean \|error\| 1\.11$'
-    run -0 "$POOL" --exclude "$TOP/bench/m2s-model/v23/out-of-reach.txt" $T51_55
-    assert_line --regexp '^all +cells  771 .*placements mean within  704 of  771 .*mean \|error\| 0\.94$'
+    assert_criterion_tallies v23 " 800" " 771" \
+        ' 709 of  800 \( 88\.6 %\), mean \|error\| 1\.11$' ' 704 of  771 .*mean \|error\| 0\.94$' \
+        test51 test52 test53 test54 test55
     [[ $crit == *"v22 holds 704 (pool --exclude v23/out-of-reach.txt), mean |error| 0.94"* ]]
-    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v23" $T51_55
-    assert_equal "${lines[-1]}" "$(quoted_all_line "$TOP/bench/m2s-model/v23/CRITERION" " 800")"
-    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v23" --exclude "$TOP/bench/m2s-model/v23/out-of-reach.txt" $T51_55
-    assert_equal "${lines[-1]}" "$(quoted_all_line "$TOP/bench/m2s-model/v23/CRITERION" " 771")"
     [[ $crit == *"(1) 705 of 800 against v22's 709, mean |error| 1.20 against 1.11"* ]]
     [[ $crit == *"(2) 700 of 771 against 704, 1.01 against 0.94"* ]]
 }
 
 @test "pool --dir, --exclude: v24/CRITERION's result (adopted) and its one test, g57, come out of the committed tables" {
     crit=$(tr '\n' ' ' < "$TOP/bench/m2s-model/v24/CRITERION")
-    run -0 "$TOP/bench/m2s-model/ceiling" -v $V22_TESTS
-    assert_out_of_reach "$TOP/bench/m2s-model/v24/out-of-reach.txt"
-    # v22's side: its committed tables, which it gave again byte for byte on the remade streams
-    run -0 "$POOL" $V22_TESTS
-    assert_line --regexp '^all +cells  952 .*placements mean within  844 of  952 \( 88\.7 %\), mean \|error\| 1\.08$'
-    run -0 "$POOL" --exclude "$TOP/bench/m2s-model/v24/out-of-reach.txt" $V22_TESTS
-    assert_line --regexp '^all +cells  918 .*placements mean within  837 of  918 .*mean \|error\| 0\.91$'
-    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v24" $V22_TESTS
-    assert_equal "${lines[-1]}" "$(quoted_all_line "$TOP/bench/m2s-model/v24/CRITERION" " 952")"
-    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v24" --exclude "$TOP/bench/m2s-model/v24/out-of-reach.txt" $V22_TESTS
-    assert_equal "${lines[-1]}" "$(quoted_all_line "$TOP/bench/m2s-model/v24/CRITERION" " 918")"
+    # shellcheck disable=SC2086 # the halves are words
+    assert_criterion_tallies v24 " 952" " 918" \
+        ' 844 of  952 \( 88\.7 %\), mean \|error\| 1\.08$' ' 837 of  918 .*mean \|error\| 0\.91$' \
+        $V22_TESTS
     [[ $crit == *"(1) 848 of 952 against v22's 844, mean |error| 1.05 against 1.08: met"* ]]
     [[ $crit == *"(2) 840 of 918 against 837, 0.90 against 0.91: met"* ]]
     # its one test and v22 beside it on the same cells, as the README's summary says
