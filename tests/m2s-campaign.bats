@@ -56,6 +56,18 @@ EOF
     done
 }
 
+@test "campaign: prose that begins with a half's name is not a kernel (SPLIT-v59's 'tuning data')" {
+    need_time
+    printf 'tuning data once test58 has run: what a change may\ntest half is run once\ntest    DCT\ntuning  FFT   a note\n' > split
+    run -0 "$C" -j 1 split g53 st
+    [ "$(grep -c ' DONE ' st)" -eq 18 ]
+    refute grep -q FAILED st
+    [ "$(awk '$2 == "RUN" { print $3 }' st | sort -u | tr '\n' ,)" = "DCT,FFT," ]
+    # run takes the same kernels of a half: prose is neither a kernel nor a missing one
+    (. "$TOP/bench/m2s-model/tables.sh" && split_kernels split test && split_kernels split test tuning) > k
+    [ "$(tr '\n' , < k)" = "DCT,DCT,FFT," ]
+}
+
 @test "campaign: a failed run is a FAILED line; run again, only what is not done runs" {
     need_time
     FAIL_ON=g53-ldsw+4 run "$C" split g53 st

@@ -7,6 +7,16 @@
 # (configs/<GPU>-<knob>.ini, <knob>.report)
 KNOBS="rew+4 rew+10 vmw1+10 vmw1+20 vmw64+10 vmw64+20 ldsw+4 ldsw+10"
 
+# split_kernels SPLIT HALF...: the kernels of SPLIT's lines of those
+# halves, in its order.  A kernel line is the half's name, then a sample's
+# (a capital letter, then letters and digits): prose that begins with
+# "test" or "tuning" ("tuning data; ...", SPLIT-v7, v50, v59; "test half
+# is ...", SPLIT-v3) is not a kernel
+split_kernels() {
+    _sks=$1; shift
+    awk -v hs=" $* " 'index(hs, " " $1 " ") && $2 ~ /^[A-Z][A-Za-z0-9]*$/ { print $2 }' "$_sks"
+}
+
 cycles() {      # [ Device ] Cycles of a --si-report
     awk '/^\[ Device \]/{d=1} d && /^Cycles *=/{print $3; exit}' "$1"
 }
