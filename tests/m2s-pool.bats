@@ -39,23 +39,24 @@ assert_out_of_reach() {
 }
 
 # a candidate's tallies as its criterion quotes them: ceiling -v over halves
-# $4... names the cells of $1/out-of-reach.txt; pool --dir $1 gives the 'all'
-# line $1/CRITERION quotes of $2 cells, and with those cells left out of $3;
-# v22's side (the committed tables): its placements' mean within, regexp $5
-# of all and $6 of those in reach (run again on the remade streams, v22
-# gave them byte for byte)
+# $7... names the cells of list $2; pool --dir $1 gives the 'all' line
+# $1/CRITERION quotes of $3 cells, and with those cells left out of $4; the
+# model it was judged against, its tables in folder $5 ('': the committed
+# ones, which it gave again byte for byte on the remade streams): the end of
+# its 'all' line, regexp $6 of all the cells and $7 of those in reach
 assert_criterion_tallies() {
-    local dir=$TOP/bench/m2s-model/$1 all=$2 reach=$3 v22_all=$4 v22_reach=$5
-    shift 5
+    local dir=$TOP/bench/m2s-model/$1 oor=$2 all=$3 reach=$4 base=() base_all=$6 base_reach=$7
+    [ -z "$5" ] || base=(--dir "$5")
+    shift 7
     run -0 "$TOP/bench/m2s-model/ceiling" -v "$@"
-    assert_out_of_reach "$dir/out-of-reach.txt"
-    run -0 "$POOL" "$@"
-    assert_line --regexp "^all +cells $all .*placements mean within $v22_all"
-    run -0 "$POOL" --exclude "$dir/out-of-reach.txt" "$@"
-    assert_line --regexp "^all +cells $reach .*placements mean within $v22_reach"
+    assert_out_of_reach "$oor"
+    run -0 "$POOL" "${base[@]}" "$@"
+    assert_line --regexp "^all +cells $all .*$base_all"
+    run -0 "$POOL" "${base[@]}" --exclude "$oor" "$@"
+    assert_line --regexp "^all +cells $reach .*$base_reach"
     run -0 "$POOL" --dir "$dir" "$@"
     assert_equal "${lines[-1]}" "$(quoted_all_line "$dir/CRITERION" "$all")"
-    run -0 "$POOL" --dir "$dir" --exclude "$dir/out-of-reach.txt" "$@"
+    run -0 "$POOL" --dir "$dir" --exclude "$oor" "$@"
     assert_equal "${lines[-1]}" "$(quoted_all_line "$dir/CRITERION" "$reach")"
 }
 
@@ -241,8 +242,9 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
 
 @test "pool --dir, --exclude: v23/CRITERION's result (not adopted) comes out of the committed tables" {
     crit=$(tr '\n' ' ' < "$TOP/bench/m2s-model/v23/CRITERION")
-    assert_criterion_tallies v23 " 800" " 771" \
-        ' 709 of  800 \( 88\.6 %\), mean \|error\| 1\.11$' ' 704 of  771 .*mean \|error\| 0\.94$' \
+    assert_criterion_tallies v23 "$TOP/bench/m2s-model/v23/out-of-reach.txt" " 800" " 771" '' \
+        'placements mean within  709 of  800 \( 88\.6 %\), mean \|error\| 1\.11$' \
+        'placements mean within  704 of  771 .*mean \|error\| 0\.94$' \
         test51 test52 test53 test54 test55
     [[ $crit == *"v22 holds 704 (pool --exclude v23/out-of-reach.txt), mean |error| 0.94"* ]]
     [[ $crit == *"(1) 705 of 800 against v22's 709, mean |error| 1.20 against 1.11"* ]]
@@ -252,8 +254,9 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
 @test "pool --dir, --exclude: v24/CRITERION's result (adopted) and its one test, g57, come out of the committed tables" {
     crit=$(tr '\n' ' ' < "$TOP/bench/m2s-model/v24/CRITERION")
     # shellcheck disable=SC2086 # the halves are words
-    assert_criterion_tallies v24 " 952" " 918" \
-        ' 844 of  952 \( 88\.7 %\), mean \|error\| 1\.08$' ' 837 of  918 .*mean \|error\| 0\.91$' \
+    assert_criterion_tallies v24 "$TOP/bench/m2s-model/v24/out-of-reach.txt" " 952" " 918" '' \
+        'placements mean within  844 of  952 \( 88\.7 %\), mean \|error\| 1\.08$' \
+        'placements mean within  837 of  918 .*mean \|error\| 0\.91$' \
         $V22_TESTS
     [[ $crit == *"(1) 848 of 952 against v22's 844, mean |error| 1.05 against 1.08: met"* ]]
     [[ $crit == *"(2) 840 of 918 against 837, 0.90 against 0.91: met"* ]]
@@ -274,22 +277,12 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     for h in $V24_TUNING; do
         if [ -e "$m/v24/$h.tsv" ]; then ln -s "$m/v24/$h.tsv" "$v24/"; else ln -s "$m/$h.tsv" "$v24/"; fi
     done
-    # shellcheck disable=SC2086 # the halves are words
-    run -0 "$TOP/bench/m2s-model/ceiling" -v $V24_TUNING
-    assert_out_of_reach "$m/v25/out-of-reach.txt"
-    # shellcheck disable=SC2086
-    run -0 "$POOL" --dir "$v24" $V24_TUNING
-    assert_line --regexp '^all +cells 1112 .*baselines within 3 % 139 of 139 .*placements mean within  996 of 1112 \( 89\.6 %\), mean \|error\| 0\.99$'
-    # shellcheck disable=SC2086
-    run -0 "$POOL" --dir "$v24" --exclude "$m/v25/out-of-reach.txt" $V24_TUNING
-    assert_line --regexp '^all +cells 1075 .*placements mean within  988 of 1075 .*mean \|error\| 0\.86$'
-    for v in v25 v26; do
-        # shellcheck disable=SC2086
-        run -0 "$POOL" --dir "$m/$v" $V24_TUNING
-        assert_equal "${lines[-1]}" "$(quoted_all_line "$m/$v/CRITERION" 1112)"
-        # shellcheck disable=SC2086
-        run -0 "$POOL" --dir "$m/$v" --exclude "$m/v25/out-of-reach.txt" $V24_TUNING
-        assert_equal "${lines[-1]}" "$(quoted_all_line "$m/$v/CRITERION" 1075)"
+    for v in v25 v26; do      # both judged on v25's cells out of reach
+        # shellcheck disable=SC2086 # the halves are words
+        assert_criterion_tallies $v "$m/v25/out-of-reach.txt" 1112 1075 "$v24" \
+            'baselines within 3 % 139 of 139 .*placements mean within  996 of 1112 \( 89\.6 %\), mean \|error\| 0\.99$' \
+            'placements mean within  988 of 1075 .*mean \|error\| 0\.86$' \
+            $V24_TUNING
     done
     crit=$(tr '\n' ' ' < "$m/v25/CRITERION")
     [[ $crit == *"996 of 1112 within (placements' mean), mean |error| 0.99"* ]]
