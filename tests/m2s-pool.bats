@@ -61,15 +61,19 @@ assert_criterion_tallies() {
     assert_equal "${lines[-1]}" "$(quoted_all_line "$dir/CRITERION" "$reach")"
 }
 
-# the versions run beside v24 (v24/HALF-VERSION.tsv), each "HALF:VERSION:N"
-# holding N of its 160 cells by the placements' mean
+# version $1 run beside v24 on its seven held-out GPUs (v24/testN-$1.tsv,
+# g57 to g63), one pool over them: $2 of the 1120 cells within by the
+# placements' mean, $3 to $9 of each GPU's 160
 assert_beside_v24() {
-    local h n v w
-    for h in "$@"; do
-        IFS=: read -r n v w <<<"$h"
-        run -0 "$POOL" --dir "$TOP/bench/m2s-model/v24" "$n-$v"
-        assert_line --regexp "^$n-$v +cells  160 .*placements mean within  $w of  160 "
+    local v=$1 all=$2 n=57 w
+    shift 2
+    # shellcheck disable=SC2046 # the halves are words
+    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v24" $(printf "test%d-$v " $(seq 57 63))
+    for w in "$@"; do
+        assert_line --regexp "^test$n-$v +cells  160 .*placements mean within  $w of  160 "
+        n=$((n + 1))
     done
+    assert_line --regexp "^all +cells 1120 .*placements mean within $all of 1120 "
 }
 
 @test "pool: the forty-six held-out GPUs' line is the README's" {
@@ -281,8 +285,7 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     run -0 "$POOL" test57
     assert_line --regexp '^test57 +cells  160 .*placements mean within  148 of  160 \( 92\.5 %\)'
     [[ $summary == *"(test57), 148 of 160 (92.5 %"* ]]
-    run -0 "$POOL" --dir "$TOP/bench/m2s-model/v24" test57-v22
-    assert_line --regexp '^test57-v22 +cells  160 .*placements mean within  148 of  160 '
+    # (v22 beside it, 148: the seven's test, assert_beside_v24)
     [[ $summary == *"v22, v20, v16, v14 and v12 beside 148,"* ]]
 }
 
@@ -319,12 +322,7 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     assert_line --regexp '^test59 +cells  160 .*placements mean within  136 of  160 \( 85\.0 %\), mean \|error\| 1\.26$'
     [[ $summary == *"(test58), 148 (92.5 %; 145 unperturbed;"* ]]
     [[ $summary == *"(test59), 136 (85.0 %; 139 unperturbed;"* ]]
-    run -0 "$POOL" test57 test58 test59
-    assert_line --regexp '^all +cells  480 .*placements mean within  432 of  480 \( 90\.0 %\)'
-    # (the three's 432 of 480, as v24/HELD-OUT quotes it: the test of its rule)
-    # beside, each version's placements' mean: g58's, then g59's
-    assert_beside_v24 test58:v22:148 test58:v20:146 test58:v16:146 test58:v14:146 test58:v13:144 test58:v12:146 \
-        test59:v22:139 test59:v20:139 test59:v16:139 test59:v14:139 test59:v13:136 test59:v12:133
+    # (the three's 432 of 480: the HELD-OUT test; the versions beside: the seven's test)
     [[ $summary == *"v22 beside 148, v20, v16, v14 and v12 146, v13 144; v26c, not adopted, 151)"* ]]
     [[ $summary == *"v22, v20, v16 and v14 beside 139, v13 136, v12 133; v26c 141)"* ]]
     run -0 "$POOL" --dir "$m/v26" test58 test59
@@ -332,34 +330,33 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
 }
 
 @test "pool: v24/HELD-OUT's rule (v24's own held-out GPUs, g57 to g63), its verdict worked out again from the committed tables" {
-    local held=$TOP/bench/m2s-model/v24/HELD-OUT p q err b nb verdict
+    local held=$TOP/bench/m2s-model/v24/HELD-OUT p err b nb ok2 ok3 ok4
     text=$(tr '\n' ' ' < "$held")
     # the set was fixed before any of g60 to g63 ran: the figures it quotes of g57 to g59
     run -0 "$POOL" test57 test58 test59
-    assert_line --regexp '^all +cells  480 .*baselines within 3 %  60 of  60  placements mean within  432 of  480 .*mean \|error\| 0\.94$'
+    assert_line --regexp '^all +cells  480 .*baselines within 3 %  60 of  60  placements mean within  432 of  480 \( 90\.0 %\), mean \|error\| 0\.94$'
     [[ $text == *"432 of 480, mean |error| 0.94, baselines 60 of 60"* ]]
     # the seven: the 'all' line HELD-OUT's result quotes
     run -0 "$POOL" $V24_HELD_OUT
     assert_equal "${lines[-1]}" "$(quoted_all_line "$held" 1120)"
-    read -r p q <<<"$(placements_mean "${lines[-1]}")"
+    read -r p _ <<<"$(placements_mean "${lines[-1]}")"
     err=$(awk '$1 == "all" { for (i = NF; i > 0; i--) if ($i == "|error|") { print $(i+1); exit } }' <<<"${lines[-1]}")
     read -r b nb <<<"$(awk '$1 == "all" { for (i = 1; i < NF; i++) if ($i == "%" && $(i+2) == "of") { print $(i+1), $(i+3); exit } }' <<<"${lines[-1]}")"
-    assert_equal "$q" 1120
-    # each part of the rule as the result says, worked out here
-    if [ "$p" -ge 1008 ]; then verdict=met; else verdict="not met"; fi
-    [[ $text == *"(2) $p of 1120 within against 1008 needed: $verdict"* ]]
-    if awk -v e="$err" 'BEGIN { exit !(e < 3) }'; then verdict=met; else verdict="not met"; fi
-    [[ $text == *"(3) mean |error| $err: $verdict"* ]]
-    if [ "$b" -eq "$nb" ]; then verdict=met; else verdict="not met"; fi
-    [[ $text == *"(4) baselines within 3 % on $b of $nb pairs: $verdict"* ]]
-    if [ "$p" -ge 1008 ] && awk -v e="$err" 'BEGIN { exit !(e < 3) }' && [ "$b" -eq "$nb" ]; then
+    # each part of the rule worked out here, then as the result says it
+    ok2=$([ "$p" -ge 1008 ] && echo met || echo "not met")
+    ok3=$(awk -v e="$err" 'BEGIN { print e < 3 ? "met" : "not met" }')
+    ok4=$([ "$b" -eq "$nb" ] && echo met || echo "not met")
+    [[ $text == *"(2) $p of 1120 within against 1008 needed: $ok2"* ]]
+    [[ $text == *"(3) mean |error| $err: $ok3"* ]]
+    [[ $text == *"(4) baselines within 3 % on $b of $nb pairs: $ok4"* ]]
+    if [ "$ok2 $ok3 $ok4" = "met met met" ]; then
         [[ $text == *"Issue 32 is resolved with v24"* ]]
     else
         [[ $text == *"Issue 32 stays open"* ]]
     fi
 }
 
-@test "pool: v24's runs on g60 to g63 and the versions beside them, as the README's summary says" {
+@test "pool: v24's runs on g60 to g63, and the versions beside it on its seven held-out GPUs, as the README says" {
     summary=$(readme_summary)
     run -0 "$POOL" test60 test61 test62 test63
     assert_line --regexp '^test60 +cells  160 .*placements mean within  138 of  160 \( 86\.2 %\), mean \|error\| 1\.40$'
@@ -371,21 +368,17 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     [[ $summary == *"(test62), 146 (91.2 %; 144 unperturbed;"* ]]
     [[ $summary == *"(test63), 149 (93.1 %; 149 unperturbed; v22 and v12 150, v20, v16, v14 and v13 149)"* ]]
     [[ $summary == *"1004 of 1120 on the seven (89.6 %, mean |error| 1.00, baselines 140 of 140)"* ]]
-    # beside, each version's placements' mean
-    assert_beside_v24 test60:v22:139 test60:v20:141 test60:v16:140 test60:v14:140 test60:v13:139 test60:v12:139 \
-        test61:v22:142 test61:v20:142 test61:v16:140 test61:v14:142 test61:v13:140 test61:v12:143 \
-        test62:v22:146 test62:v20:147 test62:v16:144 test62:v14:145 test62:v13:145 test62:v12:142 \
-        test63:v22:150 test63:v20:149 test63:v16:149 test63:v14:149 test63:v13:149 test63:v12:150
+    # beside, each version's placements' mean on the seven (g57 to g63), then GPU by GPU
+    assert_beside_v24 v22 1012 148 148 139 139 142 146 150
+    assert_beside_v24 v20 1012 148 146 139 141 142 147 149
+    assert_beside_v24 v16 1006 148 146 139 140 140 144 149
+    assert_beside_v24 v14 1009 148 146 139 140 142 145 149
+    assert_beside_v24 v13 1000 147 144 136 139 140 145 149
+    assert_beside_v24 v12 1001 148 146 133 139 143 142 150
     [[ $summary == *"v22 beside 139, v20 141, v16 and v14 140, v13 and v12 139"* ]]
     [[ $summary == *"v22, v20 and v14 142, v16 and v13 140, v12 143"* ]]
     [[ $summary == *"v22 146, v20 147, v16 144, v14 and v13 145, v12 142"* ]]
-    # the versions beside on all seven, as the README's section says (after the fact)
+    # the seven's figures, as the README's section says (after the fact)
     readme=$(tr '\n' ' ' < "$TOP/bench/m2s-model/README")
-    for h in v22:1012 v20:1012 v14:1009 v16:1006 v12:1001 v13:1000; do
-        IFS=: read -r v w <<<"$h"
-        # shellcheck disable=SC2046 # the halves are words
-        run -0 "$POOL" --dir "$TOP/bench/m2s-model/v24" $(printf "test%d-$v " $(seq 57 63))
-        assert_line --regexp "^all +cells 1120 .*placements mean within $w of 1120 "
-    done
     [[ $readme == *"v22 and v20 1012 each, v14 1009, v16 1006, v12 1001, v13 1000, against v24's 1004."* ]]
 }
