@@ -162,9 +162,13 @@ cells() { rft-vth --by cells --format tsv "m=$1"; }
 @test "a bad record ends rft-duty at once, while its input stays open" {
     # the reading thread may be blocked in read(2) on a writer that goes on
     mkfifo f
-    { cat "$FIX/corrupt/huge-record-length.rft"; sleep 30; } > f &
+    # (the writer's sleep is the background job itself, so that the kill
+    # ends it, and it does not hold Bats' output open: else the file's end
+    # waits the 30 s for it)
+    ( cat "$FIX/corrupt/huge-record-length.rft"; exec sleep 30 ) > f 3>&- &
+    local writer=$!
     run timeout 10 rft-duty -o out.rft f
-    kill %1 2>/dev/null || true
+    kill "$writer" 2>/dev/null || true
     echo "status $status: $output"
     [ "$status" -eq 1 ]
     assert_output --partial "rft-duty: f: record 2:"
