@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # bench/m2s-model/pool over the committed tables (issue 32): the held-out
 # figures bench/m2s-model/README and rft-replay(1) cite come out of it, by
-# half and (--by-knob) by knob.
+# half and (--by-knob) by knob; so do the criteria's (v22, v24, v25, v26, v28).
 load test_helper
 
 POOL="$TOP/bench/m2s-model/pool"
@@ -381,4 +381,39 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     # the seven's figures, as the README's section says (after the fact)
     readme=$(tr '\n' ' ' < "$TOP/bench/m2s-model/README")
     [[ $readme == *"v22 and v20 1012 each, v14 1009, v16 1006, v12 1001, v13 1000, against v24's 1004."* ]]
+}
+
+@test "pool: v28's criterion, its threshold from v24's tuning cells and its result on g51 to g54, as v28/CRITERION says" {
+    local crit m=$TOP/bench/m2s-model d=$BATS_TEST_TMPDIR/v24all n g v w
+    crit=$(tr -s ' \n' '  ' < "$m/v28/CRITERION")
+    # v24 on g51 to g63: its own runs of g51 to g56 (v24/), its held-out ones after
+    mkdir "$d"
+    for n in $(seq 51 63); do
+        if [ -f "$m/v24/test$n.tsv" ]; then ln -s "$m/v24/test$n.tsv" "$d/"; else ln -s "$m/test$n.tsv" "$d/"; fi
+    done
+    run -0 "$POOL" --dir "$d" $(printf 'test%d ' $(seq 51 63))
+    assert_line --regexp '^all +cells 2072 .*baselines within 3 % 259 of 259 .*placements mean within 1852 of 2072 .*mean \|error\| 1\.02$'
+    [[ $crit == *"1852 of 2072 within, mean |error| 1.02, baselines 259 of 259"* ]]
+    [[ $crit == *"(1) at least 1860 within (v24's 1852 and 8 more)"* ]]
+    # the result: v28 on g51 to g54 against v24 on the same cells, GPU by GPU
+    run -0 "$POOL" --dir "$m/v28" test51 test52 test53 test54
+    assert_line --regexp '^all +cells  640 .*baselines within 3 %  78 of  80 .*placements mean within  561 of  640 .*mean \|error\| 1\.27$'
+    v=("${lines[@]}")
+    run -0 "$POOL" --dir "$m/v24" test51 test52 test53 test54
+    assert_line --regexp '^all +cells  640 .*placements mean within  570 of  640 .*mean \|error\| 1\.09$'
+    for g in 51 52 53 54; do
+        read -r n _ <<<"$(printf '%s\n' "${v[@]}" | sed 's/^test/all /' | awk -v t="all $g" 'index($0, t) == 1 { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") p = $(i+1) } END { print p }')"
+        w=$(printf '%s\n' "${lines[@]}" | sed 's/^test/all /' | awk -v t="all $g" 'index($0, t) == 1 { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") p = $(i+1) } END { print p }')
+        [[ $crit =~ g$g\ $n\ (of\ 160\ )?$w\  ]] || { echo "g$g: $n against $w not in CRITERION"; false; }
+    done
+    [[ $crit == *"all 561 of 640 570 78 of 80; mean |error| 1.27 against 1.09"* ]]
+    # by knob, v28 / v24
+    run -0 "$POOL" --by-knob --dir "$m/v28" test51 test52 test53 test54
+    v=("${lines[@]}")
+    run -0 "$POOL" --by-knob --dir "$m/v24" test51 test52 test53 test54
+    for k in rew vmw1 vmw64 ldsw; do
+        n=$(printf '%s\n' "${v[@]}" | awk -v k="$k" '$1 == k { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") p = $(i+1) } END { print p }')
+        w=$(printf '%s\n' "${lines[@]}" | awk -v k="$k" '$1 == k { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") p = $(i+1) } END { print p }')
+        [[ $crit == *"$k $n / $w"* ]] || { echo "$k: $n / $w not in CRITERION"; false; }
+    done
 }
