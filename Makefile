@@ -318,41 +318,32 @@ QUICK_SKIP = longpath embed slurm bench batch batch2 batch3 batch-steady merge h
 # The files are started longest first (xargs takes them in order), so that
 # the last to end is a short one and no core waits on a long file alone:
 # CHECK_FIRST and QUICK_FIRST, measured with `bats --timing`, then the rest.
-CHECK_FIRST = longpath reproduce-rules reproduce-reasons reproduce batch batch2 notes2 \
+CHECK_FIRST = longpath reproduce-rules reproduce-reasons reproduce batch batch2 notes2 shards2 \
 	batch3 bench embed hostile hostile-scripts merge batch-steady scaling nvidia nvidia2 pyreader
 QUICK_FIRST = options corrupt hostile2 decode steady help conventions python view hostile4 \
 	synth notes3 vth cutracer figures classify dcpatch decode-formats
-# Files run one after another in a lane of their own, beside the others
-# from the start: each starts a one-node Slurm cluster on localhost (two at
-# once would race for one port and share the node), and waits on it more
-# than it computes, so the lane costs the others little
-CHECK_CLUSTER = shards2 slurm shards
+# Files run one at a time after the others: each starts a one-node Slurm
+# cluster on localhost, as tests/shards2.bats does (two at once would race
+# for one port and share the node); shards2 is the only one in the first
+# group, so no two clusters ever run together
+CHECK_ALONE = slurm shards
 bats_in = $(filter $(wildcard tests/*.bats),$(1:%=tests/%.bats))
 QUICK_BATS = $(call bats_in,$(QUICK_FIRST)) \
 	$(filter-out $(QUICK_FIRST:%=tests/%.bats) $(QUICK_SKIP:%=tests/%.bats),$(wildcard tests/*.bats))
 SKIP_BATS = $(call bats_in,$(CHECK_FIRST)) \
-	$(filter-out $(CHECK_FIRST:%=tests/%.bats) $(CHECK_CLUSTER:%=tests/%.bats),$(call bats_in,$(QUICK_SKIP)))
+	$(filter-out $(CHECK_FIRST:%=tests/%.bats) $(CHECK_ALONE:%=tests/%.bats),$(call bats_in,$(QUICK_SKIP)))
 QUICK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # make check builds QUICK_JOBS at a time unless given its own -j
 CHECK_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(QUICK_JOBS))
-# One Bats file ($$1, its output kept in folder $$2): a line if it passed,
-# its output if it failed (status 1)
-define bats_one
-f=$$1; n=$${f##*/}; t0=$$(date +%s); if bats "$$f" > "$$2/$$n.log" 2>&1; \
-	then echo "ok   $$f ($$(grep -c "^ok" "$$2/$$n.log") tests, $$(( $$(date +%s) - t0 )) s)"; \
-	else echo "FAIL $$f"; grep -v "^ok" "$$2/$$n.log"; exit 1; fi
-endef
-# $(call bats_files,FILES,JOBS,WHO[,LANE]): the Bats files JOBS at a time,
-# and beside them the files of LANE one after another (their lines after
-# the others'); fails when one failed
+# $(call bats_files,FILES,JOBS,WHO): the Bats files JOBS at a time, a line
+# for each that passed, a failing file's output; fails when one failed
 define bats_files
-log=$$(mktemp -d); trap 'rm -rf "$$log"' EXIT; lane=; st=0; \
-	if [ -n "$(strip $(4))" ]; then \
-	  ( for f in $(4); do sh -c '$(bats_one)' sh "$$f" "$$log" || exit 1; done ) > "$$log/lane.out" 2>&1 & \
-	  lane=$$!; fi; \
-	printf '%s\n' $(1) | xargs -P $(2) -I{} sh -c '$(bats_one)' sh {} "$$log" || st=1; \
-	if [ -n "$$lane" ]; then wait $$lane || st=1; cat "$$log/lane.out"; fi; \
-	[ $$st = 0 ] || { echo "$(3): FAILED"; exit 1; }
+log=$$(mktemp -d); trap 'rm -rf "$$log"' EXIT; \
+	printf '%s\n' $(1) | xargs -P $(2) -I{} sh -c \
+	  'f={}; n=$${f##*/}; t0=$$(date +%s); if bats "$$f" > "'"$$log"'/$$n.log" 2>&1; \
+	   then echo "ok   $$f ($$(grep -c "^ok" "'"$$log"'/$$n.log") tests, $$(( $$(date +%s) - t0 )) s)"; \
+	   else echo "FAIL $$f"; grep -v "^ok" "'"$$log"'/$$n.log"; exit 1; fi' || \
+	  { echo "$(3): FAILED"; exit 1; }
 endef
 check-quick: all check-deps
 	@set -e; for t in $(UNITS); do ./$$t >/dev/null || { echo "unit: $$t FAILED"; exit 1; }; done; \
@@ -363,12 +354,13 @@ check-quick: all check-deps
 # Every test: the program and the sanitized fuzz replayers built QUICK_JOBS
 # at a time, the unit tests, the Bats files of check-quick and those it
 # leaves out (whole studies, signals, timings that are only reported)
-# QUICK_JOBS at a time, longest first, with those of CHECK_CLUSTER one at a
-# time beside them, then the fuzz corpora and a short fuzzing session.
+# QUICK_JOBS at a time, longest first, then those of CHECK_ALONE one at a
+# time, then the fuzz corpora and a short fuzzing session.
 check: check-deps
 	@$(MAKE) --no-print-directory $(CHECK_J) all $(FUZZ_REPLAYS)
 	@set -e; for t in $(UNITS); do echo "unit: $$t"; ./$$t; done
-	@$(call bats_files,$(SKIP_BATS) $(QUICK_BATS),$(QUICK_JOBS),check,$(call bats_in,$(CHECK_CLUSTER)))
+	@$(call bats_files,$(SKIP_BATS) $(QUICK_BATS),$(QUICK_JOBS),check)
+	@$(if $(call bats_in,$(CHECK_ALONE)),$(call bats_files,$(call bats_in,$(CHECK_ALONE)),1,check),:)
 	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory $(CHECK_J) fuzz-check
 
