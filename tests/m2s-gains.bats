@@ -38,7 +38,13 @@ two() {
     two 30 40 | rft-decode -o base.rft -
     printf 'B\t0\t0\t0\t7\t4\tk\t0\nE\t9\t0\t0\t7\n' | rft-decode -o other.rft -
     run -1 --separate-stderr "$TOP/bench/m2s-model/gains" base.rft other.rft
+    assert_equal "$output" ""
     assert_equal "$stderr" 'gains: no wavefront of base.rft compared with other.rft'
+    # a wavefront id begun twice (another ND-range's): refused, not merged
+    printf 'B\t0\t0\t0\t0\t4\tk\t0\nE\t9\t0\t0\t0\nB\t10\t0\t0\t0\t4\tk\t0\nE\t19\t0\t0\t0\n' | rft-decode -o twice.rft -
+    run -1 --separate-stderr "$TOP/bench/m2s-model/gains" base.rft twice.rft
+    assert_equal "$output" ""
+    assert_equal "$stderr" 'gains: twice.rft: wavefront 0 begins twice'
     # a truncated stream: rft-view's message, then gains', no table
     head -c 100 base.rft > cut.rft
     run -1 --separate-stderr "$TOP/bench/m2s-model/gains" cut.rft base.rft
