@@ -53,11 +53,6 @@ export -f col
     refute_line --partial 'not validated'
 }
 
-# a write at cycle $1 of wavefront $2 (compute unit 0, SIMD $2) to register $3, every lane
-# 1, with the annotation $4 if any
-wr() { printf 'W\t%s\t0\t%s\t%s\t%s\tffffffffffffffff' "$1" "$2" "$2" "$3"
-       printf '\t00000001%.0s' {1..64}; printf '%s\n' "${4:+	$4}"; }
-
 # two wavefronts of compute unit 0 (SIMDs 0 and 1) each load at cycle 10; wf 0's access
 # completes at 100, wf 1's at $1 (done marks, rft(5); none with $2); each waits for it 10
 # cycles later, runs one vector ALU instruction and ends 10 cycles after

@@ -6,15 +6,14 @@ load test_helper
 
 setup() { cd "$BATS_TEST_TMPDIR"; }
 
-w() { printf 'W\t%s\t0\t0\t%s\t1\tffffffffffffffff' "$1" "$2"; printf '\t00000001%.0s' {1..64}; printf '\n'; }
-
-# wavefront 0: an instruction at 10, a wait, an instruction at $1, the end at $2;
-# wavefront 1: instructions at 12 and 14 (with $3, a third at 16), the end at 20
+# wavefront 0 (SIMD 0): an instruction at 10, a wait, an instruction at $1, the end at
+# $2; wavefront 1 (SIMD 1): instructions at 12 and 14 (with $3, a third at 16), the end
+# at 20 (wr: test_helper.bash)
 two() {
-    printf 'B\t0\t0\t0\t0\t4\tk\t0\nB\t0\t0\t0\t1\t4\tk\t0\n'
-    { w 10 0; printf 'U\t%s\t0\t0\t0\twait\n' "$1"; w "$1" 0; w 12 1; w 14 1
-      [ -n "${3:-}" ] && w 16 1
-      printf 'E\t%s\t0\t0\t0\nE\t20\t0\t0\t1\n' "$2"; } | sort -t $'\t' -k2,2n -s
+    printf 'B\t0\t0\t0\t0\t4\tk\t0\nB\t0\t0\t1\t1\t4\tk\t0\n'
+    { wr 10 0 1; printf 'U\t%s\t0\t0\t0\twait\n' "$1"; wr "$1" 0 1; wr 12 1 1; wr 14 1 1
+      [ -n "${3:-}" ] && wr 16 1 1
+      printf 'E\t%s\t0\t0\t0\nE\t20\t0\t1\t1\n' "$2"; } | sort -t $'\t' -k2,2n -s
 }
 
 @test "gains: each kind of gap's cycles, the end's, and a wavefront of other events left out, counted" {

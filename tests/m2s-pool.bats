@@ -16,10 +16,13 @@ V22_TESTS=$(printf 'test%d ' $(seq 51 56))
 V24_TUNING=$(printf 'test%d ' $(seq 51 57))
 V24_HELD_OUT=$(printf 'test%d ' $(seq 57 63))
 
-# "P Q" of an 'all' line's "placements mean within P of Q"
-placements_mean() {
-    awk '$1 == "all" { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") { p = $(i+1); q = $(i+3) } print p, q }' <<<"$1"
+# "P Q" of "placements mean within P of Q" on the line labelled $1 (a half, a knob or
+# all) of pool's output on standard input
+placements_of() {
+    awk -v l="$1" '$1 == l { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") { p = $(i+1); q = $(i+3) } } END { print p, q }'
 }
+# the same of an 'all' line
+placements_mean() { placements_of all <<<"$1"; }
 
 # the README's summary ("Where it stands"), its lines joined
 readme_summary() {
@@ -384,7 +387,7 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
 }
 
 @test "pool: v28's criterion, its threshold from v24's tuning cells and its result on g51 to g54, as v28/CRITERION says" {
-    local crit m=$TOP/bench/m2s-model d=$BATS_TEST_TMPDIR/v24all n g v w
+    local crit m=$TOP/bench/m2s-model d=$BATS_TEST_TMPDIR/v24all n g k v w
     crit=$(tr -s ' \n' '  ' < "$m/v28/CRITERION")
     # v24 on g51 to g63: its own runs of g51 to g56 (v24/), its held-out ones after
     mkdir "$d"
@@ -398,22 +401,22 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     # the result: v28 on g51 to g54 against v24 on the same cells, GPU by GPU
     run -0 "$POOL" --dir "$m/v28" test51 test52 test53 test54
     assert_line --regexp '^all +cells  640 .*baselines within 3 %  78 of  80 .*placements mean within  561 of  640 .*mean \|error\| 1\.27$'
-    v=("${lines[@]}")
+    v=$output
     run -0 "$POOL" --dir "$m/v24" test51 test52 test53 test54
     assert_line --regexp '^all +cells  640 .*placements mean within  570 of  640 .*mean \|error\| 1\.09$'
     for g in 51 52 53 54; do
-        read -r n _ <<<"$(printf '%s\n' "${v[@]}" | sed 's/^test/all /' | awk -v t="all $g" 'index($0, t) == 1 { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") p = $(i+1) } END { print p }')"
-        w=$(printf '%s\n' "${lines[@]}" | sed 's/^test/all /' | awk -v t="all $g" 'index($0, t) == 1 { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") p = $(i+1) } END { print p }')
+        read -r n _ <<<"$(placements_of "test$g" <<<"$v")"
+        read -r w _ <<<"$(placements_of "test$g" <<<"$output")"
         [[ $crit =~ g$g\ $n\ (of\ 160\ )?$w\  ]] || { echo "g$g: $n against $w not in CRITERION"; false; }
     done
     [[ $crit == *"all 561 of 640 570 78 of 80; mean |error| 1.27 against 1.09"* ]]
     # by knob, v28 / v24
     run -0 "$POOL" --by-knob --dir "$m/v28" test51 test52 test53 test54
-    v=("${lines[@]}")
+    v=$output
     run -0 "$POOL" --by-knob --dir "$m/v24" test51 test52 test53 test54
     for k in rew vmw1 vmw64 ldsw; do
-        n=$(printf '%s\n' "${v[@]}" | awk -v k="$k" '$1 == k { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") p = $(i+1) } END { print p }')
-        w=$(printf '%s\n' "${lines[@]}" | awk -v k="$k" '$1 == k { for (i = 1; i < NF; i++) if ($i == "within" && $(i+2) == "of") p = $(i+1) } END { print p }')
+        read -r n _ <<<"$(placements_of "$k" <<<"$v")"
+        read -r w _ <<<"$(placements_of "$k" <<<"$output")"
         [[ $crit == *"$k $n / $w"* ]] || { echo "$k: $n / $w not in CRITERION"; false; }
     done
 }

@@ -40,6 +40,11 @@ lanes_linear() {
 # run a pipeline with pipefail
 pipe() { bash -c "set -o pipefail; $1"; }
 
+# a write at cycle $1 of wavefront $2 (compute unit 0, SIMD $2) to register $3, every lane
+# 1, with the annotation $4 if any
+wr() { printf 'W\t%s\t0\t%s\t%s\t%s\tffffffffffffffff' "$1" "$2" "$2" "$3"
+       printf '\t00000001%.0s' {1..64}; printf '%s\n' "${4:+	$4}"; }
+
 # rft-view's text without the scalar unit's marks (U lines sload, sdone, shold,
 # srel: rft(5), model v13), the stream as decoded before them
 no_scalar_marks() { awk -F'\t' '!($1 == "U" && $6 ~ /^s(load|done|hold|rel)$/)'; }
