@@ -386,23 +386,27 @@ T29_39="test29 test30 test31 test32 test33 test34 test35 test36 test37 test38 te
     [[ $readme == *"v22 and v20 1012 each, v14 1009, v16 1006, v12 1001, v13 1000, against v24's 1004."* ]]
 }
 
-# Candidate $1's tables (bench/m2s-model/$1) beside v24's on GPUs $3..., each GPU's
-# placements' mean within and each knob's, "gN N [of 160 ]W" and "knob N / W" as
-# criterion text $2 (squeezed) says; v24 on the same cells its 570 of 640 on g51 to g54
-beside_v24_as_written() {
-    local c=$1 crit=$2 m=$TOP/bench/m2s-model v n w g k; shift 2
-    run -0 "$POOL" --dir "$m/$c" $(printf 'test%s ' "$@")
+# Candidate $1's result on g51 to g54 as its criterion, text $2 (squeezed), says under
+# v28's rule: its tables (bench/m2s-model/$1) $3 of 640 within by the placements' mean,
+# baselines $4 of 80 within 3 %, mean |error| $5, against v24's 570 and 1.09; each GPU's
+# and each knob's within beside v24's, "gN N [of 160 ]W" and "knob N / W"
+result_as_written() {
+    local c=$1 crit=$2 within=$3 base=$4 err=$5 m=$TOP/bench/m2s-model v n w g k
+    [[ $crit == *"(1) at least 1860 within (v24's 1852 and 8 more)"* ]]
+    run -0 "$POOL" --dir "$m/$c" test51 test52 test53 test54
+    assert_line --regexp "^all +cells  640 .*baselines within 3 % +$base of  80 .*placements mean within  $within of  640 .*mean \|error\| ${err/./\\.}\$"
+    [[ $crit == *"all $within of 640 570 $base of 80; mean |error| $err against 1.09"* ]]
     v=$output
-    run -0 "$POOL" --dir "$m/v24" $(printf 'test%s ' "$@")
+    run -0 "$POOL" --dir "$m/v24" test51 test52 test53 test54
     assert_line --regexp '^all +cells  640 .*placements mean within  570 of  640 .*mean \|error\| 1\.09$'
-    for g in "$@"; do
+    for g in 51 52 53 54; do
         read -r n _ <<<"$(placements_of "test$g" <<<"$v")"
         read -r w _ <<<"$(placements_of "test$g" <<<"$output")"
         [[ $crit =~ g$g\ $n\ (of\ 160\ )?$w\  ]] || { echo "g$g: $n against $w not in $c/CRITERION"; false; }
     done
-    run -0 "$POOL" --by-knob --dir "$m/$c" $(printf 'test%s ' "$@")
+    run -0 "$POOL" --by-knob --dir "$m/$c" test51 test52 test53 test54
     v=$output
-    run -0 "$POOL" --by-knob --dir "$m/v24" $(printf 'test%s ' "$@")
+    run -0 "$POOL" --by-knob --dir "$m/v24" test51 test52 test53 test54
     for k in rew vmw1 vmw64 ldsw; do
         read -r n _ <<<"$(placements_of "$k" <<<"$v")"
         read -r w _ <<<"$(placements_of "$k" <<<"$output")"
@@ -421,21 +425,13 @@ beside_v24_as_written() {
     run -0 "$POOL" --dir "$d" $(printf 'test%d ' $(seq 51 63))
     assert_line --regexp '^all +cells 2072 .*baselines within 3 % 259 of 259 .*placements mean within 1852 of 2072 .*mean \|error\| 1\.02$'
     [[ $crit == *"1852 of 2072 within, mean |error| 1.02, baselines 259 of 259"* ]]
-    [[ $crit == *"(1) at least 1860 within (v24's 1852 and 8 more)"* ]]
     # the result: v28 on g51 to g54 against v24 on the same cells, GPU by GPU, and by knob
-    run -0 "$POOL" --dir "$m/v28" test51 test52 test53 test54
-    assert_line --regexp '^all +cells  640 .*baselines within 3 %  78 of  80 .*placements mean within  561 of  640 .*mean \|error\| 1\.27$'
-    [[ $crit == *"all 561 of 640 570 78 of 80; mean |error| 1.27 against 1.09"* ]]
-    beside_v24_as_written v28 "$crit" 51 52 53 54
+    result_as_written v28 "$crit" 561 78 1.27
 }
 
 @test "pool: v29's criterion, its threshold from v24's tuning cells and its result on g51 to g54, as v29/CRITERION says" {
-    local crit m=$TOP/bench/m2s-model
-    crit=$(tr -s ' \n' '  ' < "$m/v29/CRITERION")
+    local crit
+    crit=$(tr -s ' \n' '  ' < "$TOP/bench/m2s-model/v29/CRITERION")
     [[ $crit == *"1852 of 2072 within, mean |error| 1.02, baselines 259 of 259; by knob rew 472, vmw1 422, vmw64 465, ldsw 493"* ]]
-    [[ $crit == *"(1) at least 1860 within (v24's 1852 and 8 more)"* ]]
-    run -0 "$POOL" --dir "$m/v29" test51 test52 test53 test54
-    assert_line --regexp '^all +cells  640 .*baselines within 3 %  80 of  80 .*placements mean within  563 of  640 .*mean \|error\| 1\.11$'
-    [[ $crit == *"all 563 of 640 570 80 of 80; mean |error| 1.11 against 1.09"* ]]
-    beside_v24_as_written v29 "$crit" 51 52 53 54
+    result_as_written v29 "$crit" 563 80 1.11
 }
