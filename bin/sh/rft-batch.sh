@@ -63,7 +63,9 @@ plain() {   # WHAT STRING
 }
 
 # the rft programs beside this one come first
-bindir=$(cd "$(dirname "$0")" && pwd)
+# (dirname's folder by expansion: a fork less on every run)
+case $0 in */*) bindir=${0%/*}; bindir=${bindir:-/} ;; *) bindir=. ;; esac
+bindir=$(cd "$bindir" && pwd)
 PATH=$bindir:$PATH
 export PATH
 
@@ -78,7 +80,7 @@ export PATH
 # ---- options ------------------------------------------------------------------
 out="" jobs="" study="" pipeline="" force="" slurm="" status_dir="" sbatch_opts="" repeat="" shards="" split=""
 quiet="" input_format=""
-manifests=""
+manifests="" taken=""
 need() { [ $# -ge 2 ] || usage_error "$1: missing argument"; }
 # --sbatch-args: the words of $1 as sh splits them ('a b', "a b", a\ b),
 # nothing expanded (xargs(1) reads the quotes), each quoted for submit.sh
@@ -270,7 +272,9 @@ if [ ! -s "$tmp/traces" ]; then      # no inputs: the traces of the earlier run
     [ ! -f "$out/traces.mk" ] || sed -n 's/^FORMAT_\([^ ]*\) = \([a-z0-9]*\)$/\1	\2/p' "$out/traces.mk" >"$tmp/named"
     rerun=1
 fi
-dup=$(cut -f1 "$tmp/traces" | sort | uniq -d | head -n 1)
+# (the pipeline that names it only when awk finds a label twice)
+dup=""
+awk -F '\t' 'n[$1]++ { exit 1 }' "$tmp/traces" || dup=$(cut -f1 "$tmp/traces" | sort | uniq -d | head -n 1)
 [ -z "$dup" ] || die "two traces labelled '$dup' (give labels in a manifest)"
 
 # --shards by default (a study of the suite, here, a new folder): the jobs a trace has,
@@ -324,7 +328,7 @@ trace_dir
 } >"$tmp/collect.conf"
 mv "$tmp/collect.conf" "$out/collect.conf"
 {
-    printf 'TRACES ='; cut -f1 "$tmp/traces" | tr '\n' ' '; echo
+    printf 'TRACES ='; awk -F '\t' '{ printf "%s ", $1 }' "$tmp/traces"; echo
     # the traces rft-decode is told the format of (--input-format)
     sed 's/^\([^	]*\)	\(.*\)$/FORMAT_\1 = \2/' "$tmp/named"
 } >"$tmp/traces.mk"
@@ -338,18 +342,27 @@ mv "$out/traces.tsv.part" "$out/traces.tsv"
 while IFS='	' read -r l p; do
     d=$out/$tsub$l
     if [ -n "$force" ]; then rm -rf "$d"; fi
-    mkdir -p "$d"
+    # (mkdir, rm and awk only where there is something for them to do: a
+    # few forks less a trace)
+    [ -d "$d" ] || mkdir -p "$d"
     [ "$(readlink "$d/input" 2>/dev/null)" = "$p" ] || ln -sfn "$p" "$d/input"
-    rm -f "$d"/*.part "$d"/*.tmp?????? "$d"/*.rft.[0-9]* \
-        "$d"/s[0-9]*/*.part "$d"/s[0-9]*/*.tmp??????
+    for x in "$d"/*.part "$d"/*.tmp?????? "$d"/*.rft.[0-9]* \
+        "$d"/s[0-9]*/*.part "$d"/s[0-9]*/*.tmp??????; do
+        if [ -e "$x" ] || [ -L "$x" ]; then
+            rm -f "$d"/*.part "$d"/*.tmp?????? "$d"/*.rft.[0-9]* \
+                "$d"/s[0-9]*/*.part "$d"/s[0-9]*/*.tmp??????
+            break
+        fi
+    done
     is_done "$l" || : >"$d/log"
     # label.notes: the file of a label made from its name (issue 31), for
     # the tables' notes ("label: a_b is the file suite/a b.rft ...")
-    f=$(awk -F '\t' -v l="$l" '$1 == l { print $2 " (" $3 ")"; exit }' "$tmp/relabels")
+    f=""
+    [ ! -s "$tmp/relabels" ] || f=$(awk -F '\t' -v l="$l" '$1 == l { print $2 " (" $3 ")"; exit }' "$tmp/relabels")
     if [ -n "$f" ]; then
         printf '%s is the file %s\n' "$l" "$f" >"$d/label.notes"
     elif [ -z "${rerun:-}" ]; then
-        rm -f "$d/label.notes"
+        if [ -e "$d/label.notes" ] || [ -L "$d/label.notes" ]; then rm -f "$d/label.notes"; fi
     fi
 done <"$out/traces.tsv"
 # the traces found (and the files skipped), in inputs.txt and on standard

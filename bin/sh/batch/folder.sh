@@ -53,37 +53,61 @@ EOF
     study_figures "$study" | {
         while IFS='|' read -r name select plot; do
             printf 'figures/%s.tsv: table.tsv\n' "$name"
-            printf '\tmkdir -p figures && rft-collect %s --format tsv -o $@ . 2>>collect.log\n' \
-                "$(printf '%s' "$select" | sed 's/\$/$$/g')"
+            make_dollars "$select"
+            printf '\tmkdir -p figures && rft-collect %s --format tsv -o $@ . 2>>collect.log\n' "$md"
             printf 'figures/%s.svg: figures/%s.tsv\n' "$name" "$name"
-            printf '\trft-plot %s -o $@ $< 2>>collect.log\n' \
-                "$(printf '%s' "$plot" | sed 's/\$/$$/g')"
+            make_dollars "$plot"
+            printf '\trft-plot %s -o $@ $< 2>>collect.log\n' "$md"
             figs="$figs figures/$name.svg"
         done
         printf '.PHONY: figures\nfigures:%s\n' "$figs"
     }
 }
 
-# A trace's label: its file name without the trace suffixes.
-label_of() {
-    b=$(basename -- "$1")
-    b=${b%.zst}
-    b=${b%.zstd}
-    for s in .tsv .csv .txt .log .trace; do b=${b%"$s"}; done
-    printf '%s\n' "${b%.rft}"
+# $1 with each $ doubled for make (as sed 's/\$/$$/g' on a line), in md:
+# no sed and subshell for each string of the Makefile
+make_dollars() {
+    md="" md_r=$1
+    while :; do
+        case $md_r in
+        *\$*) md=$md${md_r%%\$*}\$\$; md_r=${md_r#*\$} ;;
+        *) md=$md$md_r; return ;;
+        esac
+    done
 }
 
-# A label from a file's name: every other character _ (é: two), a first .
-# or - after an x, and one already taken (or mean) numbered (_2, _3...).
+# A trace's label: its file name without the trace suffixes, in lb.  (Set,
+# not printed: no subshell, and no basename: a trace's path never ends in
+# /, so its name is what follows the last /.)
+label_of() {
+    lb=${1##*/}
+    lb=${lb%.zst}
+    lb=${lb%.zstd}
+    for lb_s in .tsv .csv .txt .log .trace; do lb=${lb%"$lb_s"}; done
+    lb=${lb%.rft}
+}
+
+# A label from a file's name, in sl: every other character _ (é: two), a
+# first . or - after an x, and one already taken (or mean) numbered (_2,
+# _3...).  The labels taken are those of $tmp/traces, kept in $taken (a
+# line each) as add_trace writes them: no cut and grep per try; sed only
+# for a name with something to change (the letters spelled out: a range
+# may take in other letters in some locales).
 safe_label() {
-    b=$(printf '%s' "$1" | LC_ALL=C sed 's/[^A-Za-z0-9_.+-]/_/g; s/^[.-]/x&/')
-    [ -n "$b" ] || b=trace
-    l=$b n=1
-    while [ "$l" = mean ] || cut -f1 "$tmp/traces" 2>/dev/null | grep -qxF -- "$l"; do
-        n=$((n + 1))
-        l=${b}_$n
+    case $1 in
+    '' | [.-]* | *[!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-]*)
+        sl_b=$(printf '%s' "$1" | LC_ALL=C sed 's/[^A-Za-z0-9_.+-]/_/g; s/^[.-]/x&/') ;;
+    *) sl_b=$1 ;;
+    esac
+    [ -n "$sl_b" ] || sl_b=trace
+    sl=$sl_b sl_n=1
+    while [ "$sl" = mean ] || case "
+$taken" in *"
+$sl
+"*) true ;; *) false ;; esac; do
+        sl_n=$((sl_n + 1))
+        sl=${sl_b}_$sl_n
     done
-    printf '%s\n' "$l"
 }
 
 # inputs.txt: the traces found, a line each (label, format, size, file), then
@@ -91,7 +115,8 @@ safe_label() {
 # the files', not the writes: counting a trace's writes takes decoding all of
 # it, which is the run's work.
 list_inputs() {
-    ntr=$(wc -l <"$tmp/traces" | tr -d ' ')
+    ntr=$(wc -l <"$tmp/traces")
+    ntr=${ntr##* }      # (as tr -d ' ': some wc pad the count)
     [ "$ntr" = 1 ] && s="" || s=s
     printf '%s: %d trace%s (the size of each file, not its writes: counting them takes decoding the whole trace, which the run does):\n' \
         "$prog" "$ntr" "$s"
@@ -116,6 +141,6 @@ list_inputs() {
                 printf "  %-" w[1] "s  %-" w[2] "s  %" w[3] "s  %s\n", c[1], c[2], c[3], c[4]
             }
         }'
-    cat "$tmp/skipped"
+    [ ! -s "$tmp/skipped" ] || cat "$tmp/skipped"
     [ ! -s "$tmp/relabelled" ] || cat "$tmp/relabelled"
 }

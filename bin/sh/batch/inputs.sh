@@ -27,7 +27,8 @@ log_name() {
 decode_head() {
     herr="" st=0
     rft-decode -v --input-format "$1" -o "$tmp/head.rft" <"$tmp/head" 2>"$tmp/head.err" || st=$?
-    dfmt=$(sed -n 's/^rft-decode: -: format \([a-z0-9]*\) (.*/\1/p' "$tmp/head.err" | head -n 1)
+    # (the first such line: sed quits there, no head)
+    dfmt=$(sed -n '/^rft-decode: -: format [a-z0-9]* (/ { s/^rft-decode: -: format \([a-z0-9]*\) (.*/\1/p; q; }' "$tmp/head.err")
     if [ $st = 0 ]; then
         rft-view "$tmp/head.rft" 2>/dev/null | head -n 1 | grep -q . && return 0
         herr="no records${head_cut:+ in its first $((probe_bytes / 1024)) KiB}"
@@ -80,10 +81,11 @@ add_trace() {   # PATH [LABEL [FROM-A-FOLDER]]
     if has_cntrl "$1"; then
         die "$(printf '%s' "$1" | tr '[:cntrl:]' '?'): a control character (a newline, a tab, ...) in a trace's path is not supported"
     fi
-    l=${2:-$(label_of "$1")}
+    if [ -n "${2:-}" ]; then l=$2; else label_of "$1"; l=$lb; fi
     if [ -z "${2:-}" ]; then    # a file's name: made a label, said so (issue 31)
         n0=$l
-        l=$(safe_label "$n0")
+        safe_label "$n0"
+        l=$sl
         if [ "$l" != "$n0" ]; then
             case $n0 in
             '' | .* | -* | *[!A-Za-z0-9_.+-]*)
@@ -108,9 +110,15 @@ add_trace() {   # PATH [LABEL [FROM-A-FOLDER]]
         *) die "$1: $why" ;;
         esac
     fi
-    p=$(cd -- "$(dirname -- "$1")" && pwd)/$(basename -- "$1")
+    # (dirname and basename by expansion, and wc's count without tr: forks
+    # less a trace; the folder of a/b is a, of /b /, of b .)
+    case $1 in */*) p=${1%/*}; p=${p:-/} ;; *) p=. ;; esac
+    p=$(cd -- "$p" && pwd)/${1##*/}
     printf '%s\t%s\n' "$l" "$p" >>"$tmp/traces"
-    printf '%s\t%s\t%s\n' "$l" "$fmt" "$(wc -c <"$1" | tr -d ' ')" >>"$tmp/found"
+    taken="$taken$l
+"
+    sz=$(wc -c <"$1")
+    printf '%s\t%s\t%s\n' "$l" "$fmt" "${sz##* }" >>"$tmp/found"
     [ -z "$named" ] || printf '%s\t%s\n' "$l" "$named" >>"$tmp/named"
 }
 

@@ -155,7 +155,8 @@ EOF
     pipeline)
         echo "# the pipeline given to rft-batch --pipeline, its output the result"
         echo "%/result.tsv: %/trace.rft"
-        printf '\t{ %s; } <$< $(SAVE)\n' "$(printf '%s' "$pipeline" | sed 's/\$/$$/g')"
+        make_dollars "$pipeline"
+        printf '\t{ %s; } <$< $(SAVE)\n' "$md"
         ;;
     esac
 }
