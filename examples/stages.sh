@@ -151,7 +151,27 @@ tsv_json() {
           }
           print l "}" }'
 }
-q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+# (each ' made '\'' by expansion, not by printf | sed in a subshell: q is
+# called for every word of the pipelines; the trailing newlines the command
+# substitution took off, taken off too)
+q() {
+    _qr=$1 _qd=""
+    while :; do
+        case $_qr in
+        *\'*) _qd="$_qd${_qr%%\'*}'\\''"; _qr=${_qr#*\'} ;;
+        *) break ;;
+        esac
+    done
+    _qd=$_qd$_qr
+    while :; do
+        case $_qd in
+        *"
+") _qd=${_qd%?} ;;
+        *) break ;;
+        esac
+    done
+    printf "'%s'" "$_qd"
+}
 # TRACE [WORDS...]: sets trace, takes the script's --format and --quiet
 # (and the words its own_word function takes, if it has one) from the
 # words and keeps the others, quoted, in $passed (for the program the
