@@ -148,17 +148,28 @@ root=$(cd "$here/.." && pwd)
 rootp=$(cd "$here/.." && pwd -P)
 outa=$(cd "$out" && pwd)
 outp=$(cd "$out" && pwd -P)
-local_paths() {
-    awk -v outa="$outa/" -v outp="$outp/" -v root="$root/" -v rootp="$rootp/" '
+# shellcheck disable=SC2016 # an awk program
+lp_awk='
         function cut(s, p,   i) { while (p != "/" && (i = index(s, p))) s = substr(s, 1, i - 1) substr(s, i + length(p)); return s }
-        { s = cut(cut(cut(cut($0, outa), outp), root), rootp)
+        function local(s,   p, c, n) {
+          s = cut(cut(cut(cut(s, outa), outp), root), rootp)
           # any other absolute path: its last name
           while (match(s, /(^|[ \t:=(`\[])\/[^ \t:;,()`\[\]]+/)) {
               p = substr(s, RSTART, RLENGTH); c = substr(p, 1, 1) == "/" ? "" : substr(p, 1, 1)
               n = p; sub(/.*\//, "", n)
               s = substr(s, 1, RSTART - 1) c n substr(s, RSTART + RLENGTH)
           }
-          print s }'
+          return s }'
+local_paths() {
+    awk -v outa="$outa/" -v outp="$outp/" -v root="$root/" -v rootp="$rootp/" "$lp_awk"' { print local($0) }'
+}
+# the same on each FILE in place (one awk for them all, not an awk and a cat
+# each: the file rewritten, not replaced); a FILE not starting with / must
+# start with ./ (awk takes a=b as an assignment)
+local_paths_in() {   # FILE...
+    awk -v outa="$outa/" -v outp="$outp/" -v root="$root/" -v rootp="$rootp/" "$lp_awk"'
+        { t[FILENAME] = t[FILENAME] local($0) "\n" }
+        END { for (i = 1; i < ARGC; i++) { printf "%s", t[ARGV[i]] > ARGV[i]; close(ARGV[i]) } }' "$@"
 }
 # the commit of the tree the script is in (its programs and parameters),
 # and whether they were changed since
@@ -280,109 +291,171 @@ join || :
 progress ""
 
 # 3. Every value per trace: facts.tsv, a line "label key value" each.
-# the aging study's longest duty and dVth and their reductions: FILE PREFIX
-vth_facts() {
-    [ ! -s "$1" ] || awk -F '\t' -v p="$2" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        # the mean '0' duty over the cells, and the cell behind the longest
-        # (seed 002 6.2 defines the longest: one cell of the slice)
-        $1 == "all" && $2 == "avg_0%" {
-            n = split("rc rar rcrar wc argo", s, " ")
-            for (i = 1; i <= n; i++) print p "ag_a0red_" s[i] "\t" $c[s[i] "_red%"]
+# A trace's tables are read by one awk, not by an awk each (about 25 forks
+# a trace): each file comes after R=its kind (and P=its prefix or rule),
+# a kind's code is the program it had alone, its state keyed by the file
+# (f: each program started afresh, its variables unset), what a program
+# printed at its END put when the next file starts; the text then filtered
+# and labelled as the pipe to awk -v l=LABEL '$2 != ""' did.
+# shellcheck disable=SC2016 # an awk program
+facts_awk='
+    function put(t) { buf = buf t }
+    function cols(   i) { for (i = 1; i <= NF; i++) C[f, $i] = i }
+    function fin(   k, t) {
+        if (!f) return
+        k = kind[f]
+        if (k == "replay") { if (V[f, "n"]) put(sprintf("busy\t%.2f\n", V[f, "b"] / V[f, "n"])) }
+        else if (k == "pe-profile") put("pe_share_max\t" V[f, "m"] "\n" "pe_share_z\t" V[f, "z"] "\n")
+        else if (k == "writes") {
+            put("uv_lds_max\t" V[f, "lds"] + 0 "\n"); put("uv_ldsload_max\t" V[f, "ld"] + 0 "\n")
+            put(sprintf("uv_ldspeak_max\t%.2f\n", V[f, "pk"] / 1024)) }
+        else if (k == "runs") {
+            # printf "runs\t%s\n" "$(cat runs)": its trailing newlines gone
+            t = V[f, "t"]; while (t ~ /\n$/) t = substr(t, 1, length(t) - 1)
+            put("runs\t" t "\n") }
+    }
+    FNR == 1 { fin(); f++; kind[f] = R }
+    # its kernels by name, as rft-alloc --util names them (K records or, in a
+    # stream without them, the B records): rows are found by kernel
+    R == "kernel" { if (/^#/ || !H[f]++) next; if ($1 != "all") put("kernel\t" $1 "\n"); next }
+    R == "classify" { if (/^#/) next; if (!H[f]++) cols()
+        if ($1 == "total") { put("compr\t" $C[f, "compr%"] "\n"); put(sprintf("pattern\t%.2f\n", 100 - $C[f, "other%"])) }
+        next }
+    R == "classify-r" { if (/^#/) next; if (!H[f]++) cols()
+        if ($1 == "total") { put("compr_" P "\t" $C[f, "compr%"] "\n"); put(sprintf("pattern_%s\t%.2f\n", P, 100 - $C[f, "other%"]))
+                             put("mispred_" P "\t" $C[f, "mispred%"] "\n")
+                             if ($C[f, "bs"] > 0) put("bs_" P "\t" $C[f, "bs"] "\n") }
+        next }
+    R == "occupancy" { if (/^#/) next; if (!H[f]++) cols()
+        if ($1 == "total") { rc = $C[f, "conv_rel_comp%"]; ru = $C[f, "conv_rel_unc%"]
+            fc = $C[f, "conv_flt_comp%"]; fu = $C[f, "conv_flt_unc%"]
+            put(sprintf("occ_rel_comp\t%s\nocc_rel_unc\t%s\nocc_flt_comp\t%s\nocc_flt_unc\t%s\nocc_used\t%.2f\n",
+                rc, ru, fc, fu, rc + ru + fc + fu)) }
+        next }
+    R == "util" { if (/^#/) next; if (!H[f]++) { cols(); next }
+        if ($1 == "all") put("util_peak\t" $C[f, "peak%"] "\n")
+        if ($1 != "all" && !V[f, "u"]) { V[f, "u"] = 1; put("util_unused\t" $C[f, "unused_windows"] "\n"); put("util_wf\t" $C[f, "max_wf"] "\n")
+                                         put("util_vgprs\t" $C[f, "vgprs"] "\n") }
+        next }
+    R == "recovery" { if (/^#/) next; if (!H[f]++) { cols(); next }
+        if ($1 == "all" && $C[f, "bank_bytes"] == 1024) put("rec_1k\t" $C[f, "worst_recovery%"] "\n")
+        next }
+    # issue demand: the cycles a slice'"'"'s instructions take to issue (4
+    # each: rft-replay --issue on GCN and Evergreen) per cycle of its
+    # span, mean over the slices (over 100: the trace issues faster)
+    R == "replay" { if (/^#/) next; if (!H[f]++) { cols(); next }
+        if ($1 ~ /^slice / && $C[f, "cycles_naive"] > 0) { V[f, "n"]++; V[f, "b"] += 400 * $C[f, "instructions"] / $C[f, "cycles_naive"] }
+        next }
+    R == "vth-p" { if ($1 == "all") {
+            if ($2 == "dvth_rd%") put(sprintf("a4_dvth_base_%s\t%s\na4_dvth_red_%s\t%s\n", P, $3, P, $5))
+            if ($2 == "snm_loss_rd%") put(sprintf("a4_snm_red_%s\t%s\n", P, $5))
+            if ($2 == "snm_life_rd_years") put(sprintf("a4_life_base_%s\t%s\na4_life_argo_%s\t%s\n", P, $3, P, $4)) }
+        next }
+    R == "sc-units" { if (/^#/) next; if (!H[f]++) cols()
+        if ($2 == "degraded" && !V[f, "n"]++) { put("sc_red10\t" $C[f, "dvth_reduction%"] "\n"); V[f, "b"] = $C[f, "busy_naive%"]
+            put("sc_dvth_naive10\t" $C[f, "dvth_naive_mV"] "\n") }
+        if ($2 == "healthy-max" && !V[f, "hm"]++) put("sc_tie\t" ($C[f, "busy_naive%"] == V[f, "b"] ? 1 : 0) "\n")
+        next }
+    R == "pe-profile" { if ($1 ~ /^PE_/) { if ($2 > V[f, "m"]) V[f, "m"] = $2; if ($1 == "PE_Z") V[f, "z"] = $2 }
+        next }
+    R == "pe-units" { if (/^#/) next; if (!H[f]++) cols()
+        if ($1 == "PE_max") put("pe_red\t" $C[f, "dvth_reduction%"] "\n")
+        next }
+    # the aging study'"'"'s longest duty and dVth and their reductions (P: the
+    # prefix): the mean '"'"'0'"'"' duty over the cells, and the cell behind the
+    # longest (seed 002 6.2 defines the longest: one cell of the slice)
+    R == "vth" { if (/^#/) next; if (!H[f]++) { cols(); next }
+        if ($1 == "all" && $2 == "avg_0%") {
+            n = split("rc rar rcrar wc argo", vs, " ")
+            for (i = 1; i <= n; i++) put(P "ag_a0red_" vs[i] "\t" $C[f, vs[i] "_red%"] "\n")
             next }
-        $1 == "all" && $2 == "longest_0_cell" {
-            n = split("base rc rar rcrar wc argo", s, " ")
-            for (i = 1; i <= n; i++) if ($c[s[i]] != "") print p "ag_l0cell_" s[i] "\t" $c[s[i]]
+        if ($1 == "all" && $2 == "longest_0_cell") {
+            n = split("base rc rar rcrar wc argo", vs, " ")
+            for (i = 1; i <= n; i++) if ($C[f, vs[i]] != "") put(P "ag_l0cell_" vs[i] "\t" $C[f, vs[i]] "\n")
             next }
-        $1 == "all" {
+        if ($1 == "all") {
             k = $2 == "longest_0%" ? "l0" : $2 == "longest_1%" ? "l1" : $2 == "dvth_t0_norm" ? "t0" : $2 == "dvth_t1_norm" ? "t1" : ""
             if (k == "") next
-            print p "ag_" k "_base\t" $c["base"] * (k ~ /^t/ ? 100 : 1)
-            n = split("rc rar rcrar wc argo", s, " ")
-            for (i = 1; i <= n; i++) print p "ag_" k "red_" s[i] "\t" $c[s[i] "_red%"] }' "$1"
-}
+            put(P "ag_" k "_base\t" $C[f, "base"] * (k ~ /^t/ ? 100 : 1) "\n")
+            n = split("rc rar rcrar wc argo", vs, " ")
+            for (i = 1; i <= n; i++) put(P "ag_" k "red_" vs[i] "\t" $C[f, vs[i] "_red%"] "\n") }
+        next }
+    R == "energy-a" { if (/^#/) next; if (!H[f]++) { cols(); next }
+        put("ag_save_" $1 "\t" $C[f, "saving%"] "\n"); put("ag_slow_" $1 "\t" $C[f, "slice_slowdown_replay%"] "\n")
+        put("ag_upper_" $1 "\t" $C[f, "slice_slowdown_bound%"] "\n"); put("ag_leak_" $1 "\t" $C[f, "leak_saving%"] "\n")
+        next }
+    R == "runs" { V[f, "t"] = V[f, "t"] (FNR > 1 ? "\n" : "") $0; next }
+    R == "writes" { if (/^#/) next; if (!H[f]++) { cols(); next }
+        ws = $1
+        put("uv_normal_" ws "\t" $C[f, "normal%"] "\n"); put("uv_mispred_" ws "\t" $C[f, "mispred%"] "\n")
+        put("uv_slow_" ws "\t" $C[f, "slowdown_replay%"] "\n"); put("uv_upper_" ws "\t" $C[f, "slowdown_bound%"] "\n")
+        if ($C[f, "lds%"] > V[f, "lds"]) V[f, "lds"] = $C[f, "lds%"]; if ($C[f, "ldsload%"] > V[f, "ld"]) V[f, "ld"] = $C[f, "ldsload%"]
+        if ($C[f, "lds_peak_B"] > V[f, "pk"]) V[f, "pk"] = $C[f, "lds_peak_B"]
+        next }
+    R == "energy-u" { if (/^#/) next; if (!H[f]++) { cols(); next }
+        put("uv_vsconv_" $1 "\t" $C[f, "vs_conv%"] "\n"); put("uv_vssmooth_" $1 "\t" $C[f, "vs_smooth%"] "\n")
+        if ($1 == "conv") put("uv_conv_static\t" $C[f, "static"] "\n")
+        next }
+    R == "units-h" { if (/^#/) next; if (!H[f]++) { cols(); next }
+        if ($1 == 1) put("sc_red\t" $C[f, "dvth_reduction%"] "\n")
+        next }
+    R == "cost-h" { if (/^#/) next; if (!H[f]++) { cols(); next }
+        put("sc_over_" $1 "\t" $C[f, "overhead%"] "\n"); put("sc_slow_" $1 "\t" $C[f, "slowdown_replay%"] "\n")
+        put("sc_upper_" $1 "\t" $C[f, "slowdown_bound%"] "\n")
+        next }
+    # its first line, tabs made blanks (head -n 1 | tr)
+    R == "pe-none" { if (FNR == 1) { t = $0; gsub(/\t/, " ", t); put("pe_none\t" t "\n") }; next }
+    # the compute-unit model: its baseline error, each scheme'"'"'s slowdown
+    # (the slowdowns only where its baseline is within 3% of the
+    # traced cycles, issue 32'"'"'s target: the rows'"'"' means are over those)
+    R == "model" { if (!H[f]++) next
+        if ($1 == "baseline") { put("cm_base_err\t" $4 "\n"); V[f, "hold"] = ($4 < 0 ? -$4 : $4) <= 3; next }
+        if (V[f, "hold"]) put("cm_slow_" $1 "\t" $6 "\n")
+        next }
+    END { fin(); n = split(buf, L, "\n")
+          for (i = 1; i <= n; i++) {
+              if (i == n && L[i] == "") break
+              split(L[i], F, "\t"); if (F[2] != "") print l "\t" L[i] } }'
 facts() {
+    # (the files as awk operands: one not starting with / starts with ./,
+    # as a=b would be an assignment)
+    o=$out
+    case $o in /*) ;; *) o=./$o ;; esac
     for l in $labels; do
-        d=$out/traces/$l
-        a=$out/batch/aging/traces/$l
-        u=$out/batch/undervolt/traces/$l
-        h=$out/batch/healing/traces/$l
-        {
-            # its kernels by name, as rft-alloc --util names them (K records or, in a
-            # stream without them, the B records): rows are found by kernel
-            [ ! -s "$d/util.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { next } $1 != "all" { print "kernel\t" $1 }' "$d/util.tsv"
-            [ ! -s "$d/classify.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
-                $1 == "total" { print "compr\t" $c["compr%"]; printf "pattern\t%.2f\n", 100 - $c["other%"] }' "$d/classify.tsv"
-            for r in auto any; do
-                [ ! -s "$d/classify-$r.tsv" ] || awk -F '\t' -v r="$r" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
-                    $1 == "total" { print "compr_" r "\t" $c["compr%"]; printf "pattern_%s\t%.2f\n", r, 100 - $c["other%"]
-                                    print "mispred_" r "\t" $c["mispred%"]
-                                    if ($c["bs"] > 0) print "bs_" r "\t" $c["bs"] }' "$d/classify-$r.tsv"
-            done
-            [ ! -s "$d/occupancy.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
-                $1 == "total" { rc = $c["conv_rel_comp%"]; ru = $c["conv_rel_unc%"]
-                    fc = $c["conv_flt_comp%"]; fu = $c["conv_flt_unc%"]
-                    printf "occ_rel_comp\t%s\nocc_rel_unc\t%s\nocc_flt_comp\t%s\nocc_flt_unc\t%s\nocc_used\t%.2f\n",
-                        rc, ru, fc, fu, rc + ru + fc + fu }' "$d/occupancy.tsv"
-            [ ! -s "$d/util.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                $1 == "all" { print "util_peak\t" $c["peak%"] }
-                $1 != "all" && !u { u = 1; print "util_unused\t" $c["unused_windows"]; print "util_wf\t" $c["max_wf"]
-                                    print "util_vgprs\t" $c["vgprs"] }' \
-                "$d/util.tsv"
-            [ ! -s "$d/recovery.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                $1 == "all" && $c["bank_bytes"] == 1024 { print "rec_1k\t" $c["worst_recovery%"] }' "$d/recovery.tsv"
-            # issue demand: the cycles a slice's instructions take to issue (4
-            # each: rft-replay --issue on GCN and Evergreen) per cycle of its
-            # span, mean over the slices (over 100: the trace issues faster)
-            [ ! -s "$d/replay.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                $1 ~ /^slice / && $c["cycles_naive"] > 0 { n++; b += 400 * $c["instructions"] / $c["cycles_naive"] }
-                END { if (n) printf "busy\t%.2f\n", b / n }' "$d/replay.tsv"
-            for p in 45nm 65nm; do
-                [ ! -s "$d/vth-$p.tsv" ] || awk -F '\t' -v p="$p" '$1 == "all" {
-                    if ($2 == "dvth_rd%") printf "a4_dvth_base_%s\t%s\na4_dvth_red_%s\t%s\n", p, $3, p, $5
-                    if ($2 == "snm_loss_rd%") printf "a4_snm_red_%s\t%s\n", p, $5
-                    if ($2 == "snm_life_rd_years") printf "a4_life_base_%s\t%s\na4_life_argo_%s\t%s\n", p, $3, p, $4 }' \
-                    "$d/vth-$p.tsv"
-            done
-            [ ! -s "$d/sc-units.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
-                $2 == "degraded" && !n++ { print "sc_red10\t" $c["dvth_reduction%"]; b = $c["busy_naive%"]
-                    print "sc_dvth_naive10\t" $c["dvth_naive_mV"] }
-                $2 == "healthy-max" && !hm++ { print "sc_tie\t" ($c["busy_naive%"] == b ? 1 : 0) }' "$d/sc-units.tsv"
-            [ ! -s "$d/pe-profile.tsv" ] || awk -F '\t' '$1 ~ /^PE_/ { if ($2 > m) m = $2; if ($1 == "PE_Z") z = $2 }
-                END { print "pe_share_max\t" m; print "pe_share_z\t" z }' "$d/pe-profile.tsv"
-            [ ! -s "$d/pe-units.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i }
-                $1 == "PE_max" { print "pe_red\t" $c["dvth_reduction%"] }' "$d/pe-units.tsv"
-            vth_facts "$a/vth.tsv" ""
-            for r in $also; do
-                [ "$r" = "$runs" ] || vth_facts "$out/batch/aging-$r/traces/$l/vth.tsv" "r$r:"
-            done
-            [ ! -s "$a/energy.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                { print "ag_save_" $1 "\t" $c["saving%"]; print "ag_slow_" $1 "\t" $c["slice_slowdown_replay%"]
-                  print "ag_upper_" $1 "\t" $c["slice_slowdown_bound%"]; print "ag_leak_" $1 "\t" $c["leak_saving%"] }' "$a/energy.tsv"
-            [ ! -s "$a/runs" ] || printf 'runs\t%s\n' "$(cat "$a/runs")"
-            [ ! -s "$u/writes.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                { s = $1
-                  print "uv_normal_" s "\t" $c["normal%"]; print "uv_mispred_" s "\t" $c["mispred%"]
-                  print "uv_slow_" s "\t" $c["slowdown_replay%"]; print "uv_upper_" s "\t" $c["slowdown_bound%"]
-                  if ($c["lds%"] > lds) lds = $c["lds%"]; if ($c["ldsload%"] > ld) ld = $c["ldsload%"]
-                  if ($c["lds_peak_B"] > pk) pk = $c["lds_peak_B"] }
-                END { print "uv_lds_max\t" lds + 0; print "uv_ldsload_max\t" ld + 0
-                      printf "uv_ldspeak_max\t%.2f\n", pk / 1024 }' "$u/writes.tsv"
-            [ ! -s "$u/energy.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                { print "uv_vsconv_" $1 "\t" $c["vs_conv%"]; print "uv_vssmooth_" $1 "\t" $c["vs_smooth%"] }
-                $1 == "conv" { print "uv_conv_static\t" $c["static"] }' "$u/energy.tsv"
-            [ ! -s "$h/units.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                $1 == 1 { print "sc_red\t" $c["dvth_reduction%"] }' "$h/units.tsv"
-            [ ! -s "$h/cost.tsv" ] || awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                { print "sc_over_" $1 "\t" $c["overhead%"]; print "sc_slow_" $1 "\t" $c["slowdown_replay%"]
-                  print "sc_upper_" $1 "\t" $c["slowdown_bound%"] }' "$h/cost.tsv"
-            [ ! -e "$d/pe.none" ] || printf 'pe_none\t%s\n' "$(head -n 1 "$d/pe.none" | tr '\t' ' ')"
-            # the compute-unit model: its baseline error, each scheme's slowdown
-            # (the slowdowns only where its baseline is within 3% of the
-            # traced cycles, issue 32's target: the rows' means are over those)
-            [ ! -s "$d/model.tsv" ] || awk -F '\t' '!h++ { next }
-                $1 == "baseline" { print "cm_base_err\t" $4; hold = ($4 < 0 ? -$4 : $4) <= 3; next }
-                hold { print "cm_slow_" $1 "\t" $6 }' "$d/model.tsv"
-        } | awk -F '\t' -v l="$l" '$2 != "" { print l "\t" $0 }'
+        d=$o/traces/$l
+        a=$o/batch/aging/traces/$l
+        u=$o/batch/undervolt/traces/$l
+        h=$o/batch/healing/traces/$l
+        set --
+        [ ! -s "$d/util.tsv" ] || set -- "$@" R=kernel "$d/util.tsv"
+        [ ! -s "$d/classify.tsv" ] || set -- "$@" R=classify "$d/classify.tsv"
+        for r in auto any; do
+            [ ! -s "$d/classify-$r.tsv" ] || set -- "$@" R=classify-r P="$r" "$d/classify-$r.tsv"
+        done
+        [ ! -s "$d/occupancy.tsv" ] || set -- "$@" R=occupancy "$d/occupancy.tsv"
+        [ ! -s "$d/util.tsv" ] || set -- "$@" R=util "$d/util.tsv"
+        [ ! -s "$d/recovery.tsv" ] || set -- "$@" R=recovery "$d/recovery.tsv"
+        [ ! -s "$d/replay.tsv" ] || set -- "$@" R=replay "$d/replay.tsv"
+        for p in 45nm 65nm; do
+            [ ! -s "$d/vth-$p.tsv" ] || set -- "$@" R=vth-p P="$p" "$d/vth-$p.tsv"
+        done
+        [ ! -s "$d/sc-units.tsv" ] || set -- "$@" R=sc-units "$d/sc-units.tsv"
+        [ ! -s "$d/pe-profile.tsv" ] || set -- "$@" R=pe-profile "$d/pe-profile.tsv"
+        [ ! -s "$d/pe-units.tsv" ] || set -- "$@" R=pe-units "$d/pe-units.tsv"
+        [ ! -s "$a/vth.tsv" ] || set -- "$@" R=vth P= "$a/vth.tsv"
+        for r in $also; do
+            [ "$r" = "$runs" ] || [ ! -s "$o/batch/aging-$r/traces/$l/vth.tsv" ] ||
+                set -- "$@" R=vth P="r$r:" "$o/batch/aging-$r/traces/$l/vth.tsv"
+        done
+        [ ! -s "$a/energy.tsv" ] || set -- "$@" R=energy-a "$a/energy.tsv"
+        [ ! -s "$a/runs" ] || set -- "$@" R=runs "$a/runs"
+        [ ! -s "$u/writes.tsv" ] || set -- "$@" R=writes "$u/writes.tsv"
+        [ ! -s "$u/energy.tsv" ] || set -- "$@" R=energy-u "$u/energy.tsv"
+        [ ! -s "$h/units.tsv" ] || set -- "$@" R=units-h "$h/units.tsv"
+        [ ! -s "$h/cost.tsv" ] || set -- "$@" R=cost-h "$h/cost.tsv"
+        [ ! -e "$d/pe.none" ] || set -- "$@" R=pe-none "$d/pe.none"
+        [ ! -s "$d/model.tsv" ] || set -- "$@" R=model "$d/model.tsv"
+        [ $# = 0 ] || awk -F '\t' -v l="$l" "$facts_awk" "$@"
     done
 }
 facts | local_paths > "$out/facts.tsv"
@@ -779,10 +852,13 @@ plot() {   # NAME TSV rft-plot options...
     rft-plot --quiet --terminal png --width "$plot_width" --height 520 -o "$out/figures/$f.png" "$@" "$t" 2>> "$tmp/plot.err" ||
         printf '%s: figure %s: %s\n' "$script" "$f" "$(tail -n 1 "$tmp/plot.err")" >&2
     # no path of this machine in them either (the notes' parameter files, the temporary input)
+    set --
     for x in "$out/figures/$f.png.data.tsv" "$out/figures/$f.png.gp"; do
         [ -f "$x" ] || continue
-        local_paths < "$x" > "$tmp/local" && cat "$tmp/local" > "$x"
+        case $x in /*) ;; *) x=./$x ;; esac
+        set -- "$@" "$x"
     done
+    [ $# = 0 ] || local_paths_in "$@"
 }
 # a table's columns named as the paper names them (the legend of a figure):
 # relabel 'KEY=NAME|...' < TSV, the first line not a # line the header
@@ -822,13 +898,12 @@ done
 # the per-trace tables of this script: one row per trace
 per_label() {   # KEY... : a TSV of trace and the keys
     printf 'trace'; printf '\t%s' "$@"; printf '\n'
-    for l in $labels; do
-        printf '%s' "$l"
-        for k in "$@"; do
-            printf '\t%s' "$(awk -F '\t' -v l="$l" -v k="$k" '$1 == l && $2 == k { print $3; exit }' "$out/facts.tsv")"
-        done
-        printf '\n'
-    done
+    # one awk for the table, not one a cell: each cell the value of the
+    # first line of the trace and key ($1 == l compared as awk compares)
+    awk -F '\t' -v labels="$labels" -v keys="$*" '
+        BEGIN { nl = split(labels, l, " "); nk = split(keys, k, " ") }
+        { for (j = 1; j <= nk; j++) if ($2 == k[j]) for (i = 1; i <= nl; i++) if (!((i, j) in v) && $1 == l[i]) v[i, j] = $3 }
+        END { for (i = 1; i <= nl; i++) { printf "%s", l[i]; for (j = 1; j <= nk; j++) printf "\t%s", v[i, j]; printf "\n" } }' "$out/facts.tsv"
 }
 per_label compr pattern > "$tmp/compr.tsv"
 plot seed001-fig2-seed002-fig7-compressible "$tmp/compr.tsv" -y compr,pattern --kind bar --ymin 0 --ymax 100 \
@@ -971,7 +1046,9 @@ counts() {
     echo
     for f in "$out"/figures/*.png; do
         [ -e "$f" ] || continue
-        printf '![%s](figures/%s)\n' "$(basename -- "$f" .png)" "$(basename -- "$f")"
+        # (basename's: a name of the glob, never ending in /)
+        b=${f##*/}
+        printf '![%s](figures/%s)\n' "${b%.png}" "$b"
         echo
     done
     echo "## What the tables assumed"
