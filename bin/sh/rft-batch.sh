@@ -348,11 +348,7 @@ while IFS='	' read -r l p; do
     [ "$(readlink "$d/input" 2>/dev/null)" = "$p" ] || ln -sfn "$p" "$d/input"
     for x in "$d"/*.part "$d"/*.tmp?????? "$d"/*.rft.[0-9]* \
         "$d"/s[0-9]*/*.part "$d"/s[0-9]*/*.tmp??????; do
-        if [ -e "$x" ] || [ -L "$x" ]; then
-            rm -f "$d"/*.part "$d"/*.tmp?????? "$d"/*.rft.[0-9]* \
-                "$d"/s[0-9]*/*.part "$d"/s[0-9]*/*.tmp??????
-            break
-        fi
+        if [ -e "$x" ] || [ -L "$x" ]; then rm -f "$x"; fi
     done
     is_done "$l" || : >"$d/log"
     # label.notes: the file of a label made from its name (issue 31), for
