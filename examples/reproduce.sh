@@ -299,6 +299,9 @@ progress ""
 # and labelled as the pipe to awk -v l=LABEL '$2 != ""' did.
 # shellcheck disable=SC2016 # an awk program
 facts_awk='
+    BEGIN { ntk = split("kernel classify classify-r occupancy util recovery replay sc-units " \
+                        "pe-units vth energy-a writes energy-u units-h cost-h", tk, " ")
+            for (i = 1; i <= ntk; i++) TABLE[tk[i]] }
     function put(t) { buf = buf t }
     function cols(   i) { for (i = 1; i <= NF; i++) C[f, $i] = i }
     function fin(   k, t) {
@@ -315,35 +318,38 @@ facts_awk='
             put("runs\t" t "\n") }
     }
     FNR == 1 { fin(); f++; kind[f] = R }
+    # a table of the studies: its # lines skipped, its header read (cols)
+    # and no row (no header is a row any kind below looks for)
+    R in TABLE { if (/^#/) next; if (!H[f]++) { cols(); next } }
     # its kernels by name, as rft-alloc --util names them (K records or, in a
     # stream without them, the B records): rows are found by kernel
-    R == "kernel" { if (/^#/ || !H[f]++) next; if ($1 != "all") put("kernel\t" $1 "\n"); next }
-    R == "classify" { if (/^#/) next; if (!H[f]++) cols()
+    R == "kernel" { if ($1 != "all") put("kernel\t" $1 "\n"); next }
+    R == "classify" {
         if ($1 == "total") { put("compr\t" $C[f, "compr%"] "\n"); put(sprintf("pattern\t%.2f\n", 100 - $C[f, "other%"])) }
         next }
-    R == "classify-r" { if (/^#/) next; if (!H[f]++) cols()
+    R == "classify-r" {
         if ($1 == "total") { put("compr_" P "\t" $C[f, "compr%"] "\n"); put(sprintf("pattern_%s\t%.2f\n", P, 100 - $C[f, "other%"]))
                              put("mispred_" P "\t" $C[f, "mispred%"] "\n")
                              if ($C[f, "bs"] > 0) put("bs_" P "\t" $C[f, "bs"] "\n") }
         next }
-    R == "occupancy" { if (/^#/) next; if (!H[f]++) cols()
+    R == "occupancy" {
         if ($1 == "total") { rc = $C[f, "conv_rel_comp%"]; ru = $C[f, "conv_rel_unc%"]
             fc = $C[f, "conv_flt_comp%"]; fu = $C[f, "conv_flt_unc%"]
             put(sprintf("occ_rel_comp\t%s\nocc_rel_unc\t%s\nocc_flt_comp\t%s\nocc_flt_unc\t%s\nocc_used\t%.2f\n",
                 rc, ru, fc, fu, rc + ru + fc + fu)) }
         next }
-    R == "util" { if (/^#/) next; if (!H[f]++) { cols(); next }
+    R == "util" {
         if ($1 == "all") put("util_peak\t" $C[f, "peak%"] "\n")
         if ($1 != "all" && !V[f, "u"]) { V[f, "u"] = 1; put("util_unused\t" $C[f, "unused_windows"] "\n"); put("util_wf\t" $C[f, "max_wf"] "\n")
                                          put("util_vgprs\t" $C[f, "vgprs"] "\n") }
         next }
-    R == "recovery" { if (/^#/) next; if (!H[f]++) { cols(); next }
+    R == "recovery" {
         if ($1 == "all" && $C[f, "bank_bytes"] == 1024) put("rec_1k\t" $C[f, "worst_recovery%"] "\n")
         next }
     # issue demand: the cycles a slice'"'"'s instructions take to issue (4
     # each: rft-replay --issue on GCN and Evergreen) per cycle of its
     # span, mean over the slices (over 100: the trace issues faster)
-    R == "replay" { if (/^#/) next; if (!H[f]++) { cols(); next }
+    R == "replay" {
         if ($1 ~ /^slice / && $C[f, "cycles_naive"] > 0) { V[f, "n"]++; V[f, "b"] += 400 * $C[f, "instructions"] / $C[f, "cycles_naive"] }
         next }
     R == "vth-p" { if ($1 == "all") {
@@ -351,20 +357,20 @@ facts_awk='
             if ($2 == "snm_loss_rd%") put(sprintf("a4_snm_red_%s\t%s\n", P, $5))
             if ($2 == "snm_life_rd_years") put(sprintf("a4_life_base_%s\t%s\na4_life_argo_%s\t%s\n", P, $3, P, $4)) }
         next }
-    R == "sc-units" { if (/^#/) next; if (!H[f]++) cols()
+    R == "sc-units" {
         if ($2 == "degraded" && !V[f, "n"]++) { put("sc_red10\t" $C[f, "dvth_reduction%"] "\n"); V[f, "b"] = $C[f, "busy_naive%"]
             put("sc_dvth_naive10\t" $C[f, "dvth_naive_mV"] "\n") }
         if ($2 == "healthy-max" && !V[f, "hm"]++) put("sc_tie\t" ($C[f, "busy_naive%"] == V[f, "b"] ? 1 : 0) "\n")
         next }
     R == "pe-profile" { if ($1 ~ /^PE_/) { if ($2 > V[f, "m"]) V[f, "m"] = $2; if ($1 == "PE_Z") V[f, "z"] = $2 }
         next }
-    R == "pe-units" { if (/^#/) next; if (!H[f]++) cols()
+    R == "pe-units" {
         if ($1 == "PE_max") put("pe_red\t" $C[f, "dvth_reduction%"] "\n")
         next }
     # the aging study'"'"'s longest duty and dVth and their reductions (P: the
     # prefix): the mean '"'"'0'"'"' duty over the cells, and the cell behind the
     # longest (seed 002 6.2 defines the longest: one cell of the slice)
-    R == "vth" { if (/^#/) next; if (!H[f]++) { cols(); next }
+    R == "vth" {
         if ($1 == "all" && $2 == "avg_0%") {
             n = split("rc rar rcrar wc argo", vs, " ")
             for (i = 1; i <= n; i++) put(P "ag_a0red_" vs[i] "\t" $C[f, vs[i] "_red%"] "\n")
@@ -380,26 +386,26 @@ facts_awk='
             n = split("rc rar rcrar wc argo", vs, " ")
             for (i = 1; i <= n; i++) put(P "ag_" k "red_" vs[i] "\t" $C[f, vs[i] "_red%"] "\n") }
         next }
-    R == "energy-a" { if (/^#/) next; if (!H[f]++) { cols(); next }
+    R == "energy-a" {
         put("ag_save_" $1 "\t" $C[f, "saving%"] "\n"); put("ag_slow_" $1 "\t" $C[f, "slice_slowdown_replay%"] "\n")
         put("ag_upper_" $1 "\t" $C[f, "slice_slowdown_bound%"] "\n"); put("ag_leak_" $1 "\t" $C[f, "leak_saving%"] "\n")
         next }
     R == "runs" { V[f, "t"] = V[f, "t"] (FNR > 1 ? "\n" : "") $0; next }
-    R == "writes" { if (/^#/) next; if (!H[f]++) { cols(); next }
+    R == "writes" {
         ws = $1
         put("uv_normal_" ws "\t" $C[f, "normal%"] "\n"); put("uv_mispred_" ws "\t" $C[f, "mispred%"] "\n")
         put("uv_slow_" ws "\t" $C[f, "slowdown_replay%"] "\n"); put("uv_upper_" ws "\t" $C[f, "slowdown_bound%"] "\n")
         if ($C[f, "lds%"] > V[f, "lds"]) V[f, "lds"] = $C[f, "lds%"]; if ($C[f, "ldsload%"] > V[f, "ld"]) V[f, "ld"] = $C[f, "ldsload%"]
         if ($C[f, "lds_peak_B"] > V[f, "pk"]) V[f, "pk"] = $C[f, "lds_peak_B"]
         next }
-    R == "energy-u" { if (/^#/) next; if (!H[f]++) { cols(); next }
+    R == "energy-u" {
         put("uv_vsconv_" $1 "\t" $C[f, "vs_conv%"] "\n"); put("uv_vssmooth_" $1 "\t" $C[f, "vs_smooth%"] "\n")
         if ($1 == "conv") put("uv_conv_static\t" $C[f, "static"] "\n")
         next }
-    R == "units-h" { if (/^#/) next; if (!H[f]++) { cols(); next }
+    R == "units-h" {
         if ($1 == 1) put("sc_red\t" $C[f, "dvth_reduction%"] "\n")
         next }
-    R == "cost-h" { if (/^#/) next; if (!H[f]++) { cols(); next }
+    R == "cost-h" {
         put("sc_over_" $1 "\t" $C[f, "overhead%"] "\n"); put("sc_slow_" $1 "\t" $C[f, "slowdown_replay%"] "\n")
         put("sc_upper_" $1 "\t" $C[f, "slowdown_bound%"] "\n")
         next }
